@@ -1,0 +1,101 @@
+// `npm start`: serve the simulator over HTTP. Prints the base URL, clock mode and the demo
+// keys; exits cleanly on SIGINT/SIGTERM; a bad option, fixture or port gives one line on
+// stderr and a non-zero exit, never a stack trace.
+import { parseArgs } from 'node:util';
+import { createSimulator, parseClockMode, FixtureError, DEFAULT_FIXTURE_PATH } from '../simulator/index.ts';
+
+const USAGE = `usage: npm start -- [--port 4010] [--host 127.0.0.1] [--seed N] [--fixture fixtures/default.yaml]
+                    [--clock manual|realtime[:speed]] [--control-token T] [--max-body-bytes N]`;
+
+function fail(message: string): never {
+  process.stderr.write(`sim: ${message}\n`);
+  process.exit(2);
+}
+
+function integer(name: string, text: string | undefined, min: number, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) fail(`--${name} must be an integer from ${min} to ${max}, got "${text}"`);
+  return Number(text);
+}
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseArgs({
+      options: {
+        port: { type: 'string', default: '4010' },
+        host: { type: 'string', default: '127.0.0.1' },
+        seed: { type: 'string' },
+        fixture: { type: 'string' },
+        clock: { type: 'string', default: 'manual' },
+        'control-token': { type: 'string' },
+        'max-body-bytes': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }).values;
+  } catch (e) {
+    fail(`${(e as Error).message}\n${USAGE}`);
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  const port = integer('port', args.port, 0, 65535)!;
+  const seed = integer('seed', args.seed, 0, 4294967295);
+  const maxBodyBytes = integer('max-body-bytes', args['max-body-bytes'], 1, 1024 ** 3);
+  let clock;
+  try {
+    clock = parseClockMode(args.clock);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+
+  let sim;
+  try {
+    sim = createSimulator({ fixture: args.fixture ?? DEFAULT_FIXTURE_PATH, seed, clock, controlToken: args['control-token'], maxBodyBytes });
+  } catch (e) {
+    if (e instanceof FixtureError) fail(`bad fixture: ${e.message}`);
+    fail(`cannot start: ${(e as Error).message}`);
+  }
+
+  let server;
+  try {
+    server = await sim.listen(port, args.host);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') fail(`port ${port} on ${args.host} is already in use (try --port 0 for a free one)`);
+    if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') fail(`cannot listen on host ${args.host}`);
+    if (err.code === 'EACCES') fail(`no permission to listen on port ${port}`);
+    fail(`cannot listen: ${err.message}`);
+  }
+
+  const mode = clock.kind === 'manual' ? 'manual (moves only through POST /_sim/clock/advance)' : `realtime x${clock.speed}`;
+  const lines = [
+    `Simulator listening on ${server.url}`,
+    `  clock:   ${mode}, now ${sim.clock.now()}`,
+    `  seed:    ${sim.runtime.seed}`,
+    `  fixture: ${args.fixture ?? 'fixtures/default.yaml'}`,
+    `  control: ${server.url}/_sim${args['control-token'] ? ' (needs the control token)' : ''}`,
+    `  openapi: ${server.url}/openapi.json`,
+    '',
+    'Accounts (demo API keys):',
+    ...sim.fixture.accounts.map((a) => `  ${a.accountId}  ${a.apiKeys[0]}  ${a.plan.padEnd(9)} ${a.name}`),
+    '',
+    `Try: curl -H "Authorization: Bearer ${sim.fixture.accounts[0]?.apiKeys[0] ?? '<key>'}" ${server.url}/v1/accounts/${sim.fixture.accounts[0]?.accountId ?? '<account>'}/numbers`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping\n`);
+    void Promise.all([server.close(), sim.close()]).then(() => process.exit(0));
+    setTimeout(() => process.exit(0), 2000).unref();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((e) => fail(`unexpected error: ${(e as Error).message}`));

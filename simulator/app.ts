@@ -1,0 +1,187 @@
+// The request pipeline, independent of any socket: route -> authenticate -> overseas check ->
+// account check -> query and body validation -> handler -> one error serialiser. The node:http
+// adapter (server.ts), the in-process `handle`/`fetch` API and the tests all go through here.
+import { Router } from './core/router.ts';
+import { ApiError, errorBody, errorCodes } from './core/errors.ts';
+import { coerceQuery, parseQueryString } from './core/query.ts';
+import { validate } from './core/schema.ts';
+import type { Operation, Reply, SimRequest, SimResponse } from './core/operation.ts';
+import type { Runtime } from './runtime.ts';
+import { allOperations } from './operations.ts';
+import { canonicalAddress } from './peers/geoip.ts';
+
+export interface PipelineOptions {
+  /** Bearer token the control plane requires; undefined leaves it open. */
+  controlToken?: string;
+  /** Largest accepted request body in bytes. */
+  maxBodyBytes: number;
+  /** Runs before each request (the realtime clock catches up here). */
+  beforeRequest?: () => void;
+  /** Receives defects (non-ApiError throws) for logging. */
+  onDefect?: (error: unknown, request: SimRequest) => void;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+let sharedRouter: Router<Operation> | undefined;
+
+/** The router over every operation; built once per process since operations are static data. */
+export function router(): Router<Operation> {
+  if (!sharedRouter) {
+    const r = new Router<Operation>();
+    for (const op of allOperations()) {
+      if (op.auth === 'account' && !op.path.includes('{accountId}')) {
+        throw new Error(`${op.operationId}: account-scoped operations need {accountId} in the path`);
+      }
+      r.add(op.method, op.path, op);
+    }
+    sharedRouter = r;
+  }
+  return sharedRouter;
+}
+
+export function header(req: SimRequest, name: string): string | undefined {
+  const h = req.headers;
+  if (!h) return undefined;
+  let v = h[name];
+  if (v === undefined) {
+    for (const k in h) {
+      if (k.toLowerCase() === name) {
+        v = h[k];
+        break;
+      }
+    }
+  }
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function jsonResponse(status: number, json: string, extra?: Record<string, string>): SimResponse {
+  return { status, headers: extra ? { 'content-type': JSON_TYPE, ...extra } : { 'content-type': JSON_TYPE }, body: json };
+}
+
+export function errorResponse(e: ApiError, extra?: Record<string, string>): SimResponse {
+  return jsonResponse(e.status, JSON.stringify(errorBody(e)), extra);
+}
+
+function toResponse(r: Reply): SimResponse {
+  if (r.status === 204) return { status: 204, headers: { ...r.headers }, body: '' };
+  if (r.raw !== undefined) return { status: r.status, headers: { ...r.headers }, body: r.raw };
+  const json = r.json ?? JSON.stringify(r.body ?? null);
+  return jsonResponse(r.status, json, r.headers);
+}
+
+function bearer(req: SimRequest): string | undefined {
+  const h = header(req, 'authorization');
+  if (!h) return undefined;
+  const m = /^Bearer[ ]+(\S+)\s*$/i.exec(h);
+  return m ? m[1] : '';
+}
+
+/** The client address: the first X-Forwarded-For hop when present (a test tool trusts it), else the socket's. */
+export function clientAddress(req: SimRequest): string {
+  const fwd = header(req, 'x-forwarded-for');
+  const first = fwd?.split(',')[0]?.trim();
+  return canonicalAddress(first || req.remoteAddress || '127.0.0.1');
+}
+
+function authenticate(rt: Runtime, op: Operation, req: SimRequest, params: Record<string, string>, opts: PipelineOptions): string {
+  if (op.auth === 'none') return '';
+  if (op.auth === 'control') {
+    if (opts.controlToken !== undefined && bearer(req) !== opts.controlToken) {
+      throw errorCodes.UNAUTHORIZED('the control plane needs "Authorization: Bearer <control token>"');
+    }
+    return '';
+  }
+  const key = bearer(req);
+  if (key === undefined) throw errorCodes.UNAUTHORIZED('missing credentials: send "Authorization: Bearer <API key>"');
+  if (key === '') throw errorCodes.UNAUTHORIZED('the Authorization header must be "Bearer <API key>"');
+  const accountId = rt.accounts.accountForKey(key);
+  if (!accountId) throw errorCodes.UNAUTHORIZED('the API key is not valid');
+  const ip = clientAddress(req);
+  if (rt.geoip.isForeign(ip) && !rt.accounts.get(accountId)!.ipExceptions.includes(ip)) {
+    throw errorCodes.OVERSEAS_IP_BLOCKED(`requests from outside the country are refused (${ip})`, { ip });
+  }
+  if (op.auth === 'account' && params.accountId !== accountId) {
+    throw errorCodes.FORBIDDEN(`the API key does not belong to account ${params.accountId}`);
+  }
+  return accountId;
+}
+
+function isJsonType(contentType: string | undefined): boolean {
+  if (!contentType) return true; // no declared type: try JSON, as most servers do
+  const t = contentType.split(';')[0]!.trim().toLowerCase();
+  return t === 'application/json' || t.endsWith('+json');
+}
+
+function bodyText(body: SimRequest['body']): string {
+  if (body === undefined) return '';
+  return typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+}
+
+function bodyLength(body: SimRequest['body']): number {
+  if (body === undefined) return 0;
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+}
+
+function parseBody(op: Operation, req: SimRequest): unknown {
+  const text = bodyText(req.body);
+  if (text.trim() === '') {
+    // The official SDK sends an empty body with Content-Type: application/json; that is "no body".
+    if (op.bodyRequired) throw ApiError.validation('a JSON request body is required', [{ path: '', message: 'is required' }]);
+    return undefined;
+  }
+  if (!isJsonType(header(req, 'content-type'))) {
+    throw errorCodes.UNSUPPORTED_MEDIA_TYPE(`send the body as application/json (got ${header(req, 'content-type')})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw errorCodes.INVALID_JSON(`the request body is not valid JSON: ${(e as Error).message}`);
+  }
+  if (op.immutable && value && typeof value === 'object' && !Array.isArray(value)) {
+    const touched = op.immutable.fields.filter((f) => f in value);
+    if (touched.length > 0) {
+      throw errorCodes.IMMUTABLE_FIELD(`${touched.join(' and ')} cannot be changed; ${op.immutable.advice}`, {
+        errors: touched.map((f) => ({ path: f, message: 'cannot be changed' })),
+      });
+    }
+  }
+  validate(op.body!, value, 'request body');
+  return value;
+}
+
+/** Runs one request through the pipeline. Sync when the handler is; never throws. */
+export function dispatch(rt: Runtime, opts: PipelineOptions, req: SimRequest): SimResponse | Promise<SimResponse> {
+  const q = req.url.indexOf('?');
+  const path = q === -1 ? req.url : req.url.slice(0, q);
+  const match = router().match(req.method.toUpperCase(), path);
+  if (match.kind === 'not-found') return errorResponse(errorCodes.NOT_FOUND(`no operation at ${req.method.toUpperCase()} ${path}`));
+  if (match.kind === 'bad-path') return errorResponse(ApiError.validation(match.reason));
+  if (match.kind === 'method-not-allowed') {
+    return errorResponse(errorCodes.METHOD_NOT_ALLOWED(`${req.method.toUpperCase()} is not allowed on ${path} (allowed: ${match.allowed.join(', ')})`), { allow: match.allowed.join(', ') });
+  }
+  const op = match.value;
+  try {
+    if (bodyLength(req.body) > opts.maxBodyBytes) {
+      throw errorCodes.PAYLOAD_TOO_LARGE(`the request body is larger than ${opts.maxBodyBytes} bytes`);
+    }
+    opts.beforeRequest?.();
+    const accountId = authenticate(rt, op, req, match.params, opts);
+    const query = op.query ? coerceQuery(parseQueryString(q === -1 ? '' : req.url.slice(q + 1)), op.query) : {};
+    const body = op.body ? parseBody(op, req) : undefined;
+    const result = op.handler({ rt, accountId, params: match.params, query, body, request: req });
+    if (result instanceof Promise) return result.then(toResponse, (e) => failure(e, req, opts));
+    return toResponse(result);
+  } catch (e) {
+    return failure(e, req, opts);
+  }
+}
+
+function failure(e: unknown, req: SimRequest, opts: PipelineOptions): SimResponse {
+  if (e instanceof ApiError) return errorResponse(e);
+  opts.onDefect?.(e, req);
+  return errorResponse(errorCodes.INTERNAL(`internal simulator error: ${(e as Error)?.message ?? String(e)}`));
+}

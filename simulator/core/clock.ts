@@ -1,0 +1,183 @@
+// Virtual clock and job scheduler. Time is epoch milliseconds; nothing here reads the wall
+// clock. Jobs are plain data ({kind, payload}) so that a state snapshot can carry them, and
+// they run in one total order: due time, then creation sequence (DESIGN "Rules").
+import { ApiError } from './errors.ts';
+
+export interface Job {
+  id: number; // maps a scheduled job to its handle for cancel()
+  due: number; // maps the job to the virtual instant (ms) at which it runs
+  seq: number; // maps the job to its creation order, the tie-breaker for equal due times
+  kind: string; // maps the job to the handler registered for that kind
+  payload: unknown; // maps the job to its JSON-serialisable argument
+}
+
+export type JobHandler = (payload: any, job: Job) => void;
+
+export interface ClockSnapshot {
+  now: number;
+  nextJobId: number;
+  jobs: Job[];
+}
+
+/** Jobs fired by one advance beyond which the clock assumes a job keeps rescheduling itself. */
+export const RUNAWAY_LIMIT = 1_000_000;
+
+export class VirtualClock {
+  private current: number;
+  private nextJobId = 1;
+  private heap: Job[] = [];
+  private readonly cancelled = new Set<number>();
+  private readonly handlers = new Map<string, JobHandler>();
+  private running = false;
+
+  constructor(start: number) {
+    this.current = start;
+  }
+
+  now(): number {
+    return this.current;
+  }
+
+  nowIso(): string {
+    return new Date(this.current).toISOString();
+  }
+
+  /** Registers the function that runs jobs of `kind`; resource models call this once. */
+  on(kind: string, handler: JobHandler): void {
+    if (this.handlers.has(kind)) throw new Error(`job kind registered twice: ${kind}`);
+    this.handlers.set(kind, handler);
+  }
+
+  /** Schedules a job at an absolute instant; an instant in the past runs at the next advance. */
+  schedule(kind: string, due: number, payload: unknown = null): number {
+    if (!this.handlers.has(kind)) throw new Error(`no handler for job kind: ${kind}`);
+    const id = this.nextJobId++;
+    this.push({ id, due: Math.max(due, this.current), seq: id, kind, payload });
+    return id;
+  }
+
+  scheduleIn(kind: string, delayMs: number, payload: unknown = null): number {
+    return this.schedule(kind, this.current + delayMs, payload);
+  }
+
+  cancel(jobId: number): void {
+    if (this.heap.some((j) => j.id === jobId)) this.cancelled.add(jobId);
+  }
+
+  /** Due time of the earliest live job, or undefined when nothing is scheduled. */
+  nextDue(): number | undefined {
+    this.dropCancelledTop();
+    return this.heap[0]?.due;
+  }
+
+  pendingJobs(): Job[] {
+    return this.heap.filter((j) => !this.cancelled.has(j.id)).sort(compareJobs);
+  }
+
+  /**
+   * Moves time forward to `target`, running every job that falls due on the way (including
+   * jobs those jobs schedule), each at its own instant. Returns the number of jobs run.
+   */
+  advanceTo(target: number): number {
+    if (!Number.isFinite(target)) throw ApiError.validation('the target instant is not a valid time');
+    if (target < this.current) {
+      throw ApiError.validation(
+        `the clock cannot move backwards (now ${this.nowIso()}, asked for ${new Date(target).toISOString()})`,
+      );
+    }
+    if (this.running) throw new Error('advanceTo called from inside a job');
+    this.running = true;
+    let fired = 0;
+    try {
+      for (;;) {
+        this.dropCancelledTop();
+        const top = this.heap[0];
+        if (!top || top.due > target) break;
+        this.pop();
+        this.current = top.due;
+        const handler = this.handlers.get(top.kind);
+        if (!handler) throw new Error(`no handler for job kind: ${top.kind}`);
+        handler(top.payload, top);
+        fired++;
+        if (fired >= RUNAWAY_LIMIT) {
+          throw new ApiError(409, 'CLOCK_RUNAWAY', `more than ${RUNAWAY_LIMIT} jobs fell due in one advance; a job keeps rescheduling itself`);
+        }
+      }
+      this.current = target;
+    } finally {
+      this.running = false;
+    }
+    return fired;
+  }
+
+  snapshot(): ClockSnapshot {
+    return { now: this.current, nextJobId: this.nextJobId, jobs: this.pendingJobs().map((j) => ({ ...j })) };
+  }
+
+  restore(s: ClockSnapshot): void {
+    for (const j of s.jobs) {
+      if (!this.handlers.has(j.kind)) throw ApiError.validation(`snapshot has a job of unknown kind "${j.kind}"`);
+    }
+    this.current = s.now;
+    this.nextJobId = s.nextJobId;
+    this.heap = [];
+    this.cancelled.clear();
+    for (const j of s.jobs) this.push({ ...j });
+  }
+
+  // --- binary heap ordered by (due, seq) ---
+
+  private push(job: Job): void {
+    const h = this.heap;
+    h.push(job);
+    let i = h.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (compareJobs(h[i]!, h[parent]!) >= 0) break;
+      [h[i], h[parent]] = [h[parent]!, h[i]!];
+      i = parent;
+    }
+  }
+
+  private pop(): Job | undefined {
+    const h = this.heap;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length > 0 && last) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && compareJobs(h[l]!, h[m]!) < 0) m = l;
+        if (r < h.length && compareJobs(h[r]!, h[m]!) < 0) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m]!, h[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+
+  private dropCancelledTop(): void {
+    while (this.heap.length > 0 && this.cancelled.has(this.heap[0]!.id)) {
+      this.cancelled.delete(this.pop()!.id);
+    }
+  }
+}
+
+function compareJobs(a: Job, b: Job): number {
+  return a.due - b.due || a.seq - b.seq;
+}
+
+/** Parses an ISO 8601 datetime with an explicit offset; returns epoch ms or undefined. */
+export function parseInstant(text: string): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i.test(text)) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

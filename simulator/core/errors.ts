@@ -1,0 +1,118 @@
+// One error type for every refusal, and one catalogue of wire codes. Models throw ApiError;
+// only the HTTP layer turns it into the spec's error body ({ error, code, ...extra }).
+
+/** Where a code comes from: the spec's error table, the public API reference, or our choice. */
+export type Origin = 'spec' | 'reference' | 'simulator';
+
+export interface FieldError {
+  path: string; // dotted path of the offending field ('' for the whole body)
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly extra: Record<string, unknown>;
+
+  constructor(status: number, code: string, message: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
+  }
+
+  static validation(message: string, errors?: FieldError[]): ApiError {
+    return errorCodes.VALIDATION(message, errors ? { errors } : {});
+  }
+}
+
+export interface ErrorCodeInfo {
+  code: string;
+  status: number;
+  origin: Origin;
+  description: string;
+}
+
+const catalogue = new Map<string, ErrorCodeInfo>();
+
+export type ErrorFactory = ((message: string, extra?: Record<string, unknown>) => ApiError) & { info: ErrorCodeInfo };
+
+/** Declares a wire error code once; the returned factory is the only way to raise it. */
+export function defineError(info: ErrorCodeInfo): ErrorFactory {
+  const existing = catalogue.get(info.code);
+  if (existing && existing.status !== info.status) {
+    throw new Error(`error code ${info.code} declared with two statuses`);
+  }
+  catalogue.set(info.code, info);
+  const factory = (message: string, extra: Record<string, unknown> = {}) => new ApiError(info.status, info.code, message, extra);
+  return Object.assign(factory, { info });
+}
+
+export function errorCatalogue(): ErrorCodeInfo[] {
+  return [...catalogue.values()].sort((a, b) => a.status - b.status || a.code.localeCompare(b.code));
+}
+
+/** Codes every part of the simulator can raise. Resource-specific codes live with their model. */
+export const errorCodes = {
+  VALIDATION: defineError({
+    code: 'VALIDATION', status: 400, origin: 'reference',
+    description: 'The request does not match the operation\'s schema; `errors` lists each offending field.',
+  }),
+  INVALID_JSON: defineError({
+    code: 'INVALID_JSON', status: 400, origin: 'simulator',
+    description: 'The body is not valid JSON.',
+  }),
+  INVALID_PHONE_NUMBER: defineError({
+    code: 'INVALID_PHONE_NUMBER', status: 400, origin: 'spec',
+    description: 'A phone number is not a valid domestic number.',
+  }),
+  IMMUTABLE_FIELD: defineError({
+    code: 'IMMUTABLE_FIELD', status: 400, origin: 'simulator',
+    description: 'The body tries to change a field that cannot change after creation (e.g. number and channel of a block entry).',
+  }),
+  UNSUPPORTED_COUNTRY: defineError({
+    code: 'UNSUPPORTED_COUNTRY', status: 400, origin: 'spec',
+    description: 'A phone number carries a country code other than +82.',
+  }),
+  UNAUTHORIZED: defineError({
+    code: 'UNAUTHORIZED', status: 401, origin: 'simulator',
+    description: 'The bearer API key is missing or unknown.',
+  }),
+  FORBIDDEN: defineError({
+    code: 'FORBIDDEN', status: 403, origin: 'simulator',
+    description: 'The API key belongs to another account than the one in the path.',
+  }),
+  OVERSEAS_IP_BLOCKED: defineError({
+    code: 'overseas_ip_blocked', status: 403, origin: 'spec',
+    description: 'The request comes from an address judged foreign; the body carries `ip`. (Status chosen by the simulator.)',
+  }),
+  FEATURE_DISABLED: defineError({
+    code: 'FEATURE_DISABLED', status: 403, origin: 'spec',
+    description: 'The account lacks the add-on the operation needs.',
+  }),
+  NOT_FOUND: defineError({
+    code: 'NOT_FOUND', status: 404, origin: 'simulator',
+    description: 'No operation has this path.',
+  }),
+  METHOD_NOT_ALLOWED: defineError({
+    code: 'METHOD_NOT_ALLOWED', status: 405, origin: 'simulator',
+    description: 'The path exists but not with this method; the `Allow` header lists the methods.',
+  }),
+  PAYLOAD_TOO_LARGE: defineError({
+    code: 'PAYLOAD_TOO_LARGE', status: 413, origin: 'simulator',
+    description: 'The body exceeds the size limit.',
+  }),
+  UNSUPPORTED_MEDIA_TYPE: defineError({
+    code: 'UNSUPPORTED_MEDIA_TYPE', status: 415, origin: 'simulator',
+    description: 'The body is not sent as application/json.',
+  }),
+  INTERNAL: defineError({
+    code: 'INTERNAL', status: 500, origin: 'simulator',
+    description: 'A defect in the simulator; please report it with the request that caused it.',
+  }),
+} as const;
+
+/** The spec's error body for an ApiError. */
+export function errorBody(e: ApiError): Record<string, unknown> {
+  return { error: e.message, code: e.code, ...e.extra };
+}

@@ -1,0 +1,17 @@
+// Opaque identifiers (spec Conventions 3), drawn from the seeded generator so that the same
+// seed and the same requests give the same ids. Each kind has its own prefix.
+import type { SeededRandom } from './random.ts';
+
+export const ID_FORMATS = {
+  account: { prefix: 'AC', hex: 8 },
+  apiKey: { prefix: 'sk_test_', hex: 32 },
+  blockedCaller: { prefix: 'bc_', hex: 24 },
+  blockedRecipient: { prefix: 'blk_', hex: 24 },
+} as const satisfies Record<string, { prefix: string; hex: number }>;
+
+export type IdKind = keyof typeof ID_FORMATS;
+
+export function newId(random: SeededRandom, kind: IdKind | { prefix: string; hex: number }): string {
+  const f = typeof kind === 'string' ? ID_FORMATS[kind] : kind;
+  return f.prefix + random.hex(f.hex);
+}

@@ -1,0 +1,106 @@
+// What an operation is: its wire identity (method, path, operationId), where it comes from
+// (spec, reference or our choice), its schemas and its handler. Routes are declared as data
+// with defineOperation; the dispatcher, the OpenAPI document and the conformance contract
+// all read the same declarations.
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { ErrorFactory, Origin } from './errors.ts';
+import type { Method } from './router.ts';
+import type { Runtime } from '../runtime.ts';
+
+/** Who may call: an account key matching {accountId}, any account key, anyone, or the control plane. */
+export type AuthMode = 'account' | 'key' | 'none' | 'control';
+
+export interface SimRequest {
+  method: string;
+  /** Path plus optional query string, e.g. "/v1/accounts/AC1/numbers?x=1". */
+  url: string;
+  headers?: Record<string, string | string[] | undefined>;
+  body?: string | Uint8Array;
+  /** Address of the client; defaults to 127.0.0.1. */
+  remoteAddress?: string;
+}
+
+export interface SimResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What a handler returns: a JS value to serialise, or ready JSON text (cached rows). */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  json?: string;
+  headers?: Record<string, string>;
+  /** A non-JSON body (HTML pages, WAV files) with its content type in `headers`. */
+  raw?: string;
+}
+
+export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
+  rt: Runtime;
+  /** The authenticated account (from the key); undefined for `none` and `control` routes. */
+  accountId: string;
+  params: P;
+  query: Q;
+  body: B;
+  request: SimRequest;
+}
+
+export interface ResponseDoc {
+  description: string;
+  schema?: TSchema;
+  /** Content type when not JSON (e.g. "text/html"). */
+  contentType?: string;
+}
+
+type StaticRecord<R> = { [K in keyof R]: R[K] extends TSchema ? Static<R[K]> : never };
+
+export interface OperationSpec<
+  P extends Record<string, TSchema> = Record<string, TSchema>,
+  Q extends Record<string, TSchema> = Record<string, TSchema>,
+  B extends TSchema | undefined = TSchema | undefined,
+> {
+  operationId: string;
+  method: Method;
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** spec: the interface spec shows it; reference: shaped after the public API document; simulator: our design. */
+  origin: Origin;
+  /** Where the origin is not the spec, the line of docs/decisions.md or the reference it follows. */
+  basis?: string;
+  auth: AuthMode;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Whether a body must be present; an empty body with a JSON content type counts as none. */
+  bodyRequired?: boolean;
+  /** Body fields that exist on the resource but cannot be changed here, with the advice to give. */
+  immutable?: { fields: string[]; advice: string };
+  /** The success responses. */
+  responses: Record<number, ResponseDoc>;
+  /** Error codes the handler may raise beyond the generic ones (validation, auth, body). */
+  errors?: ErrorFactory[];
+  handler: (
+    ctx: Ctx<StaticRecord<P>, Partial<StaticRecord<Q>>, B extends TSchema ? Static<B> : undefined>,
+  ) => Reply | Promise<Reply>;
+}
+
+export type Operation = OperationSpec<any, any, any>;
+
+/** Identity function that gives the handler precise types from the schemas. */
+export function defineOperation<
+  P extends Record<string, TSchema>,
+  Q extends Record<string, TSchema>,
+  B extends TSchema | undefined = undefined,
+>(op: OperationSpec<P, Q, B>): Operation {
+  return op as Operation;
+}
+
+export const reply = {
+  ok: (body: unknown): Reply => ({ status: 200, body }),
+  created: (body: unknown): Reply => ({ status: 201, body }),
+  json: (status: number, json: string): Reply => ({ status, json }),
+  noContent: (): Reply => ({ status: 204 }),
+};

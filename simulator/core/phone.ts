@@ -1,0 +1,66 @@
+// Phone-number normalisation (spec Conventions 4): numbers may arrive with hyphens, spaces or
+// the +82 prefix and are stored, returned and compared in domestic notation. The domestic
+// number plan below is the simulator's reading of the Korean plan (docs/decisions.md).
+import { errorCodes } from './errors.ts';
+
+/** Separators people type inside numbers; the guides list spaces, hyphens, parentheses and dots. */
+const SEPARATORS = /[\s\-().]/g;
+
+/** Domestic numbers the simulator accepts, after separators are removed. */
+const DOMESTIC_PLAN: { pattern: RegExp; kind: string }[] = [
+  { pattern: /^010\d{8}$/, kind: 'mobile' },
+  { pattern: /^01[16789]\d{7,8}$/, kind: 'mobile (legacy prefix)' },
+  { pattern: /^02\d{7,8}$/, kind: 'Seoul' },
+  { pattern: /^0(3[1-3]|4[1-4]|5[1-5]|6[1-4])\d{7,8}$/, kind: 'regional' },
+  { pattern: /^070\d{8}$/, kind: 'internet telephony' },
+  { pattern: /^050\d{8,9}$/, kind: 'personal (050x)' },
+  { pattern: /^0[68]0\d{7,8}$/, kind: 'service (060/080)' },
+  { pattern: /^1[5689]\d{6}$/, kind: 'representative (15xx/16xx/18xx/19xx)' },
+];
+
+export type PhoneResult = { ok: true; number: string } | { ok: false; code: 'INVALID_PHONE_NUMBER' | 'UNSUPPORTED_COUNTRY'; message: string };
+
+/** Normalises without throwing; `field` names the input in messages. */
+export function tryNormalizePhone(input: unknown, field = 'number'): PhoneResult {
+  if (typeof input !== 'string') {
+    return { ok: false, code: 'INVALID_PHONE_NUMBER', message: `${field} must be a string` };
+  }
+  const raw = input.trim();
+  let digits = raw.replace(SEPARATORS, '');
+  if (digits === '') return { ok: false, code: 'INVALID_PHONE_NUMBER', message: `${field} is empty` };
+
+  let international = false;
+  if (digits.startsWith('+')) {
+    digits = digits.slice(1);
+    international = true;
+  } else if (digits.startsWith('00')) {
+    // "00" is the international call prefix.
+    digits = digits.slice(2);
+    international = true;
+  }
+  if (!/^\d+$/.test(digits)) {
+    return { ok: false, code: 'INVALID_PHONE_NUMBER', message: `${field} "${input}" contains characters other than digits, separators and a leading +` };
+  }
+  if (international) {
+    if (!digits.startsWith('82')) {
+      return { ok: false, code: 'UNSUPPORTED_COUNTRY', message: `${field} "${input}" has a country code other than +82; international sending is not supported` };
+    }
+    const national = digits.slice(2).replace(/^0/, ''); // "+82 010..." is a common spelling of "+82 10..."
+    digits = '0' + national;
+  }
+  if (DOMESTIC_PLAN.some((p) => p.pattern.test(digits))) return { ok: true, number: digits };
+  // Representative numbers have no trunk prefix; "+82 1588..." becomes "01588...", so undo that.
+  if (international && /^01[5689]\d{6}$/.test(digits)) return { ok: true, number: digits.slice(1) };
+  return { ok: false, code: 'INVALID_PHONE_NUMBER', message: `${field} "${input}" is not a valid domestic phone number` };
+}
+
+/** Normalises or throws the spec's INVALID_PHONE_NUMBER / UNSUPPORTED_COUNTRY error. */
+export function normalizePhone(input: unknown, field = 'number'): string {
+  const r = tryNormalizePhone(input, field);
+  if (r.ok) return r.number;
+  throw errorCodes[r.code](r.message, { errors: [{ path: field, message: r.message }] });
+}
+
+export function isRepresentativeNumber(domestic: string): boolean {
+  return /^1[5689]\d{6}$/.test(domestic);
+}

@@ -1,0 +1,67 @@
+// The realtime clock driver: the one place under simulator/ that reads wall time and sets
+// timers (allow-listed by the determinism test). In realtime mode virtual time follows wall
+// time from the fixture's start instant, times `speed`; control-plane jumps shift it forward.
+import type { VirtualClock } from './clock.ts';
+
+export type ClockMode = { kind: 'manual' } | { kind: 'realtime'; speed: number };
+
+export interface ClockDriver {
+  readonly mode: ClockMode;
+  /** Brings virtual time up to date (runs due jobs); called before each request. */
+  sync(): void;
+  /** Call after the clock was moved or replaced by the control plane. */
+  rebase(): void;
+  stop(): void;
+}
+
+export function manualDriver(): ClockDriver {
+  return { mode: { kind: 'manual' }, sync() {}, rebase() {}, stop() {} };
+}
+
+export function realtimeDriver(clock: VirtualClock, speed: number, onDefect: (e: unknown) => void): ClockDriver {
+  let wallAnchor = performance.now();
+  let virtualAnchor = clock.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+
+  const target = () => virtualAnchor + (performance.now() - wallAnchor) * speed;
+
+  const rearm = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (stopped) return;
+    const due = clock.nextDue();
+    if (due === undefined) return;
+    const wait = Math.max(0, Math.min((due - clock.now()) / speed, 2 ** 31 - 1));
+    timer = setTimeout(tick, wait);
+    timer.unref?.();
+  };
+
+  const sync = () => {
+    const t = Math.floor(target());
+    if (t > clock.now()) clock.advanceTo(t);
+    rearm();
+  };
+
+  function tick() {
+    try {
+      sync();
+    } catch (e) {
+      onDefect(e);
+    }
+  }
+
+  return {
+    mode: { kind: 'realtime', speed },
+    sync,
+    rebase() {
+      wallAnchor = performance.now();
+      virtualAnchor = clock.now();
+      rearm();
+    },
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,101 @@
+// Schema helpers. Every request and response shape is a TypeBox schema, i.e. plain JSON Schema:
+// the same object gives the TypeScript type (Static), the request validation (compiled once
+// per process), the conformance kit's response check and the OpenAPI 3.1 document.
+import { FormatRegistry, Kind, Type, TypeRegistry, type SchemaOptions, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import type { ValueError } from '@sinclair/typebox/errors';
+import { ApiError, type FieldError } from './errors.ts';
+import { parseInstant } from './clock.ts';
+
+FormatRegistry.Set('date-time', (v) => parseInstant(v) !== undefined);
+FormatRegistry.Set('date', (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)));
+FormatRegistry.Set('uri', (v) => {
+  try {
+    return new URL(v).protocol.length > 1;
+  } catch {
+    return false;
+  }
+});
+
+TypeRegistry.Set<{ enum: string[] }>('StringEnum', (schema, value) => typeof value === 'string' && schema.enum.includes(value));
+
+/** A string restricted to `values`, emitted as `{type: string, enum: [...]}` (clean OpenAPI). */
+export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ ...options, [Kind]: 'StringEnum', type: 'string', enum: [...values] });
+}
+
+/** `T` or null; emitted as `anyOf: [T, {type: null}]` (OpenAPI 3.1 has no `nullable`). */
+export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = {}) {
+  return Type.Union([schema, Type.Null()], options);
+}
+
+/** An ISO 8601 datetime string. */
+export function DateTime(options: SchemaOptions = {}) {
+  return Type.String({ format: 'date-time', ...options });
+}
+
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+export function compile<T extends TSchema>(schema: T): TypeCheck<T> {
+  let check = compiled.get(schema);
+  if (!check) {
+    check = TypeCompiler.Compile(schema);
+    compiled.set(schema, check);
+  }
+  return check as TypeCheck<T>;
+}
+
+/** Field errors for `value` against `schema` (empty when valid). `root` prefixes paths. */
+export function schemaErrors(schema: TSchema, value: unknown, root = ''): FieldError[] {
+  const check = compile(schema);
+  if (check.Check(value)) return [];
+  const out: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const e of check.Errors(value)) {
+    const path = joinPath(root, e.path);
+    const message = describe(unionBranchError(e) ?? e, e.value);
+    const key = `${path}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ path, message });
+    if (out.length >= 20) break;
+  }
+  return out;
+}
+
+/** Validates or throws 400 VALIDATION naming every offending field. */
+export function validate<T extends TSchema>(schema: T, value: unknown, what: string, root = ''): void {
+  const errors = schemaErrors(schema, value, root);
+  if (errors.length === 0) return;
+  const first = errors[0]!;
+  const summary = first.path ? `${first.path}: ${first.message}` : first.message;
+  throw ApiError.validation(`${what} is invalid: ${summary}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`, errors);
+}
+
+function joinPath(root: string, pointer: string): string {
+  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const rel = parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+  if (!root) return rel;
+  if (!rel) return root;
+  return rel.startsWith('[') ? root + rel : `${root}.${rel}`;
+}
+
+/** For `T | null` and similar unions, the error of the first non-null branch reads better. */
+function unionBranchError(e: ValueError): ValueError | undefined {
+  for (const branch of e.errors ?? []) {
+    for (const inner of branch) {
+      if ((inner.schema as { type?: unknown }).type !== 'null') return unionBranchError(inner) ?? inner;
+      break;
+    }
+  }
+  return undefined;
+}
+
+function describe(e: ValueError, value: unknown): string {
+  const s = e.schema as Record<string, unknown>;
+  const fallback = e.message;
+  if (Array.isArray(s.enum)) return `must be one of ${(s.enum as unknown[]).map(String).join(', ')}`;
+  if (fallback === 'Unexpected property') return 'is not a known field';
+  if (value === undefined && /^Expected (required property|.+)$/.test(fallback)) return 'is required';
+  return fallback.charAt(0).toLowerCase() + fallback.slice(1);
+}

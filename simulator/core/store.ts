@@ -1,0 +1,76 @@
+// A typed table of immutable rows: one Map from id to position plus an array in creation order.
+// Rows are replaced, never mutated, so a row object can key a cache of its serialised JSON
+// (see wire.ts) and a snapshot is simply the array.
+
+export interface Row {
+  id: string;
+}
+
+export class Table<T extends Row> {
+  private rows: T[] = [];
+  private readonly index = new Map<string, number>();
+
+  constructor(rows: readonly T[] = []) {
+    for (const r of rows) this.insert(r);
+  }
+
+  get size(): number {
+    return this.rows.length;
+  }
+
+  get(id: string): T | undefined {
+    const i = this.index.get(id);
+    return i === undefined ? undefined : this.rows[i];
+  }
+
+  has(id: string): boolean {
+    return this.index.has(id);
+  }
+
+  insert(row: T): T {
+    if (this.index.has(row.id)) throw new Error(`duplicate id ${row.id}`);
+    this.index.set(row.id, this.rows.length);
+    this.rows.push(row);
+    return row;
+  }
+
+  /** Replaces the row with the same id, keeping its position in creation order. */
+  replace(row: T): T {
+    const i = this.index.get(row.id);
+    if (i === undefined) throw new Error(`no row ${row.id}`);
+    this.rows[i] = row;
+    return row;
+  }
+
+  delete(id: string): boolean {
+    const i = this.index.get(id);
+    if (i === undefined) return false;
+    this.rows.splice(i, 1);
+    this.index.delete(id);
+    for (let j = i; j < this.rows.length; j++) this.index.set(this.rows[j]!.id, j);
+    return true;
+  }
+
+  /** Rows in creation order. */
+  all(): readonly T[] {
+    return this.rows;
+  }
+
+  /** Rows newest first (reverse creation order), filtered. */
+  newestFirst(keep: (row: T) => boolean = () => true): T[] {
+    const out: T[] = [];
+    for (let i = this.rows.length - 1; i >= 0; i--) {
+      const r = this.rows[i]!;
+      if (keep(r)) out.push(r);
+    }
+    return out;
+  }
+
+  find(pred: (row: T) => boolean): T | undefined {
+    return this.rows.find(pred);
+  }
+
+  toJSON(): T[] {
+    return this.rows;
+  }
+}

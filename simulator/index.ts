@@ -1,0 +1,184 @@
+// The library entry point: createSimulator(options) gives an in-process simulator that answers
+// requests without a socket (`handle`, `fetch`) or serves them over HTTP (`listen`).
+import type http from 'node:http';
+import { Runtime } from './runtime.ts';
+import { DEFAULT_MAX_BODY_BYTES, dispatch, type PipelineOptions } from './app.ts';
+import { createHttpServer, listenOn } from './server.ts';
+import { loadFixtureFile, parseFixture, DEFAULT_FIXTURE_PATH } from './fixture/load.ts';
+import type { Fixture } from './fixture/schema.ts';
+import { realtimeDriver, type ClockMode } from './core/realtime.ts';
+import type { SimRequest, SimResponse } from './core/operation.ts';
+
+export type { SimRequest, SimResponse } from './core/operation.ts';
+export type { Fixture } from './fixture/schema.ts';
+export type { ClockMode } from './core/realtime.ts';
+export { FixtureError, DEFAULT_FIXTURE_PATH } from './fixture/load.ts';
+export { ApiError } from './core/errors.ts';
+
+export interface SimulatorOptions {
+  /** A fixture file path, a parsed fixture, or YAML text ({ yaml }); default fixtures/default.yaml. */
+  fixture?: string | Fixture | { yaml: string; source?: string };
+  /** Seed for ids and random outcomes; default the fixture's `seed`, else 1. */
+  seed?: number;
+  /** "manual" (default), "realtime" or "realtime:<speed>". */
+  clock?: string | ClockMode;
+  /** When set, the control plane (/_sim) requires "Authorization: Bearer <token>". */
+  controlToken?: string;
+  /** Largest accepted request body (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Where defects (bugs: non-API errors) are reported; default stderr. */
+  onDefect?: (error: unknown) => void;
+}
+
+export interface ListeningServer {
+  url: string;
+  port: number;
+  host: string;
+  close(): Promise<void>;
+}
+
+export interface Simulator {
+  /** Answers one request in-process. */
+  handle(req: SimRequest): Promise<SimResponse>;
+  /** A WHATWG fetch bound to the simulator (base URL ignored), for HTTP clients that accept one. */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+  /** Serves over HTTP; port 0 picks a free port. Loopback by default. */
+  listen(port?: number, host?: string): Promise<ListeningServer>;
+  /** The control plane as functions (same code paths as /_sim). */
+  control: SimulatorControl;
+  clock: { now(): string; mode: ClockMode; advance(by: { seconds: number } | { to: string }): Promise<{ now: string; fired: number }> };
+  fixture: Fixture;
+  runtime: Runtime;
+  close(): Promise<void>;
+}
+
+export interface SimulatorControl {
+  health(): Promise<{ status: 'ok'; now: string; seed: number; capabilities: string[] }>;
+  createAccount(body?: Record<string, unknown>): Promise<{ accountId: string; apiKey: string; numbers: string[] }>;
+  reset(seed?: number): Promise<void>;
+  snapshot(): Promise<unknown>;
+  restore(snapshot: unknown): Promise<void>;
+  markForeign(ip: string): Promise<void>;
+  /** Any control-plane request: method, path under /_sim, body. Throws on a non-2xx answer. */
+  request<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+}
+
+export class ControlError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(`control plane answered ${status}: ${JSON.stringify(body)}`);
+  }
+}
+
+export function parseClockMode(text: string | ClockMode | undefined): ClockMode {
+  if (text === undefined) return { kind: 'manual' };
+  if (typeof text !== 'string') return text;
+  if (text === 'manual') return { kind: 'manual' };
+  const m = /^realtime(?::(\d+(?:\.\d+)?))?$/.exec(text);
+  if (m) {
+    const speed = m[1] === undefined ? 1 : Number(m[1]);
+    if (speed > 0) return { kind: 'realtime', speed };
+  }
+  throw new Error(`clock must be "manual", "realtime" or "realtime:<speed>" with a positive speed, got "${text}"`);
+}
+
+function resolveFixture(f: SimulatorOptions['fixture']): Fixture {
+  if (f === undefined) return loadFixtureFile(DEFAULT_FIXTURE_PATH);
+  if (typeof f === 'string') return loadFixtureFile(f);
+  if ('yaml' in f && typeof f.yaml === 'string') return parseFixture(f.yaml, f.source ?? 'fixture');
+  // A parsed object goes through the same validation as a file.
+  return parseFixture(JSON.stringify(f), 'fixture object');
+}
+
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  const fixture = resolveFixture(options.fixture);
+  const seed = options.seed ?? fixture.seed ?? 1;
+  const onDefect = options.onDefect ?? ((e: unknown) => console.error('[simulator defect]', e));
+  const rt = new Runtime(fixture, seed);
+  const mode = parseClockMode(options.clock);
+  if (mode.kind === 'realtime') rt.clockDriver = realtimeDriver(rt.clock, mode.speed, onDefect);
+  rt.clockDriver.rebase();
+
+  const pipeline: PipelineOptions = {
+    controlToken: options.controlToken,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    beforeRequest: mode.kind === 'realtime' ? () => rt.clockDriver.sync() : undefined,
+    onDefect: (e) => onDefect(e),
+  };
+  const run = (req: SimRequest) => dispatch(rt, pipeline, req);
+  const servers = new Set<http.Server>();
+
+  const handle = async (req: SimRequest) => run(req);
+
+  const controlRequest = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (options.controlToken !== undefined) headers.authorization = `Bearer ${options.controlToken}`;
+    const res = await run({ method, url: `/_sim${path}`, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const parsed = res.body ? JSON.parse(res.body) : undefined;
+    if (res.status >= 300) throw new ControlError(res.status, parsed);
+    return parsed as T;
+  };
+
+  const sim: Simulator = {
+    handle,
+    async fetch(input, init) {
+      const request = new Request(typeof input === 'string' || input instanceof URL ? new URL(String(input), 'http://simulator.local') : input, init);
+      const url = new URL(request.url);
+      const headers: Record<string, string> = {};
+      request.headers.forEach((v, k) => (headers[k] = v));
+      const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
+      const res = await run({ method: request.method, url: url.pathname + url.search, headers, body });
+      return new Response(res.status === 204 ? null : res.body, { status: res.status, headers: res.headers });
+    },
+    async listen(port = 0, host = '127.0.0.1') {
+      const server = createHttpServer({ dispatch: run, maxBodyBytes: pipeline.maxBodyBytes, onDefect });
+      const addr = await listenOn(server, port, host);
+      servers.add(server);
+      const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+      return {
+        url: `http://${shown}:${addr.port}`,
+        port: addr.port,
+        host: addr.address,
+        close: () =>
+          new Promise<void>((resolve) => {
+            servers.delete(server);
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      };
+    },
+    control: {
+      health: () => controlRequest('GET', '/health'),
+      createAccount: (body = {}) => controlRequest('POST', '/accounts', body),
+      reset: async (s?: number) => void (await controlRequest('POST', '/reset', s === undefined ? {} : { seed: s })),
+      snapshot: () => controlRequest('GET', '/state'),
+      restore: async (snapshot) => void (await controlRequest('PUT', '/state', snapshot)),
+      markForeign: async (ip) => void (await controlRequest('POST', '/geoip/foreign', { ip })),
+      request: controlRequest,
+    },
+    clock: {
+      now: () => rt.nowIso(),
+      mode,
+      advance: (by) => controlRequest('POST', '/clock/advance', by),
+    },
+    fixture,
+    runtime: rt,
+    async close() {
+      rt.clockDriver.stop();
+      await Promise.all(
+        [...servers].map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              s.close(() => resolve());
+              s.closeAllConnections();
+            }),
+        ),
+      );
+      servers.clear();
+    },
+  };
+  return sim;
+}
+

@@ -1,0 +1,151 @@
+// Builds the OpenAPI 3.1 document from the operation declarations: the schemas that validate
+// requests are the schemas documented here. Each operation carries `x-origin` (spec, reference,
+// simulator) so a reader knows whether the interface spec shows it or the simulator chose it.
+import type { TSchema } from '@sinclair/typebox';
+import { errorCatalogue, errorCodes, type ErrorCodeInfo } from './core/errors.ts';
+import type { Operation } from './core/operation.ts';
+import { ErrorBodySchema } from './core/error-schema.ts';
+
+type Json = Record<string, unknown>;
+
+export const API_TITLE = 'Voice, Messaging, SIP and Email-Domain Platform (simulator)';
+export const API_VERSION = '0.1.0';
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  'Blocked callers': 'Inbound call blocks: calls from these numbers are rejected without answering.',
+  'Blocked recipients': 'Opt-outs per channel: outbound calls or messages to these numbers are refused.',
+  Numbers: 'Phone numbers the account owns and how inbound calls and messages route.',
+  'Control plane': 'Test-only scripting and introspection of the simulator (/_sim). Not part of the platform interface.',
+  Meta: 'Documents about this API.',
+};
+
+/** Copies a schema to plain JSON, hoisting every `$id` schema into components. */
+function hoist(schema: unknown, components: Record<string, Json>): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => hoist(s, components));
+  if (!schema || typeof schema !== 'object') return schema;
+  const src = schema as Json;
+  const out: Json = {};
+  for (const k of Object.keys(src)) {
+    if (k === '$id') continue;
+    out[k] = hoist(src[k], components);
+  }
+  const id = src.$id;
+  if (typeof id === 'string') {
+    const existing = components[id];
+    const text = JSON.stringify(out);
+    if (existing && JSON.stringify(existing) !== text) throw new Error(`two different schemas share $id ${id}`);
+    components[id] = out;
+    return { $ref: `#/components/schemas/${id}` };
+  }
+  return out;
+}
+
+function paramDoc(name: string, where: 'path' | 'query', schema: TSchema, components: Record<string, Json>): Json {
+  const s = hoist(schema, components) as Json;
+  const { description, deprecated, ...rest } = s;
+  const doc: Json = { name, in: where, required: where === 'path', schema: rest };
+  if (description) doc.description = description;
+  if (deprecated) doc.deprecated = true;
+  if (rest.type === 'array') Object.assign(doc, { style: 'form', explode: true });
+  return doc;
+}
+
+/** Error statuses an operation can answer, with the codes behind each. */
+export function errorStatuses(op: Operation): Map<number, ErrorCodeInfo[]> {
+  const out = new Map<number, ErrorCodeInfo[]>();
+  const add = (info: ErrorCodeInfo) => {
+    const list = out.get(info.status) ?? [];
+    if (!list.some((i) => i.code === info.code)) list.push(info);
+    out.set(info.status, list);
+  };
+  if (op.auth === 'account' || op.auth === 'key') {
+    add(errorCodes.UNAUTHORIZED.info);
+    add(errorCodes.OVERSEAS_IP_BLOCKED.info);
+  }
+  if (op.auth === 'account') add(errorCodes.FORBIDDEN.info);
+  if (op.auth === 'control') add(errorCodes.UNAUTHORIZED.info);
+  if (op.query || op.body) add(errorCodes.VALIDATION.info);
+  if (op.body) {
+    add(errorCodes.INVALID_JSON.info);
+    add(errorCodes.PAYLOAD_TOO_LARGE.info);
+    add(errorCodes.UNSUPPORTED_MEDIA_TYPE.info);
+  }
+  if (op.immutable) add(errorCodes.IMMUTABLE_FIELD.info);
+  for (const e of op.errors ?? []) add(e.info);
+  return out;
+}
+
+export function buildOpenApi(ops: readonly Operation[], serverUrl = '/'): Json {
+  const components: Record<string, Json> = {};
+  const paths: Record<string, Json> = {};
+  const tags = new Set<string>();
+  hoist(ErrorBodySchema, components); // registers components.schemas.ErrorBody
+
+  for (const op of ops) {
+    tags.add(op.tag);
+    const parameters: Json[] = [];
+    for (const [name, schema] of Object.entries(op.params ?? {})) parameters.push(paramDoc(name, 'path', schema as TSchema, components));
+    for (const [name, schema] of Object.entries(op.query ?? {})) parameters.push(paramDoc(name, 'query', schema as TSchema, components));
+
+    const responses: Json = {};
+    for (const [status, r] of Object.entries(op.responses)) {
+      const doc: Json = { description: r.description };
+      if (r.schema) doc.content = { [r.contentType ?? 'application/json']: { schema: hoist(r.schema, components) } };
+      responses[status] = doc;
+    }
+    for (const [status, infos] of [...errorStatuses(op)].sort((a, b) => a[0] - b[0])) {
+      responses[String(status)] = {
+        description: infos.map((i) => `\`${i.code}\`: ${i.description}`).join(' '),
+        'x-error-codes': infos.map((i) => i.code),
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+      };
+    }
+
+    const doc: Json = {
+      operationId: op.operationId,
+      summary: op.summary,
+      description: op.description ?? op.summary,
+      tags: [op.tag],
+      'x-origin': op.origin,
+      ...(op.basis ? { 'x-basis': op.basis } : {}),
+      ...(parameters.length ? { parameters } : {}),
+    };
+    if (op.body) {
+      doc.requestBody = {
+        required: Boolean(op.bodyRequired),
+        content: { 'application/json': { schema: hoist(op.body, components) } },
+      };
+    }
+    doc.responses = responses;
+    if (op.auth === 'none') doc.security = [];
+    if (op.auth === 'control') doc.security = [{}, { controlToken: [] }];
+
+    const oapiPath = op.path;
+    const item = (paths[oapiPath] ??= {});
+    item[op.method.toLowerCase()] = doc;
+  }
+
+  const errorCodesDoc = errorCatalogue().map((e) => ({ code: e.code, status: e.status, origin: e.origin, description: e.description }));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: API_TITLE,
+      version: API_VERSION,
+      description:
+        'The platform interface as served by the deterministic simulator. `x-origin` on each operation says whether the interface specification shows it (`spec`), it is shaped after the public API reference (`reference`), or the simulator chose it (`simulator`). `x-error-codes` lists every wire error code.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: serverUrl, description: 'This simulator' }],
+    security: [{ bearerAuth: [] }],
+    tags: [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'The account\'s API key: `Authorization: Bearer <API key>`.' },
+        controlToken: { type: 'http', scheme: 'bearer', description: 'Only when the simulator runs with --control-token.' },
+      },
+      schemas: components,
+    },
+    'x-error-codes': errorCodesDoc,
+  };
+}

@@ -1,0 +1,10 @@
+// Every operation the simulator serves. A new resource family adds its routes here.
+import type { Operation } from './core/operation.ts';
+import { operations as blockLists } from './resources/blocklists/routes.ts';
+import { operations as numbers } from './resources/numbers/routes.ts';
+import { operations as control } from './control/routes.ts';
+import { operations as meta } from './meta.ts';
+
+export function allOperations(): readonly Operation[] {
+  return [...numbers, ...blockLists, ...control, ...meta];
+}

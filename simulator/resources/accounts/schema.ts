@@ -1,0 +1,94 @@
+// Stored shapes of accounts and plans (snapshot format) and the control-plane account bodies.
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, StringEnum } from '../../core/schema.ts';
+import { ADDONS, PlanFixture } from '../../fixture/schema.ts';
+
+export const PlanRowSchema = Type.Composite([Type.Object({ id: Type.String() }), PlanFixture], { additionalProperties: false });
+export type PlanRow = Static<typeof PlanRowSchema>;
+
+export const SubscriptionSchema = Type.Object(
+  {
+    status: StringEnum(['active', 'inactive']),
+    startedAt: DateTime(),
+  },
+  { additionalProperties: false },
+);
+
+export const AccountRowSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    plan: Type.String(),
+    addons: Type.Array(Type.String()),
+    subscription: SubscriptionSchema,
+    apiKeys: Type.Array(Type.String()),
+    ipExceptions: Type.Array(Type.String()),
+    createdAt: DateTime(),
+  },
+  { additionalProperties: false },
+);
+export type AccountRow = Static<typeof AccountRowSchema>;
+
+export const AccountsStateSchema = Type.Object(
+  { plans: Type.Array(PlanRowSchema), accounts: Type.Array(AccountRowSchema) },
+  { additionalProperties: false },
+);
+export type AccountsState = Static<typeof AccountsStateSchema>;
+
+// --- control plane bodies ---
+
+export const CreateAccountBody = Type.Object(
+  {
+    accountId: Type.Optional(Type.String({ pattern: '^AC[A-Za-z0-9]{1,64}$' })),
+    name: Type.Optional(Type.String({ minLength: 1 })),
+    plan: Type.Optional(Type.String({ minLength: 1, description: 'A plan key from the fixture; default "business".' })),
+    addons: Type.Optional(Type.Array(StringEnum(ADDONS))),
+    subscription: Type.Optional(
+      Type.Object(
+        {
+          status: Type.Optional(StringEnum(['active', 'inactive'])),
+          startedAt: Type.Optional(DateTime()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    numbers: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Array(Type.String())], {
+        description: 'How many numbers to issue from the pool (default 1), or the exact numbers to own.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const CreatedAccount = Type.Object(
+  { accountId: Type.String(), apiKey: Type.String(), numbers: Type.Array(Type.String()) },
+  { additionalProperties: false },
+);
+
+export const UpdateAccountBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1 })),
+    plan: Type.Optional(Type.String({ minLength: 1 })),
+    addons: Type.Optional(Type.Array(StringEnum(ADDONS))),
+    subscription: Type.Optional(SubscriptionSchema),
+    ipExceptions: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  },
+  { additionalProperties: false },
+);
+
+export const AccountView = Type.Object(
+  {
+    accountId: Type.String(),
+    name: Type.String(),
+    plan: Type.String(),
+    addons: Type.Array(Type.String()),
+    subscription: SubscriptionSchema,
+    subscriptionActive: Type.Boolean(),
+    apiKeys: Type.Array(Type.String()),
+    ipExceptions: Type.Array(Type.String()),
+    numbers: Type.Array(Type.String()),
+    createdAt: DateTime(),
+  },
+  { additionalProperties: false },
+);

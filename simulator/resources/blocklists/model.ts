@@ -1,0 +1,244 @@
+// Block lists (spec "Blocked caller", "Blocked recipient", "States and transitions"): one
+// active entry per number (and channel); release keeps the row as history with active=false
+// and the unblocked* fields; re-registering an active pair returns the existing entry.
+import { Table } from '../../core/store.ts';
+import { defineError } from '../../core/errors.ts';
+import { newId, type IdKind } from '../../core/ids.ts';
+import { validate } from '../../core/schema.ts';
+import { normalizePhone } from '../../core/phone.ts';
+import { WireCache } from '../../core/wire.ts';
+import type { Runtime } from '../../runtime.ts';
+import type { Fixture } from '../../fixture/schema.ts';
+import { BlockListsStateSchema, type BlockListsState, type BlockRow } from './schema.ts';
+
+export const blockErrors = {
+  BLOCKED_CALLER_NOT_FOUND: defineError({
+    code: 'blocked_caller_not_found', status: 404, origin: 'simulator',
+    description: 'No blocked-caller entry with this id in the account.',
+  }),
+  BLOCKED_RECIPIENT_NOT_FOUND: defineError({
+    code: 'blocked_recipient_not_found', status: 404, origin: 'simulator',
+    description: 'No blocked-recipient entry with this id in the account.',
+  }),
+};
+
+export type StatusFilter = 'active' | 'released' | 'all';
+
+export interface BlockInput {
+  number: string;
+  channel?: 'call' | 'message' | null;
+  note?: string | null;
+  source: string;
+  sourceRef?: string | null;
+  createdBy?: string | null;
+}
+
+export interface ReleaseInput {
+  note?: string | null;
+  source: string;
+  by?: string | null;
+}
+
+function activeKey(accountId: string, channel: string | null, number: string): string {
+  return `${accountId}|${channel ?? ''}|${number}`;
+}
+
+/** "" and null both mean "no note" (spec: PATCH null or "" clears). */
+function noteValue(note: string | null | undefined): string | null {
+  return note === undefined || note === null || note === '' ? null : note;
+}
+
+/** One block list; the model holds two (callers, recipients) that differ only in channel. */
+export class BlockList {
+  private table = new Table<BlockRow>(); // maps an entry id to the entry (active or released)
+  private activeIndex = new Map<string, string>(); // maps account|channel|number to the active entry's id (derived)
+  readonly wire: WireCache<BlockRow>;
+
+  constructor(
+    private readonly rt: Runtime,
+    private readonly idKind: IdKind,
+    private readonly notFound: (typeof blockErrors)['BLOCKED_CALLER_NOT_FOUND'],
+    toWire: (row: BlockRow) => unknown,
+  ) {
+    this.wire = new WireCache(toWire);
+  }
+
+  get rows(): Table<BlockRow> {
+    return this.table;
+  }
+
+  set rows(table: Table<BlockRow>) {
+    this.table = table;
+    this.activeIndex = new Map();
+    for (const r of table.all()) if (r.active) this.activeIndex.set(activeKey(r.accountId, r.channel, r.number), r.id);
+  }
+
+  /** Entries of the account, newest first, filtered as the list operations say. */
+  list(accountId: string, filter: { number?: string; channel?: string; status: StatusFilter }): BlockRow[] {
+    const number = filter.number === undefined ? undefined : normalizePhone(filter.number, 'number');
+    const { channel, status } = filter;
+    return this.rows.newestFirst(
+      (r) =>
+        r.accountId === accountId &&
+        (number === undefined || r.number === number) &&
+        (channel === undefined || r.channel === channel) &&
+        (status === 'all' || r.active === (status === 'active')),
+    );
+  }
+
+  get(accountId: string, id: string): BlockRow {
+    const row = this.rows.get(id);
+    if (!row || row.accountId !== accountId) throw this.notFound(`no entry ${id} in this account`);
+    return row;
+  }
+
+  findActive(accountId: string, number: string, channel: string | null = null): BlockRow | undefined {
+    const id = this.activeIndex.get(activeKey(accountId, channel, number));
+    return id === undefined ? undefined : this.table.get(id);
+  }
+
+  /** Registers a block; an active entry for the same number (and channel) is returned as is. */
+  create(accountId: string, input: BlockInput): { row: BlockRow; created: boolean } {
+    const number = normalizePhone(input.number, 'number');
+    const channel = input.channel ?? null;
+    const existing = this.findActive(accountId, number, channel);
+    if (existing) return { row: existing, created: false };
+    const now = this.rt.clock.nowIso();
+    const row: BlockRow = {
+      id: this.freshId(),
+      accountId,
+      number,
+      channel,
+      active: true,
+      source: input.source,
+      sourceRef: noteValue(input.sourceRef),
+      note: noteValue(input.note),
+      createdBy: input.createdBy ?? null,
+      createdAt: now,
+      updatedAt: now,
+      unblockedAt: null,
+      unblockedSource: null,
+      unblockedBy: null,
+      unblockedNote: null,
+    };
+    this.table.insert(row);
+    this.activeIndex.set(activeKey(accountId, channel, number), row.id);
+    return { row, created: true };
+  }
+
+  /** PATCH note semantics: null or "" clears, undefined leaves it. */
+  updateNote(accountId: string, id: string, note: string | null | undefined): BlockRow {
+    const row = this.get(accountId, id);
+    if (note === undefined) return row;
+    const next = { ...row, note: noteValue(note), updatedAt: this.rt.clock.nowIso() };
+    return this.table.replace(next);
+  }
+
+  /** Release keeps the row as history; releasing again changes nothing and succeeds. */
+  release(accountId: string, id: string, input: ReleaseInput): BlockRow {
+    const row = this.get(accountId, id);
+    if (!row.active) return row;
+    const now = this.rt.clock.nowIso();
+    this.activeIndex.delete(activeKey(accountId, row.channel, row.number));
+    return this.table.replace({
+      ...row,
+      active: false,
+      updatedAt: now,
+      unblockedAt: now,
+      unblockedSource: input.source,
+      unblockedBy: input.by ?? null,
+      unblockedNote: noteValue(input.note),
+    });
+  }
+
+  private freshId(): string {
+    for (;;) {
+      const id = newId(this.rt.random, this.idKind);
+      if (!this.rows.has(id)) return id;
+    }
+  }
+}
+
+export function callerWire(r: BlockRow) {
+  return {
+    id: r.id,
+    number: r.number,
+    active: r.active,
+    source: r.source,
+    note: r.note,
+    createdBy: r.createdBy,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    unblockedAt: r.unblockedAt,
+    unblockedSource: r.unblockedSource,
+    unblockedBy: r.unblockedBy,
+    unblockedNote: r.unblockedNote,
+  };
+}
+
+export function recipientWire(r: BlockRow) {
+  return {
+    id: r.id,
+    number: r.number,
+    channel: r.channel,
+    active: r.active,
+    source: r.source,
+    sourceRef: r.sourceRef,
+    note: r.note,
+    createdBy: r.createdBy,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    unblockedAt: r.unblockedAt,
+    unblockedSource: r.unblockedSource,
+    unblockedBy: r.unblockedBy,
+    unblockedNote: r.unblockedNote,
+  };
+}
+
+export class BlockListsModel {
+  readonly callers: BlockList;
+  readonly recipients: BlockList;
+
+  constructor(rt: Runtime) {
+    this.callers = new BlockList(rt, 'blockedCaller', blockErrors.BLOCKED_CALLER_NOT_FOUND, callerWire);
+    this.recipients = new BlockList(rt, 'blockedRecipient', blockErrors.BLOCKED_RECIPIENT_NOT_FOUND, recipientWire);
+  }
+
+  loadFixture(f: Fixture): void {
+    this.callers.rows = new Table();
+    this.recipients.rows = new Table();
+    // Entries are inserted oldest first so that list order ("newest first") follows createdAt.
+    const byTime = <T extends { createdAt?: string }>(list: T[] = []) =>
+      [...list].sort((x, y) => (x.createdAt ?? f.clock.start).localeCompare(y.createdAt ?? f.clock.start));
+    for (const a of f.accounts) {
+      for (const b of byTime(a.blockedCallers)) {
+        const { row } = this.callers.create(a.accountId, { number: b.number, note: b.note ?? null, source: b.source ?? 'console' });
+        if (b.createdAt) this.callers.rows.replace({ ...row, createdAt: b.createdAt, updatedAt: b.createdAt });
+      }
+      for (const b of byTime(a.blockedRecipients)) {
+        const { row } = this.recipients.create(a.accountId, { number: b.number, channel: b.channel, note: b.note ?? null, source: b.source ?? 'console', sourceRef: b.sourceRef ?? null });
+        if (b.createdAt) this.recipients.rows.replace({ ...row, createdAt: b.createdAt, updatedAt: b.createdAt });
+      }
+    }
+  }
+
+  snapshot(): BlockListsState {
+    return { callers: [...this.callers.rows.all()], recipients: [...this.recipients.rows.all()] };
+  }
+
+  restore(state: unknown): void {
+    validate(BlockListsStateSchema, state, 'snapshot blockLists', 'blockLists');
+    const s = state as BlockListsState;
+    this.callers.rows = new Table(s.callers);
+    this.recipients.rows = new Table(s.recipients);
+  }
+
+  /** Whether sending to `number` on `channel` is refused (the outbound check other slices call). */
+  isRecipientBlocked(accountId: string, number: string, channel: 'call' | 'message'): boolean {
+    return this.recipients.findActive(accountId, number, channel) !== undefined;
+  }
+
+  isCallerBlocked(accountId: string, number: string): boolean {
+    return this.callers.findActive(accountId, number, null) !== undefined;
+  }
+}

@@ -1,0 +1,154 @@
+// Block lists: inbound caller blocks and recipient opt-outs (spec "Blocked caller", "Blocked
+// recipient"). Recipient shapes follow the public API document exactly; caller shapes are
+// shaped after them (the reference has no caller block operations).
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { ListMetaSchema } from '../../core/paging.ts';
+
+export const CALLER_SOURCES = ['console', 'api', 'mcp'] as const;
+/** Values the public API may register (spec); internal intake adds ars, sms and agent. */
+export const RECIPIENT_API_SOURCES = ['api', 'console', 'import'] as const;
+export const RECIPIENT_SOURCES = ['api', 'console', 'import', 'ars', 'sms', 'agent'] as const;
+export const CHANNELS = ['call', 'message'] as const;
+export const STATUS_FILTER = ['active', 'released', 'all'] as const;
+
+const Note = Type.String({ maxLength: 500, description: 'Free memo, at most 500 characters.' });
+
+export const BlockedCaller = Type.Object(
+  {
+    id: Type.String(),
+    number: Type.String({ description: 'Blocked caller number, domestic notation.' }),
+    active: Type.Boolean({ description: 'false for released entries, which stay as history.' }),
+    source: Type.String({ description: 'Registration path: console, api, mcp.' }),
+    note: Nullable(Type.String()),
+    createdBy: Nullable(Type.String({ description: 'null when registered by API key.' })),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+    unblockedAt: Nullable(DateTime({ description: 'null means currently blocked.' })),
+    unblockedSource: Nullable(Type.String()),
+    unblockedBy: Nullable(Type.String({ description: 'null when released by API key.' })),
+    unblockedNote: Nullable(Type.String()),
+  },
+  { $id: 'BlockedCaller', additionalProperties: false },
+);
+
+export const BlockedRecipient = Type.Object(
+  {
+    id: Type.String(),
+    number: Type.String({ description: 'Opted-out number, domestic notation.' }),
+    channel: StringEnum(CHANNELS, { description: 'call, or message (SMS, LMS and MMS); each channel is a separate entry.' }),
+    active: Type.Boolean(),
+    source: Type.String({ description: 'api, console or import from the public API; ars, sms, agent from internal intake.' }),
+    sourceRef: Nullable(Type.String({ description: 'Evidence link (a call or message id).' })),
+    note: Nullable(Type.String()),
+    createdBy: Nullable(Type.String({ description: 'null for automatic intake and API keys.' })),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+    unblockedAt: Nullable(DateTime()),
+    unblockedSource: Nullable(Type.String()),
+    unblockedBy: Nullable(Type.String({ description: 'null for automatic release and API keys.' })),
+    unblockedNote: Nullable(Type.String()),
+  },
+  { $id: 'BlockedRecipient', additionalProperties: false },
+);
+
+export const BlockedCallerList = Type.Object(
+  { data: Type.Array(BlockedCaller), meta: ListMetaSchema },
+  { $id: 'BlockedCallerList', additionalProperties: false },
+);
+export const BlockedRecipientList = Type.Object(
+  { data: Type.Array(BlockedRecipient), meta: ListMetaSchema },
+  { $id: 'BlockedRecipientList', additionalProperties: false },
+);
+
+export const CreateBlockedCallerBody = Type.Object(
+  {
+    number: Type.String({ minLength: 1, maxLength: 40, description: 'Hyphens and +82 accepted; stored in domestic notation.' }),
+    note: Type.Optional(Nullable(Note)),
+  },
+  { $id: 'CreateBlockedCallerRequest', additionalProperties: false },
+);
+
+export const CreateBlockedRecipientBody = Type.Object(
+  {
+    number: Type.String({ minLength: 1, maxLength: 40, description: 'Hyphens and +82 accepted; stored in domestic notation.' }),
+    channel: StringEnum(CHANNELS),
+    source: Type.Optional(StringEnum(RECIPIENT_API_SOURCES, { default: 'api' })),
+    sourceRef: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
+    note: Type.Optional(Nullable(Note)),
+  },
+  { $id: 'CreateBlockedRecipientRequest', additionalProperties: false },
+);
+
+export const UpdateBlockedRecipientBody = Type.Object(
+  { note: Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'null or "" clears the note; omitted leaves it.' }))) },
+  { $id: 'UpdateBlockedRecipientRequest', additionalProperties: false },
+);
+
+export const ReleaseBody = Type.Object(
+  { note: Type.Optional(Nullable(Type.String({ maxLength: 500, description: 'Release memo, stored as unblockedNote.' }))) },
+  { $id: 'ReleaseBlockRequest', additionalProperties: false },
+);
+
+// --- stored state: one row shape for both lists (channel and sourceRef null for callers) ---
+
+export const BlockRowSchema = Type.Object(
+  {
+    id: Type.String(),
+    accountId: Type.String(),
+    number: Type.String(),
+    channel: Nullable(StringEnum(CHANNELS)),
+    active: Type.Boolean(),
+    source: Type.String(),
+    sourceRef: Nullable(Type.String()),
+    note: Nullable(Type.String()),
+    createdBy: Nullable(Type.String()),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+    unblockedAt: Nullable(DateTime()),
+    unblockedSource: Nullable(Type.String()),
+    unblockedBy: Nullable(Type.String()),
+    unblockedNote: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type BlockRow = Static<typeof BlockRowSchema>;
+
+export const BlockListsStateSchema = Type.Object(
+  { callers: Type.Array(BlockRowSchema), recipients: Type.Array(BlockRowSchema) },
+  { additionalProperties: false },
+);
+export type BlockListsState = Static<typeof BlockListsStateSchema>;
+
+// --- control plane: intake through paths other than the API key ---
+
+export const IntakeBlockedCallerBody = Type.Object(
+  {
+    number: Type.String({ minLength: 1, maxLength: 40 }),
+    note: Type.Optional(Nullable(Note)),
+    source: Type.Optional(StringEnum(CALLER_SOURCES, { default: 'console' })),
+    createdBy: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+  },
+  { additionalProperties: false },
+);
+
+export const IntakeBlockedRecipientBody = Type.Object(
+  {
+    number: Type.String({ minLength: 1, maxLength: 40 }),
+    channel: StringEnum(CHANNELS),
+    note: Type.Optional(Nullable(Note)),
+    source: Type.Optional(StringEnum(RECIPIENT_SOURCES, { default: 'ars' })),
+    sourceRef: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
+    createdBy: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+  },
+  { additionalProperties: false },
+);
+
+export const IntakeReleaseBody = Type.Object(
+  {
+    note: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+    source: Type.Optional(Type.String({ minLength: 1, description: 'unblockedSource; the same value set as the list\'s source.' })),
+    by: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,336 @@
+// Numbers an account owns, the pool they are issued from, and the history of who held which
+// number when (the usage `number` axis is cut at these boundaries, usage rule 6).
+import { Table } from '../../core/store.ts';
+import { defineError, errorCodes, ApiError } from '../../core/errors.ts';
+import { iso } from '../../core/clock.ts';
+import { validate } from '../../core/schema.ts';
+import { isRepresentativeNumber, normalizePhone, tryNormalizePhone } from '../../core/phone.ts';
+import type { RefKind } from '../../core/refs.ts';
+import type { Runtime } from '../../runtime.ts';
+import type { Fixture } from '../../fixture/schema.ts';
+import {
+  NumbersStateSchema,
+  STATUS_CALLBACK_EVENTS,
+  type AssignmentRow,
+  type NumberRow,
+  type NumbersState,
+  type RegisterNumberInput,
+  type RoutingType,
+  type UpdateNumberInput,
+} from './schema.ts';
+
+export const numberErrors = {
+  NUMBER_NOT_FOUND: defineError({
+    code: 'number_not_found', status: 404, origin: 'simulator',
+    description: 'No number with this value exists (or the path is not a phone number).',
+  }),
+  NUMBER_NOT_OWNED: defineError({
+    code: 'number_not_owned', status: 403, origin: 'reference',
+    description: 'The number exists but belongs to another account (reference: updateNumber/deleteNumber 403).',
+  }),
+  NO_ACTIVE_SUBSCRIPTION: defineError({
+    code: 'no_active_subscription', status: 403, origin: 'reference',
+    description: 'Issuing a number needs an active subscription (reference: registerNumber 403).',
+  }),
+  QUOTA_EXCEEDED: defineError({
+    code: 'QUOTA_EXCEEDED', status: 422, origin: 'spec',
+    description: 'The plan\'s line limit is reached.',
+  }),
+  NUMBER_POOL_EMPTY: defineError({
+    code: 'NUMBER_POOL_EMPTY', status: 503, origin: 'reference',
+    description: 'The number pool has no free number (reference: registerNumber 503).',
+  }),
+  NOTHING_TO_UPDATE: defineError({
+    code: 'NOTHING_TO_UPDATE', status: 400, origin: 'reference',
+    description: 'The update body has no field.',
+  }),
+  ROUTING_TARGET_MISSING: defineError({
+    code: 'ROUTING_TARGET_MISSING', status: 400, origin: 'reference',
+    description: 'The routing type needs its target field (webhook: webhookUrl, agent: agentId, callflow: callFlowId, forward: forwardTo, sip: sipEndpointId, softphone: sipCredentialId).',
+  }),
+  ROUTING_FIELD_MISMATCH: defineError({
+    code: 'ROUTING_FIELD_MISMATCH', status: 400, origin: 'simulator',
+    description: 'A routing target was sent for a routing type the number does not use.',
+  }),
+  INVALID_FORWARD_TO: defineError({
+    code: 'INVALID_FORWARD_TO', status: 400, origin: 'reference',
+    description: 'forwardTo must be another number the same account owns.',
+  }),
+  INVALID_AGENT: defineError({ code: 'INVALID_AGENT', status: 400, origin: 'reference', description: 'agentId is not an agent of this account.' }),
+  INVALID_CALL_FLOW: defineError({ code: 'INVALID_CALL_FLOW', status: 400, origin: 'simulator', description: 'callFlowId is not a call flow of this account.' }),
+  INVALID_ENDPOINT: defineError({ code: 'INVALID_ENDPOINT', status: 400, origin: 'reference', description: 'sipEndpointId is not a SIP endpoint of this account.' }),
+  INVALID_CREDENTIAL: defineError({ code: 'INVALID_CREDENTIAL', status: 400, origin: 'reference', description: 'sipCredentialId is not a SIP credential of this account.' }),
+  INVALID_DICTIONARY: defineError({ code: 'INVALID_DICTIONARY', status: 400, origin: 'simulator', description: 'dictionaryId is not a dictionary of this account.' }),
+  TARGET_INACTIVE: defineError({
+    code: 'TARGET_INACTIVE', status: 409, origin: 'reference',
+    description: 'The SIP endpoint or credential is disabled, or the endpoint has no active route.',
+  }),
+};
+
+/** The routing target field each routing type needs. */
+const ROUTING_TARGET: Record<RoutingType, keyof NumberRow> = {
+  webhook: 'webhookUrl',
+  agent: 'agentId',
+  callflow: 'callFlowId',
+  forward: 'forwardTo',
+  sip: 'sipEndpointId',
+  softphone: 'sipCredentialId',
+};
+
+/** Fields that belong to one routing type only and are nulled when routing moves away. */
+const ROUTING_ONLY_FIELDS = ['agentId', 'callFlowId', 'forwardTo', 'sipEndpointId', 'sipCredentialId', 'callContextUrl'] as const;
+const FIELD_ROUTING: Record<(typeof ROUTING_ONLY_FIELDS)[number], RoutingType> = {
+  agentId: 'agent',
+  callFlowId: 'callflow',
+  forwardTo: 'forward',
+  sipEndpointId: 'sip',
+  sipCredentialId: 'softphone',
+  callContextUrl: 'agent',
+};
+
+const REF_CHECKS: { field: 'agentId' | 'callFlowId' | 'sipEndpointId' | 'sipCredentialId' | 'dictionaryId'; kind: RefKind; error: keyof typeof numberErrors }[] = [
+  { field: 'agentId', kind: 'agent', error: 'INVALID_AGENT' },
+  { field: 'callFlowId', kind: 'callFlow', error: 'INVALID_CALL_FLOW' },
+  { field: 'sipEndpointId', kind: 'sipEndpoint', error: 'INVALID_ENDPOINT' },
+  { field: 'sipCredentialId', kind: 'sipCredential', error: 'INVALID_CREDENTIAL' },
+  { field: 'dictionaryId', kind: 'dictionary', error: 'INVALID_DICTIONARY' },
+];
+
+const RESERVED_HEADER = /^(x-signature|x-forwarded-.*|x-real-ip)$/i;
+
+export class NumbersModel {
+  numbers = new Table<NumberRow>(); // maps a domestic number to its settings and owner
+  assignments = new Table<AssignmentRow>(); // maps an assignment id to one holding period of a number
+  pool: NumbersState['pool'] = { first: '07040000000', size: 1, nextOffset: 0, returned: [] }; // the free numbers
+
+  constructor(private readonly rt: Runtime) {}
+
+  loadFixture(f: Fixture): void {
+    this.numbers = new Table();
+    this.assignments = new Table();
+    this.pool = { first: f.numberPool.first, size: f.numberPool.size, nextOffset: 0, returned: [] };
+    for (const a of f.accounts) {
+      for (const n of a.numbers ?? []) {
+        const spec = typeof n === 'string' ? { number: n } : n;
+        const row = this.newRow(a.accountId, normalizePhone(spec.number), spec.createdAt ?? a.subscription.startedAt);
+        if (spec.webhookUrl !== undefined) row.webhookUrl = spec.webhookUrl;
+        if (spec.webhookMethod) row.webhookMethod = spec.webhookMethod;
+        this.numbers.insert(row);
+        this.openAssignment(row.id, a.accountId, row.createdAt, null);
+      }
+    }
+  }
+
+  snapshot(): NumbersState {
+    return { numbers: [...this.numbers.all()], assignments: [...this.assignments.all()], pool: { ...this.pool, returned: [...this.pool.returned] } };
+  }
+
+  restore(state: unknown): void {
+    validate(NumbersStateSchema, state, 'snapshot numbers', 'numbers');
+    const s = state as NumbersState;
+    this.numbers = new Table(s.numbers);
+    this.assignments = new Table(s.assignments);
+    this.pool = { ...s.pool, returned: [...s.pool.returned] };
+  }
+
+  listFor(accountId: string): NumberRow[] {
+    return this.numbers.newestFirst((n) => n.accountId === accountId);
+  }
+
+  ownerOf(number: string): string | undefined {
+    return this.numbers.get(number)?.accountId;
+  }
+
+  /** A number of this account, looked up from a path or body value in any accepted spelling. */
+  requireOwned(accountId: string, raw: string): NumberRow {
+    const r = tryNormalizePhone(raw);
+    const row = r.ok ? this.numbers.get(r.number) : undefined;
+    if (!row) throw numberErrors.NUMBER_NOT_FOUND(`number ${raw} was not found`);
+    if (row.accountId !== accountId) throw numberErrors.NUMBER_NOT_OWNED(`number ${row.id} belongs to another account`);
+    return row;
+  }
+
+  /** Issues a number from the pool (registerNumber). */
+  issue(accountId: string, input: RegisterNumberInput = {}, linkId: string | null = null): NumberRow {
+    if (!this.rt.accounts.subscriptionActive(accountId)) {
+      throw numberErrors.NO_ACTIVE_SUBSCRIPTION(`account ${accountId} has no active subscription`);
+    }
+    this.checkLineLimit(accountId);
+    const settings = this.checkSettings(input);
+    const number = this.takeFromPool();
+    const row: NumberRow = { ...this.newRow(accountId, number, this.rt.clock.nowIso()), ...settings };
+    this.numbers.insert(row);
+    this.openAssignment(number, accountId, row.createdAt, linkId);
+    return row;
+  }
+
+  /** Control plane: gives the account a specific free number, or the next pool number. */
+  grant(accountId: string, raw?: string): NumberRow {
+    const number = raw === undefined ? this.takeFromPool() : normalizePhone(raw);
+    const owner = this.ownerOf(number);
+    if (owner) throw ApiError.validation(`number ${number} is already owned by ${owner}`, [{ path: 'numbers', message: 'already owned' }]);
+    this.pool.returned = this.pool.returned.filter((n) => n !== number);
+    const row = this.newRow(accountId, number, this.rt.clock.nowIso());
+    this.numbers.insert(row);
+    this.openAssignment(number, accountId, row.createdAt, null);
+    return row;
+  }
+
+  update(accountId: string, raw: string, input: UpdateNumberInput): NumberRow {
+    const current = this.requireOwned(accountId, raw);
+    if (Object.keys(input).length === 0) throw numberErrors.NOTHING_TO_UPDATE('the body has no field to update');
+    const next: NumberRow = { ...current, ...this.checkSettings(input) };
+
+    const routing = input.routingType ?? current.routingType;
+    if (input.routingType !== undefined && input.routingType !== current.routingType) {
+      // Switching routing clears the targets of the old routing (reference: numbers guide).
+      for (const f of ROUTING_ONLY_FIELDS) if (!(f in input)) next[f] = null;
+    }
+    for (const f of ROUTING_ONLY_FIELDS) {
+      const v = input[f];
+      if (v !== undefined && v !== null && FIELD_ROUTING[f] !== routing) {
+        throw numberErrors.ROUTING_FIELD_MISMATCH(`${f} applies only with routingType "${FIELD_ROUTING[f]}", but the number routes by "${routing}"`, { errors: [{ path: f, message: `needs routingType ${FIELD_ROUTING[f]}` }] });
+      }
+    }
+    const targetField = ROUTING_TARGET[routing];
+    if (next[targetField] === null || next[targetField] === undefined) {
+      throw numberErrors.ROUTING_TARGET_MISSING(`routingType "${routing}" needs ${targetField}`, { errors: [{ path: targetField, message: 'is required for this routingType' }] });
+    }
+    if (routing === 'sip' || routing === 'softphone') {
+      if (!this.rt.accounts.hasAddon(accountId, 'sip_trunk')) {
+        throw errorCodes.FEATURE_DISABLED(`routingType "${routing}" needs the sip_trunk add-on`);
+      }
+    }
+    if (input.forwardTo !== undefined && input.forwardTo !== null) {
+      const target = tryNormalizePhone(input.forwardTo, 'forwardTo');
+      if (!target.ok) throw numberErrors.INVALID_FORWARD_TO(target.message, { errors: [{ path: 'forwardTo', message: target.message }] });
+      if (target.number === current.id) throw numberErrors.INVALID_FORWARD_TO('forwardTo cannot be the number itself');
+      if (this.ownerOf(target.number) !== accountId) {
+        throw numberErrors.INVALID_FORWARD_TO(`forwardTo ${target.number} is not a number of this account`);
+      }
+      next.forwardTo = target.number;
+    }
+    for (const { field, kind, error } of REF_CHECKS) {
+      const id = input[field];
+      if (id === undefined || id === null) continue;
+      const found = this.rt.refs.check(kind, accountId, id);
+      if (found === false) throw numberErrors[error](`${field} ${id} does not exist in this account`);
+      if (typeof found === 'string') throw numberErrors.TARGET_INACTIVE(`${field} ${id}: ${found}`);
+    }
+    this.numbers.replace(next);
+    return next;
+  }
+
+  /** deleteNumber: the number returns to the pool and its holding period ends. */
+  release(accountId: string, raw: string): void {
+    const row = this.requireOwned(accountId, raw);
+    this.numbers.delete(row.id);
+    this.closeAssignment(row.id);
+    this.pool.returned.push(row.id);
+    // Numbers that forwarded to it lose their target (reference: numbers guide).
+    for (const n of this.numbers.all()) {
+      if (n.forwardTo === row.id) this.numbers.replace({ ...n, forwardTo: null });
+    }
+  }
+
+  // --- helpers ---
+
+  private newRow(accountId: string, number: string, createdAt: string): NumberRow {
+    return {
+      id: number,
+      accountId,
+      source: 'pool',
+      numberType: isRepresentativeNumber(number) ? 'representative' : 'did',
+      routingType: 'webhook',
+      webhookUrl: null,
+      webhookMethod: 'POST',
+      webhookHeaders: null,
+      callContextUrl: null,
+      statusCallback: null,
+      statusCallbackEvents: null,
+      agentId: null,
+      callFlowId: null,
+      forwardTo: null,
+      sipEndpointId: null,
+      sipCredentialId: null,
+      dictionaryId: null,
+      createdAt,
+    };
+  }
+
+  private checkLineLimit(accountId: string): void {
+    const limit = this.rt.accounts.plan(accountId).lineLimit;
+    const held = this.numbers.all().filter((n) => n.accountId === accountId).length;
+    if (held >= limit) throw numberErrors.QUOTA_EXCEEDED(`Phone number quota exceeded (${held}/${limit})`);
+  }
+
+  private takeFromPool(): string {
+    const first = Number(this.pool.first);
+    while (this.pool.nextOffset < this.pool.size) {
+      const n = String(first + this.pool.nextOffset++).padStart(this.pool.first.length, '0');
+      if (!this.numbers.has(n)) return n;
+    }
+    const reused = this.pool.returned.shift();
+    if (reused !== undefined) return reused;
+    throw numberErrors.NUMBER_POOL_EMPTY('the number pool has no free number');
+  }
+
+  private openAssignment(number: string, accountId: string, from: string, linkId: string | null): void {
+    this.assignments.insert({ id: `asg_${this.assignments.size + 1}`, number, accountId, linkId, from, to: null });
+  }
+
+  private closeAssignment(number: string): void {
+    const open = this.assignments.all().find((a) => a.number === number && a.to === null);
+    if (open) this.assignments.replace({ ...open, to: iso(this.rt.clock.now()) });
+  }
+
+  /** Checks and normalises the settings fields shared by register and update. */
+  private checkSettings<T extends RegisterNumberInput>(input: T): Partial<NumberRow> {
+    const out: Partial<NumberRow> = {};
+    for (const [k, v] of Object.entries(input)) (out as Record<string, unknown>)[k] = v;
+    if (input.webhookUrl) checkHttpUrl(input.webhookUrl, 'webhookUrl');
+    if (input.statusCallback !== undefined) {
+      out.statusCallback = input.statusCallback === '' ? null : input.statusCallback;
+      if (out.statusCallback) checkHttpUrl(out.statusCallback, 'statusCallback');
+    }
+    if (input.statusCallbackEvents !== undefined && input.statusCallbackEvents !== null) {
+      const events = input.statusCallbackEvents.trim().split(/\s+/).filter(Boolean);
+      const unknown = events.filter((e) => !(STATUS_CALLBACK_EVENTS as readonly string[]).includes(e));
+      if (unknown.length > 0) {
+        throw ApiError.validation(`statusCallbackEvents has unknown events: ${unknown.join(', ')} (known: ${STATUS_CALLBACK_EVENTS.join(' ')})`, [{ path: 'statusCallbackEvents', message: 'unknown event' }]);
+      }
+      out.statusCallbackEvents = events.length === 0 ? null : [...new Set(events)].join(' ');
+    }
+    if (input.webhookHeaders) checkWebhookHeaders(input.webhookHeaders);
+    const cc = (input as UpdateNumberInput).callContextUrl;
+    if (cc) checkHttpUrl(cc, 'callContextUrl');
+    return out;
+  }
+}
+
+function checkHttpUrl(value: string, field: string): void {
+  let ok = false;
+  try {
+    const u = new URL(value);
+    ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw ApiError.validation(`${field} must be an http or https URL, got "${value}"`, [{ path: field, message: 'must be an http(s) URL' }]);
+}
+
+function checkWebhookHeaders(headers: Record<string, string>): void {
+  const entries = Object.entries(headers);
+  const fail = (key: string, message: string): never => {
+    throw ApiError.validation(`webhookHeaders: ${message}`, [{ path: `webhookHeaders.${key}`, message }]);
+  };
+  if (entries.length > 10) fail('', `at most 10 headers, got ${entries.length}`);
+  for (const [k, v] of entries) {
+    if (!/^x-/i.test(k)) fail(k, `header "${k}" must start with "X-"`);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) fail(k, `header name "${k}" has characters not allowed in a header name`);
+    if (RESERVED_HEADER.test(k)) fail(k, `header "${k}" is reserved`);
+    if (Buffer.byteLength(k) > 64) fail(k, `header name "${k}" is longer than 64 bytes`);
+    if (Buffer.byteLength(v) > 2048) fail(k, `value of "${k}" is longer than 2048 bytes`);
+    if (!/^[\x20-\x7e]*$/.test(v)) fail(k, `value of "${k}" must be printable ASCII`);
+  }
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { VirtualClock, RUNAWAY_LIMIT, parseInstant } from '../core/clock.ts';
+import { ApiError } from '../core/errors.ts';
+
+const T0 = Date.parse('2026-03-02T00:00:00Z');
+
+describe('VirtualClock', () => {
+  it('runs due jobs in due-time order, then creation order', () => {
+    const c = new VirtualClock(T0);
+    const ran: string[] = [];
+    c.on('note', (p: { name: string }) => ran.push(`${p.name}@${c.now() - T0}`));
+    c.schedule('note', T0 + 3000, { name: 'c' });
+    c.schedule('note', T0 + 1000, { name: 'a' });
+    c.schedule('note', T0 + 1000, { name: 'b' });
+    c.schedule('note', T0 + 2000, { name: 'x' });
+    expect(c.advanceTo(T0 + 2500)).toBe(3);
+    expect(ran).toEqual(['a@1000', 'b@1000', 'x@2000']);
+    expect(c.now()).toBe(T0 + 2500);
+    expect(c.advanceTo(T0 + 3000)).toBe(1);
+    expect(ran.at(-1)).toBe('c@3000');
+  });
+
+  it('runs jobs scheduled by jobs when they fall inside the advance, each at its own instant', () => {
+    const c = new VirtualClock(T0);
+    const at: number[] = [];
+    c.on('tick', (n: number) => {
+      at.push(c.now() - T0);
+      if (n > 0) c.scheduleIn('tick', 1000, n - 1);
+    });
+    c.scheduleIn('tick', 1000, 5);
+    expect(c.advanceTo(T0 + 3500)).toBe(3);
+    expect(at).toEqual([1000, 2000, 3000]);
+    expect(c.advanceTo(T0 + 100_000)).toBe(3);
+    expect(at).toEqual([1000, 2000, 3000, 4000, 5000, 6000]);
+  });
+
+  it('a job scheduled for "now" from inside a job runs after jobs already due at that instant', () => {
+    const c = new VirtualClock(T0);
+    const ran: string[] = [];
+    c.on('n', (name: string) => {
+      ran.push(name);
+      if (name === 'first') c.schedule('n', c.now(), 'spawned');
+    });
+    c.schedule('n', T0 + 10, 'first');
+    c.schedule('n', T0 + 10, 'second');
+    c.advanceTo(T0 + 10);
+    expect(ran).toEqual(['first', 'second', 'spawned']);
+  });
+
+  it('cancelled jobs never run', () => {
+    const c = new VirtualClock(T0);
+    const ran: number[] = [];
+    c.on('n', (x: number) => ran.push(x));
+    const a = c.scheduleIn('n', 10, 1);
+    c.scheduleIn('n', 20, 2);
+    c.cancel(a);
+    expect(c.advanceTo(T0 + 100)).toBe(1);
+    expect(ran).toEqual([2]);
+  });
+
+  it('refuses to move backwards and leaves time unchanged', () => {
+    const c = new VirtualClock(T0);
+    expect(() => c.advanceTo(T0 - 1)).toThrow(ApiError);
+    expect(c.now()).toBe(T0);
+  });
+
+  it('stops a job that keeps rescheduling itself at the same instant', () => {
+    const c = new VirtualClock(T0);
+    c.on('loop', () => c.schedule('loop', c.now()));
+    c.schedule('loop', T0);
+    let err: unknown;
+    try {
+      c.advanceTo(T0 + 1);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe('CLOCK_RUNAWAY');
+    expect(RUNAWAY_LIMIT).toBeGreaterThan(1000);
+  });
+
+  it('snapshots and restores pending jobs exactly', () => {
+    const c = new VirtualClock(T0);
+    const ran: string[] = [];
+    c.on('n', (x: string) => ran.push(x));
+    c.scheduleIn('n', 50, 'b');
+    c.scheduleIn('n', 10, 'a');
+    const s = JSON.parse(JSON.stringify(c.snapshot()));
+    c.advanceTo(T0 + 100);
+    const d = new VirtualClock(0);
+    d.on('n', (x: string) => ran.push(`restored-${x}`));
+    d.restore(s);
+    expect(d.now()).toBe(T0);
+    d.advanceTo(T0 + 100);
+    expect(ran).toEqual(['a', 'b', 'restored-a', 'restored-b']);
+  });
+
+  it('parses instants with explicit offsets only', () => {
+    expect(parseInstant('2026-03-02T09:00:00+09:00')).toBe(T0);
+    expect(parseInstant('2026-03-02T00:00:00.000Z')).toBe(T0);
+    expect(parseInstant('2026-03-02')).toBeUndefined();
+    expect(parseInstant('2026-03-02T00:00:00')).toBeUndefined();
+    expect(parseInstant('yesterday')).toBeUndefined();
+  });
+});

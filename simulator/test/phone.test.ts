@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { normalizePhone, tryNormalizePhone } from '../core/phone.ts';
+import { ApiError } from '../core/errors.ts';
+
+describe('phone normalisation (spec Conventions 4)', () => {
+  const accepted: [string, string][] = [
+    ['01012345678', '01012345678'],
+    ['010-1234-5678', '01012345678'],
+    ['010 1234 5678', '01012345678'],
+    ['(010) 1234.5678', '01012345678'],
+    ['+82 10-1234-5678', '01012345678'],
+    ['+821012345678', '01012345678'],
+    ['+82 010 1234 5678', '01012345678'],
+    ['0082-10-1234-5678', '01012345678'],
+    ['02-123-4567', '021234567'],
+    ['02-1234-5678', '0212345678'],
+    ['+82 2 1234 5678', '0212345678'],
+    ['031-123-4567', '0311234567'],
+    ['070-1234-0001', '07012340001'],
+    ['0505-123-4567', '05051234567'],
+    ['080-123-4567', '0801234567'],
+    ['1588-1234', '15881234'],
+    ['+82 1588 1234', '15881234'],
+    ['011-123-4567', '0111234567'],
+  ];
+  for (const [input, out] of accepted) {
+    it(`"${input}" -> ${out}`, () => expect(normalizePhone(input)).toBe(out));
+  }
+
+  const refused: [string, string][] = [
+    ['+1 415 555 0100', 'UNSUPPORTED_COUNTRY'],
+    ['+81 90 1234 5678', 'UNSUPPORTED_COUNTRY'],
+    ['001-1-415-555-0100', 'UNSUPPORTED_COUNTRY'],
+    ['1012345678', 'INVALID_PHONE_NUMBER'],
+    ['010-1234-567', 'INVALID_PHONE_NUMBER'],
+    ['010-1234-56789', 'INVALID_PHONE_NUMBER'],
+    ['abc', 'INVALID_PHONE_NUMBER'],
+    ['010x12345678', 'INVALID_PHONE_NUMBER'],
+    ['', 'INVALID_PHONE_NUMBER'],
+    ['   ', 'INVALID_PHONE_NUMBER'],
+    ['+82', 'INVALID_PHONE_NUMBER'],
+    ['099-123-4567', 'INVALID_PHONE_NUMBER'],
+    ['12345', 'INVALID_PHONE_NUMBER'],
+  ];
+  for (const [input, code] of refused) {
+    it(`"${input}" is refused with ${code}`, () => {
+      const r = tryNormalizePhone(input);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.code).toBe(code);
+      try {
+        normalizePhone(input);
+        expect.unreachable();
+      } catch (e) {
+        expect(e).toBeInstanceOf(ApiError);
+        expect((e as ApiError).status).toBe(400);
+        expect((e as ApiError).code).toBe(code);
+      }
+    });
+  }
+
+  it('refuses non-strings', () => {
+    expect(tryNormalizePhone(1012345678).ok).toBe(false);
+    expect(tryNormalizePhone(null).ok).toBe(false);
+  });
+});
