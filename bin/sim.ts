@@ -35,7 +35,7 @@ async function main(): Promise<void> {
       strict: true,
     }).values;
   } catch (e) {
-    fail(`${(e as Error).message}\n${USAGE}`);
+    fail(`${(e as Error).message.split('\n')[0]} (see --help)`);
   }
   if (args.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -70,6 +70,18 @@ async function main(): Promise<void> {
     fail(`cannot listen: ${err.message}`);
   }
 
+  // Handlers go in before the URL is printed: whoever reads the URL may signal at once.
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping\n`);
+    void Promise.all([server.close(), sim.close()]).then(() => process.exit(0));
+    setTimeout(() => process.exit(0), 2000).unref();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+
   const mode = clock.kind === 'manual' ? 'manual (moves only through POST /_sim/clock/advance)' : `realtime x${clock.speed}`;
   const lines = [
     `Simulator listening on ${server.url}`,
@@ -86,16 +98,6 @@ async function main(): Promise<void> {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`\n${signal}: stopping\n`);
-    void Promise.all([server.close(), sim.close()]).then(() => process.exit(0));
-    setTimeout(() => process.exit(0), 2000).unref();
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 main().catch((e) => fail(`unexpected error: ${(e as Error).message}`));

@@ -3,7 +3,7 @@
 // a fraction of the time that loading ~300 separate TypeScript and package modules does,
 // which keeps `npm start` to first answer under a second (bench/README.md).
 import { build } from 'esbuild';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -28,18 +28,23 @@ function stale() {
 
 if (stale()) {
   try {
-    await build({
+    const result = await build({
       entryPoints: [entry],
       outfile: bundle,
+      write: false,
       bundle: true,
       platform: 'node',
       format: 'esm',
       target: 'node20',
       sourcemap: 'inline',
       logLevel: 'silent',
-      // Packages that load files relative to themselves stay external.
       banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     });
+    // Write then rename, so a concurrent start never imports a half-written bundle.
+    mkdirSync(dirname(bundle), { recursive: true });
+    const tmp = `${bundle}.${process.pid}.tmp`;
+    writeFileSync(tmp, result.outputFiles[0].contents);
+    renameSync(tmp, bundle);
   } catch (e) {
     const first = e.errors?.[0];
     process.stderr.write(`sim: cannot build the simulator: ${first ? `${first.location?.file}:${first.location?.line}: ${first.text}` : e.message}\n`);

@@ -38,7 +38,7 @@ const ClockView = Type.Object(
 );
 const AdvanceBody = Type.Object(
   {
-    seconds: Type.Optional(Type.Number({ minimum: 0, description: 'Move forward by this many seconds.' })),
+    seconds: Type.Optional(Type.Number({ minimum: 0, maximum: 3_153_600_000, description: 'Move forward by this many seconds (at most 100 years).' })),
     to: Type.Optional(DateTime({ description: 'Move forward to this instant.' })),
   },
   { $id: 'SimAdvanceRequest', additionalProperties: false },

@@ -1,0 +1,63 @@
+// "Bad input" (issue 2): every malformed request gets a 4xx with the spec's error body, never
+// a 5xx, and a refused request changes no state. fast-check generates the malformed requests.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { TSchema } from '@sinclair/typebox';
+import { allOperations } from '../operations.ts';
+import { createSimulator } from '../index.ts';
+import { dispatch, DEFAULT_MAX_BODY_BYTES } from '../app.ts';
+import type { SimResponse } from '../core/operation.ts';
+import { ACME } from './helpers.ts';
+
+const ops = allOperations().filter((op) => op.operationId !== 'simPutState');
+
+function fieldNames(schema: TSchema | undefined): string[] {
+  return Object.keys((schema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+}
+
+const weirdString = fc.oneof(
+  fc.string(),
+  fc.constantFrom('', ' ', '0', '-1', '1e309', 'null', '010-1234-5678', '+1 555', '\u0000', 'ｆｕｌｌ', '💥', '../..', '%00', 'x'.repeat(5000)),
+);
+const weirdValue = fc.oneof(weirdString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.object({ maxDepth: 1 }));
+
+const request = fc.constantFrom(...ops).chain((op) =>
+  fc.record({
+    op: fc.constant(op),
+    params: fc.record(Object.fromEntries(Object.keys(op.params ?? {}).map((k) => [k, k === 'accountId' ? fc.constantFrom(ACME.accountId) : weirdString]))),
+    query: fc.dictionary(fc.constantFrom(...fieldNames({ properties: op.query } as never), 'page', 'junk'), weirdString, { maxKeys: 3 }),
+    body: fc.oneof(
+      fc.constant(undefined),
+      weirdString.map((s) => ({ raw: s })),
+      fc.jsonValue({ maxDepth: 2 }).map((v) => ({ raw: JSON.stringify(v) })),
+      fc.dictionary(fc.constantFrom(...fieldNames(op.body), 'unknownField'), weirdValue, { maxKeys: 4 }).map((v) => ({ raw: JSON.stringify(v) })),
+    ),
+    contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', undefined),
+  }),
+);
+
+describe('malformed requests', () => {
+  it('never get a 5xx; refusals carry the error body and leave state unchanged', () => {
+    const sim = createSimulator();
+    const opts = { maxBodyBytes: DEFAULT_MAX_BODY_BYTES };
+    fc.assert(
+      fc.property(request, ({ op, params, query, body, contentType }) => {
+        let path = op.path;
+        for (const [k, v] of Object.entries(params)) path = path.replace(`{${k}}`, encodeURIComponent(v as string));
+        const qs = new URLSearchParams(query as Record<string, string>).toString();
+        const headers: Record<string, string> = { authorization: `Bearer ${ACME.key}` };
+        if (contentType) headers['content-type'] = contentType;
+        const before = JSON.stringify(sim.runtime.snapshot());
+        const res = dispatch(sim.runtime, opts, { method: op.method, url: qs ? `${path}?${qs}` : path, headers, body: body?.raw }) as SimResponse;
+        expect(res.status, `${op.operationId}: ${res.body}`).toBeLessThan(500);
+        if (res.status >= 400) {
+          const parsed = JSON.parse(res.body);
+          expect(typeof parsed.error).toBe('string');
+          expect(typeof parsed.code).toBe('string');
+          expect(JSON.stringify(sim.runtime.snapshot()), `${op.operationId} changed state on ${res.status}`).toBe(before);
+        }
+      }),
+      { numRuns: 600 },
+    );
+  });
+});

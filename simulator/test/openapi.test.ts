@@ -1,0 +1,141 @@
+// The OpenAPI 3.1 document: lints clean with Redocly, every operation is identified and marked,
+// the reference's operations keep their wire identity, and real answers match their schemas.
+import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openApiJson } from '../meta.ts';
+import { allOperations } from '../operations.ts';
+import { errorStatuses } from '../openapi.ts';
+import { schemaErrors } from '../core/schema.ts';
+import { ErrorBodySchema } from '../core/error-schema.ts';
+import { router } from '../app.ts';
+import { harness } from './helpers.ts';
+
+const doc = JSON.parse(openApiJson());
+
+describe('OpenAPI document', () => {
+  it('lints clean with @redocly/cli (recommended rules)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oas-'));
+    const file = join(dir, 'openapi.json');
+    writeFileSync(file, openApiJson());
+    let out: string;
+    try {
+      out = execFileSync('npx', ['--no-install', 'redocly', 'lint', file, '--format=json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch (e) {
+      out = (e as { stdout: string }).stdout;
+    }
+    const report = JSON.parse(out.slice(out.indexOf('{')));
+    // GET /openapi.json cannot fail with a 4xx; that one warning is expected and nothing else.
+    const unexpected = report.problems.filter(
+      (p: any) => !(p.ruleId === 'operation-4xx-response' && p.location[0].pointer === '#/paths/~1openapi.json/get/responses'),
+    );
+    expect(unexpected).toEqual([]);
+    expect(report.totals.errors).toBe(0);
+  }, 60_000);
+
+  it('is OpenAPI 3.1 with a unique operationId and an x-origin on every operation', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const ids: string[] = [];
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        expect(op.operationId, `${method} ${path}`).toMatch(/^[a-z][A-Za-z0-9]+$/);
+        expect(['spec', 'reference', 'simulator']).toContain(op['x-origin']);
+        ids.push(op.operationId);
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBe(allOperations().length);
+  });
+
+  it('keeps the public API document\'s path, method and success status for the operations it has', () => {
+    // Facts from the public API reference (operationId -> method, path, success status).
+    const reference: [string, string, string, string][] = [
+      ['listBlockedRecipients', 'get', '/v1/accounts/{accountId}/blocked-recipients', '200'],
+      ['createBlockedRecipient', 'post', '/v1/accounts/{accountId}/blocked-recipients', '201'],
+      ['getBlockedRecipient', 'get', '/v1/accounts/{accountId}/blocked-recipients/{blockId}', '200'],
+      ['updateBlockedRecipient', 'patch', '/v1/accounts/{accountId}/blocked-recipients/{blockId}', '200'],
+      ['releaseBlockedRecipient', 'delete', '/v1/accounts/{accountId}/blocked-recipients/{blockId}', '200'],
+      ['listNumbers', 'get', '/v1/accounts/{accountId}/numbers', '200'],
+      ['registerNumber', 'post', '/v1/accounts/{accountId}/numbers', '201'],
+      ['updateNumber', 'put', '/v1/accounts/{accountId}/numbers/{number}', '200'],
+      ['deleteNumber', 'delete', '/v1/accounts/{accountId}/numbers/{number}', '204'],
+    ];
+    for (const [id, method, path, status] of reference) {
+      const op = doc.paths[path]?.[method];
+      expect(op?.operationId, `${method} ${path}`).toBe(id);
+      expect(Object.keys(op.responses)).toContain(status);
+    }
+    const spec = ['listBlockedCallers', 'getBlockedCaller'];
+    for (const op of allOperations().filter((o) => spec.includes(o.operationId))) expect(op.origin).toBe('spec');
+  });
+
+  it('routes every documented operation', () => {
+    for (const op of allOperations()) {
+      const concrete = op.path.replace(/\{[^}]+\}/g, 'x1');
+      const m = router().match(op.method, concrete);
+      expect(m.kind, op.operationId).toBe('found');
+    }
+  });
+});
+
+describe('answers match the documented schemas and statuses', () => {
+  it('for a tour of every operation, including refusals', async () => {
+    const h = harness();
+    const a = (p: string) => h.acme(p);
+    const rec = (await h.call('POST', a('/blocked-recipients'), { number: '010-1111-2222', channel: 'call' })).json;
+    const cal = (await h.call('POST', a('/blocked-callers'), { number: '02-111-2222' })).json;
+    const tour: [string, string, unknown?, string?][] = [
+      ['GET', a('/blocked-callers')],
+      ['GET', a('/blocked-callers?status=all&number=02-111-2222')],
+      ['GET', a(`/blocked-callers/${cal.id}`)],
+      ['POST', a('/blocked-callers'), { number: '02-111-2222' }],
+      ['POST', a('/blocked-callers'), { number: 'x' }],
+      ['DELETE', a(`/blocked-callers/${cal.id}`), { note: 'done' }],
+      ['GET', a('/blocked-callers/none')],
+      ['GET', a('/blocked-recipients?channel=call')],
+      ['GET', a(`/blocked-recipients/${rec.id}`)],
+      ['PATCH', a(`/blocked-recipients/${rec.id}`), { note: 'n' }],
+      ['PATCH', a(`/blocked-recipients/${rec.id}`), { channel: 'message' }],
+      ['DELETE', a(`/blocked-recipients/${rec.id}`)],
+      ['POST', a('/blocked-recipients'), { number: '+1 212 555 0100', channel: 'call' }],
+      ['GET', a('/numbers')],
+      ['POST', a('/numbers'), {}],
+      ['PUT', a('/numbers/07012340001'), { webhookUrl: 'https://x.example/' }],
+      ['PUT', a('/numbers/07012340001'), { routingType: 'callflow' }],
+      ['DELETE', a('/numbers/07040000000')],
+      ['GET', a('/numbers?pageSize=x')],
+      ['GET', '/v1/accounts/AC5e6f7a8b/numbers'],
+      ['GET', '/_sim/health'],
+      ['GET', '/_sim/clock'],
+      ['POST', '/_sim/clock/advance', { seconds: 1 }],
+      ['POST', '/_sim/accounts', {}],
+      ['GET', '/_sim/accounts'],
+      ['GET', '/_sim/accounts/AC1a2b3c4d'],
+      ['PATCH', '/_sim/accounts/AC1a2b3c4d', { addons: ['external_assignment'] }],
+      ['GET', '/_sim/geoip'],
+      ['POST', '/_sim/geoip/foreign', { ip: '192.0.2.1' }],
+      ['GET', '/_sim/state'],
+      ['POST', '/_sim/reset', {}],
+      ['GET', '/openapi.json'],
+    ];
+    for (const [method, url, body] of tour) {
+      const r = await h.call(method, url, body);
+      const path = url.split('?')[0]!;
+      const m = router().match(method, path);
+      expect(m.kind, `${method} ${url}`).toBe('found');
+      if (m.kind !== 'found') continue;
+      const op = m.value;
+      const success = op.responses[r.status];
+      const errorCodes = errorStatuses(op).get(r.status)?.map((i) => i.code) ?? [];
+      if (success) {
+        if (success.schema) expect(schemaErrors(success.schema, r.json), `${method} ${url} -> ${r.status}`).toEqual([]);
+      } else {
+        expect(errorCodes.length, `${method} ${url} -> ${r.status} ${r.text} is not documented`).toBeGreaterThan(0);
+        expect(schemaErrors(ErrorBodySchema, r.json)).toEqual([]);
+        expect(errorCodes, `${method} ${url}: code ${r.json.code} not documented for ${r.status}`).toContain(r.json.code);
+      }
+    }
+  });
+});
