@@ -46,7 +46,7 @@ export function header(req: SimRequest, name: string): string | undefined {
   const h = req.headers;
   if (!h) return undefined;
   let v = h[name];
-  if (v === undefined) {
+  if (v === undefined && !req.lowercaseHeaders) {
     for (const k in h) {
       if (k.toLowerCase() === name) {
         v = h[k];
@@ -60,6 +60,7 @@ export function header(req: SimRequest, name: string): string | undefined {
 function jsonResponse(status: number, json: string, extra?: Record<string, string>): SimResponse {
   return { status, headers: extra ? { 'content-type': JSON_TYPE, ...extra } : { 'content-type': JSON_TYPE }, body: json };
 }
+
 
 export function errorResponse(e: ApiError, extra?: Record<string, string>): SimResponse {
   return jsonResponse(e.status, JSON.stringify(errorBody(e)), extra);
@@ -99,9 +100,11 @@ function authenticate(rt: Runtime, op: Operation, req: SimRequest, params: Recor
   if (key === '') throw errorCodes.UNAUTHORIZED('the Authorization header must be "Bearer <API key>"');
   const accountId = rt.accounts.accountForKey(key);
   if (!accountId) throw errorCodes.UNAUTHORIZED('the API key is not valid');
-  const ip = clientAddress(req);
-  if (rt.geoip.isForeign(ip) && !rt.accounts.get(accountId)!.ipExceptions.includes(ip)) {
-    throw errorCodes.OVERSEAS_IP_BLOCKED(`requests from outside the country are refused (${ip})`, { ip });
+  if (!rt.geoip.empty) {
+    const ip = clientAddress(req);
+    if (rt.geoip.isForeign(ip) && !rt.accounts.get(accountId)!.ipExceptions.includes(ip)) {
+      throw errorCodes.OVERSEAS_IP_BLOCKED(`requests from outside the country are refused (${ip})`, { ip });
+    }
   }
   if (op.auth === 'account' && params.accountId !== accountId) {
     throw errorCodes.FORBIDDEN(`the API key does not belong to account ${params.accountId}`);

@@ -15,9 +15,10 @@ export interface HttpHost {
 
 function write(res: http.ServerResponse, r: SimResponse, close = false): void {
   if (res.headersSent || res.destroyed) return;
-  const headers: Record<string, string | number> = { ...r.headers, 'content-length': Buffer.byteLength(r.body) };
-  if (close) headers.connection = 'close';
-  res.writeHead(r.status, headers);
+  for (const k in r.headers) res.setHeader(k, r.headers[k]!);
+  res.setHeader('content-length', Buffer.byteLength(r.body));
+  if (close) res.setHeader('connection', 'close');
+  res.writeHead(r.status);
   res.end(r.body);
 }
 
@@ -50,6 +51,7 @@ export function createHttpServer(host: HttpHost): http.Server {
       url: req.url ?? '/',
       headers: req.headers,
       remoteAddress: req.socket.remoteAddress,
+      lowercaseHeaders: true,
     };
     const declared = req.headers['content-length'];
     const chunked = req.headers['transfer-encoding'] !== undefined;

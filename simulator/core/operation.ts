@@ -18,6 +18,8 @@ export interface SimRequest {
   body?: string | Uint8Array;
   /** Address of the client; defaults to 127.0.0.1. */
   remoteAddress?: string;
+  /** Set by the HTTP adapter: header names are already lowercase (node:http does that). */
+  lowercaseHeaders?: boolean;
 }
 
 export interface SimResponse {

@@ -6,9 +6,14 @@ export interface Row {
   id: string;
 }
 
+/** Filtered views kept per table; a polled list is answered without rescanning every row. */
+const QUERY_CACHE_SIZE = 256;
+
 export class Table<T extends Row> {
   private rows: T[] = [];
   private readonly index = new Map<string, number>();
+  private version = 0; // bumped by every change; cached views of an older version are stale
+  private readonly views = new Map<string, { version: number; rows: T[] }>();
 
   constructor(rows: readonly T[] = []) {
     for (const r of rows) this.insert(r);
@@ -31,6 +36,7 @@ export class Table<T extends Row> {
     if (this.index.has(row.id)) throw new Error(`duplicate id ${row.id}`);
     this.index.set(row.id, this.rows.length);
     this.rows.push(row);
+    this.version++;
     return row;
   }
 
@@ -39,6 +45,7 @@ export class Table<T extends Row> {
     const i = this.index.get(row.id);
     if (i === undefined) throw new Error(`no row ${row.id}`);
     this.rows[i] = row;
+    this.version++;
     return row;
   }
 
@@ -47,6 +54,7 @@ export class Table<T extends Row> {
     if (i === undefined) return false;
     this.rows.splice(i, 1);
     this.index.delete(id);
+    this.version++;
     for (let j = i; j < this.rows.length; j++) this.index.set(this.rows[j]!.id, j);
     return true;
   }
@@ -64,6 +72,19 @@ export class Table<T extends Row> {
       if (keep(r)) out.push(r);
     }
     return out;
+  }
+
+  /**
+   * Rows newest first that pass `keep`, remembered under `key` until the table changes.
+   * `key` must identify the filter completely (same key, same filter).
+   */
+  newestFirstCached(key: string, keep: (row: T) => boolean): readonly T[] {
+    const hit = this.views.get(key);
+    if (hit && hit.version === this.version) return hit.rows;
+    const rows = this.newestFirst(keep);
+    if (!hit && this.views.size >= QUERY_CACHE_SIZE) this.views.delete(this.views.keys().next().value!);
+    this.views.set(key, { version: this.version, rows });
+    return rows;
   }
 
   find(pred: (row: T) => boolean): T | undefined {

@@ -36,6 +36,11 @@ export class GeoIp {
     for (const entry of (state as GeoIpState).foreign) this.add(entry);
   }
 
+  /** True while nothing is marked foreign: the pipeline then skips the check entirely. */
+  get empty(): boolean {
+    return this.exact.size === 0 && this.ranges.length === 0;
+  }
+
   entries(): string[] {
     return this.snapshot().foreign;
   }

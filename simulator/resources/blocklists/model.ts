@@ -74,10 +74,11 @@ export class BlockList {
   }
 
   /** Entries of the account, newest first, filtered as the list operations say. */
-  list(accountId: string, filter: { number?: string; channel?: string; status: StatusFilter }): BlockRow[] {
+  list(accountId: string, filter: { number?: string; channel?: string; status: StatusFilter }): readonly BlockRow[] {
     const number = filter.number === undefined ? undefined : normalizePhone(filter.number, 'number');
     const { channel, status } = filter;
-    return this.rows.newestFirst(
+    return this.table.newestFirstCached(
+      `${accountId}|${number ?? ''}|${channel ?? ''}|${status}`,
       (r) =>
         r.accountId === accountId &&
         (number === undefined || r.number === number) &&

@@ -1,0 +1,157 @@
+// `npm run bench`: load from this process (autocannon, loopback) against the simulator and, in
+// the same run, a bare node:http server answering the same bytes; reports req/s, p50, p99 and
+// their ratio, plus start-up time, in-process creation time and RSS after the load.
+// Targets (issue 2): ratio >= 0.40 required (aim 0.6); npm start to first answer < 1 s;
+// createSimulator() < 50 ms; RSS < 150 MB after the load.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = 50;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PATH = '/v1/accounts/AC1a2b3c4d/blocked-callers';
+const HEADERS = { authorization: 'Bearer sk_test_acme_4f9c2b7e1d3a5c8f' };
+
+function startServer(cmd: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /READY (\d+)|listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      if (m) resolve({ child, port: Number(m[1] ?? m[2]) });
+    });
+    child.on('exit', (code) => reject(new Error(`${cmd} exited with ${code}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.on('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(port: number, seconds: number): Promise<Load> {
+  const r = await autocannon({ url: `http://127.0.0.1:${port}${PATH}`, connections: CONNECTIONS, duration: seconds, headers: HEADERS });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+async function startupMs(): Promise<number> {
+  const t0 = performance.now();
+  const child = spawn('npm', ['start', '--silent', '--', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', () => reject(new Error('npm start exited')));
+  });
+  const res = await fetch(`${url}/_sim/health`);
+  await res.text();
+  const ms = performance.now() - t0;
+  child.removeAllListeners('exit');
+  await new Promise<void>((resolve) => {
+    child.on('exit', () => resolve());
+    process.kill(-child.pid!, 'SIGTERM');
+  });
+  return ms;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number, d = 1) => n.toFixed(d);
+
+async function main() {
+  // 1. In-process creation time (after module load, as a test suite sees it).
+  const { createSimulator } = await import('../simulator/index.ts');
+  const coldStart = performance.now();
+  createSimulator();
+  const cold = performance.now() - coldStart;
+  const warm: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const t = performance.now();
+    createSimulator();
+    warm.push(performance.now() - t);
+  }
+
+  // 2. npm start to first answer (the bundle is built by the first run; report the median of the rest).
+  await startupMs();
+  const starts: number[] = [];
+  for (let i = 0; i < 5; i++) starts.push(await startupMs());
+
+  // 3. Throughput: the simulator and the bare server, alternated, same body bytes.
+  // The simulator as `npm start` runs it, with 1,000 blocked callers on the demo account
+  // (the fixture holds one; 999 more are added through the API).
+  const sim = await startServer(process.execPath, ['bin/start.mjs', '--port', '0']);
+  for (let i = 0; i < 999; i++) {
+    const res = await fetch(`http://127.0.0.1:${sim.port}${PATH}`, {
+      method: 'POST',
+      headers: { ...HEADERS, 'content-type': 'application/json' },
+      body: JSON.stringify({ number: `010${String(10000000 + i).slice(-8)}`, note: `entry ${i}` }),
+    });
+    if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
+  }
+  const body = await (await fetch(`http://127.0.0.1:${sim.port}${PATH}`, { headers: HEADERS })).text();
+  const parsed = JSON.parse(body);
+  if (parsed.data.length !== 20 || parsed.meta.total !== 1000) throw new Error(`unexpected list: ${parsed.meta.total} entries`);
+  const bare = await startServer(process.execPath, ['bench/bare-server.mjs', Buffer.from(body).toString('base64')]);
+
+  await load(sim.port, 2); // warm-up
+  await load(bare.port, 2);
+  const simRuns: Load[] = [];
+  const bareRuns: Load[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    bareRuns.push(await load(bare.port, DURATION));
+    simRuns.push(await load(sim.port, DURATION));
+  }
+  const rss = rssMb(sim.child.pid!);
+  await stop(sim.child);
+  await stop(bare.child);
+
+  // The median round of each side: rounds alternate, so both see the same machine noise.
+  const mid = (runs: Load[]) => [...runs].sort((x, y) => x.rps - y.rps)[Math.floor(runs.length / 2)]!;
+  const s = mid(simRuns);
+  const b = mid(bareRuns);
+  const ratio = s.rps / b.rps;
+  const rows = [
+    ['', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
+    ['bare node:http', fmt(b.rps, 0), fmt(b.p50), fmt(b.p99), String(b.errors), String(b.non2xx)],
+    ['simulator', fmt(s.rps, 0), fmt(s.p50), fmt(s.p99), String(s.errors), String(s.non2xx)],
+  ];
+  console.log(`\nGET blocked-callers (20 of 1,000 entries), autocannon -c ${CONNECTIONS}, ${DURATION}s x ${ROUNDS} alternating rounds, median round each`);
+  for (const r of rows) console.log(r.map((c, i) => (i === 0 ? c.padEnd(16) : c.padStart(9))).join(''));
+  console.log(`all rounds req/s: bare ${bareRuns.map((r) => fmt(r.rps, 0)).join(', ')}; simulator ${simRuns.map((r) => fmt(r.rps, 0)).join(', ')}`);
+  const checks: [string, string, boolean][] = [
+    ['throughput ratio (>= 0.40 required, 0.60 aimed)', fmt(ratio, 2), ratio >= 0.4],
+    ['npm start to first answer (< 1000 ms)', `${fmt(median(starts), 0)} ms (runs: ${starts.map((x) => fmt(x, 0)).join(', ')})`, median(starts) < 1000],
+    ['createSimulator() in-process (< 50 ms)', `${fmt(median(warm), 2)} ms median, ${fmt(cold, 1)} ms first call`, median(warm) < 50],
+    ['simulator RSS after the load (< 150 MB)', `${fmt(rss, 0)} MB`, rss < 150],
+    ['no errors or non-2xx under load', `${s.errors + s.non2xx + b.errors + b.non2xx}`, s.errors + s.non2xx + b.errors + b.non2xx === 0],
+  ];
+  console.log('');
+  for (const [name, value, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}: ${value}`);
+  console.log(`(environment: node ${process.version}, ${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? 'unknown CPU'})`);
+  if (checks.some(([, , ok]) => !ok)) process.exitCode = 1;
+}
+
+await main();
