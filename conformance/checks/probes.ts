@@ -1,0 +1,83 @@
+// Probes: after a successful read the kit asks again the way an attacker or a buggy client
+// would, and judges the answer (RESTler's checkers are the model): no key or a bad key gives
+// 401, another account's key 403, another account's resource is never served, and a deleted
+// resource is gone.
+import type { Exchange, Probe, ProbeContext, ProbeRequest } from './types.ts';
+import { isApiCall } from './types.ts';
+
+function withAuth(ex: Exchange, authorization: string | undefined): ProbeRequest['request'] {
+  const headers = { ...ex.request.headers };
+  for (const k of Object.keys(headers)) if (k.toLowerCase() === 'authorization') delete headers[k];
+  if (authorization !== undefined) headers.authorization = authorization;
+  return { ...ex.request, headers };
+}
+
+/** A successful read of the API under a bearer key: the base of every probe. */
+function successfulRead(ex: Exchange): boolean {
+  return isApiCall(ex) && ex.op !== undefined && (ex.op.auth === 'account' || ex.op.auth === 'key') && ex.request.method === 'GET' && ex.response.status >= 200 && ex.response.status < 300;
+}
+
+const once = (ex: Exchange) => ex.op!.operationId;
+
+export const missingKey: Probe = {
+  id: 'auth-missing-key',
+  level: 'spec',
+  clauses: ['auth.bearer-required'],
+  description: 'The same request without an Authorization header gets 401.',
+  onceKey: once,
+  plan: (ex) => (successfulRead(ex) ? { request: withAuth(ex, undefined), expectation: '401 without a key' } : undefined),
+  verdict: (_p, res) => (res.status === 401 ? undefined : `without a key the request got ${res.status}, expected 401`),
+};
+
+export const invalidKey: Probe = {
+  id: 'auth-invalid-key',
+  level: 'spec',
+  clauses: ['auth.bearer-required'],
+  description: 'The same request with an unknown key gets 401.',
+  onceKey: once,
+  plan: (ex, ctx) => (successfulRead(ex) ? { request: withAuth(ex, `Bearer ${ctx.invalidKey}`), expectation: '401 with an unknown key' } : undefined),
+  verdict: (_p, res) => (res.status === 401 ? undefined : `with an unknown key the request got ${res.status}, expected 401`),
+};
+
+export const otherAccountKey: Probe = {
+  id: 'auth-other-account',
+  level: 'spec',
+  clauses: ['auth.account-mismatch'],
+  description: "The same request with the second account's key (the path still names the first account) gets 403.",
+  onceKey: once,
+  plan(ex, ctx: ProbeContext) {
+    if (!successfulRead(ex) || ex.op!.auth !== 'account' || !ctx.alt || ctx.alt.accountId === ex.params.accountId) return undefined;
+    return { request: withAuth(ex, `Bearer ${ctx.alt.key}`), expectation: "403 with another account's key" };
+  },
+  verdict: (_p, res) => (res.status === 403 ? undefined : `with another account's key the request got ${res.status}, expected 403`),
+};
+
+export const otherAccountResource: Probe = {
+  id: 'namespace-isolation',
+  level: 'spec',
+  clauses: ['conventions.account-ownership'],
+  description: "The second account, asking for the first account's resource by id under its own path, is not served it.",
+  onceKey: once,
+  plan(ex, ctx) {
+    if (!successfulRead(ex) || ex.op!.auth !== 'account' || !ctx.alt || ex.op!.pathParams.length < 2) return undefined;
+    const path = ex.request.path.replace(`/accounts/${encodeURIComponent(ex.params.accountId!)}/`, `/accounts/${encodeURIComponent(ctx.alt.accountId)}/`);
+    if (path === ex.request.path) return undefined;
+    return { request: { ...withAuth(ex, `Bearer ${ctx.alt.key}`), path }, expectation: "no 2xx for another account's resource" };
+  },
+  verdict: (_p, res) => (res.status >= 200 && res.status < 300 ? `another account was served this resource (status ${res.status})` : undefined),
+};
+
+export const deletedIsGone: Probe = {
+  id: 'use-after-delete',
+  level: 'spec',
+  clauses: ['errors.not-found-after-delete'],
+  description: 'After a DELETE that answers 204 (the resource is gone, not kept as history), a GET of the same path gets 404.',
+  plan(ex) {
+    if (!isApiCall(ex) || !ex.op || ex.request.method !== 'DELETE' || ex.response.status !== 204) return undefined;
+    const template = ex.contract.pathOf(ex.op);
+    const getter = [...ex.contract.operations.values()].find((o) => o.method === 'GET' && ex.contract.pathOf(o) === template);
+    if (!getter) return undefined;
+    return { request: { method: 'GET', path: ex.request.path.split('?')[0]!, headers: withAuth(ex, ex.request.headers.authorization).headers }, expectation: '404 after delete' };
+  },
+  verdict: (_p, res) => (res.status === 404 ? undefined : `GET after DELETE got ${res.status}, expected 404`),
+};
