@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { CLAUSES_PATH, loadClauses, type ClauseCatalogue } from './clauses.ts';
 import { CONTRACT_PATH, contractIsCurrent, writeContract } from './contract/build.ts';
 import { Contract, type PathOverride } from './contract/contract.ts';
-import { PROPERTIES } from './properties/index.ts';
+import { allProperties } from './properties/index.ts';
 import { consoleProgress, summaryText } from './report/console.ts';
 import { computeCoverage, formatCoverage } from './report/coverage.ts';
 import { parseReportSpecs, writeReports } from './report/files.ts';
@@ -158,7 +158,7 @@ async function run(v: Values, positionals: string[], io: Io): Promise<{ code: nu
       target: built.target,
       contract,
       scenarios,
-      properties: v['no-properties'] || positionals.length > 0 ? [] : PROPERTIES,
+      properties: v['no-properties'] || positionals.length > 0 ? [] : allProperties(contract),
       seed,
       readOnly: v['read-only'],
       simLevel,

@@ -41,7 +41,7 @@ export interface Probe {
   level: Level;
   clauses: string[];
   description: string;
-  /** Key for "probe once per run": probes are requests, so they are not repeated for every response. */
+  /** Key for "probe once per run" (asked only after `plan` applies): probes are requests, so they are not repeated for every response. */
   onceKey?(ex: Exchange): string;
   /** What to send after `ex`, or nothing when the probe does not apply. */
   plan(ex: Exchange, ctx: ProbeContext): ProbeRequest | undefined;

@@ -58,7 +58,7 @@ const GENERATORS: Record<string, (r: SeededRandom) => unknown> = {
 export const GENERATOR_NAMES = Object.keys(GENERATORS);
 
 /** Ways to respell a value; phone filters take a domestic number. */
-const FILTERS: Record<string, (v: unknown) => unknown> = {
+const FILTERS: Record<string, (v: unknown, arg?: string) => unknown> = {
   // 01012345678 -> +82 10-1234-5678 ; 0212345678 -> +82 2-1234-5678
   intl: (v) => {
     const d = String(v);
@@ -78,7 +78,15 @@ const FILTERS: Record<string, (v: unknown) => unknown> = {
   upper: (v) => String(v).toUpperCase(),
   lower: (v) => String(v).toLowerCase(),
   length: (v) => (Array.isArray(v) || typeof v === 'string' ? v.length : undefined),
+  // pluck(id): [{id: a}, {id: b}] -> [a, b]
+  pluck: (v, field) => (Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' ? (x as Record<string, unknown>)[field ?? 'id'] : undefined)) : undefined),
 };
+
+/** "name" or "name(arg)". */
+export function parseFilter(text: string): { name: string; arg?: string } | undefined {
+  const m = /^([a-z][a-z0-9]*)(?:\(\s*([^()]*?)\s*\))?$/.exec(text.trim());
+  return m ? { name: m[1]!, arg: m[2] } : undefined;
+}
 
 export const FILTER_NAMES = Object.keys(FILTERS);
 
@@ -116,9 +124,10 @@ export class Scope {
     const [pathText, ...filters] = expression.split('|').map((s) => s.trim());
     let value = this.lookup(pathText!, expression);
     for (const f of filters) {
-      const fn = FILTERS[f];
+      const call = parseFilter(f);
+      const fn = call && FILTERS[call.name];
       if (!fn) throw new UnresolvedError(expression, `unknown filter "${f}" (known: ${FILTER_NAMES.join(', ')})`);
-      value = fn(value);
+      value = fn(value, call.arg);
     }
     return value;
   }

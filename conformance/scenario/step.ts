@@ -89,10 +89,10 @@ async function runProbes(ctx: RunContext, ex: Exchange, scope: Scope): Promise<A
   const out: AssertionResult[] = [];
   const alt = scope.has('alt') ? (scope.get('alt') as { accountId: string; key: string }) : undefined;
   for (const probe of PROBES) {
-    const key = probe.onceKey ? `${probe.id}:${probe.onceKey(ex)}` : undefined;
-    if (key && ctx.probesDone.has(key)) continue;
     const planned = probe.plan(ex, { alt, invalidKey: invalidKeyFor(scope) });
     if (!planned) continue;
+    const key = probe.onceKey ? `${probe.id}:${probe.onceKey(ex)}` : undefined;
+    if (key && ctx.probesDone.has(key)) continue;
     if (key) ctx.probesDone.add(key);
     let res: WireResponse;
     try {
