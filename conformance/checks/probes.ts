@@ -22,7 +22,7 @@ const once = (ex: Exchange) => ex.op!.operationId;
 export const missingKey: Probe = {
   id: 'auth-missing-key',
   level: 'spec',
-  clauses: ['auth.bearer-required'],
+  clauses: ['auth.bearer-required', 'errors.401'],
   description: 'The same request without an Authorization header gets 401.',
   onceKey: once,
   plan: (ex) => (successfulRead(ex) ? { request: withAuth(ex, undefined), expectation: '401 without a key' } : undefined),
@@ -32,7 +32,7 @@ export const missingKey: Probe = {
 export const invalidKey: Probe = {
   id: 'auth-invalid-key',
   level: 'spec',
-  clauses: ['auth.bearer-required'],
+  clauses: ['auth.invalid-key', 'errors.401'],
   description: 'The same request with an unknown key gets 401.',
   onceKey: once,
   plan: (ex, ctx) => (successfulRead(ex) ? { request: withAuth(ex, `Bearer ${ctx.invalidKey}`), expectation: '401 with an unknown key' } : undefined),
@@ -42,7 +42,7 @@ export const invalidKey: Probe = {
 export const otherAccountKey: Probe = {
   id: 'auth-other-account',
   level: 'spec',
-  clauses: ['auth.account-mismatch'],
+  clauses: ['auth.other-account-403', 'errors.403-other-account'],
   description: "The same request with the second account's key (the path still names the first account) gets 403.",
   onceKey: once,
   plan(ex, ctx: ProbeContext) {
@@ -70,7 +70,7 @@ export const otherAccountResource: Probe = {
 export const deletedIsGone: Probe = {
   id: 'use-after-delete',
   level: 'spec',
-  clauses: ['errors.not-found-after-delete'],
+  clauses: [],
   description: 'After a DELETE that answers 204 (the resource is gone, not kept as history), a GET of the same path gets 404.',
   plan(ex) {
     if (!isApiCall(ex) || !ex.op || ex.request.method !== 'DELETE' || ex.response.status !== 204) return undefined;

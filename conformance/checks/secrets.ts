@@ -6,7 +6,9 @@ import { isApiCall } from './types.ts';
 export const noSecretEchoed: Check = {
   id: 'no-secret-echoed',
   level: 'spec',
-  clauses: ['auth.secrets-write-only'],
+  // Keys are not a spec clause; write-only secrets of MCP connections and SIP credentials have
+  // their own clauses, counted by the scenarios of those resources.
+  clauses: [],
   description: 'No API key, password or secret appears in a response body or header.',
   applies: isApiCall,
   run(ex) {

@@ -5,7 +5,9 @@ import { isApiCall } from './types.ts';
 export const noServerError: Check = {
   id: 'no-server-error',
   level: 'spec',
-  clauses: ['errors.no-server-error'],
+  // The spec lists no condition answered with a 5xx except 503 of email-domain verification, which
+  // the contract documents; no single clause says "never 500", so this counts for none.
+  clauses: [],
   description: 'No 5xx, except a 5xx the operation documents (e.g. 503 of email-domain verification).',
   applies: isApiCall,
   run(ex) {
@@ -19,7 +21,7 @@ export const noServerError: Check = {
 export const statusDocumented: Check = {
   id: 'status-documented',
   level: 'sim',
-  clauses: ['errors.status-codes'],
+  clauses: [],
   description: "The status is one the contract documents for the operation (the simulator's choice where the spec is silent).",
   applies: (ex) => isApiCall(ex) && ex.op !== undefined,
   run(ex) {

@@ -56,7 +56,7 @@ export function fuzzProperty(contract: Contract): PropertyDef {
   return generatedProperty<FuzzCase>({
     id: 'no-server-error-fuzz',
     description: 'every API operation answers malformed input without a server error and with the spec\'s error body',
-    clauses: ['errors.no-server-error', 'errors.body-shape'],
+    clauses: ['errors.400-validation', 'errors.body-shape'],
     tags: ['fuzz', 'property'],
     requires: [],
     level: 'spec',
