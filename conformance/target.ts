@@ -54,7 +54,8 @@ export type Middleware = (req: SimRequest, next: (req: SimRequest) => Promise<Si
 export interface SimTargetOptions {
   seed?: number;
   fixture?: string;
-  middleware?: Middleware;
+  /** Wraps the simulator's handler (given the simulator, so it can look at its state). */
+  middleware?: (sim: Simulator) => Middleware;
   /** Serve only the API: requests under /_sim get 404, as on a real implementation. */
   withoutControlPlane?: boolean;
 }
@@ -70,11 +71,12 @@ export function simTarget(options: SimTargetOptions = {}): Target & { sim: Simul
     accounts.set(name, { accountId: a.accountId, key: a.apiKeys[0] });
   }
   const direct = async (req: SimRequest) => sim.handle(req);
+  const middleware = options.middleware?.(sim);
   const handle = async (req: SimRequest): Promise<SimResponse> => {
     if (options.withoutControlPlane && req.url.startsWith('/_sim')) {
       return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' };
     }
-    return options.middleware ? options.middleware(req, direct) : direct(req);
+    return middleware ? middleware(req, direct) : direct(req);
   };
   return {
     sim,

@@ -1,7 +1,7 @@
 // Every check and probe the runner applies to API responses, in report order.
 import { contentTypeJson, responseSchema, responseSchemaStrict } from './content.ts';
 import { errorBodyShape, errorCodeDocumented } from './errors.ts';
-import { listEnvelope } from './lists.ts';
+import { listEnvelope, pageRowsMatchTotal, pagingMetaEcho } from './lists.ts';
 import { deletedIsGone, invalidKey, missingKey, otherAccountKey, otherAccountResource } from './probes.ts';
 import { noSecretEchoed } from './secrets.ts';
 import { noServerError, statusDocumented } from './status.ts';
@@ -16,6 +16,8 @@ export const CHECKS: readonly Check[] = [
   errorBodyShape,
   errorCodeDocumented,
   listEnvelope,
+  pagingMetaEcho,
+  pageRowsMatchTotal,
   noSecretEchoed,
 ];
 

@@ -64,7 +64,8 @@ async function drive(list: PagedList, v: FilterCase, c: CaseContext): Promise<st
   await c.exec({
     name: `list with ${JSON.stringify(query)}`,
     request: { operationId: list.list, as, query },
-    [expectKey(list.level)]: { status: 200, body: { data: match, meta: { total: expected.length } } },
+    // total is judged by the checks on every list answer (it must agree with the rows returned).
+    [expectKey(list.level)]: { status: 200, body: { data: match } },
   });
   return undefined;
 }

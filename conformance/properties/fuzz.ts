@@ -62,6 +62,7 @@ export function fuzzProperty(contract: Contract): PropertyDef {
     level: 'spec',
     numRuns: 150,
     arbitrary: caseArbitrary(contract, ops),
+    counts: (a) => ['check:no-server-error', 'check:error-body', 'check:content-type-json'].includes(a.id),
     drive: async (v, c) => {
       const op = contract.operation(v.operationId)!;
       const query = new URLSearchParams(v.query).toString();

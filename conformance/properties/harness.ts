@@ -42,6 +42,12 @@ export interface GeneratedPropertySpec<T> {
   level: Level;
   numRuns: number;
   arbitrary: fc.Arbitrary<T>;
+  /**
+   * Which failed assertions fail a case. Default: the generated steps' own expectations. Checks
+   * and probes on property steps are left to the scenarios (they see the same responses), except
+   * where a property exists for them (the fuzz counts the body and status checks).
+   */
+  counts?: (assertion: AssertionResult) => boolean;
   /** Drives one case; returns a message when a fact across steps does not hold. */
   drive(value: T, c: CaseContext): Promise<string | undefined>;
 }
@@ -91,6 +97,7 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
       if (missing.length > 0) return { ...unit, status: 'skipped', skipReason: `target lacks capability ${missing.map((m) => `"${m}"`).join(', ')}` };
 
       await ctx.target.isolate(ctx.seed);
+      const counts = spec.counts ?? ((a: AssertionResult) => a.id.startsWith('expect'));
       let caseIndex = 0;
       let lastFailure: CaseRecord | undefined;
       const base = (ctx.seed % 900_000) * 7;
@@ -120,7 +127,7 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
         } catch (e) {
           record.verdict = (e as Error).message;
         }
-        const failed = record.verdict !== undefined || record.results.some((r) => r.status === 'failed');
+        const failed = record.verdict !== undefined || record.results.some((r) => r.assertions.some((a) => a.outcome === 'fail' && counts(a)));
         if (failed) lastFailure = record;
         return !failed;
       };
@@ -128,6 +135,10 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
       const details = await fc.check(fc.asyncProperty(spec.arbitrary, predicate), { seed: ctx.seed, numRuns: spec.numRuns });
       const summary: AssertionResult = { id: `property:${spec.id}`, level: spec.level, clauses: spec.clauses, outcome: 'pass' };
       if (details.failed && lastFailure) {
+        // A failed step expectation already names its clauses; the property's own clauses fail
+        // only when its verdict across steps fails.
+        const stepFailed = lastFailure.results.some((r) => r.assertions.some((a) => a.outcome === 'fail' && counts(a)));
+        if (stepFailed) summary.clauses = [];
         const counterexample = fc.stringify(details.counterexample);
         const file = path.join(opts.replayDir ?? 'reports/replay', `${spec.id}-seed${ctx.seed}.yaml`);
         mkdirSync(path.dirname(file), { recursive: true });

@@ -6,7 +6,8 @@ export interface PagedList {
   list: string;
   /** The level of facts about this list: `spec` when the spec shows the list operation. */
   level: 'spec' | 'sim';
-  clauses: { paging: string[]; filters: string[] };
+  /** Clauses of the paging facts, of `total` (counts the filter's rows), and of the filters. */
+  clauses: { paging: string[]; total: string[]; filters: string[] };
   /** A create step for a row with this number, saving the new row's id under `saveAs`. */
   create(number: string, as: string, saveAs: string, variant: number): Record<string, unknown>;
   /** The release step of a row (kept as history), or undefined when rows cannot be released. */
@@ -24,8 +25,9 @@ export const PAGED_LISTS: readonly PagedList[] = [
     list: 'listBlockedCallers',
     level: 'spec',
     clauses: {
-      paging: ['conventions.list-envelope', 'conventions.list-total-before-paging', 'conventions.paging.meta-echo', 'blocked-caller.list.total'],
-      filters: ['blocked-caller.list.number-filter', 'blocked-caller.list.status-filter', 'blocked-caller.list.status-default-active', 'blocked-caller.list.total'],
+      paging: ['conventions.list-envelope', 'conventions.list-total-before-paging', 'conventions.paging.meta-echo'],
+      total: ['conventions.list-total-before-paging', 'blocked-caller.list.total'],
+      filters: ['blocked-caller.list.number-filter', 'blocked-caller.list.status-filter', 'blocked-caller.list.status-default-active'],
     },
     create: (number, as, saveAs) => ({ request: { operationId: 'createBlockedCaller', as, body: { number } }, save: { [saveAs]: 'body.id' } }),
     release: (idName, as) => ({ request: { operationId: 'releaseBlockedCaller', as, params: { blockedCallerId: `{{ ${idName} }}` } } }),
@@ -37,6 +39,7 @@ export const PAGED_LISTS: readonly PagedList[] = [
     level: 'sim',
     clauses: {
       paging: ['conventions.list-envelope', 'conventions.list-total-before-paging', 'conventions.paging.meta-echo'],
+      total: ['conventions.list-total-before-paging'],
       filters: ['blocked-recipient.channel-separate-entries'],
     },
     create: (number, as, saveAs, variant) => ({

@@ -23,13 +23,23 @@ async function drive(list: PagedList, v: PagingCase, c: CaseContext): Promise<st
     await c.exec({ name: `row ${i + 1}`, ...list.create(c.number(i), as, `row${i}`, i) });
     created.push(`row${i}`);
   }
+  const status = list.filters.status ? 'all' : undefined;
   const first = await c.exec({
     name: 'first page',
-    request: { operationId: list.list, as, query: { pageSize: v.pageSize, status: list.filters.status ? 'all' : undefined } },
-    [expect]: { status: 200, body: { meta: { page: 0, pageSize: v.pageSize, ...(fresh ? { total: v.rows } : {}) } } },
+    request: { operationId: list.list, as, query: { pageSize: v.pageSize, status } },
+    [expect]: { status: 200, body: { meta: { page: 0, pageSize: v.pageSize } } },
     save: { total: 'body.meta.total', page0: 'body' },
+    clauses: ['conventions.paging.meta-echo', 'conventions.paging.page-zero-based'],
   });
   if (first.status !== 'passed') return undefined;
+  if (fresh) {
+    await c.exec({
+      name: 'total counts every row',
+      request: { operationId: list.list, as, query: { pageSize: v.pageSize, status } },
+      [expect]: { status: 200, body: { meta: { total: v.rows } } },
+      clauses: list.clauses.total,
+    });
+  }
   const total = Number(c.saved('total'));
   await c.exec({
     name: 'no page size: the default',
@@ -49,12 +59,14 @@ async function drive(list: PagedList, v: PagingCase, c: CaseContext): Promise<st
         request: { operationId: list.list, as, query: { pageSize: v.pageSize, page, status: list.filters.status ? 'all' : undefined } },
         [expect]: { status: 200, body: { data: { $length: expectedLength }, meta: { page, pageSize: v.pageSize, total } } },
         save: { [name]: 'body' },
+        clauses: ['conventions.list-total-before-paging', 'conventions.paging.meta-echo'],
       });
     }
     await c.exec({
       name: `page ${page} through ${v.alias}`,
       request: { operationId: list.list, as, query: { [v.alias]: v.pageSize, page, status: list.filters.status ? 'all' : undefined } },
       [expect]: { status: 200, body: { $eq: `{{ ${name} }}` } },
+      clauses: [v.alias === 'limit' ? 'conventions.paging.alias-limit' : 'conventions.paging.alias-page-size'],
     });
     const body = c.saved(name) as { data?: { id?: string }[] } | undefined;
     for (const row of body?.data ?? []) {
@@ -77,7 +89,7 @@ function pagingProperty(list: PagedList): PropertyDef {
   return generatedProperty<PagingCase>({
     id: `paging-${list.list}`,
     description: `${list.list}: pages are disjoint, cover total, the page past the last is empty, aliases agree`,
-    clauses: [...list.clauses.paging, 'conventions.paging.alias-page-size', 'conventions.paging.alias-limit'],
+    clauses: [...list.clauses.paging, ...list.clauses.total, 'conventions.paging.alias-page-size', 'conventions.paging.alias-limit', 'conventions.paging.page-size-default'],
     tags: ['paging', 'property'],
     requires: ['writes'],
     level: list.level,
