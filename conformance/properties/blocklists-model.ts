@@ -75,7 +75,7 @@ class Create implements fc.AsyncCommand<Model, Real> {
       // Registering an actively blocked number again returns that entry (the simulator's choice).
       expectSim: existing ? { status: 200, body: { id: `{{ ${existing.name} }}` } } : { status: 201 },
       save: { [name]: 'body.id' },
-      clauses: [`blocked-${this.kind}.field.number`, `blocked-${this.kind}.field.active`, 'conventions.phone-normalization'],
+      clauses: [`blocked-${this.kind}.field.number`, 'conventions.phone-normalization'],
     });
     m.made++;
     if (!existing) m.entries.push(fresh);
@@ -128,14 +128,14 @@ class List implements fc.AsyncCommand<Model, Real> {
   constructor(
     readonly kind: Kind,
     readonly slot: number,
-    readonly spelling: (typeof SPELL)[number],
     readonly status: 'active' | 'released' | 'all' | undefined,
   ) {}
   check = () => true;
   async run(m: Model, real: Real) {
     const status = this.status ?? 'active';
     const rows = m.entries.filter((e) => e.kind === this.kind && e.slot === this.slot && (status === 'all' || (status === 'active') === e.active));
-    const query: Record<string, unknown> = { number: `{{ n${this.slot} | ${this.spelling} }}` };
+    // The plain spelling: spellings are the subject of Create and the phone property, so a failure here is about the filters.
+    const query: Record<string, unknown> = { number: `{{ n${this.slot} }}` };
     if (this.status) query.status = this.status;
     await step(real, {
       name: this.toString(),
@@ -145,14 +145,14 @@ class List implements fc.AsyncCommand<Model, Real> {
         status: 200,
         body: { data: rows.length ? { $length: rows.length, $each: { id: { $oneOf: rows.map((e) => `{{ ${e.name} }}`) } } } : { $length: 0 } },
       },
-      clauses:
-        this.kind === 'caller'
-          ? ['blocked-caller.list.number-filter', 'blocked-caller.list.status-filter', 'conventions.phone-normalization.filters']
-          : ['blocked-recipient.release.keeps-history', 'conventions.phone-normalization.filters'],
+      clauses: [
+        ...(this.kind === 'caller' ? ['blocked-caller.list.number-filter', this.status ? 'blocked-caller.list.status-filter' : 'blocked-caller.list.status-default-active'] : []),
+        ...(rows.some((e) => !e.active) ? [`blocked-${this.kind}.release.keeps-history`] : []),
+      ],
     });
   }
   toString() {
-    return `list ${this.kind}s(slot ${this.slot}, ${this.spelling}, status ${this.status ?? '(default)'})`;
+    return `list ${this.kind}s(slot ${this.slot}, status ${this.status ?? '(default)'})`;
   }
 }
 
@@ -189,7 +189,7 @@ const commands = [
   fc.tuple(slot, spelling, fc.constantFrom<Channel>('call', 'message'), note).map(([s, sp, ch, n]) => new Create('recipient', s, sp, ch, n)),
   fc.nat(20).map((i) => new Get(i)),
   fc.nat(20).map((i) => new Release(i)),
-  fc.tuple(fc.constantFrom<Kind>('caller', 'recipient'), slot, spelling, fc.option(fc.constantFrom('active' as const, 'released' as const, 'all' as const), { nil: undefined })).map(([k, s, sp, st]) => new List(k, s, sp, st)),
+  fc.tuple(fc.constantFrom<Kind>('caller', 'recipient'), slot, fc.option(fc.constantFrom('active' as const, 'released' as const, 'all' as const), { nil: undefined })).map(([k, s, st]) => new List(k, s, st)),
   fc.tuple(fc.nat(20), fc.option(fc.constantFrom<string | null>('kept', null, ''), { nil: undefined })).map(([i, n]) => new UpdateNote(i, n)),
 ];
 

@@ -61,8 +61,16 @@ async function drive(list: PagedList, v: FilterCase, c: CaseContext): Promise<st
   if (v.status !== undefined) query.status = v.status;
   if (v.channel !== undefined) query.channel = v.channel;
   const match = expected.length ? { $length: expected.length, $each: { id: { $oneOf: expected.map((m) => `{{ ${m.name} }}`) } } } : { $length: 0 };
+  // The clauses this list tests: the filters it uses, and history when released rows should appear.
+  const clauses = [
+    ...(number !== undefined ? list.clauses.filterBy.number : []),
+    ...(v.status !== undefined ? list.clauses.filterBy.status : list.clauses.filterBy.defaultStatus),
+    ...(v.channel !== undefined ? list.clauses.filterBy.channel : []),
+    ...(expected.some((m) => !m.active) ? list.clauses.history : []),
+  ];
   await c.exec({
     name: `list with ${JSON.stringify(query)}`,
+    clauses: clauses.length ? [...new Set(clauses)] : list.clauses.filters,
     request: { operationId: list.list, as, query },
     // total is judged by the checks on every list answer (it must agree with the rows returned).
     [expectKey(list.level)]: { status: 200, body: { data: match } },

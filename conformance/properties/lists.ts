@@ -6,8 +6,14 @@ export interface PagedList {
   list: string;
   /** The level of facts about this list: `spec` when the spec shows the list operation. */
   level: 'spec' | 'sim';
-  /** Clauses of the paging facts, of `total` (counts the filter's rows), and of the filters. */
-  clauses: { paging: string[]; total: string[]; filters: string[] };
+  /** Clauses of the paging facts, of `total` (counts the filter's rows), of the filters (all, and by filter), and of released rows kept as history. */
+  clauses: {
+    paging: string[];
+    total: string[];
+    filters: string[];
+    filterBy: { number: string[]; status: string[]; defaultStatus: string[]; channel: string[] };
+    history: string[];
+  };
   /** A create step for a row with this number, saving the new row's id under `saveAs`. */
   create(number: string, as: string, saveAs: string, variant: number): Record<string, unknown>;
   /** The release step of a row (kept as history), or undefined when rows cannot be released. */
@@ -28,6 +34,8 @@ export const PAGED_LISTS: readonly PagedList[] = [
       paging: ['conventions.list-envelope', 'conventions.list-total-before-paging', 'conventions.paging.meta-echo'],
       total: ['conventions.list-total-before-paging', 'blocked-caller.list.total'],
       filters: ['blocked-caller.list.number-filter', 'blocked-caller.list.status-filter', 'blocked-caller.list.status-default-active'],
+      filterBy: { number: ['blocked-caller.list.number-filter'], status: ['blocked-caller.list.status-filter'], defaultStatus: ['blocked-caller.list.status-default-active'], channel: [] },
+      history: ['blocked-caller.release.keeps-history'],
     },
     create: (number, as, saveAs) => ({ request: { operationId: 'createBlockedCaller', as, body: { number } }, save: { [saveAs]: 'body.id' } }),
     release: (idName, as) => ({ request: { operationId: 'releaseBlockedCaller', as, params: { blockedCallerId: `{{ ${idName} }}` } } }),
@@ -41,6 +49,8 @@ export const PAGED_LISTS: readonly PagedList[] = [
       paging: ['conventions.list-envelope', 'conventions.list-total-before-paging', 'conventions.paging.meta-echo'],
       total: ['conventions.list-total-before-paging'],
       filters: ['blocked-recipient.channel-separate-entries'],
+      filterBy: { number: [], status: [], defaultStatus: [], channel: ['blocked-recipient.channel-separate-entries'] },
+      history: ['blocked-recipient.release.keeps-history'],
     },
     create: (number, as, saveAs, variant) => ({
       request: { operationId: 'createBlockedRecipient', as, body: { number, channel: CHANNELS[variant % 2] } },

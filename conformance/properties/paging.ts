@@ -44,7 +44,7 @@ async function drive(list: PagedList, v: PagingCase, c: CaseContext): Promise<st
   await c.exec({
     name: 'no page size: the default',
     request: { operationId: list.list, as, query: { status: list.filters.status ? 'all' : undefined } },
-    [expect]: { status: 200, body: { data: { $length: Math.min(20, total) }, meta: { page: 0, pageSize: 20, total } } },
+    [expect]: { status: 200, body: { data: { $length: Math.min(20, fresh ? v.rows : total) }, meta: { page: 0, pageSize: 20 } } },
     clauses: ['conventions.paging.page-size-default', 'conventions.paging.page-zero-based'],
   });
   const pages = Math.ceil(total / v.pageSize);
@@ -59,7 +59,7 @@ async function drive(list: PagedList, v: PagingCase, c: CaseContext): Promise<st
         request: { operationId: list.list, as, query: { pageSize: v.pageSize, page, status: list.filters.status ? 'all' : undefined } },
         [expect]: { status: 200, body: { data: { $length: expectedLength }, meta: { page, pageSize: v.pageSize, total } } },
         save: { [name]: 'body' },
-        clauses: ['conventions.list-total-before-paging', 'conventions.paging.meta-echo'],
+        clauses: ['conventions.list-total-before-paging'],
       });
     }
     await c.exec({

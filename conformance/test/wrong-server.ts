@@ -62,7 +62,12 @@ export function wrongServer(defect: Defect): (sim: Simulator) => Middleware {
           return withJson(res, { ...body, data: [], meta: { ...body.meta, total: 0 } });
         }
         const res = await next(req);
-        const sent = req.method === 'POST' && typeof req.body === 'string' ? (JSON.parse(req.body || '{}') as { number?: unknown }).number : undefined;
+        let sent: unknown;
+        try {
+          sent = req.method === 'POST' && typeof req.body === 'string' ? (JSON.parse(req.body || '{}') as { number?: unknown }).number : undefined;
+        } catch {
+          sent = undefined; // not JSON: the simulator refuses it as usual
+        }
         const body = json(res);
         if (typeof sent === 'string' && res.status < 300 && body?.number) body.number = sent;
         return body ? withJson(res, body) : res;
@@ -91,7 +96,7 @@ export function wrongServer(defect: Defect): (sim: Simulator) => Middleware {
       }
       case 'note-not-cleared': {
         // An empty or null note on PATCH is ignored instead of clearing the note.
-        if (req.method !== 'PATCH' || typeof req.body !== 'string' || !req.body) return next(req);
+        if (req.method !== 'PATCH' || typeof req.body !== 'string' || !req.body.startsWith('{')) return next(req);
         const body = JSON.parse(req.body) as { note?: unknown };
         if (body.note === null || body.note === '') delete body.note;
         return next({ ...req, body: JSON.stringify(body) });
