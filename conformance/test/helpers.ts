@@ -1,4 +1,7 @@
 // Shared by the kit's tests: the real catalogue, contract and scenarios, and a whole-suite run.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { loadClauses } from '../clauses.ts';
 import { Contract } from '../contract/contract.ts';
 import { allProperties } from '../properties/index.ts';
@@ -9,13 +12,15 @@ import { loadScenarios, scenarioFiles } from '../scenario/load.ts';
 import type { Target } from '../target.ts';
 
 export const SEED = 20261121;
+/** Replay files of failing properties go to a scratch folder, never into the work tree. */
+export const TMP = mkdtempSync(path.join(os.tmpdir(), 'conformance-test-'));
 export const contract = Contract.load();
 export const catalogue = loadClauses();
 export const scenarios = loadScenarios(scenarioFiles([]), { contract, clauses: catalogue });
 
 export async function runSuite(target: Target, opts: Partial<RunOptions> = {}): Promise<RunReport> {
   try {
-    return await runConformance({ target, contract, scenarios, properties: allProperties(contract), seed: SEED, replayDir: opts.replayDir ?? 'reports/test-replay', ...opts });
+    return await runConformance({ target, contract, scenarios, properties: allProperties(contract), seed: SEED, ...opts, replayDir: path.join(TMP, opts.replayDir ?? 'replay') });
   } finally {
     await target.close();
   }
