@@ -1,7 +1,7 @@
 // Runs one scenario: isolate the target, set up the names (accounts, vars), then every step in
 // order. A step that cannot run (missing capability, a value an earlier step did not produce)
-// is skipped with the reason; the others still run.
-import type { UnitResult } from '../result.ts';
+// is skipped with the reason, and so are the steps after it, which build on its effects.
+import type { StepResult, UnitResult } from '../result.ts';
 import { unitStatus } from '../result.ts';
 import { hashString, Scope, SeededRandom, Unavailable, UnresolvedError } from './interpolate.ts';
 import { runStep, type RunContext } from './step.ts';
@@ -46,8 +46,13 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
       scope.set(name, new Unavailable(e.message));
     }
   }
+  let skippedAt: { index: number; reason: string } | undefined;
   for (const [i, step] of scenario.steps.entries()) {
-    const r = await runStep(ctx, step, i, scope, scenario.clauses, scenario.requires);
+    // Steps build on the state earlier steps made, so once one is skipped the rest are too.
+    const r: StepResult = skippedAt
+      ? { index: i, name: step.name ?? `step ${i + 1}`, line: step.line, status: 'skipped', skipReason: `step ${skippedAt.index + 1} was skipped (${skippedAt.reason})`, ms: 0, assertions: [] }
+      : await runStep(ctx, step, i, scope, scenario.clauses, scenario.requires);
+    if (!skippedAt && r.status === 'skipped') skippedAt = { index: i, reason: r.skipReason ?? 'skipped' };
     result.steps.push(r);
     onStep?.(scenario.id, r);
   }
