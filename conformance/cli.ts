@@ -157,6 +157,7 @@ async function run(v: Values, positionals: string[], io: Io): Promise<{ code: nu
     const report = await runConformance({
       target: built.target,
       contract,
+      clauses,
       scenarios,
       properties: v['no-properties'] || positionals.length > 0 ? [] : allProperties(contract),
       seed,

@@ -1,6 +1,6 @@
 // A whole run: probe the target's capabilities, pick the units (scenarios and properties) the
 // filters select, run them in order, and summarise. The CLI and the test suite both call this.
-import { matchesPattern } from './clauses.ts';
+import { matchesPattern, type ClauseCatalogue } from './clauses.ts';
 import type { Contract } from './contract/contract.ts';
 import type { PropertyDef } from './properties/types.ts';
 import { summarize, type RunReport, type StepResult, type UnitResult } from './result.ts';
@@ -31,6 +31,8 @@ export interface RunOptions {
   tagFilter?: readonly string[];
   /** Capabilities to assume beyond what the target reports (from a target file). */
   extraCapabilities?: readonly string[];
+  /** The clause catalogue: every clause a step names must be in it. */
+  clauses?: ClauseCatalogue;
   /** Where properties write the shrunk scenario of a failure. */
   replayDir?: string;
   progress?: ProgressListener;
@@ -54,7 +56,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const secrets = new SecretSet();
   for (const creds of opts.target.accounts.values()) secrets.add(creds.key);
   secrets.add(opts.target.controlToken);
-  const ctx: RunContext = { target: opts.target, contract: opts.contract, capabilities, simLevel, secrets, probesDone: new Set(), seed: opts.seed };
+  const ctx: RunContext = { target: opts.target, contract: opts.contract, capabilities, simLevel, secrets, probesDone: new Set(), seed: opts.seed, knownClause: opts.clauses && ((id) => opts.clauses!.has(id)) };
 
   const scenarios = opts.scenarios.filter((s) => selected(stepClauses(s), s.tags, opts));
   const properties = (opts.properties ?? []).filter((p) => selected(p.clauses, p.tags, opts));

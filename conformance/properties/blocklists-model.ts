@@ -75,7 +75,7 @@ class Create implements fc.AsyncCommand<Model, Real> {
       // Registering an actively blocked number again returns that entry (the simulator's choice).
       expectSim: existing ? { status: 200, body: { id: `{{ ${existing.name} }}` } } : { status: 201 },
       save: { [name]: 'body.id' },
-      clauses: [`blocked-${this.kind}.field.number`, 'conventions.phone-normalization'],
+      clauses: this.kind === 'caller' ? ['blocked-caller.field.number', 'conventions.phone-normalization'] : ['conventions.phone-normalization'],
     });
     m.made++;
     if (!existing) m.entries.push(fresh);

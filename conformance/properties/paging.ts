@@ -40,11 +40,12 @@ async function drive(list: PagedList, v: PagingCase, c: CaseContext): Promise<st
       clauses: list.clauses.total,
     });
   }
-  const total = Number(c.saved('total'));
+  // In a fresh account the true count is known; elsewhere the kit can only take the target's word.
+  const total = fresh ? v.rows : Number(c.saved('total'));
   await c.exec({
     name: 'no page size: the default',
     request: { operationId: list.list, as, query: { status: list.filters.status ? 'all' : undefined } },
-    [expect]: { status: 200, body: { data: { $length: Math.min(20, fresh ? v.rows : total) }, meta: { page: 0, pageSize: 20 } } },
+    [expect]: { status: 200, body: { data: { $length: Math.min(20, total) }, meta: { page: 0, pageSize: 20 } } },
     clauses: ['conventions.paging.page-size-default', 'conventions.paging.page-zero-based'],
   });
   const pages = Math.ceil(total / v.pageSize);

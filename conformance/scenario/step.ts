@@ -23,6 +23,8 @@ export interface RunContext {
   /** Probe keys already run, so that each probe runs once per operation per run. */
   probesDone: Set<string>;
   seed: number;
+  /** When set, a step naming a clause outside the catalogue is a defect of the kit (properties build steps in code). */
+  knownClause?: (id: string) => boolean;
 }
 
 function statusMatches(expected: StatusExpectation, status: number): Mismatch[] {
@@ -126,6 +128,8 @@ function skipped(base: Omit<StepResult, 'status' | 'assertions' | 'ms'>, reason:
 export async function runStep(ctx: RunContext, step: Step, index: number, scope: Scope, scenarioClauses: string[], inherited: string[]): Promise<StepResult> {
   const base = { index, name: stepName(step), line: step.line };
   const clauses = step.clauses ?? scenarioClauses;
+  const unknown = ctx.knownClause ? clauses.filter((c) => !ctx.knownClause!(c)) : [];
+  if (unknown.length) throw new Error(`step "${base.name}" names clauses the catalogue lacks: ${unknown.join(', ')}`);
   const needs = [...inherited, ...(step.requires ?? [])];
 
   let request: WireRequest;

@@ -20,7 +20,7 @@ export const scenarios = loadScenarios(scenarioFiles([]), { contract, clauses: c
 
 export async function runSuite(target: Target, opts: Partial<RunOptions> = {}): Promise<RunReport> {
   try {
-    return await runConformance({ target, contract, scenarios, properties: allProperties(contract), seed: SEED, ...opts, replayDir: path.join(TMP, opts.replayDir ?? 'replay') });
+    return await runConformance({ target, contract, clauses: catalogue, scenarios, properties: allProperties(contract), seed: SEED, ...opts, replayDir: path.join(TMP, opts.replayDir ?? 'replay') });
   } finally {
     await target.close();
   }
