@@ -114,6 +114,12 @@ describe('loading target files', () => {
     expect(t.accounts.get('main')).toEqual({ accountId: 'AC1', key: 'sk_main_secret' });
     expect(t.operations.listBlockedCallers!.path).toBe('/v1/accounts/{accountId}/caller-blocks');
   });
+  it('the example target file loads', () => {
+    const t = loadTargetFile(fileURLToPath(new URL('../target.example.yaml', import.meta.url)), { VENDOR_MAIN_KEY: 'a_secret', VENDOR_ALT_KEY: 'b_secret' });
+    expect(t.baseUrl).toBe('https://api.vendor.example');
+    expect(t.operations.createBlockedCaller).toEqual({ unsupported: true });
+    expect(() => contract.withOverrides(t.operations)).not.toThrow();
+  });
   it('names the variable that is not set, and its line', () => {
     expect(problems(() => loadTargetFile(file('target2.yaml', text), { MAIN_KEY: 'x' }))).toEqual([expect.stringMatching(/^target2\.yaml:4: environment variable ALT_KEY is not set/)]);
   });
