@@ -62,18 +62,22 @@ export function computeCoverage(units: readonly UnitResult[], catalogue: ClauseC
 export function formatCoverage(cov: CoverageSummary, opts: { onlyUncovered?: boolean } = {}): string {
   const mark: Record<ClauseState, string> = { covered: '✓', failing: '✗', 'sim-only': '~', uncovered: '·' };
   const lines: string[] = [];
-  let area = '';
+  // Grouped by area (the id's first part), areas and clauses in catalogue order.
+  const areas = new Map<string, ClauseCoverage[]>();
   for (const row of cov.clauses) {
     if ((row.clause as { retired?: boolean }).retired) continue;
     if (opts.onlyUncovered && row.state === 'covered') continue;
-    const a = row.clause.id.split('.')[0]!;
-    if (a !== area) {
-      area = a;
-      lines.push(`\n${area}`);
+    const area = row.clause.id.split('.')[0]!;
+    areas.set(area, [...(areas.get(area) ?? []), row]);
+  }
+  for (const [area, rows] of areas) {
+    const covered = rows.filter((r) => r.state === 'covered').length;
+    lines.push(`\n${area}${opts.onlyUncovered ? '' : ` (${covered}/${rows.length})`}`);
+    for (const row of rows) {
+      const note = row.clause.observable ? '' : ' (not observable)';
+      const counts = row.specPass + row.specFail > 0 ? ` spec ${row.specPass}✓ ${row.specFail}✗` : '';
+      lines.push(`  ${mark[row.state]} ${row.clause.id}${note}${counts}`);
     }
-    const note = row.clause.observable ? '' : ' (not observable)';
-    const counts = row.specPass + row.specFail > 0 ? ` spec ${row.specPass}✓ ${row.specFail}✗` : '';
-    lines.push(`  ${mark[row.state]} ${row.clause.id}${note}${counts}`);
   }
   const pct = cov.observable ? ((100 * cov.covered) / cov.observable).toFixed(1) : '0.0';
   lines.push('');
