@@ -2,7 +2,7 @@
 // (and, for failures no clause names, the checks) that each defect breaks, and on nothing else.
 import { describe, expect, it } from 'vitest';
 import { simTarget } from '../target.ts';
-import { failedClauses, runSuite, SEED } from './helpers.ts';
+import { failedClauses, runSuite, scenarios, SEED } from './helpers.ts';
 import { wrongServer, type Defect } from './wrong-server.ts';
 
 const EXPECTED: Record<Defect, string[]> = {
@@ -57,3 +57,13 @@ describe('a deliberately wrong server', () => {
     });
   }
 });
+
+describe('--bail', () => {
+  it('stops after the first failed unit', async () => {
+    const report = await runSuite(simTarget({ seed: SEED, middleware: wrongServer('auth-ignored') }), { simLevel: 'fail', bail: true, replayDir: 'bail' });
+    expect(report.units.at(-1)!.status).toBe('failed');
+    expect(report.units.filter((u) => u.status === 'failed')).toHaveLength(1);
+    expect(report.units.length).toBeLessThan(scenarios.length);
+  });
+});
+
