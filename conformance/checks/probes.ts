@@ -19,38 +19,57 @@ function successfulRead(ex: Exchange): boolean {
 
 const once = (ex: Exchange) => ex.op!.operationId;
 
-export const missingKey: Probe = {
+/** A probe that repeats a successful read with other credentials and expects one status. */
+function credentialProbe(spec: {
+  id: string;
+  clauses: string[];
+  description: string;
+  /** The Authorization header to send (`header: undefined` sends none); undefined when the probe does not apply. */
+  authorization: (ex: Exchange, ctx: ProbeContext) => { header: string | undefined } | undefined;
+  status: number;
+  /** "without a key", "with an unknown key", ... */
+  what: string;
+}): Probe {
+  return {
+    id: spec.id,
+    level: 'spec',
+    clauses: spec.clauses,
+    description: spec.description,
+    onceKey: once,
+    plan(ex, ctx) {
+      const auth = successfulRead(ex) ? spec.authorization(ex, ctx) : undefined;
+      return auth && { request: withAuth(ex, auth.header), expectation: `${spec.status} ${spec.what}` };
+    },
+    verdict: (_p, res) => (res.status === spec.status ? undefined : `${spec.what} the request got ${res.status}, expected ${spec.status}`),
+  };
+}
+
+export const missingKey = credentialProbe({
   id: 'auth-missing-key',
-  level: 'spec',
   clauses: ['auth.bearer-required', 'errors.401'],
   description: 'The same request without an Authorization header gets 401.',
-  onceKey: once,
-  plan: (ex) => (successfulRead(ex) ? { request: withAuth(ex, undefined), expectation: '401 without a key' } : undefined),
-  verdict: (_p, res) => (res.status === 401 ? undefined : `without a key the request got ${res.status}, expected 401`),
-};
+  authorization: () => ({ header: undefined }),
+  status: 401,
+  what: 'without a key',
+});
 
-export const invalidKey: Probe = {
+export const invalidKey = credentialProbe({
   id: 'auth-invalid-key',
-  level: 'spec',
   clauses: ['auth.invalid-key', 'errors.401'],
   description: 'The same request with an unknown key gets 401.',
-  onceKey: once,
-  plan: (ex, ctx) => (successfulRead(ex) ? { request: withAuth(ex, `Bearer ${ctx.invalidKey}`), expectation: '401 with an unknown key' } : undefined),
-  verdict: (_p, res) => (res.status === 401 ? undefined : `with an unknown key the request got ${res.status}, expected 401`),
-};
+  authorization: (_ex, ctx) => ({ header: `Bearer ${ctx.invalidKey}` }),
+  status: 401,
+  what: 'with an unknown key',
+});
 
-export const otherAccountKey: Probe = {
+export const otherAccountKey = credentialProbe({
   id: 'auth-other-account',
-  level: 'spec',
   clauses: ['auth.other-account-403', 'errors.403-other-account'],
   description: "The same request with the second account's key (the path still names the first account) gets 403.",
-  onceKey: once,
-  plan(ex, ctx: ProbeContext) {
-    if (!successfulRead(ex) || ex.op!.auth !== 'account' || !ctx.alt || ctx.alt.accountId === ex.params.accountId) return undefined;
-    return { request: withAuth(ex, `Bearer ${ctx.alt.key}`), expectation: "403 with another account's key" };
-  },
-  verdict: (_p, res) => (res.status === 403 ? undefined : `with another account's key the request got ${res.status}, expected 403`),
-};
+  authorization: (ex, ctx) => (ex.op!.auth === 'account' && ctx.alt && ctx.alt.accountId !== ex.params.accountId ? { header: `Bearer ${ctx.alt.key}` } : undefined),
+  status: 403,
+  what: "with another account's key",
+});
 
 export const otherAccountResource: Probe = {
   id: 'namespace-isolation',
