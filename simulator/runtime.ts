@@ -12,7 +12,9 @@ import type { Fixture } from './fixture/schema.ts';
 import { AccountsModel } from './resources/accounts/model.ts';
 import { NumbersModel } from './resources/numbers/model.ts';
 import { BlockListsModel } from './resources/blocklists/model.ts';
+import { MessagesModel } from './resources/messages/model.ts';
 import { GeoIp } from './peers/geoip.ts';
+import { Carrier } from './peers/carrier.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
 
 export const SNAPSHOT_FORMAT = 'platform-simulator-state';
@@ -68,6 +70,8 @@ export class Runtime {
   readonly numbers: NumbersModel;
   readonly blockLists: BlockListsModel;
   readonly geoip: GeoIp;
+  readonly carrier: Carrier;
+  readonly messages: MessagesModel;
 
   /** Models in snapshot order; the key is the model's name inside a snapshot. */
   private readonly models: [string, StatefulModel][];
@@ -84,11 +88,16 @@ export class Runtime {
     this.numbers = new NumbersModel(this);
     this.blockLists = new BlockListsModel(this);
     this.geoip = new GeoIp();
+    // The carrier first: messages register for its outcomes.
+    this.carrier = new Carrier(this);
+    this.messages = new MessagesModel(this);
     this.models = [
       ['accounts', this.accounts],
       ['numbers', this.numbers],
       ['blockLists', this.blockLists],
       ['geoip', this.geoip],
+      ['carrier', this.carrier],
+      ['messages', this.messages],
     ];
     this.reset(seed);
   }

@@ -7,6 +7,9 @@ export const ID_FORMATS = {
   apiKey: { prefix: 'sk_test_', hex: 32 },
   blockedCaller: { prefix: 'bc_', hex: 24 },
   blockedRecipient: { prefix: 'blk_', hex: 24 },
+  message: { prefix: 'MG', hex: 32 },
+  verification: { prefix: 'VE', hex: 32 },
+  kakaoTemplate: { prefix: 'KA01TP', hex: 26 },
 } as const satisfies Record<string, { prefix: string; hex: number }>;
 
 export type IdKind = keyof typeof ID_FORMATS;
