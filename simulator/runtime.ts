@@ -13,6 +13,7 @@ import { AccountsModel } from './resources/accounts/model.ts';
 import { NumbersModel } from './resources/numbers/model.ts';
 import { BlockListsModel } from './resources/blocklists/model.ts';
 import { MessagesModel } from './resources/messages/model.ts';
+import { VerificationsModel } from './resources/verifications/model.ts';
 import { GeoIp } from './peers/geoip.ts';
 import { Carrier } from './peers/carrier.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
@@ -72,6 +73,7 @@ export class Runtime {
   readonly geoip: GeoIp;
   readonly carrier: Carrier;
   readonly messages: MessagesModel;
+  readonly verifications: VerificationsModel;
 
   /** Models in snapshot order; the key is the model's name inside a snapshot. */
   private readonly models: [string, StatefulModel][];
@@ -88,9 +90,10 @@ export class Runtime {
     this.numbers = new NumbersModel(this);
     this.blockLists = new BlockListsModel(this);
     this.geoip = new GeoIp();
-    // The carrier first: messages register for its outcomes.
+    // The carrier first: messages and verifications register for its outcomes.
     this.carrier = new Carrier(this);
     this.messages = new MessagesModel(this);
+    this.verifications = new VerificationsModel(this);
     this.models = [
       ['accounts', this.accounts],
       ['numbers', this.numbers],
@@ -98,6 +101,7 @@ export class Runtime {
       ['geoip', this.geoip],
       ['carrier', this.carrier],
       ['messages', this.messages],
+      ['verifications', this.verifications],
     ];
     this.reset(seed);
   }
