@@ -18,3 +18,11 @@ export function newId(random: SeededRandom, kind: IdKind | { prefix: string; hex
   const f = typeof kind === 'string' ? ID_FORMATS[kind] : kind;
   return f.prefix + random.hex(f.hex);
 }
+
+/** A new id of `kind` that `taken` does not already hold (collisions are rare, but cheap to rule out). */
+export function freshId(random: SeededRandom, kind: IdKind, taken: (id: string) => boolean): string {
+  for (;;) {
+    const id = newId(random, kind);
+    if (!taken(id)) return id;
+  }
+}

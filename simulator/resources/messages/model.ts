@@ -3,7 +3,7 @@
 // inbound texts arrive through the control plane as received. A refused send stores nothing,
 // counts nothing and draws no id. A failed ata message is followed by its fallback text.
 import { Table } from '../../core/store.ts';
-import { newId } from '../../core/ids.ts';
+import { freshId } from '../../core/ids.ts';
 import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
@@ -187,7 +187,7 @@ export class MessagesModel {
 
   private blankRow(accountId: string, from: string, to: string): MessageRow {
     return {
-      id: this.freshId(),
+      id: freshId(this.rt.random, 'message', (id) => this.messages.has(id)),
       accountId,
       direction: 'outbound',
       type: 'sms',
@@ -293,12 +293,5 @@ export class MessagesModel {
       row.mediaUrl.forEach((url, i) => (payload[`MediaUrl${i}`] = url));
     }
     this.rt.events.emit({ type, accountId: row.accountId, resourceId: row.id, at, payload });
-  }
-
-  private freshId(): string {
-    for (;;) {
-      const id = newId(this.rt.random, 'message');
-      if (!this.messages.has(id)) return id;
-    }
   }
 }

@@ -3,7 +3,7 @@
 // public interface only sends with them.
 import { Table } from '../../core/store.ts';
 import { ApiError } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { freshId } from '../../core/ids.ts';
 import type { Runtime } from '../../runtime.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import { messageErrors as E } from './errors.ts';
@@ -96,7 +96,7 @@ export class KakaoTemplates {
   create(accountId: string, input: CreateTemplateInput): TemplateRow {
     if (input.templateId !== undefined && this.rows.has(input.templateId)) throw E.TEMPLATE_EXISTS(`template ${input.templateId} already exists`);
     const variables = variablesOrRefuse(input.body, input.variables);
-    const id = input.templateId ?? this.freshId();
+    const id = input.templateId ?? freshId(this.rt.random, 'kakaoTemplate', (id) => this.rows.has(id));
     return this.rows.insert({
       id,
       accountId,
@@ -120,12 +120,5 @@ export class KakaoTemplates {
   remove(accountId: string, templateId: string): void {
     this.get(accountId, templateId);
     this.rows.delete(templateId);
-  }
-
-  private freshId(): string {
-    for (;;) {
-      const id = newId(this.rt.random, 'kakaoTemplate');
-      if (!this.rows.has(id)) return id;
-    }
   }
 }

@@ -10,7 +10,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Table } from '../../core/store.ts';
 import { defineError, ApiError } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { freshId } from '../../core/ids.ts';
 import { iso, parseInstant } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
@@ -118,7 +118,7 @@ export class VerificationsModel {
 
     const codeLength = input.codeLength ?? CODE_LENGTH.default;
     const ttlSeconds = input.ttlSeconds ?? TTL_SECONDS.default;
-    const id = this.freshId();
+    const id = freshId(this.rt.random, 'verification', (id) => this.rows.has(id));
     const code = this.rt.random.digits(codeLength);
     const now = this.rt.clock.now();
     const row: VerificationRow = {
@@ -221,12 +221,5 @@ export class VerificationsModel {
     const oldest = owned[owned.length - 1];
     if (!oldest) throw verificationErrors.NO_SENDER_NUMBER(`account ${accountId} owns no number to send the code from`);
     return oldest.id;
-  }
-
-  private freshId(): string {
-    for (;;) {
-      const id = newId(this.rt.random, 'verification');
-      if (!this.rows.has(id)) return id;
-    }
   }
 }
