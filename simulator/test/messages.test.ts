@@ -3,6 +3,9 @@
 // clock, ata templates and their fallback, idempotent sends, inbound texts, usage records and
 // the domain events the webhook engine consumes.
 import { beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { dispatch, DEFAULT_MAX_BODY_BYTES } from '../app.ts';
+import type { SimResponse } from '../core/operation.ts';
 import { loadFixtureFile, DEFAULT_FIXTURE_PATH } from '../fixture/load.ts';
 import type { DomainEvent } from '../core/events.ts';
 import { openApiJson } from '../meta.ts';
@@ -488,6 +491,71 @@ describe('usage records', () => {
     const m = (await send(h, { From: row.id, Body: 'via link' })).json;
     const usage = await h.sim.control.request<any>('GET', `/accounts/${ACME.accountId}/message-usage`);
     expect(usage.data).toEqual([expect.objectContaining({ messageId: m.messageId, phoneNumber: row.id, linkId: 'lnk_test_1' })]);
+  });
+});
+
+describe('refusals as a property', () => {
+  // A sendable text with zero to two changes, so that sends often pass the content checks and
+  // reach the account's (opt-out, subscription, monthly caps).
+  const kakao = (TemplateId: string, Variables?: Record<string, string>) => ({ Body: undefined, Kakao: { ChannelId: CHANNEL, TemplateId, Variables } });
+  const change = fc.constantFrom<Record<string, unknown>>(
+    { To: '01055550101' }, { To: '010-0000-0400' }, { To: 'abc' }, { To: '+1 212 555 0100' }, { To: '1588-1234' },
+    { From: '070-1234-0002' }, { From: '07012349001' }, { From: 'nope' },
+    { Type: 'sms' }, { Type: 'lms' }, { Type: 'mms' }, { Type: 'ata' },
+    { Body: '' }, { Body: hangul(46) }, { Body: 'x'.repeat(2001) }, { Body: undefined },
+    { Subject: 'S' }, { MediaUrl: ['https://i.example/a.jpg'] }, { MediaUrl: ['https://i.example/a.gif'] },
+    kakao(ORDER_TEMPLATE, { 고객명: 'a', 주문번호: 'b' }), kakao(ORDER_TEMPLATE, { 고객명: 'a' }), kakao(DORMANT_TEMPLATE, { date: 'd' }), kakao('KA01TPunknown'),
+    { IdempotencyKey: 'k1' }, { IdempotencyKey: 'k2' },
+  );
+  const sendBody = fc.array(change, { maxLength: 2 }).map((changes) => {
+    const body: Record<string, unknown> = Object.assign({ To: '010-1234-5678', From: FROM, Body: 'hi' }, ...changes);
+    return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+  });
+  const step = fc.oneof(
+    { arbitrary: sendBody.map((body) => ({ kind: 'send' as const, body })), weight: 6 },
+    { arbitrary: fc.constantFrom('active', 'inactive').map((sub) => ({ kind: 'subscription' as const, sub })), weight: 1 },
+    { arbitrary: fc.constantFrom(1, 2, 600).map((seconds) => ({ kind: 'advance' as const, seconds })), weight: 1 },
+  );
+
+  it('a refused send changes nothing; an accepted one adds one message and one count (or replays)', () => {
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 20, maxLength: 30 }), (steps) => {
+        const h = harness({ fixture: tinyQuotaFixture() });
+        const opts = { maxBodyBytes: DEFAULT_MAX_BODY_BYTES };
+        const run = (method: string, url: string, body?: unknown) => {
+          const res = dispatch(h.sim.runtime, opts, {
+            method, url, headers: { authorization: `Bearer ${ACME.key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+          }) as SimResponse;
+          return { status: res.status, json: JSON.parse(res.body || 'null') };
+        };
+        for (const s of steps) {
+          if (s.kind === 'advance') run('POST', '/_sim/clock/advance', { seconds: s.seconds });
+          else if (s.kind === 'subscription') run('PATCH', `/_sim/accounts/${ACME.accountId}`, { subscription: { status: s.sub, startedAt: '2026-01-15T03:00:00Z' } });
+          else {
+            const before = state(h);
+            const count = h.sim.runtime.messages.messages.size;
+            const used = h.sim.runtime.messages.quotaView(ACME.accountId).types;
+            const r = run('POST', h.acme('/messages'), s.body);
+            expect(r.status, JSON.stringify(r.json)).not.toBeGreaterThanOrEqual(500);
+            if (r.status !== 201) {
+              expect([400, 422]).toContain(r.status);
+              expect(state(h), `${r.json.code} changed state`).toBe(before);
+              continue;
+            }
+            const after = h.sim.runtime.messages.messages.size;
+            if (after === count) {
+              expect(s.body.IdempotencyKey).toBeDefined(); // only a replay adds nothing
+              expect(state(h)).toBe(before);
+            } else {
+              expect(after).toBe(count + 1);
+              const type = r.json.type as keyof typeof used;
+              expect(h.sim.runtime.messages.quotaView(ACME.accountId).types[type].used).toBe(used[type].used + 1);
+            }
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 
