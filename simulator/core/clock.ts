@@ -29,6 +29,7 @@ export class VirtualClock {
   private readonly cancelled = new Set<number>();
   private readonly handlers = new Map<string, JobHandler>();
   private running = false;
+  private scheduledListener?: (due: number) => void; // the realtime driver re-arms its timer here
 
   constructor(start: number) {
     this.current = start;
@@ -52,8 +53,15 @@ export class VirtualClock {
   schedule(kind: string, due: number, payload: unknown = null): number {
     if (!this.handlers.has(kind)) throw new Error(`no handler for job kind: ${kind}`);
     const id = this.nextJobId++;
-    this.push({ id, due: Math.max(due, this.current), seq: id, kind, payload });
+    const at = Math.max(due, this.current);
+    this.push({ id, due: at, seq: id, kind, payload });
+    this.scheduledListener?.(at);
     return id;
+  }
+
+  /** Called with the due time of every newly scheduled job (one listener: the clock driver). */
+  onScheduled(listener: ((due: number) => void) | undefined): void {
+    this.scheduledListener = listener;
   }
 
   scheduleIn(kind: string, delayMs: number, payload: unknown = null): number {

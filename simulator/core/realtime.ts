@@ -22,6 +22,7 @@ export function realtimeDriver(clock: VirtualClock, speed: number, onDefect: (e:
   let wallAnchor = performance.now();
   let virtualAnchor = clock.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let armedFor: number | undefined; // virtual due time the timer is set for
   let stopped = false;
 
   const target = () => virtualAnchor + (performance.now() - wallAnchor) * speed;
@@ -29,13 +30,22 @@ export function realtimeDriver(clock: VirtualClock, speed: number, onDefect: (e:
   const rearm = () => {
     if (timer) clearTimeout(timer);
     timer = undefined;
+    armedFor = undefined;
     if (stopped) return;
     const due = clock.nextDue();
     if (due === undefined) return;
-    const wait = Math.max(0, Math.min((due - clock.now()) / speed, 2 ** 31 - 1));
+    // Wall time until `due`: virtual time runs `speed` times faster than the wall clock.
+    const wait = Math.max(0, Math.min((due - target()) / speed, 2 ** 31 - 1));
+    armedFor = due;
     timer = setTimeout(tick, wait);
     timer.unref?.();
   };
+
+  // A job scheduled between two syncs (by a request, or by I/O finishing) may be due before
+  // the timer fires; re-arm for it.
+  clock.onScheduled((due) => {
+    if (!stopped && (armedFor === undefined || due < armedFor)) rearm();
+  });
 
   const sync = () => {
     const t = Math.floor(target());
@@ -61,6 +71,7 @@ export function realtimeDriver(clock: VirtualClock, speed: number, onDefect: (e:
     },
     stop() {
       stopped = true;
+      clock.onScheduled(undefined);
       if (timer) clearTimeout(timer);
     },
   };
