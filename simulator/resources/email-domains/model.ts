@@ -87,8 +87,8 @@ export function normalizeEmailDomain(text: unknown): string {
   return r.name;
 }
 
-/** Fields a check may set; changes to any other field also move updatedAt. */
-const CHECK_TIMESTAMPS = new Set<keyof EmailDomainRow>(['lastCheckedAt', 'receivingCheckedAt', 'updatedAt']);
+/** Fields whose change alone does not move updatedAt: check timestamps and the hidden MAIL FROM window. */
+const NOT_AN_UPDATE = new Set<keyof EmailDomainRow>(['lastCheckedAt', 'receivingCheckedAt', 'mailFromSince', 'updatedAt']);
 
 export class EmailDomainsModel {
   domains = new Table<EmailDomainRow>(); // maps an email-domain id to the registration (deleted ones are removed)
@@ -293,7 +293,7 @@ export class EmailDomainsModel {
       next.receivingCheckedAt = at;
     }
 
-    const changed = (Object.keys(next) as (keyof EmailDomainRow)[]).some((k) => !CHECK_TIMESTAMPS.has(k) && next[k] !== row[k]);
+    const changed = (Object.keys(next) as (keyof EmailDomainRow)[]).some((k) => !NOT_AN_UPDATE.has(k) && next[k] !== row[k]);
     if (changed) next.updatedAt = at;
     return next;
   }
