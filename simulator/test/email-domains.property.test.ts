@@ -38,6 +38,7 @@ interface Mx {
   host: 'service' | 'elsewhere' | 'otherRegion';
   priority: number;
 }
+type BounceTxt = 'spf' | 'spfElsewhere' | 'spfQuoted' | 'other';
 type Lookup = 'dkim' | 'bounce' | 'dmarcOwn' | 'dmarcParent' | 'apex';
 interface Case {
   startVerified: boolean;
@@ -47,6 +48,7 @@ interface Case {
   trigger: 'request' | 'periodic';
   dkim: DkimPlant[];
   bounceMx: Mx[];
+  bounceTxt: BounceTxt[];
   dmarcOwn: DmarcTxt[];
   dmarcParent: DmarcTxt[];
   apexMx: Mx[];
@@ -73,6 +75,7 @@ const caseArb: fc.Arbitrary<Case> = fc.record({
   trigger: fc.constantFrom('request', 'periodic'),
   dkim: fc.array(fc.constantFrom<DkimPlant>('absent', 'correct', 'spelled', 'wrong', 'correct', 'correct'), { minLength: 3, maxLength: 3 }),
   bounceMx: fc.array(mx, { maxLength: 2 }),
+  bounceTxt: fc.array(fc.constantFrom<BounceTxt>('spf', 'spf', 'spfElsewhere', 'spfQuoted', 'other'), { maxLength: 2 }),
   dmarcOwn: fc.array(dmarcTxt, { maxLength: 2 }),
   dmarcParent: fc.array(dmarcTxt, { maxLength: 2 }),
   apexMx: fc.array(mx, { maxLength: 3 }),
@@ -142,7 +145,8 @@ function reference(c: Case, prev: any, now: number, registeredAt: number): Expec
   }
   const bounceOk = !c.timeouts.includes('bounce');
   const bounce = distinct(c.bounceMx, (m) => `${m.host}/${m.priority}`);
-  const bounceFound = bounce.length === 1 && bounce[0]!.host === 'service';
+  const spf = distinct(c.bounceTxt, (t) => t).filter((t) => t === 'spf' || t === 'spfElsewhere'); // quoted is no SPF record
+  const bounceFound = bounce.length === 1 && bounce[0]!.host === 'service' && spf.length === 1 && spf[0] === 'spf';
   if (bounceOk && (mailFrom === 'pending' || mailFrom === 'verified')) {
     if (bounceFound) mailFrom = 'verified';
     else if (mailFrom === 'verified') mailFrom = 'pending';
@@ -180,7 +184,11 @@ function plantCase(sim: Simulator, c: Case, d: any): void {
     set(r.name, value === null ? [] : [{ type: 'CNAME', value }]);
   });
   const host = (m: Mx, ours: string) => ({ service: ours, elsewhere: 'mx.example.net', otherRegion: ours.replace('ap-northeast-2', 'us-east-1') })[m.host];
-  set(`bounce.${DOMAIN}`, c.bounceMx.map((m) => ({ type: 'MX', value: host(m, FEEDBACK), priority: m.priority })));
+  const txt = { spf: 'v=spf1 include:amazonses.com ~all', spfElsewhere: 'v=spf1 include:_spf.example.net -all', spfQuoted: '"v=spf1 include:amazonses.com ~all"', other: 'site-verification=abc' };
+  set(`bounce.${DOMAIN}`, [
+    ...c.bounceMx.map((m) => ({ type: 'MX', value: host(m, FEEDBACK), priority: m.priority })),
+    ...c.bounceTxt.map((t) => ({ type: 'TXT', value: txt[t] })),
+  ]);
   set(`_dmarc.${DOMAIN}`, c.dmarcOwn.map((t) => ({ type: 'TXT', value: renderDmarc(t) })));
   set(`_dmarc.${PARENT}`, c.dmarcParent.map((t) => ({ type: 'TXT', value: renderDmarc(t) })));
   set(DOMAIN, c.apexMx.map((m) => ({ type: 'MX', value: host(m, INBOUND), priority: m.priority })));
@@ -198,7 +206,7 @@ describe('zone -> statuses', () => {
         const registeredAt = Date.parse(sim.clock.now());
         const d = send(sim, 'POST', base, { domain: DOMAIN }).json;
         if (c.startVerified) {
-          send(sim, 'POST', '/_sim/dns/plant', { emailDomainId: d.id, purposes: c.mailFromPlantedBefore ? ['dkim', 'mail_from_mx'] : ['dkim'] });
+          send(sim, 'POST', '/_sim/dns/plant', { emailDomainId: d.id, purposes: c.mailFromPlantedBefore ? ['dkim', 'mail_from_mx', 'mail_from_spf'] : ['dkim'] });
           expect(send(sim, 'POST', `${base}/${d.id}/verification`).json.status).toBe('verified');
           if (c.receivingOn) expect(send(sim, 'PATCH', `${base}/${d.id}`, { receivingEnabled: true }).status).toBe(200);
         }

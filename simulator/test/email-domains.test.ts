@@ -516,15 +516,25 @@ describe('MAIL FROM', () => {
     expect((await get(d.id)).json.mailFromStatus).toBe('failed');
   });
 
-  it('needs exactly one MX on bounce.<domain>, pointing at the region\'s feedback host', async () => {
+  it('needs both records on bounce.<domain>: exactly one MX to the region\'s feedback host, one SPF including amazonses.com', async () => {
     const d = await verified('example.com');
     const feedback = { type: 'MX', value: 'feedback-smtp.ap-northeast-2.amazonses.com', priority: 10 };
-    await setRecords('bounce.example.com', [feedback, { type: 'MX', value: 'mx.example.net', priority: 20 }]);
-    expect((await verify(d.id)).json.mailFromStatus).toBe('pending');
-    await setRecords('bounce.example.com', [{ ...feedback, value: 'feedback-smtp.us-east-1.amazonses.com' }]);
-    expect((await verify(d.id)).json.mailFromStatus).toBe('pending');
-    await setRecords('bounce.example.com', [feedback]);
-    expect((await verify(d.id)).json.mailFromStatus).toBe('verified');
+    const spf = { type: 'TXT', value: 'v=spf1 include:amazonses.com ~all' };
+    const cases: [unknown[], string][] = [
+      [[feedback], 'pending'],
+      [[spf], 'pending'],
+      [[feedback, { type: 'MX', value: 'mx.example.net', priority: 20 }, spf], 'pending'],
+      [[{ ...feedback, value: 'feedback-smtp.us-east-1.amazonses.com' }, spf], 'pending'],
+      [[feedback, { type: 'TXT', value: '"v=spf1 include:amazonses.com ~all"' }], 'pending'],
+      [[feedback, { type: 'TXT', value: 'v=spf1 include:_spf.example.net ~all' }], 'pending'],
+      [[feedback, spf, { type: 'TXT', value: 'v=spf1 -all' }], 'pending'],
+      [[feedback, { type: 'TXT', value: 'V=SPF1 +include:AMAZONSES.COM -all' }, { type: 'TXT', value: 'site-verification=1' }], 'verified'],
+      [[feedback, spf], 'verified'],
+    ];
+    for (const [records, expected] of cases) {
+      await setRecords('bounce.example.com', records);
+      expect((await verify(d.id)).json.mailFromStatus, JSON.stringify(records)).toBe(expected);
+    }
     // Removed later: back to looking for them (pending), then given up 72 hours on.
     await removeRecords('bounce.example.com');
     await advance(HOUR);

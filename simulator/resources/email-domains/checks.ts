@@ -50,11 +50,28 @@ export function readDkim(lookup: Lookup, t: CheckTarget): Reading<boolean> {
   return all;
 }
 
-/** `bounce.<domain>` holds exactly one MX and it is the region's feedback host (spec: "exactly one MX"). */
+/**
+ * Both MAIL FROM records are in place on `bounce.<domain>`: exactly one MX (spec), the region's
+ * feedback host, and one SPF record that includes amazonses.com.
+ */
 export function readMailFrom(lookup: Lookup, t: CheckTarget): Reading<boolean> {
-  const r = lookup(mailFromName(t.domain), 'MX');
-  if (!r.ok) return FAILED;
-  return r.records.length === 1 && r.records[0]!.value === feedbackHost(t.region);
+  const name = mailFromName(t.domain);
+  const mx = lookup(name, 'MX');
+  if (!mx.ok) return FAILED;
+  const txt = lookup(name, 'TXT');
+  if (!txt.ok) return FAILED;
+  const spf = txt.records.map((r) => r.value).filter(isSpfRecord);
+  return mx.records.length === 1 && mx.records[0]!.value === feedbackHost(t.region) && spf.length === 1 && spfIncludesProvider(spf[0]!);
+}
+
+/** A TXT value is an SPF record when it starts with `v=spf1` (RFC 7208 4.5; a quoted value is not). */
+export function isSpfRecord(txt: string): boolean {
+  return /^v=spf1(\s|$)/i.test(txt.trim());
+}
+
+/** The record authorises the provider: an `include:amazonses.com` term (optionally with the `+` qualifier). */
+function spfIncludesProvider(record: string): boolean {
+  return record.trim().split(/\s+/).some((term) => /^\+?include:amazonses\.com$/i.test(term));
 }
 
 /**
