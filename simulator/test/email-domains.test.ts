@@ -8,6 +8,8 @@ import { router } from '../app.ts';
 import { errorStatuses } from '../openapi.ts';
 import { schemaErrors } from '../core/schema.ts';
 import { ErrorBodySchema } from '../core/error-schema.ts';
+import { readFileSync } from 'node:fs';
+import { DEFAULT_FIXTURE_PATH, FixtureError, parseFixture } from '../fixture/load.ts';
 
 type H = ReturnType<typeof harness>;
 const HOUR = 3600;
@@ -684,5 +686,35 @@ describe('determinism', () => {
     };
     expect(await run(3)).toBe(await run(3));
     expect(await run(4)).not.toBe(await run(3));
+  });
+});
+
+describe('email provider settings', () => {
+  const withEmail = (email: string) => `${readFileSync(DEFAULT_FIXTURE_PATH, 'utf8')}\nemail:\n${email}\n`;
+
+  it('come from the fixture, and reset returns to them', async () => {
+    h = harness({ fixture: { yaml: withEmail('  region: eu-west-1\n  receivingRegions: [us-east-1]') } });
+    expect((await sim('GET', '/email-provider')).json).toEqual({ region: 'eu-west-1', receivingRegions: ['us-east-1'] });
+    const d = await verified('example.com');
+    expect(recordsOf(d, 'mail_from_mx')[0].value).toBe('feedback-smtp.eu-west-1.amazonses.com');
+    const on = (await setReceiving(d.id, true)).json;
+    expect(recordsOf(on, 'inbound')[0].value).toBe('inbound-smtp.eu-west-1.amazonaws.com');
+    await setRecords('example.com', [{ type: 'MX', value: 'inbound-smtp.eu-west-1.amazonaws.com', priority: 0 }]);
+    expect((await verify(d.id)).json.receivingStatus).toBe('unsupported_region');
+    await sim('PATCH', '/email-provider', { receivingRegions: ['eu-west-1', 'eu-west-1'] });
+    expect((await sim('GET', '/email-provider')).json.receivingRegions).toEqual(['eu-west-1']);
+    expect((await verify(d.id)).json.receivingStatus).toBe('verified');
+    await sim('POST', '/reset', {});
+    expect((await sim('GET', '/email-provider')).json).toEqual({ region: 'eu-west-1', receivingRegions: ['us-east-1'] });
+  });
+
+  it('refuse bad regions, in the fixture and on the control plane', async () => {
+    expect(() => parseFixture(withEmail('  region: Seoul'), 'f.yaml')).toThrow(FixtureError);
+    expect(() => parseFixture(withEmail('  regions: [us-east-1]'), 'f.yaml')).toThrow(/email\.regions: is not a known field/);
+    const before = snapshotText();
+    for (const body of [{ region: 'Seoul' }, { receivingRegions: ['x'] }, { colour: 1 }, undefined]) {
+      expect((await sim('PATCH', '/email-provider', body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect(snapshotText()).toBe(before);
   });
 });
