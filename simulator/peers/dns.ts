@@ -160,18 +160,15 @@ export function dnsName(text: unknown, field: string): string {
 
 function normalizeRecord(owner: string, r: RecordInput, at: string): DnsRecord {
   const field = (f: string) => (at ? `${at}.${f}` : f);
-  switch (r.type) {
-    case 'CNAME':
-      if (r.priority !== undefined && r.priority !== null) throw ApiError.validation(`${field('priority')}: a CNAME has no priority`, [{ path: field('priority'), message: 'only MX records have a priority' }]);
-      return { name: owner, type: 'CNAME', value: dnsName(r.value, field('value')), priority: null };
-    case 'MX':
-      if (r.priority === undefined || r.priority === null) throw ApiError.validation(`${field('priority')}: an MX record needs a priority`, [{ path: field('priority'), message: 'is required for MX' }]);
-      return { name: owner, type: 'MX', value: dnsName(r.value, field('value')), priority: r.priority };
-    case 'TXT':
-      if (r.priority !== undefined && r.priority !== null) throw ApiError.validation(`${field('priority')}: a TXT record has no priority`, [{ path: field('priority'), message: 'only MX records have a priority' }]);
-      if (r.value.length > MAX_TXT_LENGTH) throw ApiError.validation(`${field('value')} is longer than ${MAX_TXT_LENGTH} characters`, [{ path: field('value'), message: `at most ${MAX_TXT_LENGTH} characters` }]);
-      return { name: owner, type: 'TXT', value: r.value, priority: null };
+  const refuse = (f: string, message: string) => ApiError.validation(`${field(f)} ${message}`, [{ path: field(f), message }]);
+  const hasPriority = r.priority !== undefined && r.priority !== null;
+  if (r.type === 'MX' && !hasPriority) throw refuse('priority', 'is required for MX');
+  if (r.type !== 'MX' && hasPriority) throw refuse('priority', `must be absent: only MX records have one (this is ${r.type})`);
+  if (r.type === 'TXT') {
+    if (r.value.length > MAX_TXT_LENGTH) throw refuse('value', `is longer than ${MAX_TXT_LENGTH} characters`);
+    return { name: owner, type: 'TXT', value: r.value, priority: null };
   }
+  return { name: owner, type: r.type, value: dnsName(r.value, field('value')), priority: r.type === 'MX' ? r.priority! : null };
 }
 
 function normalizeFailure(f: DnsFailure, at: string): DnsFailure {
