@@ -678,6 +678,26 @@ describe('list, get, delete', () => {
   });
 });
 
+describe('snapshots', () => {
+  it('refuse email-domain state that breaks the rules (one owner per domain, normalised names), keeping the state', async () => {
+    await register('example.com');
+    const snap = (await sim('GET', '/state')).json;
+    const before = snapshotText();
+    const twice = structuredClone(snap);
+    twice.models.emailDomains.domains.push({ ...twice.models.emailDomains.domains[0], id: 'ed_111111111111111111111111', accountId: BISTRO.accountId });
+    const upper = structuredClone(snap);
+    upper.models.emailDomains.domains[0].domain = 'Example.COM';
+    const badToken = structuredClone(snap);
+    badToken.models.emailDomains.domains[0].dkimTokens = ['x'];
+    for (const bad of [twice, upper, badToken]) {
+      const r = await sim('PUT', '/state', bad);
+      expect(r.status).toBe(400);
+      expect(r.json.code).toBe('VALIDATION');
+    }
+    expect(snapshotText()).toBe(before);
+  });
+});
+
 describe('determinism', () => {
   it('the same seed gives the same ids and DKIM tokens; another seed other ones', async () => {
     const run = async (seed: number) => {
