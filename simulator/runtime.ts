@@ -12,7 +12,12 @@ import type { Fixture } from './fixture/schema.ts';
 import { AccountsModel } from './resources/accounts/model.ts';
 import { NumbersModel } from './resources/numbers/model.ts';
 import { BlockListsModel } from './resources/blocklists/model.ts';
+import { EmailDomainsModel } from './resources/email-domains/model.ts';
+import { MessagesModel } from './resources/messages/model.ts';
+import { VerificationsModel } from './resources/verifications/model.ts';
 import { GeoIp } from './peers/geoip.ts';
+import { FakeDns } from './peers/dns.ts';
+import { Carrier } from './peers/carrier.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
 
 export const SNAPSHOT_FORMAT = 'platform-simulator-state';
@@ -67,7 +72,12 @@ export class Runtime {
   readonly accounts: AccountsModel;
   readonly numbers: NumbersModel;
   readonly blockLists: BlockListsModel;
+  readonly emailDomains: EmailDomainsModel;
   readonly geoip: GeoIp;
+  readonly dns: FakeDns;
+  readonly carrier: Carrier;
+  readonly messages: MessagesModel;
+  readonly verifications: VerificationsModel;
 
   /** Models in snapshot order; the key is the model's name inside a snapshot. */
   private readonly models: [string, StatefulModel][];
@@ -83,12 +93,23 @@ export class Runtime {
     this.accounts = new AccountsModel(this);
     this.numbers = new NumbersModel(this);
     this.blockLists = new BlockListsModel(this);
+    this.emailDomains = new EmailDomainsModel(this);
     this.geoip = new GeoIp();
+    this.dns = new FakeDns();
+    // The carrier first: messages and verifications register for its outcomes.
+    this.carrier = new Carrier(this);
+    this.messages = new MessagesModel(this);
+    this.verifications = new VerificationsModel(this);
     this.models = [
       ['accounts', this.accounts],
       ['numbers', this.numbers],
       ['blockLists', this.blockLists],
+      ['emailDomains', this.emailDomains],
       ['geoip', this.geoip],
+      ['dns', this.dns],
+      ['carrier', this.carrier],
+      ['messages', this.messages],
+      ['verifications', this.verifications],
     ];
     this.reset(seed);
   }
