@@ -97,4 +97,4 @@ function filterProperty(list: PagedList): PropertyDef {
   });
 }
 
-export const filterProperties: PropertyDef[] = PAGED_LISTS.map(filterProperty);
+export const filterProperties: PropertyDef[] = PAGED_LISTS.filter((l) => l.filters.number || l.filters.status || l.filters.channel).map(filterProperty);

@@ -60,4 +60,18 @@ export const PAGED_LISTS: readonly PagedList[] = [
     filters: { number: true, status: ['active', 'released', 'all'], channel: CHANNELS },
     channelOf: (variant) => CHANNELS[variant % 2]!,
   },
+  {
+    list: 'listEmailDomains',
+    level: 'spec',
+    clauses: {
+      paging: ['conventions.list-envelope', 'conventions.list-total-before-paging', 'conventions.paging.meta-echo'],
+      total: ['conventions.list-total-before-paging'],
+      filters: [],
+      filterBy: { number: [], status: [], defaultStatus: [], channel: [] },
+      history: [],
+    },
+    // Each row a distinct domain; the number only makes the name unique to this case.
+    create: (number, as, saveAs) => ({ request: { operationId: 'createEmailDomain', as, body: { domain: `d${number}.paging.example.com` } }, save: { [saveAs]: 'body.id' } }),
+    filters: { number: false },
+  },
 ];

@@ -7,7 +7,7 @@ import { wrongServer, type Defect } from './wrong-server.ts';
 
 const EXPECTED: Record<Defect, string[]> = {
   'auth-ignored': ['auth.bearer-required', 'auth.invalid-key', 'auth.other-account-403', 'errors.401', 'errors.403-other-account'],
-  'wrong-total': ['blocked-caller.list.total', 'conventions.list-total-before-paging', 'property:paging-listBlockedCallers'],
+  'wrong-total': ['blocked-caller.list.total', 'conventions.list-total-before-paging', 'property:paging-listBlockedCallers', 'property:paging-listEmailDomains'],
   'numbers-not-normalised': [
     'blocked-caller.field.number',
     'blocked-caller.list.number-filter',
