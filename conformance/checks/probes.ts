@@ -75,12 +75,19 @@ export const otherAccountResource: Probe = {
   id: 'namespace-isolation',
   level: 'spec',
   clauses: ['conventions.account-ownership'],
-  description: "The second account, asking for the first account's resource by id under its own path, is not served it.",
+  description: "The second account, asking for the first account's resource by id (under its own account path, or by its key alone where the path names no account), is not served it.",
   onceKey: once,
   plan(ex, ctx) {
-    if (!successfulRead(ex) || ex.op!.auth !== 'account' || !ctx.alt || ex.op!.pathParams.length < 2) return undefined;
-    const path = ex.request.path.replace(`/accounts/${encodeURIComponent(ex.params.accountId!)}/`, `/accounts/${encodeURIComponent(ctx.alt.accountId)}/`);
-    if (path === ex.request.path) return undefined;
+    if (!successfulRead(ex) || !ctx.alt) return undefined;
+    const op = ex.op!;
+    // Only reads of one resource by id: a path parameter besides the account.
+    if (op.pathParams.filter((p) => p !== 'accountId').length === 0) return undefined;
+    let path = ex.request.path;
+    if (op.auth === 'account') {
+      if (ex.params.accountId === ctx.alt.accountId) return undefined;
+      path = path.replace(`/accounts/${encodeURIComponent(ex.params.accountId!)}/`, `/accounts/${encodeURIComponent(ctx.alt.accountId)}/`);
+      if (path === ex.request.path) return undefined;
+    }
     return { request: { ...withAuth(ex, `Bearer ${ctx.alt.key}`), path }, expectation: "no 2xx for another account's resource" };
   },
   verdict: (_p, res) => (res.status >= 200 && res.status < 300 ? `another account was served this resource (status ${res.status})` : undefined),

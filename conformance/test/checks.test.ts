@@ -111,6 +111,10 @@ describe('probes', () => {
     expect(probe('namespace-isolation').verdict(ns, res(200), ok)).toMatch(/another account was served/);
     expect(probe('namespace-isolation').plan(exchange('GET', LIST, 200, envelope([], { page: 0, pageSize: 20, total: 0 })), ctx)).toBeUndefined();
     expect(probe('auth-other-account').plan(ok, { invalidKey: 'x' })).toBeUndefined();
+    // A resource addressed by id and key alone (the account comes from the key): the other key on the same path.
+    const byKey = exchange('GET', '/v2/verifications/VE1', 200, { verificationId: 'VE1' });
+    expect(probe('namespace-isolation').plan(byKey, ctx)!.request).toMatchObject({ path: '/v2/verifications/VE1', headers: { authorization: 'Bearer sk_test_other' } });
+    expect(probe('namespace-isolation').plan(exchange('GET', '/v2/verifications', 200, { data: [] }), ctx)).toBeUndefined();
   });
 
   it('use after delete: a 204 DELETE with a GET on the same path expects 404 there', () => {
