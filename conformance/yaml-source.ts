@@ -49,7 +49,8 @@ export class YamlSource {
       const pos = lines.linePos(e.pos[0]);
       return { file, line: pos.line, column: pos.col, message: `YAML: ${e.message.split('\n')[0]}` };
     });
-    if (doc.errors.length > 0) throw new LoadError(problems);
+    // The first few syntax errors say it; the rest are usually the parser losing its footing.
+    if (doc.errors.length > 0) throw new LoadError(problems.slice(0, 3));
     return new YamlSource(file, doc.toJS({ maxAliasCount: 100 }), doc, lines);
   }
 

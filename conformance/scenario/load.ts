@@ -78,6 +78,7 @@ export function stepFromRaw(raw: Raw, pointer: string, line: number): Step {
     expect: raw.expect,
     expectSim: raw.expectSim,
     save: raw.save,
+    secrets: raw.secrets,
     pointer,
     line,
   };
@@ -138,6 +139,9 @@ export function loadScenario(file: string, ctx: LoadContext): Scenario {
     checkExpressions(source, step.expect, `${at}/expect`, known, problems);
     checkExpressions(source, step.expectSim, `${at}/expectSim`, known, problems);
     for (const name of Object.keys(step.save ?? {})) known.add(name);
+    (step.secrets ?? []).forEach((name, j) => {
+      if (!(name in (step.save ?? {}))) problems.push(source.problem(`${at}/secrets/${j}`, `"${name}" is not saved by this step (secrets names values this step saves)`));
+    });
     if (step.kind === 'control' && step.control.as) known.add(step.control.as);
     steps.push(step);
   });

@@ -197,6 +197,7 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
     const got = selectFromResponse(res, path);
     scope.set(name, got.found ? got.value : new Unavailable(`step ${index + 1} ("${base.name}") answered ${res.status} without ${path}`));
   }
+  for (const name of step.secrets ?? []) if (scope.has(name)) ctx.secrets.add(String(scope.get(name)));
   // Keys the control plane hands out (new accounts, new keys) are secrets from now on.
   if (isControl) ctx.secrets.addFromBody(res.json);
   if (step.kind === 'control' && step.control.createAccount && res.status < 300) {

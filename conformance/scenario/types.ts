@@ -58,6 +58,8 @@ interface StepBase {
   expectSim?: Expectation;
   /** Values captured from the response: name -> path ("body.id", "status", "headers.location"). */
   save?: Record<string, string>;
+  /** Saved names whose values are secrets from now on (redacted; the no-secret-echoed check looks for them). */
+  secrets?: string[];
   /** JSON pointer of this step in its file, for messages. */
   pointer: string;
   line: number;
