@@ -14,6 +14,8 @@ import { NumbersModel } from './resources/numbers/model.ts';
 import { BlockListsModel } from './resources/blocklists/model.ts';
 import { GeoIp } from './peers/geoip.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
+import { IoBarrier } from './core/io.ts';
+import { ClockAdvancer } from './core/advance.ts';
 
 export const SNAPSHOT_FORMAT = 'platform-simulator-state';
 export const SNAPSHOT_VERSION = 1;
@@ -61,6 +63,9 @@ export class Runtime {
   readonly initialSeed: number;
   readonly events = new DomainEvents();
   readonly refs = new References();
+  /** Real I/O in flight to peers the user runs; the clock advance waits for it. */
+  readonly io = new IoBarrier();
+  readonly advancer: ClockAdvancer;
   /** Manual by default; createSimulator installs the realtime driver when asked. */
   clockDriver: ClockDriver = manualDriver();
 
@@ -84,6 +89,7 @@ export class Runtime {
     this.numbers = new NumbersModel(this);
     this.blockLists = new BlockListsModel(this);
     this.geoip = new GeoIp();
+    this.advancer = new ClockAdvancer(this.clock, this.io);
     this.models = [
       ['accounts', this.accounts],
       ['numbers', this.numbers],

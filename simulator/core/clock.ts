@@ -29,6 +29,8 @@ export class VirtualClock {
   private readonly cancelled = new Set<number>();
   private readonly handlers = new Map<string, JobHandler>();
   private running = false;
+  /** Told the due time of every new job (the realtime driver re-arms its timer for earlier ones). */
+  onScheduled: ((due: number) => void) | undefined;
 
   constructor(start: number) {
     this.current = start;
@@ -52,7 +54,9 @@ export class VirtualClock {
   schedule(kind: string, due: number, payload: unknown = null): number {
     if (!this.handlers.has(kind)) throw new Error(`no handler for job kind: ${kind}`);
     const id = this.nextJobId++;
-    this.push({ id, due: Math.max(due, this.current), seq: id, kind, payload });
+    const at = Math.max(due, this.current);
+    this.push({ id, due: at, seq: id, kind, payload });
+    this.onScheduled?.(at);
     return id;
   }
 

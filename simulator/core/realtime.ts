@@ -22,6 +22,7 @@ export function realtimeDriver(clock: VirtualClock, speed: number, onDefect: (e:
   let wallAnchor = performance.now();
   let virtualAnchor = clock.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let armedFor: number | undefined; // the virtual instant the timer fires for
   let stopped = false;
 
   const target = () => virtualAnchor + (performance.now() - wallAnchor) * speed;
@@ -29,12 +30,20 @@ export function realtimeDriver(clock: VirtualClock, speed: number, onDefect: (e:
   const rearm = () => {
     if (timer) clearTimeout(timer);
     timer = undefined;
+    armedFor = undefined;
     if (stopped) return;
     const due = clock.nextDue();
     if (due === undefined) return;
     const wait = Math.max(0, Math.min((due - clock.now()) / speed, 2 ** 31 - 1));
     timer = setTimeout(tick, wait);
     timer.unref?.();
+    armedFor = due;
+  };
+
+  // A job scheduled between requests (a webhook retry, when its attempt's answer arrives) must
+  // wake the driver too, not only the jobs known at the last request.
+  clock.onScheduled = (due) => {
+    if (!stopped && (armedFor === undefined || due < armedFor)) rearm();
   };
 
   const sync = () => {
@@ -62,6 +71,7 @@ export function realtimeDriver(clock: VirtualClock, speed: number, onDefect: (e:
     stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      clock.onScheduled = undefined;
     },
   };
 }
