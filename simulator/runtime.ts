@@ -16,6 +16,9 @@ import { GeoIp } from './peers/geoip.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
 import { IoBarrier } from './core/io.ts';
 import { ClockAdvancer } from './core/advance.ts';
+import { WebhooksModel } from './resources/webhooks/model.ts';
+import { WebhookEngine } from './peers/webhooks/engine.ts';
+import { ReceiverPolicy } from './peers/webhooks/receiver-policy.ts';
 
 export const SNAPSHOT_FORMAT = 'platform-simulator-state';
 export const SNAPSHOT_VERSION = 1;
@@ -66,6 +69,8 @@ export class Runtime {
   /** Real I/O in flight to peers the user runs; the clock advance waits for it. */
   readonly io = new IoBarrier();
   readonly advancer: ClockAdvancer;
+  /** Which URLs may receive webhooks (strict mode is a simulator option, not state). */
+  readonly receiverPolicy = new ReceiverPolicy();
   /** Manual by default; createSimulator installs the realtime driver when asked. */
   clockDriver: ClockDriver = manualDriver();
 
@@ -73,6 +78,8 @@ export class Runtime {
   readonly numbers: NumbersModel;
   readonly blockLists: BlockListsModel;
   readonly geoip: GeoIp;
+  readonly webhooks: WebhooksModel;
+  readonly webhookEngine: WebhookEngine;
 
   /** Models in snapshot order; the key is the model's name inside a snapshot. */
   private readonly models: [string, StatefulModel][];
@@ -89,12 +96,17 @@ export class Runtime {
     this.numbers = new NumbersModel(this);
     this.blockLists = new BlockListsModel(this);
     this.geoip = new GeoIp();
+    this.webhooks = new WebhooksModel(this);
+    this.webhookEngine = new WebhookEngine(this);
     this.advancer = new ClockAdvancer(this.clock, this.io);
     this.models = [
       ['accounts', this.accounts],
       ['numbers', this.numbers],
       ['blockLists', this.blockLists],
       ['geoip', this.geoip],
+      ['webhooks', this.webhooks],
+      // After accounts: its snapshot lists every account's signing key.
+      ['webhookDeliveries', this.webhookEngine],
     ];
     this.reset(seed);
   }

@@ -2,7 +2,8 @@
 // vectors, the request-level helper customers use, and properties of the scheme.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { computeSignature, signatureBase, verifySignature, verifyWebhookRequest } from '../core/signing.ts';
+import { computeSignature, parseFormBody, signatureBase, verifySignature, verifyWebhookRequest } from '../core/signing.ts';
+import { buildRequest, toFormFields } from '../peers/webhooks/request.ts';
 
 describe('webhook signature', () => {
   it('matches the official SDK\'s test vectors', () => {
@@ -33,6 +34,30 @@ describe('webhook signature', () => {
     expect(verifySignature('key-1', url, fields, sig.slice(1))).toBe(false);
   });
 
+  it('verifies what the engine builds: POST from the raw body, GET from the URL alone', () => {
+    const fields = toFormFields({ CallId: 'CA1', Status: 'completed', Variables: { menu: '1', note: 'a b&c=d' }, Skipped: null, Count: 3 });
+    expect(fields).toEqual([
+      ['CallId', 'CA1'],
+      ['Status', 'completed'],
+      ['Variables', '{"menu":"1","note":"a b&c=d"}'],
+      ['Count', '3'],
+    ]);
+    const post = buildRequest({ url: 'http://127.0.0.1:3000/in?tenant=t1', method: 'POST', fields, headers: { 'X-Tenant': 't1' }, signingKey: 'k' });
+    expect(post.headers['Content-Type']).toBe('application/x-www-form-urlencoded');
+    expect(post.headers['X-Tenant']).toBe('t1');
+    expect(parseFormBody(post.body)).toEqual(fields);
+    expect(verifyWebhookRequest({ signingKey: 'k', url: post.url, body: post.body, signature: post.headers['X-Signature'] })).toBe(true);
+    expect(verifyWebhookRequest({ signingKey: 'k', url: post.url, body: `${post.body}&Extra=1`, signature: post.headers['X-Signature'] })).toBe(false);
+
+    const get = buildRequest({ url: 'http://127.0.0.1:3000/in?tenant=t1', method: 'GET', fields, headers: {}, signingKey: 'k' });
+    expect(get.body).toBe('');
+    expect(get.headers['Content-Type']).toBeUndefined();
+    expect(new URL(get.url).searchParams.get('tenant')).toBe('t1');
+    expect(new URL(get.url).searchParams.get('Variables')).toBe('{"menu":"1","note":"a b&c=d"}');
+    expect(verifyWebhookRequest({ signingKey: 'k', url: get.url, method: 'GET', signature: get.headers['X-Signature'] })).toBe(true);
+    expect(verifyWebhookRequest({ signingKey: 'k', url: get.url.replace('CA1', 'CA2'), method: 'GET', signature: get.headers['X-Signature'] })).toBe(false);
+  });
+
   const fieldsArb = fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), fc.string({ maxLength: 40 }), { maxKeys: 8 });
 
   it('property: what is signed verifies, whatever the field order', () => {
@@ -42,8 +67,8 @@ describe('webhook signature', () => {
         const sig = computeSignature(key, url, fields);
         const reversed = Object.fromEntries(Object.entries(fields).reverse());
         expect(verifySignature(key, url, reversed, sig)).toBe(true);
-        const body = new URLSearchParams(Object.entries(fields)).toString();
-        expect(verifyWebhookRequest({ signingKey: key, url, body, signature: sig })).toBe(true);
+        const req = buildRequest({ url, method: 'POST', fields: Object.entries(fields), headers: {}, signingKey: key });
+        expect(verifyWebhookRequest({ signingKey: key, url: req.url, body: req.body, signature: req.headers['X-Signature'] })).toBe(true);
       }),
     );
   });

@@ -288,10 +288,16 @@ export class NumbersModel {
   private checkSettings<T extends RegisterNumberInput>(input: T): Partial<NumberRow> {
     const out: Partial<NumberRow> = {};
     for (const [k, v] of Object.entries(input)) (out as Record<string, unknown>)[k] = v;
-    if (input.webhookUrl) checkHttpUrl(input.webhookUrl, 'webhookUrl');
+    if (input.webhookUrl) {
+      checkHttpUrl(input.webhookUrl, 'webhookUrl');
+      this.rt.receiverPolicy.refuseInternal(input.webhookUrl, 'webhookUrl');
+    }
     if (input.statusCallback !== undefined) {
       out.statusCallback = input.statusCallback === '' ? null : input.statusCallback;
-      if (out.statusCallback) checkHttpUrl(out.statusCallback, 'statusCallback');
+      if (out.statusCallback) {
+        checkHttpUrl(out.statusCallback, 'statusCallback');
+        this.rt.receiverPolicy.refuseInternal(out.statusCallback, 'statusCallback');
+      }
     }
     if (input.statusCallbackEvents !== undefined && input.statusCallbackEvents !== null) {
       const events = input.statusCallbackEvents.trim().split(/\s+/).filter(Boolean);
