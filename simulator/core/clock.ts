@@ -29,8 +29,7 @@ export class VirtualClock {
   private readonly cancelled = new Set<number>();
   private readonly handlers = new Map<string, JobHandler>();
   private running = false;
-  /** Told the due time of every new job (the realtime driver re-arms its timer for earlier ones). */
-  onScheduled: ((due: number) => void) | undefined;
+  private scheduledListener?: (due: number) => void; // the realtime driver re-arms its timer here
 
   constructor(start: number) {
     this.current = start;
@@ -56,8 +55,13 @@ export class VirtualClock {
     const id = this.nextJobId++;
     const at = Math.max(due, this.current);
     this.push({ id, due: at, seq: id, kind, payload });
-    this.onScheduled?.(at);
+    this.scheduledListener?.(at);
     return id;
+  }
+
+  /** Called with the due time of every newly scheduled job (one listener: the clock driver). */
+  onScheduled(listener: ((due: number) => void) | undefined): void {
+    this.scheduledListener = listener;
   }
 
   scheduleIn(kind: string, delayMs: number, payload: unknown = null): number {

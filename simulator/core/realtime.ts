@@ -22,7 +22,7 @@ export function realtimeDriver(clock: VirtualClock, speed: number, onDefect: (e:
   let wallAnchor = performance.now();
   let virtualAnchor = clock.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let armedFor: number | undefined; // the virtual instant the timer fires for
+  let armedFor: number | undefined; // virtual due time the timer is set for
   let stopped = false;
 
   const target = () => virtualAnchor + (performance.now() - wallAnchor) * speed;
@@ -34,17 +34,18 @@ export function realtimeDriver(clock: VirtualClock, speed: number, onDefect: (e:
     if (stopped) return;
     const due = clock.nextDue();
     if (due === undefined) return;
-    const wait = Math.max(0, Math.min((due - clock.now()) / speed, 2 ** 31 - 1));
+    // Wall time until `due`: virtual time runs `speed` times faster than the wall clock.
+    const wait = Math.max(0, Math.min((due - target()) / speed, 2 ** 31 - 1));
+    armedFor = due;
     timer = setTimeout(tick, wait);
     timer.unref?.();
-    armedFor = due;
   };
 
-  // A job scheduled between requests (a webhook retry, when its attempt's answer arrives) must
-  // wake the driver too, not only the jobs known at the last request.
-  clock.onScheduled = (due) => {
+  // A job scheduled between two syncs (by a request, or by I/O finishing) may be due before
+  // the timer fires; re-arm for it.
+  clock.onScheduled((due) => {
     if (!stopped && (armedFor === undefined || due < armedFor)) rearm();
-  };
+  });
 
   const sync = () => {
     const t = Math.floor(target());
@@ -70,8 +71,8 @@ export function realtimeDriver(clock: VirtualClock, speed: number, onDefect: (e:
     },
     stop() {
       stopped = true;
+      clock.onScheduled(undefined);
       if (timer) clearTimeout(timer);
-      clock.onScheduled = undefined;
     },
   };
 }

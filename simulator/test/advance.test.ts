@@ -1,12 +1,10 @@
 // The clock advance that waits for real I/O (core/advance.ts, core/io.ts), with a scripted peer
 // instead of a network: an instant's I/O completes before time moves past it, concurrent
-// advances run one after another, and without I/O the advance stays synchronous. Also the
-// realtime driver waking for jobs scheduled between requests (fake timers, no waiting).
-import { afterEach, describe, expect, it, vi } from 'vitest';
+// advances run one after another, and without I/O the advance stays synchronous.
+import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../core/clock.ts';
 import { IoBarrier, type PendingIo } from '../core/io.ts';
 import { ClockAdvancer } from '../core/advance.ts';
-import { realtimeDriver } from '../core/realtime.ts';
 
 const T0 = Date.parse('2026-03-02T00:00:00Z');
 
@@ -104,26 +102,5 @@ describe('ClockAdvancer', () => {
   it('refuses a target in the past with the clock\'s own error', () => {
     const { advancer } = setup();
     expect(() => advancer.advance(() => T0 - 1)).toThrow(/cannot move backwards/);
-  });
-});
-
-describe('realtime driver', () => {
-  afterEach(() => vi.useRealTimers());
-
-  it('wakes for a job scheduled between requests, not only for those known at the last one', () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-    const clock = new VirtualClock(T0);
-    const ran: number[] = [];
-    clock.on('late', () => ran.push(clock.now() - T0));
-    const driver = realtimeDriver(clock, 1, (e) => {
-      throw e;
-    });
-    driver.rebase();
-    clock.schedule('late', T0 + 2_000); // as a webhook retry is, from an I/O callback
-    vi.advanceTimersByTime(1_999);
-    expect(ran).toEqual([]);
-    vi.advanceTimersByTime(1);
-    expect(ran).toEqual([2_000]);
-    driver.stop();
   });
 });

@@ -160,12 +160,15 @@ export class BlockList {
   }
 }
 
-export function callerWire(r: BlockRow) {
+/** The wire shape of an entry; recipients add `channel` and `sourceRef` (field order as documented). */
+function blockWire(r: BlockRow, recipient: boolean) {
   return {
     id: r.id,
     number: r.number,
+    ...(recipient ? { channel: r.channel } : {}),
     active: r.active,
     source: r.source,
+    ...(recipient ? { sourceRef: r.sourceRef } : {}),
     note: r.note,
     createdBy: r.createdBy,
     createdAt: r.createdAt,
@@ -177,24 +180,8 @@ export function callerWire(r: BlockRow) {
   };
 }
 
-export function recipientWire(r: BlockRow) {
-  return {
-    id: r.id,
-    number: r.number,
-    channel: r.channel,
-    active: r.active,
-    source: r.source,
-    sourceRef: r.sourceRef,
-    note: r.note,
-    createdBy: r.createdBy,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
-    unblockedAt: r.unblockedAt,
-    unblockedSource: r.unblockedSource,
-    unblockedBy: r.unblockedBy,
-    unblockedNote: r.unblockedNote,
-  };
-}
+export const callerWire = (r: BlockRow) => blockWire(r, false);
+export const recipientWire = (r: BlockRow) => blockWire(r, true);
 
 export class BlockListsModel {
   readonly callers: BlockList;

@@ -13,26 +13,28 @@ const WebhookHeaders = Type.Record(Type.String(), Type.String(), {
   description: 'Headers added to inbound webhook requests. Keys start with "X-"; X-Signature, X-Forwarded-* and X-Real-IP are refused; at most 10 entries, key at most 64 bytes, value at most 2048 bytes, printable ASCII.',
 });
 
+/** What a number holds besides its identity: the same fields on the wire and in storage. */
+const numberSettings = {
+  source: Type.String({ description: '"pool" for numbers issued from the pool.' }),
+  numberType: StringEnum(['did', 'representative']),
+  routingType: StringEnum(ROUTING_TYPES),
+  webhookUrl: Nullable(Type.String()),
+  webhookMethod: StringEnum(['POST', 'GET']),
+  webhookHeaders: Nullable(WebhookHeaders),
+  callContextUrl: Nullable(Type.String()),
+  statusCallback: Nullable(Type.String()),
+  statusCallbackEvents: Nullable(Type.String()),
+  agentId: Nullable(Type.String()),
+  callFlowId: Nullable(Type.String()),
+  forwardTo: Nullable(Type.String()),
+  sipEndpointId: Nullable(Type.String()),
+  sipCredentialId: Nullable(Type.String()),
+  dictionaryId: Nullable(Type.String()),
+  createdAt: DateTime(),
+};
+
 export const PhoneNumber = Type.Object(
-  {
-    number: Type.String({ description: 'The number in domestic notation; also its id.' }),
-    source: Type.String({ description: '"pool" for numbers issued from the pool.' }),
-    numberType: StringEnum(['did', 'representative']),
-    routingType: StringEnum(ROUTING_TYPES),
-    webhookUrl: Nullable(Type.String()),
-    webhookMethod: StringEnum(['POST', 'GET']),
-    webhookHeaders: Nullable(WebhookHeaders),
-    callContextUrl: Nullable(Type.String()),
-    statusCallback: Nullable(Type.String()),
-    statusCallbackEvents: Nullable(Type.String()),
-    agentId: Nullable(Type.String()),
-    callFlowId: Nullable(Type.String()),
-    forwardTo: Nullable(Type.String()),
-    sipEndpointId: Nullable(Type.String()),
-    sipCredentialId: Nullable(Type.String()),
-    dictionaryId: Nullable(Type.String()),
-    createdAt: DateTime(),
-  },
+  { number: Type.String({ description: 'The number in domestic notation; also its id.' }), ...numberSettings },
   { $id: 'PhoneNumber', additionalProperties: false },
 );
 export type PhoneNumberWire = Static<typeof PhoneNumber>;
@@ -78,23 +80,8 @@ export type UpdateNumberInput = Static<typeof UpdateNumberBody>;
 export const NumberRowSchema = Type.Object(
   {
     id: Type.String(), // the number
-    accountId: Type.String(),
-    source: Type.String(),
-    numberType: StringEnum(['did', 'representative']),
-    routingType: StringEnum(ROUTING_TYPES),
-    webhookUrl: Nullable(Type.String()),
-    webhookMethod: StringEnum(['POST', 'GET']),
-    webhookHeaders: Nullable(Type.Record(Type.String(), Type.String())),
-    callContextUrl: Nullable(Type.String()),
-    statusCallback: Nullable(Type.String()),
-    statusCallbackEvents: Nullable(Type.String()),
-    agentId: Nullable(Type.String()),
-    callFlowId: Nullable(Type.String()),
-    forwardTo: Nullable(Type.String()),
-    sipEndpointId: Nullable(Type.String()),
-    sipCredentialId: Nullable(Type.String()),
-    dictionaryId: Nullable(Type.String()),
-    createdAt: DateTime(),
+    accountId: Type.String(), // the owner
+    ...numberSettings,
   },
   { additionalProperties: false },
 );
