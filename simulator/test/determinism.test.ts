@@ -31,6 +31,9 @@ function script(): SimRequest[] {
   reqs.push(json('POST', `${a}/numbers`, { webhookUrl: 'https://x.example/in' }));
   reqs.push(json('PUT', `${a}/numbers/07012340001`, { routingType: 'forward', forwardTo: '07012340002' }));
   reqs.push(json('POST', `${a}/blocked-recipients`, { number: 'bad', channel: 'call' }));
+  reqs.push(json('POST', `${a}/webhooks`, { url: 'https://hooks.example/in', events: ['callflow.ended', 'message.sent'] }));
+  reqs.push(json('GET', `${a}/webhooks`));
+  reqs.push(json('GET', `/_sim/accounts/${ACME.accountId}/signing-key`));
   reqs.push(json('GET', `${a}/blocked-callers?pageSize=3&page=1`));
   reqs.push(json('GET', `${a}/blocked-recipients?status=all`));
   reqs.push(json('GET', `${a}/numbers`));
