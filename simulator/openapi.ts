@@ -14,6 +14,7 @@ export const API_VERSION = '0.1.0';
 const TAG_DESCRIPTIONS: Record<string, string> = {
   'Blocked callers': 'Inbound call blocks: calls from these numbers are rejected without answering.',
   'Blocked recipients': 'Opt-outs per channel: outbound calls or messages to these numbers are refused.',
+  'Email domains': 'Outbound-email sender domains: DNS verification (DKIM), custom MAIL FROM, DMARC and optional inbound receiving.',
   Numbers: 'Phone numbers the account owns and how inbound calls and messages route.',
   Webhooks: 'Account webhooks: which events go to which URL, their delivery logs and a test send. Deliveries are form-encoded, signed with X-Signature, and retried until a 2xx answer.',
   'Control plane': 'Test-only scripting and introspection of the simulator (/_sim). Not part of the platform interface.',

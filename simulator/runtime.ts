@@ -12,7 +12,9 @@ import type { Fixture } from './fixture/schema.ts';
 import { AccountsModel } from './resources/accounts/model.ts';
 import { NumbersModel } from './resources/numbers/model.ts';
 import { BlockListsModel } from './resources/blocklists/model.ts';
+import { EmailDomainsModel } from './resources/email-domains/model.ts';
 import { GeoIp } from './peers/geoip.ts';
+import { FakeDns } from './peers/dns.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
 import { IoBarrier } from './core/io.ts';
 import { ClockAdvancer } from './core/advance.ts';
@@ -77,7 +79,9 @@ export class Runtime {
   readonly accounts: AccountsModel;
   readonly numbers: NumbersModel;
   readonly blockLists: BlockListsModel;
+  readonly emailDomains: EmailDomainsModel;
   readonly geoip: GeoIp;
+  readonly dns: FakeDns;
   readonly webhooks: WebhooksModel;
   readonly webhookEngine: WebhookEngine;
 
@@ -95,7 +99,9 @@ export class Runtime {
     this.accounts = new AccountsModel(this);
     this.numbers = new NumbersModel(this);
     this.blockLists = new BlockListsModel(this);
+    this.emailDomains = new EmailDomainsModel(this);
     this.geoip = new GeoIp();
+    this.dns = new FakeDns();
     this.webhooks = new WebhooksModel(this);
     this.webhookEngine = new WebhookEngine(this);
     this.advancer = new ClockAdvancer(this.clock, this.io);
@@ -103,7 +109,9 @@ export class Runtime {
       ['accounts', this.accounts],
       ['numbers', this.numbers],
       ['blockLists', this.blockLists],
+      ['emailDomains', this.emailDomains],
       ['geoip', this.geoip],
+      ['dns', this.dns],
       ['webhooks', this.webhooks],
       // After accounts: its snapshot lists every account's signing key.
       ['webhookDeliveries', this.webhookEngine],

@@ -7,6 +7,7 @@ export const ID_FORMATS = {
   apiKey: { prefix: 'sk_test_', hex: 32 },
   blockedCaller: { prefix: 'bc_', hex: 24 },
   blockedRecipient: { prefix: 'blk_', hex: 24 },
+  emailDomain: { prefix: 'ed_', hex: 24 },
   webhook: { prefix: 'WH', hex: 16 },
 } as const satisfies Record<string, { prefix: string; hex: number }>;
 
