@@ -24,6 +24,8 @@ export type Behaviour =
   | { hang: true }
   | { destroy: true }
   | { huge: number }
+  /** Answers 200 at once, then sends one byte every 20 ms and never ends. */
+  | { dribble: true }
   | ((req: Received, res: http.ServerResponse) => void);
 
 export interface TestReceiver {
@@ -59,6 +61,12 @@ export async function startReceiver(behave: (n: number, req: Received) => Behavi
       if (typeof b === 'function') return b(rec, res);
       if ('hang' in b) return; // never answers; the client's timeout ends it
       if ('destroy' in b) return req.socket.destroy();
+      if ('dribble' in b) {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        const tick = setInterval(() => res.write('.'), 20);
+        res.on('close', () => clearInterval(tick));
+        return;
+      }
       if ('huge' in b) {
         res.writeHead(200, { 'content-type': 'text/plain' });
         const chunk = Buffer.alloc(64 * 1024, 'x');

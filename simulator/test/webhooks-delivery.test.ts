@@ -160,15 +160,16 @@ describe('delivery', () => {
     expect(r.requests).toHaveLength(MAX_ATTEMPTS);
   });
 
-  it('bad receivers (closed socket, nothing listening, slow, huge answer, redirect) never stall it or lose the event', async () => {
+  it('bad receivers (closed socket, nothing listening, slow, huge answer, endless answer, redirect) never stall it or lose the event', async () => {
     const h = sim({ webhooks: { timeoutMs: 300 } });
     const closed = await startReceiver((n) => (n === 1 ? { destroy: true } : { status: 200 }));
     const slow = await startReceiver((n) => (n === 1 ? { hang: true } : { status: 200 }));
     const huge = await startReceiver(() => ({ huge: 20 * 1024 * 1024 }));
+    const endless = await startReceiver(() => ({ dribble: true }));
     const target = await startReceiver();
     const redirect = await startReceiver((n) => (n === 1 ? { status: 302, headers: { location: target.url } } : { status: 200 }));
     const refused = await closedPortUrl();
-    for (const url of [closed.url, slow.url, huge.url, redirect.url, refused]) await subscribe(h, url, ['callflow.ended']);
+    for (const url of [closed.url, slow.url, huge.url, endless.url, redirect.url, refused]) await subscribe(h, url, ['callflow.ended']);
 
     emit(h, 'callflow.ended', callflowEnded('CA1'));
     // The API keeps answering while the slow receiver holds its attempt.
@@ -182,14 +183,17 @@ describe('delivery', () => {
     const big = (await byUrl(huge.url))[0]!;
     expect(big).toMatchObject({ status: 'delivered', responseStatus: 200, responseBodyTruncated: true });
     expect(big.responseBody).toHaveLength(2048);
+    // A 2xx answer whose body never ends is a delivery; the deadline ends the reading.
+    expect((await byUrl(endless.url))[0]).toMatchObject({ status: 'delivered', responseStatus: 200, responseBodyTruncated: true });
     expect((await byUrl(redirect.url))[0]).toMatchObject({ status: 'failed', responseStatus: 302, error: `redirect not followed (Location: ${target.url})` });
     expect(target.requests).toHaveLength(0);
 
     await h.sim.clock.advance({ seconds: 10 });
     for (const r of [closed, slow, redirect]) expect(r.requests).toHaveLength(2);
     expect(huge.requests).toHaveLength(1);
+    expect(endless.requests).toHaveLength(1);
     const deliveries = await h.sim.webhooks.deliveries();
-    expect(deliveries.filter((d) => d.status === 'delivered')).toHaveLength(4);
+    expect(deliveries.filter((d) => d.status === 'delivered')).toHaveLength(5);
     expect(deliveries.find((d) => d.target.kind === 'webhook' && d.reason === 'connection refused')).toMatchObject({ status: 'pending', phase: 'waiting' });
   });
 
