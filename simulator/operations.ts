@@ -3,13 +3,31 @@ import type { Operation } from './core/operation.ts';
 import { operations as blockLists } from './resources/blocklists/routes.ts';
 import { operations as numbers } from './resources/numbers/routes.ts';
 import { operations as emailDomains } from './resources/email-domains/routes.ts';
+import { operations as messages } from './resources/messages/routes.ts';
+import { operations as verifications } from './resources/verifications/routes.ts';
 import { operations as webhooks } from './resources/webhooks/routes.ts';
 import { operations as control } from './control/routes.ts';
 import { operations as dnsControl } from './control/dns.ts';
 import { operations as emailProviderControl } from './control/email-provider.ts';
+import { operations as carrierControl } from './control/carrier.ts';
+import { operations as messagingControl } from './control/messaging.ts';
 import { operations as webhookControl } from './control/webhooks.ts';
 import { operations as meta } from './meta.ts';
 
 export function allOperations(): readonly Operation[] {
-  return [...numbers, ...blockLists, ...emailDomains, ...webhooks, ...control, ...dnsControl, ...emailProviderControl, ...webhookControl, ...meta];
+  return [
+    ...numbers,
+    ...blockLists,
+    ...emailDomains,
+    ...messages,
+    ...verifications,
+    ...webhooks,
+    ...control,
+    ...dnsControl,
+    ...emailProviderControl,
+    ...carrierControl,
+    ...messagingControl,
+    ...webhookControl,
+    ...meta,
+  ];
 }

@@ -13,8 +13,11 @@ import { AccountsModel } from './resources/accounts/model.ts';
 import { NumbersModel } from './resources/numbers/model.ts';
 import { BlockListsModel } from './resources/blocklists/model.ts';
 import { EmailDomainsModel } from './resources/email-domains/model.ts';
+import { MessagesModel } from './resources/messages/model.ts';
+import { VerificationsModel } from './resources/verifications/model.ts';
 import { GeoIp } from './peers/geoip.ts';
 import { FakeDns } from './peers/dns.ts';
+import { Carrier } from './peers/carrier.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
 import { IoBarrier } from './core/io.ts';
 import { ClockAdvancer } from './core/advance.ts';
@@ -82,6 +85,9 @@ export class Runtime {
   readonly emailDomains: EmailDomainsModel;
   readonly geoip: GeoIp;
   readonly dns: FakeDns;
+  readonly carrier: Carrier;
+  readonly messages: MessagesModel;
+  readonly verifications: VerificationsModel;
   readonly webhooks: WebhooksModel;
   readonly webhookEngine: WebhookEngine;
 
@@ -102,6 +108,10 @@ export class Runtime {
     this.emailDomains = new EmailDomainsModel(this);
     this.geoip = new GeoIp();
     this.dns = new FakeDns();
+    // The carrier first: messages and verifications register for its outcomes.
+    this.carrier = new Carrier(this);
+    this.messages = new MessagesModel(this);
+    this.verifications = new VerificationsModel(this);
     this.webhooks = new WebhooksModel(this);
     this.webhookEngine = new WebhookEngine(this);
     this.advancer = new ClockAdvancer(this.clock, this.io);
@@ -112,6 +122,9 @@ export class Runtime {
       ['emailDomains', this.emailDomains],
       ['geoip', this.geoip],
       ['dns', this.dns],
+      ['carrier', this.carrier],
+      ['messages', this.messages],
+      ['verifications', this.verifications],
       ['webhooks', this.webhooks],
       // After accounts: its snapshot lists every account's signing key.
       ['webhookDeliveries', this.webhookEngine],

@@ -7,6 +7,9 @@ export const ID_FORMATS = {
   apiKey: { prefix: 'sk_test_', hex: 32 },
   blockedCaller: { prefix: 'bc_', hex: 24 },
   blockedRecipient: { prefix: 'blk_', hex: 24 },
+  message: { prefix: 'MG', hex: 32 },
+  verification: { prefix: 'VE', hex: 32 },
+  kakaoTemplate: { prefix: 'KA01TP', hex: 26 },
   emailDomain: { prefix: 'ed_', hex: 24 },
   webhook: { prefix: 'WH', hex: 16 },
 } as const satisfies Record<string, { prefix: string; hex: number }>;
@@ -16,4 +19,12 @@ export type IdKind = keyof typeof ID_FORMATS;
 export function newId(random: SeededRandom, kind: IdKind | { prefix: string; hex: number }): string {
   const f = typeof kind === 'string' ? ID_FORMATS[kind] : kind;
   return f.prefix + random.hex(f.hex);
+}
+
+/** A new id of `kind` that `taken` does not already hold (collisions are rare, but cheap to rule out). */
+export function freshId(random: SeededRandom, kind: IdKind, taken: (id: string) => boolean): string {
+  for (;;) {
+    const id = newId(random, kind);
+    if (!taken(id)) return id;
+  }
 }

@@ -9,13 +9,12 @@ const SEPARATORS = /[\s\-().]/g;
 /** Domestic numbers the simulator accepts, after separators are removed. */
 const DOMESTIC_PLAN: { pattern: RegExp; kind: string }[] = [
   { pattern: /^010\d{8}$/, kind: 'mobile' },
-  { pattern: /^01[16789]\d{7,8}$/, kind: 'mobile (legacy prefix)' },
+  { pattern: /^01[1679]\d{7,8}$/, kind: 'mobile (legacy prefix; 015 and 018 are retired)' },
   { pattern: /^02\d{7,8}$/, kind: 'Seoul' },
   { pattern: /^0(3[1-3]|4[1-4]|5[1-5]|6[1-4])\d{7,8}$/, kind: 'regional' },
   { pattern: /^070\d{8}$/, kind: 'internet telephony' },
   { pattern: /^050\d{8,9}$/, kind: 'personal (050x)' },
-  { pattern: /^0[68]0\d{7,8}$/, kind: 'service (060/080)' },
-  { pattern: /^1[5689]\d{6}$/, kind: 'representative (15xx/16xx/18xx/19xx)' },
+  { pattern: /^1[5-9]\d{6}$/, kind: 'representative (15xx to 19xx)' },
 ];
 
 export type PhoneResult = { ok: true; number: string } | { ok: false; code: 'INVALID_PHONE_NUMBER' | 'UNSUPPORTED_COUNTRY'; message: string };
@@ -50,7 +49,7 @@ export function tryNormalizePhone(input: unknown, field = 'number'): PhoneResult
   }
   if (DOMESTIC_PLAN.some((p) => p.pattern.test(digits))) return { ok: true, number: digits };
   // Representative numbers have no trunk prefix; "+82 1588..." becomes "01588...", so undo that.
-  if (international && /^01[5689]\d{6}$/.test(digits)) return { ok: true, number: digits.slice(1) };
+  if (international && /^01[5-9]\d{6}$/.test(digits)) return { ok: true, number: digits.slice(1) };
   return { ok: false, code: 'INVALID_PHONE_NUMBER', message: `${field} "${input}" is not a valid domestic phone number` };
 }
 
@@ -62,5 +61,5 @@ export function normalizePhone(input: unknown, field = 'number'): string {
 }
 
 export function isRepresentativeNumber(domestic: string): boolean {
-  return /^1[5689]\d{6}$/.test(domestic);
+  return /^1[5-9]\d{6}$/.test(domestic);
 }

@@ -18,7 +18,8 @@ describe('phone normalisation (spec Conventions 4)', () => {
     ['031-123-4567', '0311234567'],
     ['070-1234-0001', '07012340001'],
     ['0505-123-4567', '05051234567'],
-    ['080-123-4567', '0801234567'],
+    ['1644-1234', '16441234'],
+    ['1899 0000', '18990000'],
     ['1588-1234', '15881234'],
     ['+82 1588 1234', '15881234'],
     ['011-123-4567', '0111234567'],
@@ -40,6 +41,11 @@ describe('phone normalisation (spec Conventions 4)', () => {
     ['   ', 'INVALID_PHONE_NUMBER'],
     ['+82', 'INVALID_PHONE_NUMBER'],
     ['099-123-4567', 'INVALID_PHONE_NUMBER'],
+    ['018-123-4567', 'INVALID_PHONE_NUMBER'],
+    ['015-1234-5678', 'INVALID_PHONE_NUMBER'],
+    ['080-123-4567', 'INVALID_PHONE_NUMBER'],
+    ['8210-1234-5678', 'INVALID_PHONE_NUMBER'],
+    ['1488-1234', 'INVALID_PHONE_NUMBER'],
     ['12345', 'INVALID_PHONE_NUMBER'],
   ];
   for (const [input, code] of refused) {

@@ -1,0 +1,234 @@
+// Control plane of the fake carrier (docs/control-plane.md, "Carrier"): script outcomes per
+// destination, read the magic numbers, read what a phone received (the only place a one-time
+// code is shown), list delivery attempts, and inject inbound texts.
+import { Type } from '@sinclair/typebox';
+import { defineOperation, reply } from '../core/operation.ts';
+import { errorCodes } from '../core/errors.ts';
+import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
+import { normalizePhone } from '../core/phone.ts';
+import { DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, OWNERS, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
+import { numberErrors } from '../resources/numbers/model.ts';
+import { InboundMessageBody, Message } from '../resources/messages/schema.ts';
+
+const TAG = 'Control plane';
+
+const Outcome = StringEnum(OUTCOMES);
+const Outcomes = Type.Object({ sms: Outcome, lms: Outcome, mms: Outcome, ata: Outcome, call: Outcome }, { additionalProperties: false });
+const MagicNumberView = Type.Object(
+  { number: Type.String(), description: Type.String(), outcomes: Outcomes, delaySeconds: Nullable(Type.Number()) },
+  { $id: 'SimMagicNumber', additionalProperties: false },
+);
+
+const ScriptView = Type.Object(
+  {
+    scriptId: Type.String(),
+    number: Type.String(),
+    outcome: StringEnum(OUTCOMES),
+    types: Nullable(Type.Array(StringEnum(DELIVERY_TYPES))),
+    delaySeconds: Nullable(Type.Number()),
+    remaining: Nullable(Type.Integer({ description: 'Deliveries it still decides; null: unlimited.' })),
+    createdAt: DateTime(),
+  },
+  { $id: 'SimCarrierScript', additionalProperties: false },
+);
+
+const ScriptBody = Type.Object(
+  {
+    number: Type.String({ minLength: 1, maxLength: 40, description: 'The destination; any accepted spelling.' }),
+    outcome: StringEnum(OUTCOMES, { description: 'delivered, failed, no-answer or busy; for texts anything but delivered means failed.' }),
+    types: Type.Optional(Nullable(Type.Array(StringEnum(DELIVERY_TYPES), { maxItems: 5, description: 'Delivery types it applies to; default all (sms, lms, mms, ata, call).' }))),
+    delaySeconds: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 2_592_000, description: 'Seconds until the outcome; default the carrier\'s (2 for texts, 5 for calls, 30 for no-answer).' }))),
+    times: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Deliveries it applies to, then it is used up; default unlimited.' }))),
+  },
+  { $id: 'SimCarrierScriptRequest', additionalProperties: false },
+);
+
+const DeliveryView = Type.Object(
+  {
+    deliveryId: Type.String(),
+    accountId: Type.String(),
+    owner: StringEnum(OWNERS),
+    ownerId: Type.String({ description: 'The message or verification id.' }),
+    type: StringEnum(DELIVERY_TYPES),
+    from: Type.String(),
+    to: Type.String(),
+    subject: Nullable(Type.String()),
+    content: Type.String({ description: 'Text of the message or what the call says; one-time codes are masked here.' }),
+    mediaUrl: Type.Array(Type.String()),
+    outcome: StringEnum(OUTCOMES, { description: 'Decided when the carrier accepted the delivery.' }),
+    status: StringEnum(['pending', ...OUTCOMES]),
+    scriptId: Nullable(Type.String()),
+    submittedAt: DateTime(),
+    dueAt: DateTime(),
+    completedAt: Nullable(DateTime()),
+  },
+  { $id: 'SimCarrierDelivery', additionalProperties: false },
+);
+
+const PhoneView = Type.Object(
+  {
+    number: Type.String(),
+    messages: Type.Array(
+      Type.Object(
+        {
+          deliveryId: Type.String(),
+          messageId: Nullable(Type.String()),
+          verificationId: Nullable(Type.String()),
+          from: Type.String(),
+          type: StringEnum(DELIVERY_TYPES),
+          subject: Nullable(Type.String()),
+          body: Type.String(),
+          mediaUrl: Type.Array(Type.String()),
+          code: Nullable(Type.String({ description: 'The one-time code in the body, for verification texts; null after a restore from a snapshot of another run.' })),
+          receivedAt: DateTime(),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    calls: Type.Array(
+      Type.Object(
+        {
+          deliveryId: Type.String(),
+          verificationId: Nullable(Type.String()),
+          from: Type.String(),
+          heard: Type.String({ description: 'What the phone heard.' }),
+          code: Nullable(Type.String()),
+          answeredAt: DateTime(),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { $id: 'SimPhone', additionalProperties: false },
+);
+
+function scriptView(s: ScriptRow) {
+  return { scriptId: s.id, number: s.number, outcome: s.outcome, types: s.types, delaySeconds: s.delaySeconds, remaining: s.remaining, createdAt: s.createdAt };
+}
+
+function deliveryView(d: DeliveryRow) {
+  const { id, redacted: _redacted, ...rest } = d;
+  return { deliveryId: id, ...rest };
+}
+
+const phoneErrors = [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY];
+
+export const operations = [
+  defineOperation({
+    operationId: 'simListMagicNumbers',
+    method: 'GET',
+    path: '/_sim/carrier/magic-numbers',
+    tag: TAG,
+    summary: 'Destinations with a fixed outcome (no scripting needed)',
+    origin: 'simulator',
+    auth: 'control',
+    responses: { 200: { description: 'The magic numbers.', schema: Type.Object({ data: Type.Array(MagicNumberView) }, { additionalProperties: false }) } },
+    handler: () => reply.ok({ data: MAGIC_NUMBERS }),
+  }),
+  defineOperation({
+    operationId: 'simListCarrierScripts',
+    method: 'GET',
+    path: '/_sim/carrier/scripts',
+    tag: TAG,
+    summary: 'Scripted outcomes, in the order they are tried',
+    origin: 'simulator',
+    auth: 'control',
+    responses: { 200: { description: 'The scripts.', schema: Type.Object({ data: Type.Array(ScriptView) }, { additionalProperties: false }) } },
+    handler: ({ rt }) => reply.ok({ data: rt.carrier.listScripts().map(scriptView) }),
+  }),
+  defineOperation({
+    operationId: 'simAddCarrierScript',
+    method: 'POST',
+    path: '/_sim/carrier/scripts',
+    tag: TAG,
+    summary: 'Script the outcome of deliveries to a destination',
+    description:
+      'Each delivery takes the first script (in the order added) whose number and types match and that is not used up; it wins over the magic numbers. The outcome is decided when the carrier accepts the delivery.',
+    origin: 'simulator',
+    auth: 'control',
+    body: ScriptBody,
+    bodyRequired: true,
+    responses: { 201: { description: 'The script.', schema: ScriptView } },
+    errors: phoneErrors,
+    handler: ({ rt, body }) =>
+      reply.created(scriptView(rt.carrier.addScript({ ...body, number: normalizePhone(body.number, 'number') }))),
+  }),
+  defineOperation({
+    operationId: 'simClearCarrierScripts',
+    method: 'DELETE',
+    path: '/_sim/carrier/scripts',
+    tag: TAG,
+    summary: 'Remove every script',
+    origin: 'simulator',
+    auth: 'control',
+    responses: { 204: { description: 'Removed.' } },
+    handler: ({ rt }) => {
+      rt.carrier.clearScripts();
+      return reply.noContent();
+    },
+  }),
+  defineOperation({
+    operationId: 'simRemoveCarrierScript',
+    method: 'DELETE',
+    path: '/_sim/carrier/scripts/{scriptId}',
+    tag: TAG,
+    summary: 'Remove one script',
+    origin: 'simulator',
+    auth: 'control',
+    params: { scriptId: Type.String() },
+    responses: { 204: { description: 'Removed.' } },
+    errors: [carrierErrors.SCRIPT_NOT_FOUND],
+    handler: ({ rt, params }) => {
+      rt.carrier.removeScript(params.scriptId);
+      return reply.noContent();
+    },
+  }),
+  defineOperation({
+    operationId: 'simListCarrierDeliveries',
+    method: 'GET',
+    path: '/_sim/carrier/deliveries',
+    tag: TAG,
+    summary: 'Every delivery attempt, newest first (one-time codes masked)',
+    origin: 'simulator',
+    auth: 'control',
+    query: {
+      number: Type.String({ description: 'Destination, any accepted spelling.' }),
+      status: StringEnum(['pending', ...OUTCOMES]),
+    },
+    responses: { 200: { description: 'Deliveries.', schema: Type.Object({ data: Type.Array(DeliveryView) }, { additionalProperties: false }) } },
+    errors: phoneErrors,
+    handler: ({ rt, query }) => {
+      const number = query.number === undefined ? undefined : normalizePhone(query.number, 'number');
+      return reply.ok({ data: rt.carrier.listDeliveries({ number, status: query.status }).map(deliveryView) });
+    },
+  }),
+  defineOperation({
+    operationId: 'simGetPhone',
+    method: 'GET',
+    path: '/_sim/carrier/phones/{number}',
+    tag: TAG,
+    summary: 'What a phone received: delivered texts and answered calls, newest first',
+    description: 'The only place a one-time code is shown: in the body of a verification text or in what a verification call said, and as `code`.',
+    origin: 'simulator',
+    auth: 'control',
+    params: { number: Type.String({ description: 'Any accepted spelling.' }) },
+    responses: { 200: { description: 'The phone.', schema: PhoneView } },
+    errors: phoneErrors,
+    handler: ({ rt, params }) => reply.ok(rt.carrier.phone(normalizePhone(params.number, 'number'))),
+  }),
+  defineOperation({
+    operationId: 'simInjectInboundMessage',
+    method: 'POST',
+    path: '/_sim/carrier/inbound',
+    tag: TAG,
+    summary: 'A phone texts one of the accounts\' numbers',
+    description: 'Stored for the account owning `to` as a received message (direction inbound) and announced as message.received. Opt-outs do not apply to inbound texts.',
+    origin: 'simulator',
+    auth: 'control',
+    body: InboundMessageBody,
+    bodyRequired: true,
+    responses: { 201: { description: 'The received message.', schema: Message } },
+    errors: [...phoneErrors, numberErrors.NUMBER_NOT_FOUND],
+    handler: ({ rt, body }) => reply.json(201, rt.messages.wire.json(rt.messages.receive(body))),
+  }),
+];

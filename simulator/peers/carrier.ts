@@ -1,0 +1,297 @@
+// The fake carrier and the phones behind it. Every outbound text (sms, lms, mms, ata) and every
+// verification call is handed to the carrier, which decides the outcome at once (a script the
+// test added, else a magic number, else success) and reports it on the virtual clock after a
+// delay. Delivered items land on the destination phone, which tests read through the control
+// plane. One-time codes are the exception to "all state is in the snapshot": the carrier keeps
+// the plaintext only in memory, and a snapshot carries the content with the code masked
+// (spec "Verification": the code is stored only as a hash).
+import { Type, type Static } from '@sinclair/typebox';
+import { Table } from '../core/store.ts';
+import { defineError } from '../core/errors.ts';
+import { iso } from '../core/clock.ts';
+import { DateTime, Nullable, StringEnum, validate } from '../core/schema.ts';
+import type { Runtime } from '../runtime.ts';
+
+export const DELIVERY_TYPES = ['sms', 'lms', 'mms', 'ata', 'call'] as const;
+export type DeliveryType = (typeof DELIVERY_TYPES)[number];
+
+/** What the carrier can make of a delivery. Texts know only delivered and failed. */
+export const OUTCOMES = ['delivered', 'failed', 'no-answer', 'busy'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** Who handed the delivery over and hears its outcome. */
+export const OWNERS = ['message', 'verification'] as const;
+export type Owner = (typeof OWNERS)[number];
+
+export const carrierErrors = {
+  SCRIPT_NOT_FOUND: defineError({
+    code: 'carrier_script_not_found', status: 404, origin: 'simulator',
+    description: 'Control plane: no carrier script with this id.',
+  }),
+};
+
+const ScriptRowSchema = Type.Object(
+  {
+    id: Type.String(), // maps the script id (cs_1, cs_2...) to the script
+    number: Type.String(), // the destination it applies to, domestic notation
+    outcome: StringEnum(OUTCOMES),
+    types: Nullable(Type.Array(StringEnum(DELIVERY_TYPES))), // null: every type
+    delaySeconds: Nullable(Type.Number()), // null: the carrier's default delay
+    remaining: Nullable(Type.Integer({ minimum: 0 })), // deliveries it still applies to; null: unlimited
+    createdAt: DateTime(),
+  },
+  { additionalProperties: false },
+);
+export type ScriptRow = Static<typeof ScriptRowSchema>;
+
+const DeliveryRowSchema = Type.Object(
+  {
+    id: Type.String(), // maps the delivery id (dl_1...) to one attempt
+    accountId: Type.String(),
+    owner: StringEnum(OWNERS),
+    ownerId: Type.String(), // the message or verification id
+    type: StringEnum(DELIVERY_TYPES),
+    from: Type.String(),
+    to: Type.String(),
+    subject: Nullable(Type.String()),
+    content: Type.String(), // text of a message or what a call says; codes masked
+    redacted: Type.Boolean(), // content carries a masked one-time code
+    mediaUrl: Type.Array(Type.String()),
+    outcome: StringEnum(OUTCOMES), // decided at submission
+    status: StringEnum(['pending', ...OUTCOMES]), // pending until the outcome is due
+    scriptId: Nullable(Type.String()), // the script that decided the outcome, if any
+    submittedAt: DateTime(),
+    dueAt: DateTime(),
+    completedAt: Nullable(DateTime()),
+  },
+  { additionalProperties: false },
+);
+export type DeliveryRow = Static<typeof DeliveryRowSchema>;
+
+export const CarrierStateSchema = Type.Object(
+  {
+    scripts: Type.Array(ScriptRowSchema),
+    deliveries: Type.Array(DeliveryRowSchema),
+    lastScript: Type.Integer({ minimum: 0 }),
+    lastDelivery: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type CarrierState = Static<typeof CarrierStateSchema>;
+
+/** Numbers that behave the same way every time, so every outcome is reachable without scripting. */
+export interface MagicNumber {
+  number: string;
+  description: string;
+  outcomes: Record<DeliveryType, Outcome>;
+  delaySeconds: number | null;
+}
+
+function magic(number: string, description: string, text: Outcome, ata: Outcome, call: Outcome, delaySeconds: number | null = null): MagicNumber {
+  return { number, description, outcomes: { sms: text, lms: text, mms: text, ata, call }, delaySeconds };
+}
+
+export const MAGIC_NUMBERS: readonly MagicNumber[] = [
+  magic('01000000400', 'Every delivery fails: messages end failed, calls fail.', 'failed', 'failed', 'failed'),
+  magic('01000000408', 'Slow network: every delivery succeeds, one hour late.', 'delivered', 'delivered', 'delivered', 3600),
+  magic('01000000410', 'Not a KakaoTalk user: ata messages fail (their fallback text is sent); texts and calls succeed.', 'delivered', 'failed', 'delivered'),
+  magic('01000000480', 'Never answers: calls end no-answer; messages are delivered.', 'delivered', 'delivered', 'no-answer'),
+  magic('01000000486', 'Always busy: calls end busy; messages are delivered.', 'delivered', 'delivered', 'busy'),
+];
+const MAGIC_BY_NUMBER = new Map(MAGIC_NUMBERS.map((m) => [m.number, m]));
+
+/** Seconds from hand-over to outcome when neither a script nor a magic number says otherwise. */
+export function defaultDelaySeconds(type: DeliveryType, outcome: Outcome): number {
+  if (type !== 'call') return 2;
+  return outcome === 'no-answer' ? 30 : 5; // a call rings before it is answered or given up
+}
+
+export interface SubmitInput {
+  accountId: string;
+  owner: Owner;
+  ownerId: string;
+  type: DeliveryType;
+  from: string;
+  to: string;
+  subject?: string | null;
+  /** The content as it may be stored and shown anywhere (a code masked). */
+  content: string;
+  mediaUrl?: string[];
+  /** The real content with its one-time code, kept in memory only. */
+  secret?: { content: string; code: string };
+}
+
+export interface ScriptInput {
+  number: string;
+  outcome: Outcome;
+  types?: DeliveryType[] | null;
+  delaySeconds?: number | null;
+  times?: number | null;
+}
+
+interface Secret {
+  ownerId: string;
+  content: string;
+  code: string;
+}
+
+export class Carrier {
+  private scripts = new Table<ScriptRow>();
+  private deliveries = new Table<DeliveryRow>();
+  private lastScript = 0; // the number in the last script id handed out
+  private lastDelivery = 0; // the number in the last delivery id handed out
+  private readonly secrets = new Map<string, Secret>(); // maps a delivery id to its plaintext; never in a snapshot
+  private readonly listeners = new Map<Owner, (d: DeliveryRow) => void>(); // maps an owner to who hears its outcomes
+
+  constructor(private readonly rt: Runtime) {
+    rt.clock.on('carrier.outcome', (p: { deliveryId: string }) => this.complete(p.deliveryId));
+  }
+
+  /** The model that owns deliveries of this kind registers here once, in its constructor. */
+  onOutcome(owner: Owner, listener: (d: DeliveryRow) => void): void {
+    this.listeners.set(owner, listener);
+  }
+
+  clear(): void {
+    this.scripts = new Table();
+    this.deliveries = new Table();
+    this.lastScript = 0;
+    this.lastDelivery = 0;
+    this.secrets.clear();
+  }
+
+  snapshot(): CarrierState {
+    return { scripts: [...this.scripts.all()], deliveries: [...this.deliveries.all()], lastScript: this.lastScript, lastDelivery: this.lastDelivery };
+  }
+
+  restore(state: unknown): void {
+    validate(CarrierStateSchema, state, 'snapshot carrier', 'carrier');
+    const s = state as CarrierState;
+    this.scripts = new Table(s.scripts);
+    this.deliveries = new Table(s.deliveries);
+    this.lastScript = s.lastScript;
+    this.lastDelivery = s.lastDelivery;
+    // Codes this process still knows stay readable when the same delivery is in the restored
+    // state (a rolled-back restore, or a snapshot of this run); any other code stays masked.
+    for (const [id, secret] of this.secrets) {
+      if (this.deliveries.get(id)?.ownerId !== secret.ownerId) this.secrets.delete(id);
+    }
+  }
+
+  // --- scripts ---
+
+  addScript(input: ScriptInput): ScriptRow {
+    const row: ScriptRow = {
+      id: `cs_${this.lastScript + 1}`,
+      number: input.number,
+      outcome: input.outcome,
+      types: input.types && input.types.length > 0 ? [...new Set(input.types)] : null,
+      delaySeconds: input.delaySeconds ?? null,
+      remaining: input.times ?? null,
+      createdAt: this.rt.clock.nowIso(),
+    };
+    this.lastScript++;
+    return this.scripts.insert(row);
+  }
+
+  listScripts(): readonly ScriptRow[] {
+    return this.scripts.all();
+  }
+
+  removeScript(id: string): void {
+    if (!this.scripts.delete(id)) throw carrierErrors.SCRIPT_NOT_FOUND(`no carrier script ${id}`);
+  }
+
+  clearScripts(): void {
+    this.scripts = new Table();
+  }
+
+  // --- deliveries ---
+
+  /** Hands a delivery over; the outcome is decided now and reported when it falls due. */
+  submit(input: SubmitInput): DeliveryRow {
+    const script = this.scripts.find(
+      (s) => s.number === input.to && (s.types === null || s.types.includes(input.type)) && (s.remaining === null || s.remaining > 0),
+    );
+    const special = script ? undefined : MAGIC_BY_NUMBER.get(input.to);
+    let outcome: Outcome = script?.outcome ?? special?.outcomes[input.type] ?? 'delivered';
+    if (input.type !== 'call' && outcome !== 'delivered') outcome = 'failed'; // a text is not "busy"
+    const delaySeconds = script?.delaySeconds ?? special?.delaySeconds ?? defaultDelaySeconds(input.type, outcome);
+    if (script && script.remaining !== null) this.scripts.replace({ ...script, remaining: script.remaining - 1 });
+
+    const now = this.rt.clock.now();
+    const due = now + Math.round(delaySeconds * 1000);
+    const row: DeliveryRow = {
+      id: `dl_${this.lastDelivery + 1}`,
+      accountId: input.accountId,
+      owner: input.owner,
+      ownerId: input.ownerId,
+      type: input.type,
+      from: input.from,
+      to: input.to,
+      subject: input.subject ?? null,
+      content: input.content,
+      redacted: input.secret !== undefined,
+      mediaUrl: [...(input.mediaUrl ?? [])],
+      outcome,
+      status: 'pending',
+      scriptId: script?.id ?? null,
+      submittedAt: iso(now),
+      dueAt: iso(due),
+      completedAt: null,
+    };
+    this.lastDelivery++;
+    this.deliveries.insert(row);
+    if (input.secret) this.secrets.set(row.id, { ownerId: input.ownerId, ...input.secret });
+    this.rt.clock.schedule('carrier.outcome', due, { deliveryId: row.id });
+    return row;
+  }
+
+  private complete(deliveryId: string): void {
+    const row = this.deliveries.get(deliveryId);
+    if (!row || row.status !== 'pending') return;
+    const done = this.deliveries.replace({ ...row, status: row.outcome, completedAt: this.rt.clock.nowIso() });
+    this.listeners.get(row.owner)?.(done);
+  }
+
+  /** Every attempt, newest first; contents always masked (the phone view shows codes). */
+  listDeliveries(filter: { number?: string; status?: string } = {}): DeliveryRow[] {
+    return this.deliveries.newestFirst(
+      (d) => (filter.number === undefined || d.to === filter.number) && (filter.status === undefined || d.status === filter.status),
+    );
+  }
+
+  /** What the phone at `number` has received: delivered texts and answered calls, newest first. */
+  phone(number: string) {
+    const delivered = this.deliveries.newestFirst((d) => d.to === number && d.status === 'delivered');
+    const secretOf = (d: DeliveryRow) => this.secrets.get(d.id);
+    const ref = (d: DeliveryRow, owner: Owner) => (d.owner === owner ? d.ownerId : null);
+    return {
+      number,
+      messages: delivered
+        .filter((d) => d.type !== 'call')
+        .map((d) => ({
+          deliveryId: d.id,
+          messageId: ref(d, 'message'),
+          verificationId: ref(d, 'verification'),
+          from: d.from,
+          type: d.type,
+          subject: d.subject,
+          body: secretOf(d)?.content ?? d.content,
+          mediaUrl: d.mediaUrl,
+          code: secretOf(d)?.code ?? null,
+          receivedAt: d.completedAt!,
+        })),
+      calls: delivered
+        .filter((d) => d.type === 'call')
+        .map((d) => ({
+          deliveryId: d.id,
+          verificationId: ref(d, 'verification'),
+          from: d.from,
+          heard: secretOf(d)?.content ?? d.content,
+          code: secretOf(d)?.code ?? null,
+          answeredAt: d.completedAt!,
+        })),
+    };
+  }
+}

@@ -1,0 +1,297 @@
+// Messages (spec "Message"; guides "Messages"): outbound texts are checked in full, stored as
+// queued and handed to the fake carrier, which reports sent or failed on the virtual clock;
+// inbound texts arrive through the control plane as received. A refused send stores nothing,
+// counts nothing and draws no id. A failed ata message is followed by its fallback text.
+import { Table } from '../../core/store.ts';
+import { freshId } from '../../core/ids.ts';
+import { validate } from '../../core/schema.ts';
+import { normalizePhone } from '../../core/phone.ts';
+import { WireCache } from '../../core/wire.ts';
+import { ApiError } from '../../core/errors.ts';
+import type { Runtime } from '../../runtime.ts';
+import type { Fixture } from '../../fixture/schema.ts';
+import type { DeliveryRow } from '../../peers/carrier.ts';
+import { numberErrors } from '../numbers/model.ts';
+import { messageErrors as E } from './errors.ts';
+import { chooseTextType, planContent, type PlannedContent } from './content.ts';
+import { linkIdOf, ownedSender, refuseOptedOut, requireSubscription } from './outbound.ts';
+import { MessageQuota, countsTowardUsage } from './quota.ts';
+import { KakaoTemplates } from './templates.ts';
+import {
+  MessagesStateSchema,
+  type InboundMessageInput,
+  type MessageRow,
+  type MessageStatus,
+  type MessagesState,
+  type MessageType,
+  type SendMessageInput,
+  type UsageRecordWire,
+} from './schema.ts';
+
+export function messageWire(r: MessageRow) {
+  return {
+    messageId: r.id,
+    status: r.status,
+    type: r.type,
+    subject: r.subject,
+    to: r.to,
+    from: r.from,
+    body: r.body,
+    numMedia: r.mediaUrl.length,
+    mediaUrl: r.mediaUrl,
+    direction: r.direction,
+    accountId: r.accountId,
+    dateCreated: r.dateCreated,
+    dateUpdated: r.dateUpdated,
+  };
+}
+
+export interface MessageFilter {
+  type?: MessageType;
+  status?: MessageStatus;
+  number?: string;
+}
+
+type OutboundFields = Pick<MessageRow, 'accountId' | 'from' | 'to' | 'idempotencyKey' | 'linkId' | 'fallbackFor'> & PlannedContent;
+
+export class MessagesModel {
+  messages = new Table<MessageRow>(); // maps a messageId to a sent or received message
+  readonly templates: KakaoTemplates;
+  readonly wire = new WireCache<MessageRow>(messageWire);
+  private readonly quota: MessageQuota; // monthly counts per type (derived from the rows)
+  private idempotency = new Map<string, string>(); // maps account|IdempotencyKey to the first message's id (derived)
+
+  constructor(private readonly rt: Runtime) {
+    this.templates = new KakaoTemplates(rt);
+    this.quota = new MessageQuota(rt);
+    rt.carrier.onOutcome('message', (d) => this.carrierReported(d));
+  }
+
+  loadFixture(f: Fixture): void {
+    this.messages = new Table();
+    this.templates.loadFixture(f);
+    this.reindex();
+  }
+
+  snapshot(): MessagesState {
+    return { messages: [...this.messages.all()], templates: [...this.templates.rows.all()] };
+  }
+
+  restore(state: unknown): void {
+    validate(MessagesStateSchema, state, 'snapshot messages', 'messages');
+    const s = state as MessagesState;
+    this.messages = new Table(s.messages);
+    this.templates.rows = new Table(s.templates);
+    this.reindex();
+  }
+
+  private reindex(): void {
+    this.quota.rebuild(this.messages.all());
+    this.idempotency = new Map();
+    for (const r of this.messages.all()) if (r.idempotencyKey !== null) this.idempotency.set(`${r.accountId}|${r.idempotencyKey}`, r.id);
+  }
+
+  /**
+   * sendMessage. Every check runs before the first write, in this order: idempotent replay,
+   * content (400), numbers (400), subscription, opt-out, template approval, type and quota (422).
+   */
+  send(accountId: string, input: SendMessageInput): { row: MessageRow; replayed: boolean } {
+    const key = input.IdempotencyKey ?? null;
+    const earlier = key === null ? undefined : this.idempotency.get(`${accountId}|${key}`);
+    if (earlier !== undefined) return { row: this.messages.get(earlier)!, replayed: true };
+
+    const content = planContent(input, (channelId, templateId) => this.templates.find(accountId, channelId, templateId));
+    const to = normalizePhone(input.To, 'To');
+    const from = ownedSender(this.rt, accountId, input.From, 'From');
+    requireSubscription(this.rt, accountId);
+    refuseOptedOut(this.rt, accountId, to, 'message');
+    if (content.template && content.template.status !== 'APPROVED') {
+      throw E.KAKAO_TEMPLATE_NOT_SENDABLE(`template ${content.template.id} is ${content.template.status}; only APPROVED templates can be sent`);
+    }
+    const refusal = this.quota.refusal(accountId, content.type);
+    if (refusal) throw refusal;
+
+    const row = this.queue({ ...content, accountId, from, to, idempotencyKey: key, linkId: linkIdOf(this.rt, accountId, from), fallbackFor: null });
+    return { row, replayed: false };
+  }
+
+  get(accountId: string, messageId: string): MessageRow {
+    const row = this.messages.get(messageId);
+    if (!row || row.accountId !== accountId) throw E.MESSAGE_NOT_FOUND(`no message ${messageId} in this account`);
+    return row;
+  }
+
+  /** Sent and received together, newest first; `number` matches either side after normalisation. */
+  list(accountId: string, filter: MessageFilter): readonly MessageRow[] {
+    const number = filter.number === undefined ? undefined : normalizePhone(filter.number, 'number');
+    const { type, status } = filter;
+    return this.messages.newestFirstCached(
+      `${accountId}|${type ?? ''}|${status ?? ''}|${number ?? ''}`,
+      (r) =>
+        r.accountId === accountId &&
+        (type === undefined || r.type === type) &&
+        (status === undefined || r.status === status) &&
+        (number === undefined || r.from === number || r.to === number),
+    );
+  }
+
+  /** Control plane: a text from a phone to a number some account owns arrives as received. */
+  receive(input: InboundMessageInput): MessageRow {
+    const to = normalizePhone(input.to, 'to');
+    const from = normalizePhone(input.from, 'from');
+    const accountId = this.rt.numbers.ownerOf(to);
+    if (!accountId) throw numberErrors.NUMBER_NOT_FOUND(`no account owns ${to}; inbound messages go to a number of some account`);
+    const mediaUrl = input.mediaUrl ?? [];
+    const subject = input.subject ? input.subject : null;
+    const body = input.body ?? null;
+    const type = input.type ?? chooseTextType(body ?? '', subject, mediaUrl.length);
+    if (mediaUrl.length > 0 && type !== 'mms') {
+      throw ApiError.validation(`only mms carries images, not ${type}`, [{ path: 'mediaUrl', message: 'needs type mms' }]);
+    }
+    const row: MessageRow = {
+      ...this.blankRow(accountId, from, to),
+      direction: 'inbound',
+      type,
+      status: 'received',
+      subject,
+      body,
+      mediaUrl: [...mediaUrl],
+    };
+    this.messages.insert(row);
+    this.announce('message.received', row);
+    return row;
+  }
+
+  /** What the usage aggregation will read: one count per outbound message not failed (spec meters). */
+  usageRecords(accountId: string): UsageRecordWire[] {
+    return this.messages
+      .all()
+      .filter((r) => r.accountId === accountId && countsTowardUsage(r))
+      .map((r) => ({
+        messageId: r.id,
+        meter: r.type,
+        unit: 'count' as const,
+        quantity: 1,
+        day: r.dateCreated.slice(0, 10),
+        phoneNumber: r.from,
+        linkId: r.linkId,
+        at: r.dateCreated,
+      }));
+  }
+
+  quotaView(accountId: string) {
+    return this.quota.view(accountId);
+  }
+
+  // --- internals ---
+
+  private blankRow(accountId: string, from: string, to: string): MessageRow {
+    return {
+      id: freshId(this.rt.random, 'message', (id) => this.messages.has(id)),
+      accountId,
+      direction: 'outbound',
+      type: 'sms',
+      status: 'queued',
+      from,
+      to,
+      subject: null,
+      body: null,
+      mediaUrl: [],
+      dateCreated: this.rt.clock.nowIso(),
+      dateUpdated: null,
+      idempotencyKey: null,
+      linkId: null,
+      template: null,
+      fallback: null,
+      fallbackFor: null,
+    };
+  }
+
+  /** Stores an accepted outbound message as queued and hands it to the carrier. */
+  private queue(f: OutboundFields): MessageRow {
+    const row: MessageRow = {
+      ...this.blankRow(f.accountId, f.from, f.to),
+      type: f.type,
+      subject: f.subject,
+      body: f.body,
+      mediaUrl: f.mediaUrl,
+      idempotencyKey: f.idempotencyKey,
+      linkId: f.linkId,
+      template: f.template ? { channelId: f.template.channelId, templateId: f.template.id } : null,
+      fallback: f.fallback,
+      fallbackFor: f.fallbackFor,
+    };
+    this.messages.insert(row);
+    this.quota.add(row);
+    if (row.idempotencyKey !== null) this.idempotency.set(`${row.accountId}|${row.idempotencyKey}`, row.id);
+    this.rt.carrier.submit({
+      accountId: row.accountId,
+      owner: 'message',
+      ownerId: row.id,
+      type: row.type,
+      from: row.from,
+      to: row.to,
+      subject: row.subject,
+      content: row.body ?? '',
+      mediaUrl: row.mediaUrl,
+    });
+    return row;
+  }
+
+  private carrierReported(d: DeliveryRow): void {
+    const row = this.messages.get(d.ownerId);
+    if (!row || row.status !== 'queued') return;
+    const status = d.status === 'delivered' ? 'sent' : 'failed';
+    const done = this.messages.replace({ ...row, status, dateUpdated: this.rt.clock.nowIso() });
+    if (status === 'failed') this.quota.remove(row);
+    this.announce(status === 'sent' ? 'message.sent' : 'message.failed', done);
+    if (status === 'failed' && done.fallback) this.sendFallback(done);
+  }
+
+  /**
+   * The fallback text of a failed ata message: a separate message with its own id and charge.
+   * It is sent only if the account could send it now (subscription, opt-out, quota); else none.
+   */
+  private sendFallback(ata: MessageRow): void {
+    const plan = ata.fallback!;
+    if (!this.rt.accounts.subscriptionActive(ata.accountId)) return;
+    if (this.rt.blockLists.isRecipientBlocked(ata.accountId, ata.to, 'message')) return;
+    if (this.quota.refusal(ata.accountId, plan.type)) return;
+    this.queue({
+      accountId: ata.accountId,
+      from: ata.from,
+      to: ata.to,
+      type: plan.type,
+      body: plan.body,
+      subject: plan.subject,
+      mediaUrl: [],
+      template: null,
+      fallback: null,
+      idempotencyKey: null,
+      linkId: ata.linkId,
+      fallbackFor: ata.id,
+    });
+  }
+
+  /** Domain event for the webhook engine: the message webhook's form fields (guides 2a). */
+  private announce(type: 'message.sent' | 'message.failed' | 'message.received', row: MessageRow): void {
+    const at = this.rt.clock.now();
+    const payload: Record<string, string> = {
+      MessageId: row.id,
+      AccountId: row.accountId,
+      From: row.from,
+      To: row.to,
+      Direction: row.direction,
+      Type: row.type,
+      Status: row.status,
+      Timestamp: this.rt.clock.nowIso(),
+    };
+    if (type === 'message.received') {
+      payload.Subject = row.subject ?? '';
+      payload.Body = row.body ?? '';
+      payload.NumMedia = String(row.mediaUrl.length);
+      row.mediaUrl.forEach((url, i) => (payload[`MediaUrl${i}`] = url));
+    }
+    this.rt.events.emit({ type, accountId: row.accountId, resourceId: row.id, at, payload });
+  }
+}

@@ -1,0 +1,75 @@
+// Monthly caps per message type (guides: separate monthly caps for each type, reset each
+// calendar month, not each billing cycle; queued counts, failed does not; an overage add-on
+// lifts the cap; a cap of 0 means the plan does not offer the type). Months are UTC, like the
+// usage aggregation's days. Counts are derived from the message rows and kept up to date.
+import type { Runtime } from '../../runtime.ts';
+import type { ApiError } from '../../core/errors.ts';
+import { messageErrors as E } from './errors.ts';
+import { MESSAGE_TYPES, type MessageRow, type MessageType } from './schema.ts';
+
+/** Whether a message counts toward quota and usage: outbound and not (yet) failed. */
+export function countsTowardUsage(r: MessageRow): boolean {
+  return r.direction === 'outbound' && r.status !== 'failed';
+}
+
+/** The UTC calendar month (YYYY-MM) of an ISO instant. */
+export function monthOf(isoTime: string): string {
+  return isoTime.slice(0, 7);
+}
+
+function key(accountId: string, type: string, month: string): string {
+  return `${accountId}|${type}|${month}`;
+}
+
+export class MessageQuota {
+  private counts = new Map<string, number>(); // maps account|type|month to messages that count (derived)
+
+  constructor(private readonly rt: Runtime) {}
+
+  rebuild(rows: readonly MessageRow[]): void {
+    this.counts = new Map();
+    for (const r of rows) if (countsTowardUsage(r)) this.add(r);
+  }
+
+  add(r: MessageRow): void {
+    const k = key(r.accountId, r.type, monthOf(r.dateCreated));
+    this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
+  }
+
+  /** A counted message that failed stops counting. */
+  remove(r: MessageRow): void {
+    const k = key(r.accountId, r.type, monthOf(r.dateCreated));
+    this.counts.set(k, Math.max(0, (this.counts.get(k) ?? 0) - 1));
+  }
+
+  /** Why one more message of `type` may not be sent now, or undefined when it may. */
+  refusal(accountId: string, type: MessageType): ApiError | undefined {
+    const limit = this.limit(accountId, type);
+    if (limit === 0) return E.TYPE_NOT_SUPPORTED(`the account's plan does not offer ${type} messages`);
+    if (this.overage(accountId, type)) return undefined;
+    const month = monthOf(this.rt.clock.nowIso());
+    const used = this.counts.get(key(accountId, type, month)) ?? 0;
+    if (used < limit) return undefined;
+    const lift = type === 'ata' ? '' : `, or add the ${type}_overage add-on`;
+    return E.QUOTA_EXCEEDED(`the monthly ${type} quota is used up (${used}/${limit} in ${month}); sending works again on the first of next month (UTC)${lift}`);
+  }
+
+  view(accountId: string) {
+    const month = monthOf(this.rt.clock.nowIso());
+    const line = (type: MessageType) => ({
+      used: this.counts.get(key(accountId, type, month)) ?? 0,
+      limit: this.limit(accountId, type),
+      overage: this.overage(accountId, type),
+    });
+    return { month, types: Object.fromEntries(MESSAGE_TYPES.map((t) => [t, line(t)])) as Record<MessageType, ReturnType<typeof line>> };
+  }
+
+  private limit(accountId: string, type: MessageType): number {
+    return this.rt.accounts.plan(accountId).monthlyMessageQuota[type];
+  }
+
+  /** sms_overage, lms_overage and mms_overage exist (guides); ata has no overage add-on. */
+  private overage(accountId: string, type: MessageType): boolean {
+    return type !== 'ata' && this.rt.accounts.hasAddon(accountId, `${type}_overage`);
+  }
+}

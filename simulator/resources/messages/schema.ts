@@ -1,0 +1,237 @@
+// Messages (spec "Message"), shaped exactly after the public API document: the send body is
+// PascalCase (To, From, Body, Type, Subject, MediaUrl, IdempotencyKey, Kakao, Fallback), the
+// response camelCase (MessageResponse). `ata` (messenger notification template) is sent with
+// `Kakao: {ChannelId, TemplateId, Variables}`; its templates live in the fixture and the
+// control plane.
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { ListMetaSchema } from '../../core/paging.ts';
+
+export const MESSAGE_TYPES = ['sms', 'lms', 'mms', 'ata'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
+export const TEXT_TYPES = ['sms', 'lms', 'mms'] as const;
+export type TextType = (typeof TEXT_TYPES)[number];
+export const MESSAGE_STATUSES = ['queued', 'sent', 'failed', 'received'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+export const DIRECTIONS = ['outbound', 'inbound'] as const;
+
+/** Template review states; only APPROVED templates can be sent. */
+export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'DORMANT'] as const;
+
+export const Message = Type.Object(
+  {
+    messageId: Type.String({ description: '"MG" followed by 32 hex digits.' }),
+    status: StringEnum(MESSAGE_STATUSES, { description: 'queued (accepted), then sent or failed; inbound messages are received.' }),
+    type: StringEnum(MESSAGE_TYPES, { description: 'For ata the body is the template with its variables substituted.' }),
+    subject: Nullable(Type.String({ description: 'LMS and MMS only.' })),
+    to: Type.String({ description: 'Domestic notation.' }),
+    from: Type.String({ description: 'Domestic notation.' }),
+    body: Nullable(Type.String()),
+    numMedia: Type.Integer({ description: 'Attached images.' }),
+    mediaUrl: Type.Array(Type.String()),
+    direction: StringEnum(DIRECTIONS),
+    accountId: Type.String(),
+    dateCreated: DateTime(),
+    dateUpdated: Nullable(DateTime({ description: 'When the carrier reported the outcome; null while queued and for inbound messages.' })),
+  },
+  { $id: 'Message', additionalProperties: false },
+);
+export type MessageWire = Static<typeof Message>;
+
+export const MessageList = Type.Object({ data: Type.Array(Message), meta: ListMetaSchema }, { $id: 'MessageList', additionalProperties: false });
+
+const KakaoBody = Type.Object(
+  {
+    ChannelId: Type.String({ minLength: 1, description: 'The connected messenger channel.' }),
+    TemplateId: Type.String({ minLength: 1, description: 'An approved template of that channel.' }),
+    Variables: Type.Optional(
+      Nullable(
+        Type.Record(Type.String(), Type.String(), {
+          description: 'Template variables; a key may be written as "name" or "#{name}". Every variable of the template is required and none other is accepted.',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const FallbackBody = Type.Object(
+  {
+    Body: Type.Optional(Nullable(Type.String({ description: 'Text sent instead; default: the rendered template.' }))),
+    Subject: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    Type: Type.Optional(Nullable(StringEnum(TEXT_TYPES, { description: 'Default: chosen from the length and subject.' }))),
+    Disabled: Type.Optional(Nullable(Type.Boolean({ description: 'true: no text is sent when the ata message fails.' }))),
+  },
+  { additionalProperties: false },
+);
+
+export const SendMessageBody = Type.Object(
+  {
+    To: Type.String({ maxLength: 40, description: 'Recipient; hyphens and +82 accepted, stored in domestic notation.' }),
+    From: Type.String({ maxLength: 40, description: 'A number the account owns.' }),
+    Body: Type.Optional(Nullable(Type.String({ description: 'Required for sms, lms and mms; refused with Kakao (the template is the body).' }))),
+    Type: Type.Optional(
+      Nullable(
+        StringEnum(MESSAGE_TYPES, {
+          description: 'Omitted: ata with Kakao, mms with MediaUrl, lms with Subject or a body over 90 EUC-KR bytes, else sms.',
+        }),
+      ),
+    ),
+    Subject: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: 'LMS and MMS only.' }))),
+    MediaUrl: Type.Optional(
+      Nullable(Type.Array(Type.String({ format: 'uri', maxLength: 2048 }), { maxItems: 3, description: 'MMS images (jpg, jpeg, png, bmp), at most 3.' })),
+    ),
+    IdempotencyKey: Type.Optional(
+      Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'A repeated key returns the first message instead of sending again.' })),
+    ),
+    Kakao: Type.Optional(Nullable(KakaoBody)),
+    Fallback: Type.Optional(Nullable(FallbackBody)),
+  },
+  { $id: 'SendMessageRequest', additionalProperties: false },
+);
+export type SendMessageInput = Static<typeof SendMessageBody>;
+
+// --- stored state ---
+
+const FallbackPlanSchema = Type.Object(
+  { type: StringEnum(TEXT_TYPES), body: Type.String(), subject: Nullable(Type.String()) },
+  { additionalProperties: false },
+);
+export type FallbackPlan = Static<typeof FallbackPlanSchema>;
+
+export const MessageRowSchema = Type.Object(
+  {
+    id: Type.String(), // the messageId
+    accountId: Type.String(),
+    direction: StringEnum(DIRECTIONS),
+    type: StringEnum(MESSAGE_TYPES),
+    status: StringEnum(MESSAGE_STATUSES),
+    from: Type.String(),
+    to: Type.String(),
+    subject: Nullable(Type.String()),
+    body: Nullable(Type.String()),
+    mediaUrl: Type.Array(Type.String()),
+    dateCreated: DateTime(),
+    dateUpdated: Nullable(DateTime()),
+    idempotencyKey: Nullable(Type.String()), // maps a repeated send of the account to this message
+    linkId: Nullable(Type.String()), // the assignment link the `from` number was issued through (usage)
+    template: Nullable(Type.Object({ channelId: Type.String(), templateId: Type.String() }, { additionalProperties: false })),
+    fallback: Nullable(FallbackPlanSchema), // the text to send when this ata message fails
+    fallbackFor: Nullable(Type.String()), // the ata message this text replaces
+  },
+  { additionalProperties: false },
+);
+export type MessageRow = Static<typeof MessageRowSchema>;
+
+export const TemplateRowSchema = Type.Object(
+  {
+    id: Type.String(), // the templateId
+    accountId: Type.String(),
+    channelId: Type.String(),
+    name: Type.String(),
+    body: Type.String(), // with #{variable} placeholders
+    variables: Type.Array(Type.String()), // names without #{}; body placeholders plus those of buttons and highlights
+    status: StringEnum(TEMPLATE_STATUSES),
+    createdAt: DateTime(),
+  },
+  { additionalProperties: false },
+);
+export type TemplateRow = Static<typeof TemplateRowSchema>;
+
+export const MessagesStateSchema = Type.Object(
+  { messages: Type.Array(MessageRowSchema), templates: Type.Array(TemplateRowSchema) },
+  { additionalProperties: false },
+);
+export type MessagesState = Static<typeof MessagesStateSchema>;
+
+// --- control plane ---
+
+export const KakaoTemplate = Type.Object(
+  {
+    templateId: Type.String(),
+    accountId: Type.String(),
+    channelId: Type.String(),
+    name: Type.String(),
+    body: Type.String(),
+    variables: Type.Array(Type.String()),
+    status: StringEnum(TEMPLATE_STATUSES),
+    sendable: Type.Boolean({ description: 'true only for APPROVED templates.' }),
+    createdAt: DateTime(),
+  },
+  { $id: 'SimKakaoTemplate', additionalProperties: false },
+);
+
+const TemplateBodyText = Type.String({ minLength: 1, maxLength: 1000, description: 'Template text with #{variable} placeholders.' });
+const VariableNames = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+  maxItems: 100,
+  description: 'Every variable the template needs (written with or without #{}); default: the placeholders of `body`. Must include them all; extra names stand for variables in buttons or highlight text.',
+});
+
+export const CreateTemplateBody = Type.Object(
+  {
+    templateId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Default: generated ("KA01TP" + 26 hex digits).' })),
+    channelId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    body: TemplateBodyText,
+    variables: Type.Optional(VariableNames),
+    status: Type.Optional(StringEnum(TEMPLATE_STATUSES, { default: 'APPROVED' })),
+  },
+  { $id: 'SimCreateKakaoTemplate', additionalProperties: false },
+);
+export type CreateTemplateInput = Static<typeof CreateTemplateBody>;
+
+export const UpdateTemplateBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    body: Type.Optional(TemplateBodyText),
+    variables: Type.Optional(VariableNames),
+    status: Type.Optional(StringEnum(TEMPLATE_STATUSES)),
+  },
+  { $id: 'SimUpdateKakaoTemplate', additionalProperties: false },
+);
+export type UpdateTemplateInput = Static<typeof UpdateTemplateBody>;
+
+export const InboundMessageBody = Type.Object(
+  {
+    from: Type.String({ minLength: 1, maxLength: 40, description: 'The sending phone.' }),
+    to: Type.String({ minLength: 1, maxLength: 40, description: 'A number some account owns.' }),
+    body: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    subject: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    mediaUrl: Type.Optional(Type.Array(Type.String({ format: 'uri', maxLength: 2048 }), { maxItems: 3 })),
+    type: Type.Optional(StringEnum(TEXT_TYPES, { description: 'Default: mms with media, lms with a subject or a long body, else sms.' })),
+  },
+  { $id: 'SimInboundMessage', additionalProperties: false },
+);
+export type InboundMessageInput = Static<typeof InboundMessageBody>;
+
+export const UsageRecord = Type.Object(
+  {
+    messageId: Type.String(),
+    meter: StringEnum(MESSAGE_TYPES),
+    unit: Type.Literal('count'),
+    quantity: Type.Integer(),
+    day: Type.String({ format: 'date', description: 'UTC day the message was accepted.' }),
+    phoneNumber: Type.String({ description: 'The account\'s number it was sent from.' }),
+    linkId: Nullable(Type.String({ description: 'Assignment link that number was issued through; null otherwise.' })),
+    at: DateTime(),
+  },
+  { $id: 'SimMessageUsageRecord', additionalProperties: false },
+);
+export type UsageRecordWire = Static<typeof UsageRecord>;
+
+const QuotaLine = Type.Object(
+  {
+    used: Type.Integer({ description: 'Outbound messages of the month not ended in failure.' }),
+    limit: Type.Integer({ description: 'The plan\'s monthly cap; 0 means the type is not offered.' }),
+    overage: Type.Boolean({ description: 'An overage add-on lifts the cap.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const QuotaView = Type.Object(
+  {
+    month: Type.String({ description: 'The UTC calendar month, YYYY-MM.' }),
+    types: Type.Object({ sms: QuotaLine, lms: QuotaLine, mms: QuotaLine, ata: QuotaLine }, { additionalProperties: false }),
+  },
+  { $id: 'SimMessageQuota', additionalProperties: false },
+);

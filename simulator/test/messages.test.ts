@@ -1,0 +1,590 @@
+// Messages (issue 5): sendMessage, listMessages, getMessage as the public API document shapes
+// them, the type rules, the refusals (each leaving state unchanged), quotas on the virtual
+// clock, ata templates and their fallback, idempotent sends, inbound texts, usage records and
+// the domain events the webhook engine consumes.
+import { beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { dispatch, DEFAULT_MAX_BODY_BYTES } from '../app.ts';
+import type { SimResponse } from '../core/operation.ts';
+import { loadFixtureFile, DEFAULT_FIXTURE_PATH } from '../fixture/load.ts';
+import type { DomainEvent } from '../core/events.ts';
+import { openApiJson } from '../meta.ts';
+import { ACME, BISTRO, harness } from './helpers.ts';
+
+type H = ReturnType<typeof harness>;
+
+const FROM = '07012340001';
+const CHANNEL = 'KA01PFacme0000000000000001';
+const ORDER_TEMPLATE = 'KA01TPacmeorder000000000001';
+const SHIP_TEMPLATE = 'KA01TPacmeship0000000000001';
+const DORMANT_TEMPLATE = 'KA01TPacmeold00000000000001';
+const hangul = (n: number) => '가'.repeat(n);
+
+function send(h: H, body: Record<string, unknown>, who = ACME) {
+  return h.call('POST', `/v1/accounts/${who.accountId}/messages`, { To: '010-1234-5678', From: FROM, ...body }, { key: who.key });
+}
+
+function state(h: H): string {
+  return JSON.stringify(h.sim.runtime.snapshot());
+}
+
+/** Sends, expects the refusal, and proves nothing changed (no row, no count, no random draw). */
+async function expectRefused(h: H, body: Record<string, unknown>, status: number, code: string) {
+  const before = state(h);
+  const r = await send(h, body);
+  expect(r.status, JSON.stringify(r.json)).toBe(status);
+  expect(r.json.code).toBe(code);
+  expect(typeof r.json.error).toBe('string');
+  expect(state(h), `${code} changed state`).toBe(before);
+  return r.json;
+}
+
+function capture(h: H): DomainEvent[] {
+  const events: DomainEvent[] = [];
+  h.sim.runtime.events.subscribe((e) => events.push(e));
+  return events;
+}
+
+/** The default fixture with tiny monthly caps, for quota tests. */
+function tinyQuotaFixture() {
+  const f = loadFixtureFile(DEFAULT_FIXTURE_PATH);
+  f.plans.business!.monthlyMessageQuota = { sms: 2, lms: 1, mms: 1, ata: 1 };
+  return f;
+}
+
+describe('sendMessage', () => {
+  let h: H;
+  beforeEach(() => {
+    h = harness();
+  });
+
+  it('accepts an sms: 201, queued, numbers normalised, the public document\'s fields; sent 2 s later', async () => {
+    const events = capture(h);
+    const r = await send(h, { To: '+82 10-1234-5678', From: '070-1234-0001', Body: 'hello' });
+    expect(r.status).toBe(201);
+    expect(Object.keys(r.json).sort()).toEqual(
+      ['accountId', 'body', 'dateCreated', 'dateUpdated', 'direction', 'from', 'mediaUrl', 'messageId', 'numMedia', 'status', 'subject', 'to', 'type'].sort(),
+    );
+    expect(r.json).toMatchObject({
+      status: 'queued',
+      type: 'sms',
+      subject: null,
+      to: '01012345678',
+      from: FROM,
+      body: 'hello',
+      numMedia: 0,
+      mediaUrl: [],
+      direction: 'outbound',
+      accountId: ACME.accountId,
+      dateCreated: '2026-03-02T00:00:00.000Z',
+      dateUpdated: null,
+    });
+    expect(r.json.messageId).toMatch(/^MG[0-9a-f]{32}$/);
+    expect((await h.call('GET', h.acme(`/messages/${r.json.messageId}`))).json).toEqual(r.json);
+
+    await h.sim.clock.advance({ seconds: 1.999 });
+    expect((await h.call('GET', h.acme(`/messages/${r.json.messageId}`))).json.status).toBe('queued');
+    expect(events).toEqual([]);
+    await h.sim.clock.advance({ seconds: 0.001 });
+    const sent = (await h.call('GET', h.acme(`/messages/${r.json.messageId}`))).json;
+    expect(sent).toMatchObject({ status: 'sent', dateUpdated: '2026-03-02T00:00:02.000Z' });
+    expect(events).toEqual([
+      {
+        type: 'message.sent',
+        accountId: ACME.accountId,
+        resourceId: r.json.messageId,
+        at: Date.parse('2026-03-02T00:00:02.000Z'),
+        payload: {
+          MessageId: r.json.messageId,
+          AccountId: ACME.accountId,
+          From: FROM,
+          To: '01012345678',
+          Direction: 'outbound',
+          Type: 'sms',
+          Status: 'sent',
+          Timestamp: '2026-03-02T00:00:02.000Z',
+        },
+      },
+    ]);
+  });
+
+  it('chooses the type when Type is omitted: mms with images, lms with a subject or over 90 EUC-KR bytes, else sms', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ Body: 'a'.repeat(90) }, 'sms'],
+      [{ Body: 'a'.repeat(91) }, 'lms'],
+      [{ Body: hangul(45) }, 'sms'],
+      [{ Body: hangul(45) + 'a' }, 'lms'],
+      [{ Body: 'short', Subject: 'Notice' }, 'lms'],
+      [{ Body: 'photo', MediaUrl: ['https://img.example/a.jpg'] }, 'mms'],
+      [{ Body: 'photo', Subject: 'Look', MediaUrl: ['https://img.example/a.PNG'] }, 'mms'],
+      [{ Body: 'empty subject is none', Subject: '' }, 'sms'],
+    ];
+    for (const [body, type] of cases) {
+      const r = await send(h, body);
+      expect(r.status, JSON.stringify(body)).toBe(201);
+      expect(r.json.type, JSON.stringify(body)).toBe(type);
+    }
+  });
+
+  it('keeps mms without images as mms (counted as mms) and echoes subject and images', async () => {
+    const bare = await send(h, { Type: 'mms', Body: 'no picture' });
+    expect(bare.json).toMatchObject({ type: 'mms', numMedia: 0, mediaUrl: [] });
+    const full = await send(h, { Type: 'mms', Body: 'pics', Subject: 'Trip', MediaUrl: ['https://img.example/1.jpg', 'https://img.example/2.jpeg', 'https://img.example/3.bmp'] });
+    expect(full.json).toMatchObject({ type: 'mms', subject: 'Trip', numMedia: 3, mediaUrl: ['https://img.example/1.jpg', 'https://img.example/2.jpeg', 'https://img.example/3.bmp'] });
+    expect((await h.sim.control.request<any>('GET', `/accounts/${ACME.accountId}/message-quota`)).types.mms.used).toBe(2);
+  });
+
+  it('enforces the type limits with stable codes, changing nothing', async () => {
+    const lms2000 = await send(h, { Type: 'lms', Body: hangul(2000) });
+    expect(lms2000.status).toBe(201);
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ Type: 'sms', Body: hangul(46) }, 400, 'body_too_long'],
+      [{ Type: 'sms', Body: 'a'.repeat(91) }, 400, 'body_too_long'],
+      [{ Type: 'lms', Body: hangul(2001) }, 400, 'body_too_long'],
+      [{ Body: 'x'.repeat(2001) }, 400, 'body_too_long'],
+      [{ Type: 'sms', Body: 'hi', Subject: 'S' }, 400, 'sms_no_subject'],
+      [{ Type: 'sms', Body: 'hi', MediaUrl: ['https://img.example/a.jpg'] }, 400, 'sms_no_media'],
+      [{ Type: 'lms', Body: 'hi', MediaUrl: ['https://img.example/a.jpg'] }, 400, 'lms_no_media'],
+      [{ Body: 'hi', MediaUrl: ['https://img.example/a.gif'] }, 400, 'invalid_media_ext'],
+      [{ Body: 'hi', MediaUrl: ['https://img.example/photo'] }, 400, 'invalid_media_ext'],
+      [{ Body: 'hi', MediaUrl: ['ftp://img.example/a.jpg'] }, 400, 'media_download_failed'],
+      [{ Body: 'hi', MediaUrl: ['https://img.example/1.jpg', 'https://img.example/2.jpg', 'https://img.example/3.jpg', 'https://img.example/4.jpg'] }, 400, 'VALIDATION'],
+      [{ Body: 'hi', MediaUrl: ['not a url'] }, 400, 'VALIDATION'],
+      [{}, 400, 'VALIDATION'],
+      [{ Body: '' }, 400, 'invalid_input'],
+      [{ Body: 'hi', Type: 'rcs' }, 400, 'VALIDATION'],
+      [{ Body: 'hi', IdempotencyKey: '' }, 400, 'VALIDATION'],
+      [{ Body: 'hi', body: 'camelCase is not the wire name' }, 400, 'VALIDATION'],
+    ];
+    for (const [body, status, code] of cases) await expectRefused(h, body, status, code);
+    const tooLong = await expectRefused(h, { Type: 'sms', Body: hangul(46) }, 400, 'body_too_long');
+    expect(tooLong.errors).toEqual([{ path: 'Body', message: expect.stringContaining('92') }]);
+  });
+
+  it('refuses bad numbers and a sender the account does not own', async () => {
+    await expectRefused(h, { To: 'abc', Body: 'hi' }, 400, 'INVALID_PHONE_NUMBER');
+    await expectRefused(h, { To: '1012345678', Body: 'hi' }, 400, 'INVALID_PHONE_NUMBER');
+    await expectRefused(h, { To: '+1 212 555 0100', Body: 'hi' }, 400, 'UNSUPPORTED_COUNTRY');
+    await expectRefused(h, { From: '+81 3 1234 5678', Body: 'hi' }, 400, 'UNSUPPORTED_COUNTRY');
+    const other = await expectRefused(h, { From: '07012349001', Body: 'hi' }, 400, 'from_not_registered');
+    expect(other.errors[0].path).toBe('From');
+    await expectRefused(h, { From: '070-9999-9999', Body: 'hi' }, 400, 'from_not_registered');
+    // A representative number the account owns can send; any spelling of an owned number works.
+    expect((await send(h, { From: '1588-1234', Body: 'hi' })).json.from).toBe('15881234');
+    expect((await send(h, { To: '1588-9999', Body: 'to a representative number' })).json.to).toBe('15889999');
+  });
+
+  it('recipient_blocked: an active message opt-out refuses; a call opt-out does not; released, it sends', async () => {
+    // The fixture opts 010-5555-0101 out of messages.
+    await expectRefused(h, { To: '+82 10-5555-0101', Body: 'hi' }, 422, 'recipient_blocked');
+    await expectRefused(h, { To: '01055550101', Kakao: { ChannelId: CHANNEL, TemplateId: SHIP_TEMPLATE, Variables: { trackingNumber: '1', trackingUrl: 'u' } } }, 422, 'recipient_blocked');
+    const call = (await h.call('POST', h.acme('/blocked-recipients'), { number: '010-7777-0001', channel: 'call' })).json;
+    expect((await send(h, { To: '01077770001', Body: 'calls blocked, texts fine' })).status).toBe(201);
+    // Another account's opt-out does not apply.
+    expect((await send(h, { To: '01055550101', From: '07012349001', Body: 'bistro' }, BISTRO)).status).toBe(201);
+    const entry = (await h.call('GET', h.acme('/blocked-recipients?number=01055550101'))).json.data[0];
+    await h.call('DELETE', h.acme(`/blocked-recipients/${entry.id}`));
+    expect((await send(h, { To: '01055550101', Body: 'released' })).status).toBe(201);
+    expect(call.channel).toBe('call');
+  });
+
+  it('NO_SUBSCRIPTION (422) while the subscription is inactive or not yet started', async () => {
+    await h.sim.control.request('PATCH', `/accounts/${ACME.accountId}`, { subscription: { status: 'inactive', startedAt: '2026-01-15T03:00:00Z' } });
+    await expectRefused(h, { Body: 'hi' }, 422, 'NO_SUBSCRIPTION');
+    await h.sim.control.request('PATCH', `/accounts/${ACME.accountId}`, { subscription: { status: 'active', startedAt: '2026-03-05T00:00:00Z' } });
+    await expectRefused(h, { Body: 'hi' }, 422, 'NO_SUBSCRIPTION');
+    await h.sim.clock.advance({ to: '2026-03-05T00:00:00Z' });
+    expect((await send(h, { Body: 'hi' })).status).toBe(201);
+  });
+
+  it('checks content (400) before numbers (400) before the account (422)', async () => {
+    await h.sim.control.request('PATCH', `/accounts/${ACME.accountId}`, { subscription: { status: 'inactive', startedAt: '2026-01-15T03:00:00Z' } });
+    await expectRefused(h, { To: 'bad', Type: 'sms', Body: hangul(50) }, 400, 'body_too_long');
+    await expectRefused(h, { To: 'bad', Body: 'hi' }, 400, 'INVALID_PHONE_NUMBER');
+    await expectRefused(h, { To: '01055550101', From: '07099999999', Body: 'hi' }, 400, 'from_not_registered');
+    await expectRefused(h, { To: '01055550101', Body: 'hi' }, 422, 'NO_SUBSCRIPTION');
+  });
+});
+
+describe('monthly quotas', () => {
+  it('caps each type per UTC calendar month; queued counts, failed stops counting; next month works again', async () => {
+    const h = harness({ fixture: tinyQuotaFixture() });
+    expect((await send(h, { Body: 'one' })).status).toBe(201);
+    // 010-0000-0400 always fails at the carrier.
+    const doomed = await send(h, { To: '010-0000-0400', Body: 'two' });
+    expect(doomed.status).toBe(201);
+    const refused = await expectRefused(h, { Body: 'three' }, 422, 'quota_exceeded');
+    expect(refused.error).toContain('2/2');
+    // Other types have their own caps.
+    expect((await send(h, { Body: 'long', Subject: 'S' })).json.type).toBe('lms');
+    await expectRefused(h, { Body: 'long', Subject: 'S' }, 422, 'quota_exceeded');
+
+    await h.sim.clock.advance({ seconds: 2 });
+    expect((await h.call('GET', h.acme(`/messages/${doomed.json.messageId}`))).json.status).toBe('failed');
+    expect((await h.sim.control.request<any>('GET', `/accounts/${ACME.accountId}/message-quota`)).types.sms).toEqual({ used: 1, limit: 2, overage: false });
+    expect((await send(h, { Body: 'three, now that two failed' })).status).toBe(201);
+    await expectRefused(h, { Body: 'four' }, 422, 'quota_exceeded');
+
+    await h.sim.clock.advance({ to: '2026-03-31T23:59:59.999Z' });
+    await expectRefused(h, { Body: 'still March' }, 422, 'quota_exceeded');
+    await h.sim.clock.advance({ to: '2026-04-01T00:00:00Z' });
+    const april = await h.sim.control.request<any>('GET', `/accounts/${ACME.accountId}/message-quota`);
+    expect(april).toMatchObject({ month: '2026-04', types: { sms: { used: 0, limit: 2 } } });
+    expect((await send(h, { Body: 'April' })).status).toBe(201);
+  });
+
+  it('an overage add-on lifts the cap of its type only; a cap of 0 is type_not_supported', async () => {
+    const h = harness({ fixture: tinyQuotaFixture() });
+    await h.sim.control.request('PATCH', `/accounts/${ACME.accountId}`, { addons: ['sms_overage'] });
+    for (let i = 0; i < 4; i++) expect((await send(h, { Body: `n${i}` })).status).toBe(201);
+    expect((await send(h, { Type: 'mms', Body: 'm' })).status).toBe(201);
+    await expectRefused(h, { Type: 'mms', Body: 'm' }, 422, 'quota_exceeded');
+    // Bistro's starter plan has no ata (cap 0).
+    await h.sim.control.request('POST', `/accounts/${BISTRO.accountId}/kakao-templates`, { templateId: 'TPbistro', channelId: 'PFbistro', body: 'Table for #{n}' });
+    const before = JSON.stringify(h.sim.runtime.snapshot());
+    const r = await h.call('POST', h.bistro('/messages'), { To: '01012345678', From: '07012349001', Kakao: { ChannelId: 'PFbistro', TemplateId: 'TPbistro', Variables: { n: '2' } } }, { key: BISTRO.key });
+    expect(r.status).toBe(422);
+    expect(r.json.code).toBe('type_not_supported');
+    expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(before);
+  });
+});
+
+describe('ata (messenger notification templates)', () => {
+  let h: H;
+  beforeEach(() => {
+    h = harness();
+  });
+  const kakao = (Variables: Record<string, string> | undefined, TemplateId = ORDER_TEMPLATE) => ({ Kakao: { ChannelId: CHANNEL, TemplateId, Variables } });
+
+  it('sends the approved template with its variables substituted; keys with or without #{}', async () => {
+    const r = await send(h, kakao({ 고객명: '홍길동', '#{주문번호}': 'A-1024' }));
+    expect(r.status).toBe(201);
+    expect(r.json).toMatchObject({ type: 'ata', body: '홍길동님, 주문 A-1024이 접수되었습니다.', subject: null, numMedia: 0 });
+    const typed = await send(h, { Type: 'ata', ...kakao({ 고객명: 'Kim', 주문번호: '7' }) });
+    expect(typed.json.type).toBe('ata');
+    // A value that looks like a placeholder is not expanded again.
+    expect((await send(h, kakao({ 고객명: '#{주문번호}', 주문번호: '9' }))).json.body).toBe('#{주문번호}님, 주문 9이 접수되었습니다.');
+    // Variables of buttons (declared on the template) are required too but are not in the body.
+    expect((await send(h, kakao({ trackingNumber: 'T1', trackingUrl: 'https://t.example/T1' }, SHIP_TEMPLATE))).json.body).toBe('Your parcel T1 is on its way.');
+  });
+
+  it('refuses bad template requests with the guides\' codes, changing nothing', async () => {
+    await expectRefused(h, kakao({ 고객명: '홍길동' }), 400, 'kakao_variable_missing');
+    await expectRefused(h, kakao({ 고객명: '홍길동', 주문번호: '' }), 400, 'kakao_variable_missing');
+    await expectRefused(h, kakao(undefined), 400, 'kakao_variable_missing');
+    await expectRefused(h, kakao({ trackingNumber: 'T1' }, SHIP_TEMPLATE), 400, 'kakao_variable_missing');
+    const unknown = await expectRefused(h, kakao({ 고객명: 'a', 주문번호: 'b', 쿠폰: 'c' }), 400, 'kakao_variable_unknown');
+    expect(unknown.errors).toEqual([{ path: 'Kakao.Variables.쿠폰', message: expect.any(String) }]);
+    await expectRefused(h, kakao({ 고객명: 'a', '#{고객명}': 'b', 주문번호: 'c' }), 400, 'VALIDATION');
+    await expectRefused(h, { Body: 'text', ...kakao({ 고객명: 'a', 주문번호: 'b' }) }, 400, 'kakao_body_not_allowed');
+    await expectRefused(h, { Subject: 'S', ...kakao({ 고객명: 'a', 주문번호: 'b' }) }, 400, 'kakao_field_not_allowed');
+    await expectRefused(h, { Type: 'sms', ...kakao({ 고객명: 'a', 주문번호: 'b' }) }, 400, 'kakao_type_mismatch');
+    await expectRefused(h, { Type: 'ata', Body: 'no template' }, 400, 'kakao_type_mismatch');
+    await expectRefused(h, { Body: 'text', Fallback: { Body: 'x' } }, 400, 'fallback_without_kakao');
+    await expectRefused(h, kakao({}, 'KA01TPnosuchtemplate'), 400, 'kakao_template_not_found');
+    await expectRefused(h, { Kakao: { ChannelId: 'KA01PFother', TemplateId: ORDER_TEMPLATE, Variables: { 고객명: 'a', 주문번호: 'b' } } }, 400, 'kakao_template_not_found');
+    await expectRefused(h, { Kakao: { ChannelId: CHANNEL } }, 400, 'VALIDATION');
+    await expectRefused(h, kakao({ date: 'Friday' }, DORMANT_TEMPLATE), 422, 'kakao_template_not_sendable');
+    // Another account's template is unknown to this one.
+    const r = await h.call('POST', h.bistro('/messages'), { To: '01012345678', From: '07012349001', ...kakao({ 고객명: 'a', 주문번호: 'b' }) }, { key: BISTRO.key });
+    expect(r.json.code).toBe('kakao_template_not_found');
+    await expectRefused(h, { ...kakao({ 고객명: 'a', 주문번호: 'b' }), Fallback: { Type: 'sms', Body: hangul(46) } }, 400, 'body_too_long');
+    await expectRefused(h, { ...kakao({ 고객명: 'a', 주문번호: 'b' }), Fallback: { Type: 'sms', Subject: 'S' } }, 400, 'sms_no_subject');
+  });
+
+  it('templates added through the control plane can be sent; approval status decides', async () => {
+    const t = await h.sim.control.request<any>('POST', `/accounts/${ACME.accountId}/kakao-templates`, { channelId: CHANNEL, body: 'Hi #{name}, code #{ref}', status: 'PENDING' });
+    expect(t).toMatchObject({ channelId: CHANNEL, variables: ['name', 'ref'], status: 'PENDING', sendable: false });
+    expect(t.templateId).toMatch(/^KA01TP[0-9a-f]{26}$/);
+    await expectRefused(h, kakao({ name: 'A', ref: '1' }, t.templateId), 422, 'kakao_template_not_sendable');
+    await h.sim.control.request('PATCH', `/accounts/${ACME.accountId}/kakao-templates/${t.templateId}`, { status: 'APPROVED' });
+    expect((await send(h, kakao({ name: 'A', ref: '1' }, t.templateId))).json.body).toBe('Hi A, code 1');
+  });
+
+  it('a failed ata message is followed by its fallback text, a separate message; Disabled sends none', async () => {
+    const events = capture(h);
+    // 010-0000-0410 is not a messenger user: ata fails, texts are delivered.
+    const ata = await send(h, { To: '010-0000-0410', ...kakao({ 고객명: '홍길동', 주문번호: '1' }) });
+    const custom = await send(h, { To: '010-0000-0410', ...kakao({ 고객명: 'Kim', 주문번호: '2' }), Fallback: { Body: 'Your order was received.', Subject: 'Order', Type: 'lms' } });
+    const none = await send(h, { To: '010-0000-0410', ...kakao({ 고객명: 'Lee', 주문번호: '3' }), Fallback: { Disabled: true } });
+    await h.sim.clock.advance({ seconds: 2 });
+    const list = (await h.call('GET', h.acme('/messages?number=01000000410'))).json.data;
+    expect(list.map((m: any) => [m.type, m.status, m.body])).toEqual([
+      ['lms', 'queued', 'Your order was received.'],
+      ['sms', 'queued', '홍길동님, 주문 1이 접수되었습니다.'],
+      ['ata', 'failed', 'Lee님, 주문 3이 접수되었습니다.'],
+      ['ata', 'failed', 'Kim님, 주문 2이 접수되었습니다.'],
+      ['ata', 'failed', '홍길동님, 주문 1이 접수되었습니다.'],
+    ]);
+    expect(list[0].subject).toBe('Order');
+    expect(list[0].dateCreated).toBe('2026-03-02T00:00:02.000Z');
+    await h.sim.clock.advance({ seconds: 2 });
+    const after = (await h.call('GET', h.acme('/messages?number=01000000410&status=sent'))).json.data;
+    expect(after.map((m: any) => m.type)).toEqual(['lms', 'sms']);
+    expect(events.map((e) => `${e.type}:${e.payload.Type}`)).toEqual([
+      'message.failed:ata',
+      'message.failed:ata',
+      'message.failed:ata',
+      'message.sent:sms',
+      'message.sent:lms',
+    ]);
+    expect([ata, custom, none].every((r) => r.status === 201)).toBe(true);
+    // The fallback counts against its own type, the failed ata against nothing.
+    const usage = (await h.sim.control.request<any>('GET', `/accounts/${ACME.accountId}/message-usage`)).data;
+    expect(usage.map((u: any) => u.meter)).toEqual(['sms', 'lms']);
+  });
+
+  it('no fallback is sent when the account could not send it at that moment', async () => {
+    const ata = await send(h, { To: '010-0000-0410', ...kakao({ 고객명: 'a', 주문번호: 'b' }) });
+    await h.call('POST', h.acme('/blocked-recipients'), { number: '010-0000-0410', channel: 'message' });
+    await h.sim.clock.advance({ seconds: 10 });
+    const list = (await h.call('GET', h.acme('/messages?number=01000000410'))).json.data;
+    expect(list.map((m: any) => m.messageId)).toEqual([ata.json.messageId]);
+    expect(list[0].status).toBe('failed');
+  });
+});
+
+describe('IdempotencyKey', () => {
+  it('a repeated key returns the first message (201) without sending, whatever the body; per account', async () => {
+    const h = harness();
+    const first = await send(h, { Body: 'order 1024 received', IdempotencyKey: 'order-1024' });
+    const again = await send(h, { To: '010-9999-8888', Body: 'different', IdempotencyKey: 'order-1024' });
+    expect(again.status).toBe(201);
+    expect(again.json).toEqual(first.json);
+    await h.sim.clock.advance({ seconds: 5 });
+    expect((await send(h, { Body: 'x', IdempotencyKey: 'order-1024' })).json).toMatchObject({ messageId: first.json.messageId, status: 'sent' });
+    expect((await h.call('GET', h.acme('/messages'))).json.meta.total).toBe(1);
+    const bistro = await send(h, { From: '07012349001', Body: 'b', IdempotencyKey: 'order-1024' }, BISTRO);
+    expect(bistro.json.messageId).not.toBe(first.json.messageId);
+    // A refused send does not claim the key.
+    const refused = await send(h, { To: '01055550101', Body: 'blocked', IdempotencyKey: 'k2' });
+    expect(refused.status).toBe(422);
+    expect((await send(h, { Body: 'ok', IdempotencyKey: 'k2' })).status).toBe(201);
+    // The key survives a snapshot round trip.
+    const snap = await h.sim.control.snapshot();
+    const h2 = harness();
+    await h2.sim.control.restore(snap);
+    expect((await send(h2, { Body: 'y', IdempotencyKey: 'order-1024' })).json.messageId).toBe(first.json.messageId);
+  });
+});
+
+describe('listMessages and getMessage', () => {
+  let h: H;
+  beforeEach(() => {
+    h = harness();
+  });
+
+  it('merges sent and received, newest first, with type, status and number (either side) filters', async () => {
+    const a = (await send(h, { To: '010-1111-0001', Body: 'a' })).json;
+    await h.sim.clock.advance({ seconds: 1 });
+    const b = (await send(h, { To: '010-0000-0400', Body: 'b', Subject: 'S' })).json;
+    await h.sim.clock.advance({ seconds: 1 });
+    const inbound = await h.sim.control.request<any>('POST', '/carrier/inbound', { from: '010-1111-0001', to: '070-1234-0002', body: 'reply' });
+    await h.sim.clock.advance({ seconds: 5 });
+    const all = (await h.call('GET', h.acme('/messages'))).json;
+    expect(all.data.map((m: any) => m.messageId)).toEqual([inbound.messageId, b.messageId, a.messageId]);
+    expect(all.meta).toEqual({ page: 0, pageSize: 20, total: 3 });
+    const ids = async (q: string) => (await h.call('GET', h.acme(`/messages?${q}`))).json.data.map((m: any) => m.messageId);
+    expect(await ids('number=010-1111-0001')).toEqual([inbound.messageId, a.messageId]);
+    expect(await ids('number=%2B82%2010%201111%200001')).toEqual([inbound.messageId, a.messageId]);
+    expect(await ids('number=07012340002')).toEqual([inbound.messageId]);
+    expect(await ids(`number=${FROM}`)).toEqual([b.messageId, a.messageId]);
+    expect(await ids('status=received')).toEqual([inbound.messageId]);
+    expect(await ids('status=failed')).toEqual([b.messageId]);
+    expect(await ids('status=sent')).toEqual([a.messageId]);
+    expect(await ids('type=lms')).toEqual([b.messageId]);
+    expect(await ids('type=ata')).toEqual([]);
+    expect(await ids('type=sms&status=sent&number=01011110001')).toEqual([a.messageId]);
+    const page = (await h.call('GET', h.acme('/messages?pageSize=2&page=1'))).json;
+    expect(page.data.map((m: any) => m.messageId)).toEqual([a.messageId]);
+    expect(page.meta).toEqual({ page: 1, pageSize: 2, total: 3 });
+    expect((await h.call('GET', h.acme('/messages?limit=1'))).json.meta.pageSize).toBe(1);
+    // Another account sees none of them.
+    expect((await h.call('GET', h.bistro('/messages'), undefined, { key: BISTRO.key })).json.meta.total).toBe(0);
+  });
+
+  it('refuses bad filters with 400', async () => {
+    for (const [q, code] of [
+      ['pageSize=101', 'VALIDATION'],
+      ['pageSize=x', 'VALIDATION'],
+      ['status=sending', 'VALIDATION'],
+      ['type=rcs', 'VALIDATION'],
+      ['number=abc', 'INVALID_PHONE_NUMBER'],
+      ['number=%2B1%20212%20555%200100', 'UNSUPPORTED_COUNTRY'],
+    ]) {
+      const r = await h.call('GET', h.acme(`/messages?${q}`));
+      expect(r.status, q).toBe(400);
+      expect(r.json.code, q).toBe(code);
+    }
+  });
+
+  it('getMessage: 404 message_not_found for an unknown id and for another account\'s message', async () => {
+    const mine = (await send(h, { Body: 'mine' })).json;
+    expect((await h.call('GET', h.acme('/messages/MGnope'))).json).toMatchObject({ code: 'message_not_found' });
+    const theirs = await h.call('GET', h.bistro(`/messages/${mine.messageId}`), undefined, { key: BISTRO.key });
+    expect(theirs.status).toBe(404);
+    expect(theirs.json.code).toBe('message_not_found');
+  });
+});
+
+describe('inbound messages (control plane)', () => {
+  it('are stored as received for the number\'s account and announced with the inbound fields', async () => {
+    const h = harness();
+    const events = capture(h);
+    const r = await h.call('POST', '/_sim/carrier/inbound', { from: '+82 10-2222-3333', to: '070-1234-0002', body: '주문 취소해 주세요' }, { key: null });
+    expect(r.status).toBe(201);
+    expect(r.json).toMatchObject({ status: 'received', direction: 'inbound', type: 'sms', from: '01022223333', to: '07012340002', accountId: ACME.accountId, body: '주문 취소해 주세요', dateUpdated: null });
+    const mms = await h.call('POST', '/_sim/carrier/inbound', { from: '01022223333', to: '07012349001', mediaUrl: ['https://img.example/a.jpg', 'https://img.example/b.jpg'] }, { key: null });
+    expect(mms.json).toMatchObject({ type: 'mms', accountId: BISTRO.accountId, body: null, numMedia: 2 });
+    expect(events.map((e) => e.payload)).toEqual([
+      {
+        MessageId: r.json.messageId, AccountId: ACME.accountId, From: '01022223333', To: '07012340002', Direction: 'inbound', Type: 'sms', Status: 'received',
+        Timestamp: '2026-03-02T00:00:00.000Z', Subject: '', Body: '주문 취소해 주세요', NumMedia: '0',
+      },
+      {
+        MessageId: mms.json.messageId, AccountId: BISTRO.accountId, From: '01022223333', To: '07012349001', Direction: 'inbound', Type: 'mms', Status: 'received',
+        Timestamp: '2026-03-02T00:00:00.000Z', Subject: '', Body: '', NumMedia: '2', MediaUrl0: 'https://img.example/a.jpg', MediaUrl1: 'https://img.example/b.jpg',
+      },
+    ]);
+    expect(events.map((e) => [e.type, e.accountId, e.resourceId])).toEqual([
+      ['message.received', ACME.accountId, r.json.messageId],
+      ['message.received', BISTRO.accountId, mms.json.messageId],
+    ]);
+    // Opt-outs never block inbound; inbound counts toward no quota or usage.
+    expect((await h.call('POST', '/_sim/carrier/inbound', { from: '01055550101', to: FROM, body: 'STOP' }, { key: null })).status).toBe(201);
+    expect((await h.sim.control.request<any>('GET', `/accounts/${ACME.accountId}/message-usage`)).data).toEqual([]);
+    const before = JSON.stringify(h.sim.runtime.snapshot());
+    for (const [body, code] of [
+      [{ from: '01022223333', to: '07099998888', body: 'x' }, 'number_not_found'],
+      [{ from: 'nope', to: FROM, body: 'x' }, 'INVALID_PHONE_NUMBER'],
+      [{ from: '01022223333', to: FROM, type: 'sms', mediaUrl: ['https://img.example/a.jpg'] }, 'VALIDATION'],
+    ] as const) {
+      const bad = await h.call('POST', '/_sim/carrier/inbound', body, { key: null });
+      expect(bad.json.code).toBe(code);
+    }
+    expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(before);
+  });
+});
+
+describe('usage records', () => {
+  it('one per outbound message not failed: meter, quantity, UTC day, number and linkId; failures drop out', async () => {
+    const h = harness();
+    await h.sim.clock.advance({ to: '2026-03-02T23:59:59Z' });
+    const a = (await send(h, { Body: 'late evening' })).json;
+    const failing = (await send(h, { To: '010-0000-0400', From: '070-1234-0002', Body: 'will fail' })).json;
+    const usage = () => h.sim.control.request<any>('GET', `/accounts/${ACME.accountId}/message-usage`);
+    expect((await usage()).data).toEqual([
+      { messageId: a.messageId, meter: 'sms', unit: 'count', quantity: 1, day: '2026-03-02', phoneNumber: FROM, linkId: null, at: '2026-03-02T23:59:59.000Z' },
+      { messageId: failing.messageId, meter: 'sms', unit: 'count', quantity: 1, day: '2026-03-02', phoneNumber: '07012340002', linkId: null, at: '2026-03-02T23:59:59.000Z' },
+    ]);
+    await h.sim.clock.advance({ seconds: 2 });
+    expect((await usage()).data.map((u: any) => u.messageId)).toEqual([a.messageId]);
+    expect(h.sim.runtime.messages.usageRecords(ACME.accountId)).toEqual((await usage()).data);
+    const b = (await send(h, { Type: 'lms', Body: 'next day' })).json;
+    expect((await usage()).data[1]).toMatchObject({ messageId: b.messageId, meter: 'lms', day: '2026-03-03' });
+  });
+
+  it('carry the linkId of the assignment the sending number was issued through', async () => {
+    const h = harness();
+    // Issue a number as an assignment link would (the links resource is another issue).
+    const row = h.sim.runtime.numbers.issue(ACME.accountId, {}, 'lnk_test_1');
+    const m = (await send(h, { From: row.id, Body: 'via link' })).json;
+    const usage = await h.sim.control.request<any>('GET', `/accounts/${ACME.accountId}/message-usage`);
+    expect(usage.data).toEqual([expect.objectContaining({ messageId: m.messageId, phoneNumber: row.id, linkId: 'lnk_test_1' })]);
+  });
+});
+
+describe('refusals as a property', () => {
+  // A sendable text with zero to two changes, so that sends often pass the content checks and
+  // reach the account's (opt-out, subscription, monthly caps).
+  const kakao = (TemplateId: string, Variables?: Record<string, string>) => ({ Body: undefined, Kakao: { ChannelId: CHANNEL, TemplateId, Variables } });
+  const change = fc.constantFrom<Record<string, unknown>>(
+    { To: '01055550101' }, { To: '010-0000-0400' }, { To: 'abc' }, { To: '+1 212 555 0100' }, { To: '1588-1234' },
+    { From: '070-1234-0002' }, { From: '07012349001' }, { From: 'nope' },
+    { Type: 'sms' }, { Type: 'lms' }, { Type: 'mms' }, { Type: 'ata' },
+    { Body: '' }, { Body: hangul(46) }, { Body: 'x'.repeat(2001) }, { Body: undefined },
+    { Subject: 'S' }, { MediaUrl: ['https://i.example/a.jpg'] }, { MediaUrl: ['https://i.example/a.gif'] },
+    kakao(ORDER_TEMPLATE, { 고객명: 'a', 주문번호: 'b' }), kakao(ORDER_TEMPLATE, { 고객명: 'a' }), kakao(DORMANT_TEMPLATE, { date: 'd' }), kakao('KA01TPunknown'),
+    { IdempotencyKey: 'k1' }, { IdempotencyKey: 'k2' },
+  );
+  const sendBody = fc.array(change, { maxLength: 2 }).map((changes) => {
+    const body: Record<string, unknown> = Object.assign({ To: '010-1234-5678', From: FROM, Body: 'hi' }, ...changes);
+    return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+  });
+  const step = fc.oneof(
+    { arbitrary: sendBody.map((body) => ({ kind: 'send' as const, body })), weight: 6 },
+    { arbitrary: fc.constantFrom('active', 'inactive').map((sub) => ({ kind: 'subscription' as const, sub })), weight: 1 },
+    { arbitrary: fc.constantFrom(1, 2, 600).map((seconds) => ({ kind: 'advance' as const, seconds })), weight: 1 },
+  );
+
+  it('a refused send changes nothing; an accepted one adds one message and one count (or replays)', () => {
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 20, maxLength: 30 }), (steps) => {
+        const h = harness({ fixture: tinyQuotaFixture() });
+        const opts = { maxBodyBytes: DEFAULT_MAX_BODY_BYTES };
+        const run = (method: string, url: string, body?: unknown) => {
+          const res = dispatch(h.sim.runtime, opts, {
+            method, url, headers: { authorization: `Bearer ${ACME.key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+          }) as SimResponse;
+          return { status: res.status, json: JSON.parse(res.body || 'null') };
+        };
+        for (const s of steps) {
+          if (s.kind === 'advance') run('POST', '/_sim/clock/advance', { seconds: s.seconds });
+          else if (s.kind === 'subscription') run('PATCH', `/_sim/accounts/${ACME.accountId}`, { subscription: { status: s.sub, startedAt: '2026-01-15T03:00:00Z' } });
+          else {
+            const before = state(h);
+            const count = h.sim.runtime.messages.messages.size;
+            const used = h.sim.runtime.messages.quotaView(ACME.accountId).types;
+            const r = run('POST', h.acme('/messages'), s.body);
+            expect(r.status, JSON.stringify(r.json)).not.toBeGreaterThanOrEqual(500);
+            if (r.status !== 201) {
+              expect([400, 422]).toContain(r.status);
+              expect(state(h), `${r.json.code} changed state`).toBe(before);
+              continue;
+            }
+            const after = h.sim.runtime.messages.messages.size;
+            if (after === count) {
+              expect(s.body.IdempotencyKey).toBeDefined(); // only a replay adds nothing
+              expect(state(h)).toBe(before);
+            } else {
+              expect(after).toBe(count + 1);
+              const type = r.json.type as keyof typeof used;
+              expect(h.sim.runtime.messages.quotaView(ACME.accountId).types[type].used).toBe(used[type].used + 1);
+            }
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('wire identity and determinism', () => {
+  it('keeps the public API document\'s operationIds, paths and success statuses', () => {
+    const doc = JSON.parse(openApiJson());
+    expect(doc.paths['/v1/accounts/{accountId}/messages'].post.operationId).toBe('sendMessage');
+    expect(Object.keys(doc.paths['/v1/accounts/{accountId}/messages'].post.responses)).toContain('201');
+    expect(doc.paths['/v1/accounts/{accountId}/messages'].get.operationId).toBe('listMessages');
+    expect(doc.paths['/v1/accounts/{accountId}/messages/{messageId}'].get.operationId).toBe('getMessage');
+    const body = doc.components.schemas.SendMessageRequest;
+    expect(Object.keys(body.properties).sort()).toEqual(['Body', 'Fallback', 'From', 'IdempotencyKey', 'Kakao', 'MediaUrl', 'Subject', 'To', 'Type']);
+    expect(body.required.sort()).toEqual(['From', 'To']);
+  });
+
+  it('the same seed and requests give byte-identical answers, phones included', async () => {
+    const runOnce = async () => {
+      const h = harness({ seed: 9 });
+      const out: string[] = [];
+      out.push((await send(h, { Body: 'a' })).text);
+      out.push((await send(h, { To: '010-0000-0410', Kakao: { ChannelId: CHANNEL, TemplateId: ORDER_TEMPLATE, Variables: { 고객명: 'a', 주문번호: 'b' } } })).text);
+      out.push((await h.call('POST', '/v2/verifications', { to: '010-1234-5678' })).text);
+      await h.sim.clock.advance({ seconds: 10 });
+      out.push((await h.call('GET', h.acme('/messages'))).text);
+      out.push((await h.call('GET', '/_sim/carrier/phones/01012345678', undefined, { key: null })).text);
+      out.push((await h.call('GET', '/_sim/state', undefined, { key: null })).text);
+      return out;
+    };
+    const x = await runOnce();
+    expect(await runOnce()).toEqual(x);
+  });
+});
