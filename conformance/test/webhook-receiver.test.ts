@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../simulator/index.ts';
 import { computeSignature } from '../../simulator/core/signing.ts';
+import { sampleCallflowEnded } from '../../simulator/test/receivers.ts';
 import { WebhookReceiver } from '../webhook-receiver.ts';
 import { VARIABLES_LIMIT_BYTES, checkWebhook, webhookMismatches, type ReceivedWebhook } from '../checks/webhooks.ts';
 
@@ -29,21 +30,7 @@ async function setup(): Promise<{ sim: Simulator; receiver: WebhookReceiver; key
 
 const advanceOf = (sim: Simulator) => async (seconds: number) => void (await sim.clock.advance({ seconds }));
 
-function callflowEnded(overrides: Record<string, unknown> = {}) {
-  return {
-    CallId: 'CA1',
-    AccountId: ACME.accountId,
-    From: '01012345678',
-    To: '07012340001',
-    Direction: 'inbound',
-    Event: 'callflow.ended',
-    Timestamp: '2026-03-02T00:00:00.000Z',
-    FlowId: 'CF1',
-    Status: 'completed',
-    Variables: { caller: '01012345678', callee: '07012340001' },
-    ...overrides,
-  };
-}
+const callflowEnded = sampleCallflowEnded;
 
 async function send(sim: Simulator, payload: Record<string, unknown>): Promise<void> {
   await sim.control.request('POST', '/webhooks/events', { accountId: ACME.accountId, type: 'callflow.ended', payload });

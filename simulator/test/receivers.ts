@@ -115,3 +115,20 @@ export async function closedPortUrl(): Promise<string> {
 export async function closeAllReceivers(): Promise<void> {
   await Promise.all([...open].map((r) => r.close()));
 }
+
+/** A callflow.ended payload that follows the spec's field table; tests override what they vary. */
+export function sampleCallflowEnded(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    CallId: 'CA1',
+    AccountId: 'AC1a2b3c4d',
+    From: '01012345678',
+    To: '07012340001',
+    Direction: 'inbound',
+    Event: 'callflow.ended',
+    Timestamp: '2026-03-02T00:00:00.000Z',
+    FlowId: 'CF1',
+    Status: 'completed',
+    Variables: { caller: '01012345678', callee: '07012340001' },
+    ...overrides,
+  };
+}

@@ -4,7 +4,7 @@
 // receiver order, determinism, duplicates, snapshots, and the journal.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACME, BISTRO, harness } from './helpers.ts';
-import { closeAllReceivers, closedPortUrl, startReceiver, type Received } from './receivers.ts';
+import { closeAllReceivers, closedPortUrl, sampleCallflowEnded, startReceiver, type Received } from './receivers.ts';
 import { verifyWebhookRequest } from '../core/signing.ts';
 import { MAX_ATTEMPTS } from '../peers/webhooks/engine.ts';
 import type { DomainEvent } from '../core/events.ts';
@@ -40,19 +40,8 @@ async function verifies(h: H, got: Received, accountId = ACME.accountId): Promis
   return verifyWebhookRequest({ signingKey: await h.sim.webhooks.signingKey(accountId), url: got.url, method: got.method, body: got.body, signature: got.headers['x-signature'] as string });
 }
 
-const callflowEnded = (callId: string, extra: Record<string, unknown> = {}) => ({
-  CallId: callId,
-  AccountId: ACME.accountId,
-  From: '01012345678',
-  To: '07012340001',
-  Direction: 'inbound',
-  Event: 'callflow.ended',
-  Timestamp: '2026-03-02T00:00:00.000Z',
-  FlowId: 'CF1',
-  Status: 'completed',
-  Variables: { caller: '01012345678', callee: '07012340001', menu: '2' },
-  ...extra,
-});
+const callflowEnded = (callId: string, extra: Record<string, unknown> = {}) =>
+  sampleCallflowEnded({ CallId: callId, Variables: { caller: '01012345678', callee: '07012340001', menu: '2' }, ...extra });
 
 describe('delivery', () => {
   it('posts the event form-encoded and signed to every active subscriber, and nowhere else', async () => {
