@@ -15,7 +15,6 @@ import { Table } from '../../core/store.ts';
 import { defineError } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
-import { tryNormalizePhone } from '../../core/phone.ts';
 import type { DomainEvent } from '../../core/events.ts';
 import type { PendingIo } from '../../core/io.ts';
 import type { Runtime } from '../../runtime.ts';
@@ -24,14 +23,13 @@ import { buildRequest, toFormFields, type OutgoingRequest } from './request.ts';
 import { ReceiverClient, type AttemptOutcome } from './receiver-client.ts';
 import { DeliveryTargets } from './targets.ts';
 import { SigningKeys } from './signing-keys.ts';
+import { filterAttempts, filterDeliveries, withinLimit } from './journal.ts';
 import { EngineStateSchema, type AttemptRow, type DeliveryRow, type EngineState, type JournalFilter, type Target } from './schema.ts';
 
 /** Wait before retry n (after failed attempt n): 10 s, 1 min, 5 min, 30 min, 2 h. */
 export const RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_200_000] as const;
 /** The first attempt plus one per retry delay; then the delivery has failed for good. */
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-/** Attempts (and finished deliveries) the journal keeps; the oldest finished ones go first. */
-export const JOURNAL_LIMIT = 10_000;
 
 const RETRY_JOB = 'webhooks.retry';
 
@@ -394,32 +392,12 @@ export class WebhookEngine implements PendingIo {
 
   /** Attempts matching the filter, in the order they started (virtual time, then delivery). */
   journal(filter: JournalFilter = {}): AttemptRow[] {
-    const number = normalizedNumber(filter.number);
-    return this.attempts
-      .all()
-      .filter(
-        (a) =>
-          matchesCommon(a, filter) &&
-          (filter.webhookId === undefined || a.webhookId === filter.webhookId) &&
-          (number === undefined || a.number === number) &&
-          (filter.deliveryId === undefined || a.deliveryId === filter.deliveryId),
-      )
-      .sort(byStart);
+    return filterAttempts(this.attempts.all(), filter);
   }
 
+  /** Deliveries matching the filter, in creation order. */
   listDeliveries(filter: JournalFilter = {}): DeliveryRow[] {
-    const number = normalizedNumber(filter.number);
-    return this.deliveries.all().filter(
-      (d) =>
-        matchesCommon(d, filter) &&
-        (filter.webhookId === undefined || (d.target.kind === 'webhook' && d.target.webhookId === filter.webhookId)) &&
-        (number === undefined || (d.target.kind === 'number' && d.target.number === number)) &&
-        (filter.deliveryId === undefined || d.id === filter.deliveryId),
-    );
-  }
-
-  getDelivery(id: string): DeliveryRow | undefined {
-    return this.deliveries.get(id);
+    return filterDeliveries(this.deliveries.all(), filter);
   }
 
   /** Forgets finished attempts and deliveries; deliveries under way continue and stay. */
@@ -428,16 +406,12 @@ export class WebhookEngine implements PendingIo {
     this.attempts = new Table(this.attempts.all().filter((a) => a.status === 'pending'));
   }
 
-  /** Keeps the journal within JOURNAL_LIMIT, dropping a tenth at a time, oldest finished first. */
+  /** Keeps the journal within JOURNAL_LIMIT (journal.ts). */
   private trim(): void {
-    if (this.attempts.size > JOURNAL_LIMIT) {
-      const drop = new Set(this.attempts.all().filter((a) => a.status !== 'pending').slice(0, JOURNAL_LIMIT / 10).map((a) => a.id));
-      this.attempts = new Table(this.attempts.all().filter((a) => !drop.has(a.id)));
-    }
-    if (this.deliveries.size > JOURNAL_LIMIT) {
-      const drop = new Set(this.deliveries.all().filter((d) => d.phase === 'done').slice(0, JOURNAL_LIMIT / 10).map((d) => d.id));
-      this.deliveries = new Table(this.deliveries.all().filter((d) => !drop.has(d.id)));
-    }
+    const attempts = withinLimit(this.attempts.all(), (a) => a.status !== 'pending');
+    if (attempts) this.attempts = new Table(attempts);
+    const deliveries = withinLimit(this.deliveries.all(), (d) => d.phase === 'done');
+    if (deliveries) this.deliveries = new Table(deliveries);
   }
 
   // --- state ---
@@ -507,25 +481,4 @@ export class WebhookEngine implements PendingIo {
 
 function deliveryId(n: number): string {
   return `whd_${String(n).padStart(8, '0')}`;
-}
-
-function normalizedNumber(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  const n = tryNormalizePhone(raw);
-  return n.ok ? n.number : raw;
-}
-
-function matchesCommon(row: { event: string; resourceId: string; accountId: string; status: string }, f: JournalFilter): boolean {
-  return (
-    (f.event === undefined || row.event === f.event) &&
-    (f.resourceId === undefined || row.resourceId === f.resourceId) &&
-    (f.accountId === undefined || row.accountId === f.accountId) &&
-    (f.status === undefined || row.status === f.status)
-  );
-}
-
-function byStart(a: AttemptRow, b: AttemptRow): number {
-  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? -1 : 1;
-  if (a.deliveryId !== b.deliveryId) return a.deliveryId < b.deliveryId ? -1 : 1;
-  return a.attempt - b.attempt;
 }

@@ -114,6 +114,7 @@ export class ReceiverClient {
   }
 
   useTimeout(ms: number): void {
+    if (ms === this.timeoutMs) return;
     this.timeoutMs = ms;
     void this.agent.close();
     this.agent = this.newAgent();
