@@ -61,6 +61,10 @@ describe('webhook registration', () => {
     const r = await h.call('POST', h.acme('/webhooks'), { url: 'http://127.0.0.1:9/x', events });
     expect(r.status).toBe(201);
     expect(r.json.events).toEqual(events);
+    // /openapi.json documents them, as the reference does, so generated clients offer them.
+    const doc = (await h.call('GET', '/openapi.json')).json;
+    const items = doc.components.schemas.CreateWebhookRequest.properties.events.items;
+    expect(items.enum).toEqual([...events, 'email.received']);
   });
 
   it('lists newest first without paging; other accounts\' webhooks stay invisible (404)', async () => {
