@@ -3,7 +3,7 @@
 // this model knows nothing about delivery.
 import { Table } from '../../core/store.ts';
 import { defineError } from '../../core/errors.ts';
-import { newId } from '../../core/ids.ts';
+import { freshId } from '../../core/ids.ts';
 import { validate } from '../../core/schema.ts';
 import type { Runtime } from '../../runtime.ts';
 import { numberErrors } from '../numbers/model.ts';
@@ -80,8 +80,7 @@ export class WebhooksModel {
   create(accountId: string, input: CreateWebhookInput): WebhookRow {
     const url = this.rt.receiverPolicy.check(input.url, 'url');
     const events = checkEvents(input.events);
-    let id = newId(this.rt.random, 'webhook');
-    while (this.webhooks.has(id)) id = newId(this.rt.random, 'webhook');
+    const id = freshId(this.rt.random, 'webhook', (x) => this.webhooks.has(x));
     return this.webhooks.insert({ id, accountId, url, events, active: true, createdAt: this.rt.clock.nowIso() });
   }
 
