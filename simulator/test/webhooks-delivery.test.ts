@@ -330,12 +330,12 @@ describe('targets that change or go away', () => {
   it('strict mode refuses a loopback number webhook at delivery, for good', async () => {
     const h = sim({ webhooks: { strict: true } });
     const r = await startReceiver();
-    emit(h, 'message.received', { MessageId: 'MG1', To: '07012340002' }); // fixture: http://127.0.0.1:3000/inbound
+    emit(h, 'message.received', { MessageId: 'MG1', To: '07012340002' }); // fixture: http://127.0.0.1:9/inbound
     await h.sim.clock.advance({ seconds: 86400 });
     expect(r.requests).toHaveLength(0);
     const journal = await h.sim.webhooks.journal();
     expect(journal).toHaveLength(1);
-    expect(journal[0]).toMatchObject({ status: 'failed', url: 'http://127.0.0.1:3000/inbound', error: 'address not allowed in strict mode: the internal address 127.0.0.1' });
+    expect(journal[0]).toMatchObject({ status: 'failed', url: 'http://127.0.0.1:9/inbound', error: 'address not allowed in strict mode: the internal address 127.0.0.1' });
     expect((await h.sim.webhooks.deliveries())[0]).toMatchObject({ status: 'failed', attempts: 1 });
   });
 });
