@@ -5,7 +5,8 @@ import { parseArgs } from 'node:util';
 import { createSimulator, parseClockMode, FixtureError, DEFAULT_FIXTURE_PATH } from '../simulator/index.ts';
 
 const USAGE = `usage: npm start -- [--port 4010] [--host 127.0.0.1] [--seed N] [--fixture fixtures/default.yaml]
-                    [--clock manual|realtime[:speed]] [--control-token T] [--max-body-bytes N]`;
+                    [--clock manual|realtime[:speed]] [--control-token T] [--max-body-bytes N]
+                    [--webhook-strict] [--webhook-timeout-ms 10000]`;
 
 function fail(message: string): never {
   process.stderr.write(`sim: ${message}\n`);
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
         clock: { type: 'string', default: 'manual' },
         'control-token': { type: 'string' },
         'max-body-bytes': { type: 'string' },
+        'webhook-strict': { type: 'boolean', default: false },
+        'webhook-timeout-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -44,6 +47,7 @@ async function main(): Promise<void> {
   const port = integer('port', args.port, 0, 65535)!;
   const seed = integer('seed', args.seed, 0, 4294967295);
   const maxBodyBytes = integer('max-body-bytes', args['max-body-bytes'], 1, 1024 ** 3);
+  const webhookTimeoutMs = integer('webhook-timeout-ms', args['webhook-timeout-ms'], 1, 600_000);
   let clock;
   try {
     clock = parseClockMode(args.clock);
@@ -53,7 +57,14 @@ async function main(): Promise<void> {
 
   let sim;
   try {
-    sim = createSimulator({ fixture: args.fixture ?? DEFAULT_FIXTURE_PATH, seed, clock, controlToken: args['control-token'], maxBodyBytes });
+    sim = createSimulator({
+      fixture: args.fixture ?? DEFAULT_FIXTURE_PATH,
+      seed,
+      clock,
+      controlToken: args['control-token'],
+      maxBodyBytes,
+      webhooks: { strict: args['webhook-strict'], timeoutMs: webhookTimeoutMs },
+    });
   } catch (e) {
     if (e instanceof FixtureError) fail(`bad fixture: ${e.message}`);
     fail(`cannot start: ${(e as Error).message}`);
@@ -90,9 +101,12 @@ async function main(): Promise<void> {
     `  fixture: ${args.fixture ?? 'fixtures/default.yaml'}`,
     `  control: ${server.url}/_sim${args['control-token'] ? ' (needs the control token)' : ''}`,
     `  openapi: ${server.url}/openapi.json`,
+    `  webhooks: ${args['webhook-strict'] ? 'strict (internal addresses refused)' : 'local receivers allowed'}, timeout ${sim.runtime.webhookEngine.timeoutMs} ms`,
     '',
     'Accounts (demo API keys):',
     ...sim.fixture.accounts.map((a) => `  ${a.accountId}  ${a.apiKeys[0]}  ${a.plan.padEnd(9)} ${a.name}`),
+    '',
+    `Webhook signing key (to verify X-Signature; docs/webhooks.md): GET ${server.url}/_sim/accounts/<accountId>/signing-key`,
     '',
     `Try: curl -H "Authorization: Bearer ${sim.fixture.accounts[0]?.apiKeys[0] ?? '<key>'}" ${server.url}/v1/accounts/${sim.fixture.accounts[0]?.accountId ?? '<account>'}/numbers`,
   ];

@@ -8,12 +8,16 @@ import { loadFixtureFile, parseFixture, DEFAULT_FIXTURE_PATH } from './fixture/l
 import type { Fixture } from './fixture/schema.ts';
 import { realtimeDriver, type ClockMode } from './core/realtime.ts';
 import type { SimRequest, SimResponse } from './core/operation.ts';
+import type { AttemptRow, DeliveryRow } from './peers/webhooks/schema.ts';
+import { DEFAULT_RECEIVER_TIMEOUT_MS } from './peers/webhooks/receiver-client.ts';
 
 export type { SimRequest, SimResponse } from './core/operation.ts';
 export type { Fixture } from './fixture/schema.ts';
 export type { ClockMode } from './core/realtime.ts';
 export { FixtureError, DEFAULT_FIXTURE_PATH } from './fixture/load.ts';
 export { ApiError } from './core/errors.ts';
+export { SIGNATURE_HEADER, computeSignature, verifySignature, verifyWebhookRequest, parseFormBody, signatureBase } from './core/signing.ts';
+export type { FormFields, WebhookRequestToVerify } from './core/signing.ts';
 
 export interface SimulatorOptions {
   /** A fixture file path, a parsed fixture, or YAML text ({ yaml }); default fixtures/default.yaml. */
@@ -28,6 +32,13 @@ export interface SimulatorOptions {
   maxBodyBytes?: number;
   /** Where defects (bugs: non-API errors) are reported; default stderr. */
   onDefect?: (error: unknown) => void;
+  /** Webhook delivery (docs/webhooks.md). */
+  webhooks?: {
+    /** Refuse receivers on loopback, private and other internal addresses, as the real service does (default false). */
+    strict?: boolean;
+    /** Wall-clock milliseconds one attempt may take before it counts as failed (default 10000). */
+    timeoutMs?: number;
+  };
 }
 
 export interface ListeningServer {
@@ -47,9 +58,20 @@ export interface Simulator {
   /** The control plane as functions (same code paths as /_sim). */
   control: SimulatorControl;
   clock: { now(): string; mode: ClockMode; advance(by: { seconds: number } | { to: string }): Promise<{ now: string; fired: number }> };
+  /** Webhook delivery, through the control plane. */
+  webhooks: SimulatorWebhooks;
   fixture: Fixture;
   runtime: Runtime;
   close(): Promise<void>;
+}
+
+export interface SimulatorWebhooks {
+  /** Waits until no attempt is queued or in flight (retries scheduled on the clock are not waited for). */
+  settle(): Promise<{ now: string; inFlight: number; waiting: number; nextRetryAt: string | null }>;
+  /** Every attempt, with its request and outcome; filter by event, resourceId, webhookId, number... */
+  journal(filter?: Record<string, string>): Promise<AttemptRow[]>;
+  deliveries(filter?: Record<string, string>): Promise<DeliveryRow[]>;
+  signingKey(accountId: string): Promise<string>;
 }
 
 export interface SimulatorControl {
@@ -84,6 +106,11 @@ export function parseClockMode(text: string | ClockMode | undefined): ClockMode 
   throw new Error(`clock must be "manual", "realtime" or "realtime:<speed>" with a positive speed, got "${text}"`);
 }
 
+function query(filter: Record<string, string>): string {
+  const q = new URLSearchParams(filter).toString();
+  return q ? `?${q}` : '';
+}
+
 function resolveFixture(f: SimulatorOptions['fixture']): Fixture {
   if (f === undefined) return loadFixtureFile(DEFAULT_FIXTURE_PATH);
   if (typeof f === 'string') return loadFixtureFile(f);
@@ -97,6 +124,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const seed = options.seed ?? fixture.seed ?? 1;
   const onDefect = options.onDefect ?? ((e: unknown) => console.error('[simulator defect]', e));
   const rt = new Runtime(fixture, seed);
+  rt.receiverPolicy.strict = options.webhooks?.strict ?? false;
+  const timeoutMs = options.webhooks?.timeoutMs ?? DEFAULT_RECEIVER_TIMEOUT_MS;
+  if (!(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new Error(`webhooks.timeoutMs must be a positive integer, got ${timeoutMs}`);
+  rt.webhookEngine.configure({ timeoutMs });
   const mode = parseClockMode(options.clock);
   if (mode.kind === 'realtime') rt.clockDriver = realtimeDriver(rt.clock, mode.speed, onDefect);
   rt.clockDriver.rebase();
@@ -163,10 +194,17 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       mode,
       advance: (by) => controlRequest('POST', '/clock/advance', by),
     },
+    webhooks: {
+      settle: () => controlRequest('POST', '/webhooks/settle'),
+      journal: async (filter = {}) => (await controlRequest<{ data: AttemptRow[] }>('GET', `/webhooks/journal${query(filter)}`)).data,
+      deliveries: async (filter = {}) => (await controlRequest<{ data: DeliveryRow[] }>('GET', `/webhooks/deliveries${query(filter)}`)).data,
+      signingKey: async (accountId) => (await controlRequest<{ signingKey: string }>('GET', `/accounts/${encodeURIComponent(accountId)}/signing-key`)).signingKey,
+    },
     fixture,
     runtime: rt,
     async close() {
       rt.clockDriver.stop();
+      await rt.webhookEngine.close();
       await Promise.all(
         [...servers].map(
           (s) =>

@@ -18,6 +18,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Numbers: 'Phone numbers the account owns and how inbound calls and messages route.',
   Messages: 'Text messages (sms, lms, mms) and messenger notification template messages (ata), sent through the carrier and received on the account\'s numbers.',
   Verifications: 'One-time codes sent by text or call and checked against their hash; the account comes from the API key.',
+  Webhooks: 'Account webhooks: which events go to which URL, their delivery logs and a test send. Deliveries are form-encoded, signed with X-Signature, and retried until a 2xx answer.',
   'Control plane': 'Test-only scripting and introspection of the simulator (/_sim). Not part of the platform interface.',
   Meta: 'Documents about this API.',
 };

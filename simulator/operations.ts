@@ -5,11 +5,13 @@ import { operations as numbers } from './resources/numbers/routes.ts';
 import { operations as emailDomains } from './resources/email-domains/routes.ts';
 import { operations as messages } from './resources/messages/routes.ts';
 import { operations as verifications } from './resources/verifications/routes.ts';
+import { operations as webhooks } from './resources/webhooks/routes.ts';
 import { operations as control } from './control/routes.ts';
 import { operations as dnsControl } from './control/dns.ts';
 import { operations as emailProviderControl } from './control/email-provider.ts';
 import { operations as carrierControl } from './control/carrier.ts';
 import { operations as messagingControl } from './control/messaging.ts';
+import { operations as webhookControl } from './control/webhooks.ts';
 import { operations as meta } from './meta.ts';
 
 export function allOperations(): readonly Operation[] {
@@ -19,11 +21,13 @@ export function allOperations(): readonly Operation[] {
     ...emailDomains,
     ...messages,
     ...verifications,
+    ...webhooks,
     ...control,
     ...dnsControl,
     ...emailProviderControl,
     ...carrierControl,
     ...messagingControl,
+    ...webhookControl,
     ...meta,
   ];
 }

@@ -19,6 +19,11 @@ import { GeoIp } from './peers/geoip.ts';
 import { FakeDns } from './peers/dns.ts';
 import { Carrier } from './peers/carrier.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
+import { IoBarrier } from './core/io.ts';
+import { ClockAdvancer } from './core/advance.ts';
+import { WebhooksModel } from './resources/webhooks/model.ts';
+import { WebhookEngine } from './peers/webhooks/engine.ts';
+import { ReceiverPolicy } from './peers/webhooks/receiver-policy.ts';
 
 export const SNAPSHOT_FORMAT = 'platform-simulator-state';
 export const SNAPSHOT_VERSION = 1;
@@ -66,6 +71,11 @@ export class Runtime {
   readonly initialSeed: number;
   readonly events = new DomainEvents();
   readonly refs = new References();
+  /** Real I/O in flight to peers the user runs; the clock advance waits for it. */
+  readonly io = new IoBarrier();
+  readonly advancer: ClockAdvancer;
+  /** Which URLs may receive webhooks (strict mode is a simulator option, not state). */
+  readonly receiverPolicy = new ReceiverPolicy();
   /** Manual by default; createSimulator installs the realtime driver when asked. */
   clockDriver: ClockDriver = manualDriver();
 
@@ -78,6 +88,8 @@ export class Runtime {
   readonly carrier: Carrier;
   readonly messages: MessagesModel;
   readonly verifications: VerificationsModel;
+  readonly webhooks: WebhooksModel;
+  readonly webhookEngine: WebhookEngine;
 
   /** Models in snapshot order; the key is the model's name inside a snapshot. */
   private readonly models: [string, StatefulModel][];
@@ -100,6 +112,9 @@ export class Runtime {
     this.carrier = new Carrier(this);
     this.messages = new MessagesModel(this);
     this.verifications = new VerificationsModel(this);
+    this.webhooks = new WebhooksModel(this);
+    this.webhookEngine = new WebhookEngine(this);
+    this.advancer = new ClockAdvancer(this.clock, this.io);
     this.models = [
       ['accounts', this.accounts],
       ['numbers', this.numbers],
@@ -110,6 +125,9 @@ export class Runtime {
       ['carrier', this.carrier],
       ['messages', this.messages],
       ['verifications', this.verifications],
+      ['webhooks', this.webhooks],
+      // After accounts: its snapshot lists every account's signing key.
+      ['webhookDeliveries', this.webhookEngine],
     ];
     this.reset(seed);
   }

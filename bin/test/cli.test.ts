@@ -98,6 +98,26 @@ describe('npm start', () => {
     expect((await s.exit).code).toBe(0);
   });
 
+  it('--webhook-strict refuses local receivers; --webhook-timeout-ms applies', async () => {
+    const s = await start(['--port', '0', '--webhook-strict', '--webhook-timeout-ms', '1500']);
+    try {
+      expect(s.stdout()).toMatch(/webhooks: strict \(internal addresses refused\), timeout 1500 ms/);
+      const post = (url: string) =>
+        fetch(`${s.url}/v1/accounts/AC1a2b3c4d/webhooks`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer sk_test_acme_4f9c2b7e1d3a5c8f', 'content-type': 'application/json' },
+          body: JSON.stringify({ url, events: ['message.sent'] }),
+        });
+      const local = await post('http://127.0.0.1:3000/hook');
+      expect(local.status).toBe(400);
+      expect(((await local.json()) as any).code).toBe('URL_BLOCKED');
+      expect((await post('https://hooks.example.com/in')).status).toBe(201);
+    } finally {
+      s.child.kill('SIGTERM');
+    }
+    expect((await s.exit).code).toBe(0);
+  });
+
   it('a port in use gives one line and a non-zero exit', async () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
@@ -119,6 +139,7 @@ describe('npm start', () => {
     expectOneLineError(await runToExit(['--port', 'eighty']), /--port must be an integer/);
     expectOneLineError(await runToExit(['--seed', '-3']), /'--seed' argument is ambiguous/);
     expectOneLineError(await runToExit(['--seed', 'abc']), /--seed must be an integer/);
+    expectOneLineError(await runToExit(['--webhook-timeout-ms', '0']), /--webhook-timeout-ms must be an integer from 1 to 600000/);
     const unknown = await runToExit(['--colour', 'red']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toMatch(/Unknown option '--colour'/);

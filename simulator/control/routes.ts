@@ -26,7 +26,7 @@ const TAG = 'Control plane';
 const FIXED = 'fixed control-plane contract (DESIGN.md)';
 
 /** What this control plane can script; the conformance kit reads it from /_sim/health. */
-export const CAPABILITIES = ['clock', 'accounts', 'state', 'geoip', 'writes', 'blocklist-intake', 'dns', 'email-provider', 'carrier', 'kakao-templates'];
+export const CAPABILITIES = ['clock', 'accounts', 'state', 'geoip', 'writes', 'blocklist-intake', 'dns', 'email-provider', 'carrier', 'kakao-templates', 'webhooks'];
 
 const Health = Type.Object(
   { status: Type.Literal('ok'), now: DateTime(), seed: Type.Integer(), capabilities: Type.Array(Type.String()) },
@@ -120,7 +120,7 @@ export const operations = [
     path: '/_sim/clock/advance',
     tag: TAG,
     summary: 'Move virtual time forward',
-    description: 'Give `seconds` or `to`. Every job that falls due runs at its own instant, in due-time then creation order. Moving backwards is refused.',
+    description: 'Give `seconds` or `to`. Every job that falls due runs at its own instant, in due-time then creation order. Before moving past an instant, the advance waits for the webhook attempts in flight (so retries fall at their own instants); it answers once they have settled. Moving backwards is refused.',
     origin: 'simulator',
     basis: FIXED,
     auth: 'control',
@@ -131,10 +131,14 @@ export const operations = [
       if ((body.seconds === undefined) === (body.to === undefined)) {
         throw ApiError.validation('give exactly one of "seconds" and "to"', [{ path: '', message: 'seconds or to' }]);
       }
-      const target = body.to !== undefined ? parseInstant(body.to)! : rt.clock.now() + Math.round(body.seconds! * 1000);
-      const fired = rt.clock.advanceTo(target);
-      rt.clockDriver.rebase();
-      return reply.ok({ now: iso(rt.clock.now()), fired });
+      const to = body.to !== undefined ? parseInstant(body.to)! : undefined;
+      // Waits, at each instant, for webhook attempts started there (core/advance.ts).
+      const fired = rt.advancer.advance((now) => to ?? now + Math.round(body.seconds! * 1000));
+      const answer = (n: number) => {
+        rt.clockDriver.rebase();
+        return reply.ok({ now: iso(rt.clock.now()), fired: n });
+      };
+      return fired instanceof Promise ? fired.then(answer) : answer(fired);
     },
   }),
   defineOperation({

@@ -11,6 +11,7 @@ export const ID_FORMATS = {
   verification: { prefix: 'VE', hex: 32 },
   kakaoTemplate: { prefix: 'KA01TP', hex: 26 },
   emailDomain: { prefix: 'ed_', hex: 24 },
+  webhook: { prefix: 'WH', hex: 16 },
 } as const satisfies Record<string, { prefix: string; hex: number }>;
 
 export type IdKind = keyof typeof ID_FORMATS;

@@ -59,6 +59,12 @@ describe('OpenAPI document', () => {
       ['registerNumber', 'post', '/v1/accounts/{accountId}/numbers', '201'],
       ['updateNumber', 'put', '/v1/accounts/{accountId}/numbers/{number}', '200'],
       ['deleteNumber', 'delete', '/v1/accounts/{accountId}/numbers/{number}', '204'],
+      ['createWebhook', 'post', '/v1/accounts/{accountId}/webhooks', '201'],
+      ['listWebhooks', 'get', '/v1/accounts/{accountId}/webhooks', '200'],
+      ['updateWebhook', 'put', '/v1/accounts/{accountId}/webhooks/{webhookId}', '200'],
+      ['deleteWebhook', 'delete', '/v1/accounts/{accountId}/webhooks/{webhookId}', '204'],
+      ['listWebhookLogs', 'get', '/v1/accounts/{accountId}/webhooks/{webhookId}/logs', '200'],
+      ['testWebhook', 'post', '/v1/accounts/{accountId}/webhooks/{webhookId}/test', '200'],
     ];
     for (const [id, method, path, status] of reference) {
       const op = doc.paths[path]?.[method];
@@ -84,6 +90,8 @@ describe('answers match the documented schemas and statuses', () => {
     const a = (p: string) => h.acme(p);
     const rec = (await h.call('POST', a('/blocked-recipients'), { number: '010-1111-2222', channel: 'call' })).json;
     const cal = (await h.call('POST', a('/blocked-callers'), { number: '02-111-2222' })).json;
+    // Nothing listens on port 9 of loopback: webhook attempts fail fast and are retried.
+    const hook = (await h.call('POST', a('/webhooks'), { url: 'http://127.0.0.1:9/hook', events: ['message.sent'] })).json;
     const tour: [string, string, unknown?, string?][] = [
       ['GET', a('/blocked-callers')],
       ['GET', a('/blocked-callers?status=all&number=02-111-2222')],
@@ -105,6 +113,26 @@ describe('answers match the documented schemas and statuses', () => {
       ['DELETE', a('/numbers/07040000000')],
       ['GET', a('/numbers?pageSize=x')],
       ['GET', '/v1/accounts/AC5e6f7a8b/numbers'],
+      ['GET', a('/webhooks')],
+      ['POST', a('/webhooks'), { url: 'https://x.example/h', events: ['nope'] }],
+      ['POST', a('/webhooks'), { url: 'nope', events: ['message.sent'] }],
+      ['PUT', a(`/webhooks/${hook.id}`), { events: ['callflow.ended', 'message.sent'] }],
+      ['PUT', a(`/webhooks/${hook.id}`), {}],
+      ['POST', a(`/webhooks/${hook.id}/test`)],
+      ['GET', a(`/webhooks/${hook.id}/logs`)],
+      ['GET', a('/webhooks/WHnone/logs')],
+      ['POST', '/_sim/webhooks/events', { accountId: 'AC1a2b3c4d', type: 'message.sent', payload: { MessageId: 'MG1' } }],
+      ['POST', '/_sim/webhooks/events', { accountId: 'ACnone', type: 'message.sent', payload: {} }],
+      ['POST', '/_sim/webhooks/settle'],
+      ['GET', '/_sim/webhooks/journal?event=message.sent'],
+      ['GET', '/_sim/webhooks/deliveries?status=pending'],
+      ['POST', '/_sim/webhooks/duplicates', { resourceId: 'MG1' }],
+      ['POST', '/_sim/webhooks/duplicates', { resourceId: 'MG404' }],
+      ['DELETE', '/_sim/webhooks/journal'],
+      ['GET', '/_sim/accounts/AC1a2b3c4d/signing-key'],
+      ['PUT', '/_sim/accounts/AC1a2b3c4d/signing-key', {}],
+      ['GET', '/_sim/accounts/ACnone/signing-key'],
+      ['DELETE', a(`/webhooks/${hook.id}`)],
       ['GET', '/_sim/health'],
       ['GET', '/_sim/clock'],
       ['POST', '/_sim/clock/advance', { seconds: 1 }],

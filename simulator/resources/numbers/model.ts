@@ -288,10 +288,16 @@ export class NumbersModel {
   private checkSettings<T extends RegisterNumberInput>(input: T): Partial<NumberRow> {
     const out: Partial<NumberRow> = {};
     for (const [k, v] of Object.entries(input)) (out as Record<string, unknown>)[k] = v;
-    if (input.webhookUrl) checkHttpUrl(input.webhookUrl, 'webhookUrl');
+    if (input.webhookUrl) {
+      checkHttpUrl(input.webhookUrl, 'webhookUrl');
+      this.rt.receiverPolicy.refuseInternal(input.webhookUrl, 'webhookUrl');
+    }
     if (input.statusCallback !== undefined) {
       out.statusCallback = input.statusCallback === '' ? null : input.statusCallback;
-      if (out.statusCallback) checkHttpUrl(out.statusCallback, 'statusCallback');
+      if (out.statusCallback) {
+        checkHttpUrl(out.statusCallback, 'statusCallback');
+        this.rt.receiverPolicy.refuseInternal(out.statusCallback, 'statusCallback');
+      }
     }
     if (input.statusCallbackEvents !== undefined && input.statusCallbackEvents !== null) {
       const events = input.statusCallbackEvents.trim().split(/\s+/).filter(Boolean);
@@ -319,10 +325,11 @@ function checkHttpUrl(value: string, field: string): void {
   if (!ok) throw ApiError.validation(`${field} must be an http or https URL, got "${value}"`, [{ path: field, message: 'must be an http(s) URL' }]);
 }
 
-function checkWebhookHeaders(headers: Record<string, string>): void {
+/** The rules for headers a customer adds to the webhooks sent to them (also the control plane's trigger). */
+export function checkWebhookHeaders(headers: Record<string, string>, field = 'webhookHeaders'): void {
   const entries = Object.entries(headers);
   const fail = (key: string, message: string): never => {
-    throw ApiError.validation(`webhookHeaders: ${message}`, [{ path: `webhookHeaders.${key}`, message }]);
+    throw ApiError.validation(`${field}: ${message}`, [{ path: `${field}.${key}`, message }]);
   };
   if (entries.length > 10) fail('', `at most 10 headers, got ${entries.length}`);
   for (const [k, v] of entries) {

@@ -5,6 +5,7 @@ import { defineOperation, reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { WireCache } from '../../core/wire.ts';
 import { numberErrors } from './model.ts';
+import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
 import { NumberList, PhoneNumber, RegisterNumberBody, UpdateNumberBody, type NumberRow, type PhoneNumberWire } from './schema.ts';
 
 const account = { accountId: Type.String({ description: 'Account id.' }) };
@@ -61,7 +62,7 @@ export const operations = [
     params: account,
     body: RegisterNumberBody,
     responses: { 201: { description: 'The issued number.', schema: PhoneNumber } },
-    errors: [numberErrors.NO_ACTIVE_SUBSCRIPTION, numberErrors.QUOTA_EXCEEDED, numberErrors.NUMBER_POOL_EMPTY],
+    errors: [numberErrors.NO_ACTIVE_SUBSCRIPTION, numberErrors.QUOTA_EXCEEDED, numberErrors.NUMBER_POOL_EMPTY, receiverErrors.URL_BLOCKED],
     handler: (ctx) => reply.json(201, wire.json(ctx.rt.numbers.issue(ctx.accountId, ctx.body ?? {}))),
   }),
   defineOperation({
@@ -88,6 +89,7 @@ export const operations = [
       numberErrors.INVALID_CREDENTIAL,
       numberErrors.INVALID_DICTIONARY,
       numberErrors.TARGET_INACTIVE,
+      receiverErrors.URL_BLOCKED,
       numberErrors.NUMBER_NOT_FOUND,
       numberErrors.NUMBER_NOT_OWNED,
       errorCodes.FEATURE_DISABLED,

@@ -1,0 +1,66 @@
+// Who receives an event. Every event goes to the account's active webhooks subscribed to its
+// type; an event type may also have routes to other receivers, registered by whoever knows
+// them. `message.received` also goes to the receiving number's webhook (its webhookUrl,
+// webhookMethod and webhookHeaders; numbers guide). A later producer (the `transfer` status
+// callback to a call's statusCallback, say) registers its route here without touching the engine.
+import type { DomainEvent } from '../../core/events.ts';
+import { tryNormalizePhone } from '../../core/phone.ts';
+import type { Runtime } from '../../runtime.ts';
+import type { DeliveryMethod, Target } from './schema.ts';
+
+/** Extra receivers of an event beyond the subscribed account webhooks. */
+export type Route = (event: DomainEvent) => Target[];
+
+/** A target's receiver as it stands now, or why it can no longer receive. */
+export type Receiver = { url: string; method: DeliveryMethod; headers: Record<string, string> } | { gone: string };
+
+export class DeliveryTargets {
+  private readonly routes = new Map<string, Route[]>();
+
+  constructor(private readonly rt: Runtime) {
+    this.route('message.received', this.numberWebhookOf('To'));
+  }
+
+  /** Adds receivers for events of `type`; routes run in registration order. */
+  route(type: string, route: Route): void {
+    const list = this.routes.get(type) ?? [];
+    list.push(route);
+    this.routes.set(type, list);
+  }
+
+  /** Every receiver of the event: subscribed webhooks (oldest first), then routed ones. */
+  resolve(event: DomainEvent): Target[] {
+    const subscribed: Target[] = this.rt.webhooks.subscribers(event.accountId, event.type).map((w) => ({ kind: 'webhook', webhookId: w.id }));
+    return [...subscribed, ...(this.routes.get(event.type) ?? []).flatMap((r) => r(event))];
+  }
+
+  /** The webhook of the account's number named by `field` of the payload, when it has a URL. */
+  numberWebhookOf(field: string): Route {
+    return (event) => {
+      const raw = event.payload[field];
+      if (typeof raw !== 'string') return [];
+      const n = tryNormalizePhone(raw);
+      const row = n.ok ? this.rt.numbers.numbers.get(n.number) : undefined;
+      if (!row || row.accountId !== event.accountId || !row.webhookUrl) return [];
+      return [{ kind: 'number', number: row.id }];
+    };
+  }
+
+  /**
+   * Where the target receives now. Retries follow the current settings (a corrected URL is
+   * used at once); a target that was deleted, deactivated or lost its URL stops receiving.
+   */
+  receiver(target: Target, accountId: string, opts: { test: boolean }): Receiver {
+    if (target.kind === 'url') return { url: target.url, method: target.method, headers: target.headers };
+    if (target.kind === 'webhook') {
+      const w = this.rt.webhooks.webhooks.get(target.webhookId);
+      if (!w || w.accountId !== accountId) return { gone: 'the webhook was deleted' };
+      if (!w.active && !opts.test) return { gone: 'the webhook was deactivated' };
+      return { url: w.url, method: 'POST', headers: {} };
+    }
+    const n = this.rt.numbers.numbers.get(target.number);
+    if (!n || n.accountId !== accountId) return { gone: `number ${target.number} is no longer held by the account` };
+    if (!n.webhookUrl) return { gone: `number ${target.number} has no webhookUrl any more` };
+    return { url: new URL(n.webhookUrl).href, method: n.webhookMethod, headers: { ...(n.webhookHeaders ?? {}) } };
+  }
+}

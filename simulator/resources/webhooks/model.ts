@@ -1,0 +1,104 @@
+// Account webhook registrations (spec "Webhook registration"; shaped after the public API
+// document). The delivery engine (peers/webhooks) asks this model who subscribes to an event;
+// this model knows nothing about delivery.
+import { Table } from '../../core/store.ts';
+import { defineError } from '../../core/errors.ts';
+import { freshId } from '../../core/ids.ts';
+import { validate } from '../../core/schema.ts';
+import type { Runtime } from '../../runtime.ts';
+import { numberErrors } from '../numbers/model.ts';
+import {
+  WEBHOOK_EVENTS,
+  WebhooksStateSchema,
+  type CreateWebhookInput,
+  type UpdateWebhookInput,
+  type WebhookRow,
+  type WebhooksState,
+} from './schema.ts';
+
+export const webhookErrors = {
+  WEBHOOK_NOT_FOUND: defineError({
+    code: 'webhook_not_found', status: 404, origin: 'reference',
+    description: 'No webhook with this id in the account (reference: 404 on updateWebhook, deleteWebhook, listWebhookLogs, testWebhook).',
+  }),
+  UNKNOWN_EVENT: defineError({
+    code: 'UNKNOWN_EVENT', status: 400, origin: 'simulator',
+    description: 'An entry of `events` is not an event name a webhook can subscribe to; the message lists the known names.',
+  }),
+  /** Shared with numbers: a PUT whose body has no field. */
+  NOTHING_TO_UPDATE: numberErrors.NOTHING_TO_UPDATE,
+};
+
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(WEBHOOK_EVENTS);
+
+/** Checks event names and keeps each once, in the order given. */
+function checkEvents(events: readonly string[]): string[] {
+  const unknown = events.map((e, i) => ({ e, i })).filter(({ e }) => !KNOWN_EVENTS.has(e));
+  if (unknown.length > 0) {
+    throw webhookErrors.UNKNOWN_EVENT(
+      `unknown event ${unknown.map(({ e }) => `"${e}"`).join(', ')}; known events: ${WEBHOOK_EVENTS.join(', ')}`,
+      { errors: unknown.map(({ e, i }) => ({ path: `events[${i}]`, message: `unknown event "${e}"` })) },
+    );
+  }
+  return [...new Set(events)];
+}
+
+export class WebhooksModel {
+  webhooks = new Table<WebhookRow>(); // maps a webhook id to its URL, events, state and owner
+
+  constructor(private readonly rt: Runtime) {}
+
+  clear(): void {
+    this.webhooks = new Table();
+  }
+
+  snapshot(): WebhooksState {
+    return { webhooks: [...this.webhooks.all()] };
+  }
+
+  restore(state: unknown): void {
+    validate(WebhooksStateSchema, state, 'snapshot webhooks', 'webhooks');
+    this.webhooks = new Table((state as WebhooksState).webhooks);
+  }
+
+  listFor(accountId: string): WebhookRow[] {
+    return this.webhooks.newestFirst((w) => w.accountId === accountId);
+  }
+
+  /** A webhook of this account; another account's webhook is 404 like an unknown one. */
+  get(accountId: string, id: string): WebhookRow {
+    const row = this.webhooks.get(id);
+    if (!row || row.accountId !== accountId) throw webhookErrors.WEBHOOK_NOT_FOUND(`no webhook ${id} in this account`);
+    return row;
+  }
+
+  /** Active webhooks of the account subscribed to `event`, oldest registration first. */
+  subscribers(accountId: string, event: string): WebhookRow[] {
+    return this.webhooks.all().filter((w) => w.accountId === accountId && w.active && w.events.includes(event));
+  }
+
+  create(accountId: string, input: CreateWebhookInput): WebhookRow {
+    const url = this.rt.receiverPolicy.check(input.url, 'url');
+    const events = checkEvents(input.events);
+    const id = freshId(this.rt.random, 'webhook', (x) => this.webhooks.has(x));
+    return this.webhooks.insert({ id, accountId, url, events, active: true, createdAt: this.rt.clock.nowIso() });
+  }
+
+  /** Partial update: omitted fields keep their values. */
+  update(accountId: string, id: string, input: UpdateWebhookInput): WebhookRow {
+    const current = this.get(accountId, id);
+    if (input.url === undefined && input.events === undefined && input.active === undefined) {
+      throw webhookErrors.NOTHING_TO_UPDATE('the body has no field to update (url, events, active)');
+    }
+    const next: WebhookRow = { ...current };
+    if (input.url !== undefined) next.url = this.rt.receiverPolicy.check(input.url, 'url');
+    if (input.events !== undefined) next.events = checkEvents(input.events);
+    if (input.active !== undefined) next.active = input.active;
+    return this.webhooks.replace(next);
+  }
+
+  delete(accountId: string, id: string): void {
+    this.get(accountId, id);
+    this.webhooks.delete(id);
+  }
+}

@@ -1,0 +1,116 @@
+// Account webhooks and their delivery logs, shaped exactly after the public API document
+// (createWebhook, listWebhooks, updateWebhook, deleteWebhook, listWebhookLogs, testWebhook;
+// WebhookResponse with snake_case `account_id` and `created_at`, WebhookLogResponse).
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { ListMetaSchema } from '../../core/paging.ts';
+
+/**
+ * Event names an account webhook may subscribe to: the public API document's list, plus
+ * `email.received` from the guides (inbound mail). A later producer with a new subscribable
+ * event adds its name here; nothing else changes.
+ */
+export const WEBHOOK_EVENTS = [
+  'message.sent',
+  'message.failed',
+  'message.received',
+  'transcript.completed',
+  'transcript.failed',
+  'summary.completed',
+  'summary.failed',
+  'recording.completed',
+  'recording.failed',
+  'agent.disconnected',
+  'agent.connected',
+  'callflow.ended',
+  'assignment.completed',
+  'email.received',
+] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** The event name of the test delivery testWebhook sends; not subscribable. */
+export const TEST_EVENT = 'webhook.test';
+
+const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An http or https URL that receives the events.' });
+// The enum documents the names (as the reference does); the request validator does not enforce
+// `enum` on a plain string, so the model checks them and an unknown name gets its own code
+// (UNKNOWN_EVENT, naming the known ones) instead of a generic validation error.
+const Events = Type.Array(Type.String({ enum: [...WEBHOOK_EVENTS], description: 'An event name; any other is 400 UNKNOWN_EVENT.' }), {
+  minItems: 1,
+  maxItems: 50,
+  description: 'Events to receive. Duplicates are kept once.',
+});
+
+export const Webhook = Type.Object(
+  {
+    id: Type.String(),
+    account_id: Type.String(),
+    url: Type.String(),
+    events: Type.Array(Type.String()),
+    active: Type.Boolean({ description: 'Inactive webhooks receive nothing; pending retries to them are dropped.' }),
+    created_at: DateTime(),
+  },
+  { $id: 'WebhookResponse', additionalProperties: false },
+);
+export type WebhookWire = Static<typeof Webhook>;
+
+export const WebhookList = Type.Object({ data: Type.Array(Webhook) }, { $id: 'WebhookList', additionalProperties: false });
+
+export const CreateWebhookBody = Type.Object({ url: Url, events: Events }, { $id: 'CreateWebhookRequest', additionalProperties: false });
+export type CreateWebhookInput = Static<typeof CreateWebhookBody>;
+
+export const UpdateWebhookBody = Type.Object(
+  { url: Type.Optional(Url), events: Type.Optional(Events), active: Type.Optional(Type.Boolean()) },
+  { $id: 'UpdateWebhookRequest', additionalProperties: false },
+);
+export type UpdateWebhookInput = Static<typeof UpdateWebhookBody>;
+
+export const WebhookLog = Type.Object(
+  {
+    id: Type.String(),
+    webhookId: Type.String(),
+    event: Type.String(),
+    requestUrl: Type.String({ description: 'The URL the attempt was sent to.' }),
+    requestPayload: Type.Record(Type.String(), Type.String(), { description: 'The form fields sent.' }),
+    responseStatus: Nullable(Type.Integer({ description: 'null when no HTTP answer came (timeout, connection error).' })),
+    responseBody: Nullable(Type.String({ description: 'The first 2048 bytes of the answer, decoded as UTF-8.' })),
+    responseTimeMs: Nullable(Type.Integer({ description: 'Wall-clock time of the attempt; null while pending or without an answer.' })),
+    status: StringEnum(['pending', 'delivered', 'failed'], { description: 'pending while the attempt is in flight; delivered on a 2xx answer; failed otherwise.' }),
+    attempt: Type.Integer({ minimum: 1 }),
+    maxAttempts: Type.Integer({ minimum: 1 }),
+    createdAt: DateTime({ description: 'Virtual instant the attempt started.' }),
+    completedAt: Nullable(DateTime()),
+  },
+  { $id: 'WebhookLogResponse', additionalProperties: false },
+);
+
+export const WebhookLogList = Type.Object(
+  { data: Type.Array(WebhookLog), meta: ListMetaSchema },
+  { $id: 'WebhookLogListResponse', additionalProperties: false },
+);
+
+export const WebhookTestResult = Type.Object(
+  {
+    ok: Type.Boolean({ description: 'Whether the receiver answered with a 2xx status.' }),
+    message: Type.String(),
+  },
+  { $id: 'WebhookTestResponse', additionalProperties: false },
+);
+
+// --- stored state ---
+
+export const WebhookRowSchema = Type.Object(
+  {
+    id: Type.String(),
+    accountId: Type.String(),
+    url: Type.String(),
+    events: Type.Array(Type.String()),
+    active: Type.Boolean(),
+    createdAt: DateTime(),
+  },
+  { additionalProperties: false },
+);
+export type WebhookRow = Static<typeof WebhookRowSchema>;
+
+export const WebhooksStateSchema = Type.Object({ webhooks: Type.Array(WebhookRowSchema) }, { additionalProperties: false });
+export type WebhooksState = Static<typeof WebhooksStateSchema>;
