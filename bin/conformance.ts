@@ -1,0 +1,12 @@
+// `npm run conformance -- <command>`: the conformance kit's CLI (conformance/cli.ts).
+import { main } from '../conformance/cli.ts';
+
+main(process.argv.slice(2), { out: process.stdout, err: process.stderr, env: process.env }).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`conformance: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    process.exitCode = 3;
+  },
+);

@@ -1,0 +1,248 @@
+// The conformance CLI as a library (bin/conformance.ts is a thin shell over it, and the tests
+// call it directly): run, coverage, list, validate, contract.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { CLAUSES_PATH, loadClauses, type ClauseCatalogue } from './clauses.ts';
+import { CONTRACT_PATH, contractIsCurrent, writeContract } from './contract/build.ts';
+import { Contract, type PathOverride } from './contract/contract.ts';
+import { allProperties } from './properties/index.ts';
+import { consoleProgress, summaryText } from './report/console.ts';
+import { computeCoverage, formatCoverage } from './report/coverage.ts';
+import { parseReportSpecs, writeReports } from './report/files.ts';
+import type { RunReport } from './result.ts';
+import { runConformance } from './run.ts';
+import { loadScenarios, scenarioFiles } from './scenario/load.ts';
+import { loadTargetFile } from './target-file.ts';
+import { remoteTarget, simTarget, type Credentials, type Target } from './target.ts';
+import { LoadError } from './yaml-source.ts';
+
+export interface Io {
+  out: { write(s: string): unknown; isTTY?: boolean };
+  err: { write(s: string): unknown };
+  env: NodeJS.ProcessEnv;
+}
+
+export const USAGE = `usage: npm run conformance -- <command> [options]
+
+commands:
+  run [SCENARIO_GLOBS...]   run scenarios and properties against a target (default: all, in-process simulator)
+  coverage                  which clauses have passing spec assertions (runs the suite, or reads --from)
+  list [SCENARIO_GLOBS...]  the scenarios with their clauses and requirements
+  validate [GLOBS...]       load scenarios and the clause catalogue, report problems with file:line
+  contract [--check|--write]  is conformance/contract.json current / regenerate it
+
+target:
+  --target sim|URL          the in-process simulator (default) or a base URL
+  --target-file FILE        YAML: baseUrl, accounts (main, alt), operations mapping; secrets as \${ENV_VAR}
+  --account ID --key KEY    the main account (or CONFORMANCE_ACCOUNT / CONFORMANCE_KEY)
+  --alt-account ID --alt-key KEY   a second account for isolation checks (or CONFORMANCE_ALT_ACCOUNT / _ALT_KEY)
+  --control-token T         bearer token of the target's /_sim control plane (or CONFORMANCE_CONTROL_TOKEN)
+
+selection and behaviour:
+  --clause ID[,ID]          only units with a matching clause (a trailing * matches a prefix)
+  --tag TAG[,TAG]           only units with one of these tags
+  --read-only               skip every step that writes (safe against production)
+  --seed N                  seed for generated values, properties and the simulator (default 20261121 on sim, random on URLs)
+  --bail                    stop after the first failed unit
+  --no-properties           scenarios only
+  --sim-level fail|observe  whether sim-level mismatches fail (default: fail on sim, observe elsewhere)
+  --report junit:PATH,json:PATH,md:PATH   write reports
+  --replay-dir DIR          where failed properties write their shrunk scenario (default reports/replay)
+  --verbose                 also list skipped steps
+  coverage: --from REPORT.json (read a json report instead of running), --uncovered (only what is missing)`;
+
+const DEFAULT_SIM_SEED = 20261121;
+
+class UsageError extends Error {}
+
+function list(v: string | string[] | undefined): string[] {
+  if (v === undefined) return [];
+  return (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      target: { type: 'string' },
+      'target-file': { type: 'string' },
+      account: { type: 'string' },
+      key: { type: 'string' },
+      'alt-account': { type: 'string' },
+      'alt-key': { type: 'string' },
+      'control-token': { type: 'string' },
+      clause: { type: 'string', multiple: true },
+      tag: { type: 'string', multiple: true },
+      'read-only': { type: 'boolean' },
+      seed: { type: 'string' },
+      bail: { type: 'boolean' },
+      'no-properties': { type: 'boolean' },
+      'sim-level': { type: 'string' },
+      report: { type: 'string' },
+      'replay-dir': { type: 'string' },
+      verbose: { type: 'boolean' },
+      contract: { type: 'string' },
+      clauses: { type: 'string' },
+      from: { type: 'string' },
+      uncovered: { type: 'boolean' },
+      check: { type: 'boolean' },
+      write: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+type Values = ReturnType<typeof parse>['values'];
+
+interface Built {
+  target: Target;
+  overrides: Record<string, PathOverride>;
+  extraCapabilities: string[];
+  simLevel?: 'fail' | 'observe';
+  isSim: boolean;
+}
+
+function credentials(id: string | undefined, key: string | undefined, what: string): Credentials | undefined {
+  if (!id && !key) return undefined;
+  if (!id || !key) throw new UsageError(`${what} needs both an account id and a key`);
+  return { accountId: id, key };
+}
+
+function buildTarget(v: Values, env: NodeJS.ProcessEnv, seed: number): Built {
+  if (v['target-file']) {
+    const f = loadTargetFile(v['target-file'], env);
+    if (f.baseUrl === 'sim') return { target: simTarget({ seed }), overrides: f.operations, extraCapabilities: f.capabilities, simLevel: f.simLevel, isSim: true };
+    const target = remoteTarget({ baseUrl: f.baseUrl, accounts: f.accounts, controlToken: f.controlToken, headers: f.headers, timeoutMs: f.timeoutMs, resetBetweenScenarios: f.resetBetweenScenarios });
+    return { target, overrides: f.operations, extraCapabilities: f.capabilities, simLevel: f.simLevel, isSim: false };
+  }
+  const where = v.target ?? 'sim';
+  if (where === 'sim') return { target: simTarget({ seed }), overrides: {}, extraCapabilities: [], isSim: true };
+  if (!/^https?:\/\//.test(where)) throw new UsageError(`--target must be "sim" or an http(s) URL, got "${where}"`);
+  const main = credentials(v.account ?? env.CONFORMANCE_ACCOUNT, v.key ?? env.CONFORMANCE_KEY, 'the main account (--account/--key)');
+  if (!main) throw new UsageError('a URL target needs the main account: --account ID --key KEY (or CONFORMANCE_ACCOUNT and CONFORMANCE_KEY, or a --target-file)');
+  const accounts = new Map<string, Credentials>([['main', main]]);
+  const alt = credentials(v['alt-account'] ?? env.CONFORMANCE_ALT_ACCOUNT, v['alt-key'] ?? env.CONFORMANCE_ALT_KEY, 'the second account (--alt-account/--alt-key)');
+  if (alt) accounts.set('alt', alt);
+  const target = remoteTarget({ baseUrl: where, accounts, controlToken: v['control-token'] ?? env.CONFORMANCE_CONTROL_TOKEN });
+  return { target, overrides: {}, extraCapabilities: [], isSim: false };
+}
+
+function seedOf(v: Values, isSimTarget: boolean): number {
+  if (v.seed !== undefined) {
+    if (!/^\d+$/.test(v.seed) || Number(v.seed) > 0xffffffff) throw new UsageError(`--seed must be an integer from 0 to 4294967295, got "${v.seed}"`);
+    return Number(v.seed);
+  }
+  // A real target keeps what earlier runs created, so a fixed seed would reuse the same "fresh" numbers.
+  return isSimTarget ? DEFAULT_SIM_SEED : Math.floor(Math.random() * 0xffffffff);
+}
+
+function catalogue(v: Values): ClauseCatalogue {
+  return loadClauses(v.clauses ?? CLAUSES_PATH, path.relative(process.cwd(), v.clauses ?? CLAUSES_PATH));
+}
+
+async function run(v: Values, positionals: string[], io: Io): Promise<{ code: number; report: RunReport }> {
+  const isSimTarget = !v['target-file'] && (v.target ?? 'sim') === 'sim';
+  const seed = seedOf(v, isSimTarget);
+  const built = buildTarget(v, io.env, seed);
+  try {
+    const contract = Contract.load(v.contract ?? CONTRACT_PATH, built.overrides);
+    const clauses = catalogue(v);
+    const scenarios = loadScenarios(scenarioFiles(positionals), { contract, clauses });
+    const simLevel = (v['sim-level'] as 'fail' | 'observe' | undefined) ?? built.simLevel ?? (built.isSim ? 'fail' : 'observe');
+    if (!['fail', 'observe'].includes(simLevel)) throw new UsageError('--sim-level is fail or observe');
+    const reports = parseReportSpecs(v.report ?? '');
+    const report = await runConformance({
+      target: built.target,
+      contract,
+      clauses,
+      scenarios,
+      properties: v['no-properties'] || positionals.length > 0 ? [] : allProperties(contract),
+      seed,
+      readOnly: v['read-only'],
+      simLevel,
+      bail: v.bail,
+      clauseFilter: list(v.clause),
+      tagFilter: list(v.tag),
+      extraCapabilities: built.extraCapabilities,
+      replayDir: v['replay-dir'],
+      progress: consoleProgress(io.out, { verbose: v.verbose }),
+    });
+    io.out.write(summaryText(report, io.out));
+    writeReports(reports, report, clauses);
+    for (const r of reports) io.out.write(`report: ${r.format} ${r.path}\n`);
+    return { code: report.summary.exitCode, report };
+  } finally {
+    await built.target.close();
+  }
+}
+
+/** Runs the CLI; returns the exit code (0 conformant, 1 failures, 2 usage or loading errors). */
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    io.out.write(`${USAGE}\n`);
+    return command ? 0 : 2;
+  }
+  try {
+    const { values: v, positionals } = parse(rest);
+    if (v.help) {
+      io.out.write(`${USAGE}\n`);
+      return 0;
+    }
+    switch (command) {
+      case 'run':
+        return (await run(v, positionals, io)).code;
+      case 'coverage': {
+        const clauses = catalogue(v);
+        let units: RunReport['units'];
+        if (v.from) {
+          units = (JSON.parse(readFileSync(v.from, 'utf8')) as RunReport).units;
+        } else {
+          const quiet = { ...io, out: { write: () => true } };
+          units = (await run(v, positionals, quiet)).report.units;
+        }
+        io.out.write(`${formatCoverage(computeCoverage(units, clauses), { onlyUncovered: v.uncovered })}\n`);
+        return 0;
+      }
+      case 'list':
+      case 'validate': {
+        const contract = Contract.load(v.contract ?? CONTRACT_PATH);
+        const scenarios = loadScenarios(scenarioFiles(positionals), { contract, clauses: catalogue(v) });
+        if (command === 'list') {
+          for (const s of scenarios) io.out.write(`${s.id}\n  ${s.description}\n  clauses: ${s.clauses.join(', ')}${s.requires.length ? `\n  requires: ${s.requires.join(', ')}` : ''}\n`);
+        }
+        io.out.write(`${scenarios.length} scenario(s) load without problems\n`);
+        return 0;
+      }
+      case 'contract': {
+        if (v.write) {
+          writeContract();
+          io.out.write(`wrote ${path.relative(process.cwd(), CONTRACT_PATH)}\n`);
+          return 0;
+        }
+        const current = existsSync(CONTRACT_PATH) && contractIsCurrent();
+        io.out.write(current ? 'conformance/contract.json is current\n' : 'conformance/contract.json is stale: run `npm run conformance -- contract --write`\n');
+        return current ? 0 : 1;
+      }
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (e) {
+    if (e instanceof LoadError) {
+      io.err.write(`${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err.write(`conformance: ${(e as Error).message.split('\n')[0]}\n(see npm run conformance -- --help)\n`);
+      return 2;
+    }
+    if (e instanceof Error && /^(--report|--target)/.test(e.message)) {
+      io.err.write(`conformance: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}

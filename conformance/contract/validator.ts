@@ -1,0 +1,78 @@
+// JSON Schema 2020-12 validation of bodies against the contract's schemas (ajv). Two modes:
+// `strict` is the contract exactly as the simulator declares it; `lenient` tolerates fields
+// the contract does not list (additionalProperties), because the spec fixes the fields an
+// implementation must return, not that it returns nothing else (docs/decisions.md).
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+type Json = Record<string, any>;
+
+export interface SchemaProblem {
+  /** JSON pointer into the checked value ("" for the root). */
+  path: string;
+  message: string;
+}
+
+const STRICT_ID = 'https://conformance.local/contract.json';
+const LENIENT_ID = 'https://conformance.local/contract-lenient.json';
+
+// ajv-formats is published as CommonJS with a default export.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+
+/** A deep copy without `additionalProperties: false`. */
+function relaxed(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(relaxed);
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === 'additionalProperties' && v === false) continue;
+    out[k] = relaxed(v);
+  }
+  return out;
+}
+
+/** The document under its own `$id`, so that one ajv instance holds the strict and the lenient copy. */
+function withId(doc: Json, id: string): Json {
+  return { ...doc, $id: id };
+}
+
+export function newAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv);
+  return ajv;
+}
+
+export class SchemaValidator {
+  private readonly ajv = newAjv();
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  constructor(document: Json) {
+    this.ajv.addSchema(withId(document, STRICT_ID));
+    this.ajv.addSchema(withId(relaxed(document) as Json, LENIENT_ID));
+  }
+
+  problems(pointer: string, value: unknown, mode: 'strict' | 'lenient'): SchemaProblem[] {
+    const ref = `${mode === 'strict' ? STRICT_ID : LENIENT_ID}${pointer}`;
+    let validate = this.cache.get(ref);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: ref });
+      this.cache.set(ref, validate);
+    }
+    if (validate(value)) return [];
+    const seen = new Set<string>();
+    const out: SchemaProblem[] = [];
+    for (const e of validate.errors ?? []) {
+      // anyOf branches repeat the same field many times; keep the most telling message per path.
+      if (e.keyword === 'anyOf') continue;
+      const extra = e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : '';
+      const message = `${e.message ?? e.keyword}${extra}`;
+      const key = `${e.instancePath}\u0000${message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ path: e.instancePath, message });
+      if (out.length >= 10) break;
+    }
+    if (out.length === 0) out.push({ path: '', message: 'does not match the schema' });
+    return out;
+  }
+}

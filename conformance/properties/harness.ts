@@ -1,0 +1,165 @@
+// Runs a fast-check property whose cases are small generated scenarios. Each case drives steps
+// through the scenario step runner (so every check and probe applies), and the steps of the
+// last failing case (fast-check's shrunk counterexample: shrinking only ever moves to a failing
+// case) are written out as a YAML scenario that replays the failure.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { stringify } from 'yaml';
+import type { AssertionResult, StepResult, UnitResult } from '../result.ts';
+import { outcomeFor } from '../result.ts';
+import { stepFromRaw } from '../scenario/load.ts';
+import { hashString } from '../scenario/interpolate.ts';
+import { newScope } from '../scenario/run.ts';
+import { runStep, type RunContext } from '../scenario/step.ts';
+import type { Level } from '../scenario/types.ts';
+import type { PropertyDef, PropertyRunOptions } from './types.ts';
+
+/** A step as written in a scenario file. */
+export type RawStep = Record<string, unknown>;
+
+/** Runs one generated step and returns its result (the case fails if any assertion of it fails). */
+export type Exec = (step: RawStep) => Promise<StepResult>;
+
+export interface CaseContext {
+  exec: Exec;
+  /** Fresh, distinct mobile numbers for this case (domestic notation). */
+  number(slot: number): string;
+  /** Whether the target has a capability (e.g. `accounts` to work in a fresh account). */
+  can(capability: string): boolean;
+  /** The last saved value of a name. */
+  saved(name: string): unknown;
+  /** Sets a name for later steps; it becomes one of the replay scenario's `vars`. */
+  set(name: string, value: unknown): void;
+}
+
+export interface GeneratedPropertySpec<T> {
+  id: string;
+  description: string;
+  clauses: string[];
+  tags: string[];
+  requires: string[];
+  /** The level of the property's own cross-step verdict. */
+  level: Level;
+  numRuns: number;
+  arbitrary: fc.Arbitrary<T>;
+  /**
+   * Which failed assertions fail a case. Default: the generated steps' own expectations. Checks
+   * and probes on property steps are left to the scenarios (they see the same responses), except
+   * where a property exists for them (the fuzz counts the body and status checks).
+   */
+  counts?: (assertion: AssertionResult) => boolean;
+  /** Drives one case; returns a message when a fact across steps does not hold. */
+  drive(value: T, c: CaseContext): Promise<string | undefined>;
+}
+
+interface CaseRecord {
+  vars: Record<string, unknown>;
+  steps: RawStep[];
+  results: StepResult[];
+  verdict?: string;
+}
+
+const MAX_FAILURE_LINES = 6;
+
+/** Where a generated step puts expectations of a given level. */
+export function expectKey(level: Level): 'expect' | 'expectSim' {
+  return level === 'spec' ? 'expect' : 'expectSim';
+}
+
+function failuresOf(results: readonly StepResult[]): string[] {
+  return results.flatMap((r) => r.assertions.filter((a) => a.outcome === 'fail').map((a) => `step ${r.index + 1} "${r.name}": ${a.id}: ${a.message ?? ''}`));
+}
+
+export function replayYaml(spec: { id: string; description: string; clauses: string[]; requires: string[] }, seed: number, record: CaseRecord, counterexample: string): string {
+  const header = [
+    `# Shrunk counterexample of property "${spec.id}" (seed ${seed}), written by the conformance kit.`,
+    `# Replay: npm run conformance -- run <this file> --seed ${seed}`,
+    `# Counterexample: ${counterexample.replace(/\n/g, ' ')}`,
+    ...(record.verdict ? [`# Property verdict: ${record.verdict.replace(/\n/g, ' ')}`] : []),
+    ...failuresOf(record.results).slice(0, MAX_FAILURE_LINES).map((f) => `# Failed: ${f.replace(/\n/g, ' ')}`),
+  ];
+  const doc = { description: `Replay of property ${spec.id}: ${spec.description}`, clauses: spec.clauses, tags: ['replay'], requires: spec.requires, ...(Object.keys(record.vars).length ? { vars: record.vars } : {}), steps: record.steps };
+  return `${header.join('\n')}\n${stringify(doc, { lineWidth: 0 })}`;
+}
+
+/** A PropertyDef from a generated-scenario property. */
+export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDef {
+  return {
+    id: spec.id,
+    description: spec.description,
+    clauses: spec.clauses,
+    tags: spec.tags,
+    requires: spec.requires,
+    async run(ctx: RunContext, opts: PropertyRunOptions): Promise<UnitResult> {
+      const started = performance.now();
+      const unit: UnitResult = { kind: 'property', id: spec.id, description: spec.description, clauses: spec.clauses, tags: spec.tags, status: 'passed', ms: 0, seed: ctx.seed, steps: [] };
+      const missing = spec.requires.filter((c) => !ctx.capabilities.has(c));
+      if (missing.length > 0) return { ...unit, status: 'skipped', skipReason: `target lacks capability ${missing.map((m) => `"${m}"`).join(', ')}` };
+
+      await ctx.target.isolate(ctx.seed);
+      const counts = spec.counts ?? ((a: AssertionResult) => a.id.startsWith('expect'));
+      let caseIndex = 0;
+      let lastFailure: CaseRecord | undefined;
+      // Each property draws its numbers from its own region, so properties never meet each
+      // other's rows on a target that keeps state between them.
+      const base = ((ctx.seed ^ hashString(spec.id)) >>> 0) % 9_000_000;
+      const predicate = async (value: T): Promise<boolean> => {
+        caseIndex++;
+        const record: CaseRecord = { vars: {}, steps: [], results: [] };
+        const scope = newScope(ctx, `${spec.id}#${caseIndex}`);
+        const c: CaseContext = {
+          exec: async (raw) => {
+            record.steps.push(raw);
+            const step = stepFromRaw(raw, `/steps/${record.steps.length - 1}`, 0);
+            const r = await runStep(ctx, step, record.results.length, scope, spec.clauses, []);
+            record.results.push(r);
+            return r;
+          },
+          // 0109 + 7 digits: distinct per case and slot, so cases never see each other's entries.
+          number: (slot) => `0109${String((base + caseIndex * 64 + slot) % 10_000_000).padStart(7, '0')}`,
+          can: (cap) => ctx.capabilities.has(cap),
+          saved: (name) => (scope.has(name) ? scope.get(name) : undefined),
+          set: (name, value) => {
+            record.vars[name] = value;
+            scope.set(name, value);
+          },
+        };
+        try {
+          record.verdict = await spec.drive(value, c);
+        } catch (e) {
+          record.verdict = (e as Error).message;
+        }
+        const failed = record.verdict !== undefined || record.results.some((r) => r.assertions.some((a) => a.outcome === 'fail' && counts(a)));
+        if (failed) lastFailure = record;
+        return !failed;
+      };
+
+      const details = await fc.check(fc.asyncProperty(spec.arbitrary, predicate), { seed: ctx.seed, numRuns: spec.numRuns });
+      const summary: AssertionResult = { id: `property:${spec.id}`, level: spec.level, clauses: spec.clauses, outcome: 'pass' };
+      if (details.failed && lastFailure) {
+        // A failed step expectation already names its clauses; the property's own clauses fail
+        // only when its verdict across steps fails.
+        const stepFailed = lastFailure.results.some((r) => r.assertions.some((a) => a.outcome === 'fail' && counts(a)));
+        if (stepFailed) summary.clauses = [];
+        const counterexample = fc.stringify(details.counterexample);
+        const file = path.join(opts.replayDir ?? 'reports/replay', `${spec.id}-seed${ctx.seed}.yaml`);
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(file, ctx.secrets.redact(replayYaml(spec, ctx.seed, lastFailure, counterexample)));
+        unit.replayFile = file;
+        const why = lastFailure.verdict ?? failuresOf(lastFailure.results)[0] ?? 'failed';
+        summary.outcome = outcomeFor(spec.level, false, ctx.simLevel);
+        summary.message = ctx.secrets.redact(`failed after ${details.numRuns} case(s), seed ${ctx.seed}, path ${details.counterexamplePath}; shrunk counterexample ${counterexample}: ${why}`);
+        unit.steps = lastFailure.results;
+        if (summary.outcome === 'fail' || lastFailure.results.some((r) => r.status === 'failed')) unit.status = 'failed';
+      } else if (details.failed) {
+        summary.outcome = 'fail';
+        summary.message = `fast-check failed without a recorded case: ${details.errorInstance ? String(details.errorInstance) : 'unknown'}`;
+        unit.status = 'failed';
+      }
+      unit.steps.push({ index: unit.steps.length, name: `${details.numRuns} generated case(s)`, status: summary.outcome === 'fail' ? 'failed' : 'passed', ms: 0, assertions: [summary] });
+      unit.ms = performance.now() - started;
+      return unit;
+    },
+  };
+}

@@ -1,0 +1,13 @@
+// Every property the kit runs, in report order. A resource family adds its lists to lists.ts
+// (paging, filters and phone properties pick them up) and its own model-based suite here.
+import type { Contract } from '../contract/contract.ts';
+import { blockListModel } from './blocklists-model.ts';
+import { filterProperties } from './filters.ts';
+import { fuzzProperty } from './fuzz.ts';
+import { pagingProperties } from './paging.ts';
+import { phoneProperties } from './phone.ts';
+import type { PropertyDef } from './types.ts';
+
+export function allProperties(contract: Contract): PropertyDef[] {
+  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, fuzzProperty(contract)];
+}

@@ -1,0 +1,105 @@
+// What a run produces: per unit (a scenario or a property) its steps, and per step the
+// assertions with their level and clauses. Reports and coverage are computed from this only.
+import type { Level } from './scenario/types.ts';
+
+/** `observation`: a `sim` assertion that failed against a target that is not the simulator. */
+export type Outcome = 'pass' | 'fail' | 'observation';
+
+export interface AssertionResult {
+  /** What was asserted: expect.status, expect.body, check:<id>, probe:<id>, property:<id>, ... */
+  id: string;
+  level: Level;
+  clauses: string[];
+  outcome: Outcome;
+  message?: string;
+}
+
+export interface StepResult {
+  index: number;
+  name: string;
+  /** Line of the step in its scenario file. */
+  line?: number;
+  status: 'passed' | 'failed' | 'skipped';
+  skipReason?: string;
+  /** Method and path as sent (secrets redacted). */
+  request?: string;
+  responseStatus?: number;
+  ms: number;
+  assertions: AssertionResult[];
+}
+
+export interface UnitResult {
+  kind: 'scenario' | 'property';
+  id: string;
+  file?: string;
+  description: string;
+  clauses: string[];
+  tags: string[];
+  status: 'passed' | 'failed' | 'skipped';
+  skipReason?: string;
+  ms: number;
+  seed: number;
+  steps: StepResult[];
+  /** A property failure's shrunk, replayable scenario. */
+  replayFile?: string;
+}
+
+export interface RunSummary {
+  units: { passed: number; failed: number; skipped: number };
+  steps: { passed: number; failed: number; skipped: number };
+  assertions: { spec: { pass: number; fail: number }; sim: { pass: number; fail: number; observation: number } };
+  /** 0 only when no counted assertion failed (spec always; sim against the simulator). */
+  exitCode: 0 | 1;
+}
+
+export interface RunReport {
+  tool: 'conformance-kit';
+  version: 1;
+  target: { label: string; capabilities: string[]; simLevel: 'fail' | 'observe'; readOnly: boolean };
+  seed: number;
+  startedAt: string;
+  ms: number;
+  units: UnitResult[];
+  summary: RunSummary;
+}
+
+export function outcomeFor(level: Level, passed: boolean, simLevel: 'fail' | 'observe'): Outcome {
+  if (passed) return 'pass';
+  return level === 'sim' && simLevel === 'observe' ? 'observation' : 'fail';
+}
+
+export function stepStatus(assertions: readonly AssertionResult[]): 'passed' | 'failed' {
+  return assertions.some((a) => a.outcome === 'fail') ? 'failed' : 'passed';
+}
+
+export function unitStatus(steps: readonly StepResult[]): 'passed' | 'failed' | 'skipped' {
+  if (steps.some((s) => s.status === 'failed')) return 'failed';
+  if (steps.length > 0 && steps.every((s) => s.status === 'skipped')) return 'skipped';
+  return 'passed';
+}
+
+export function summarize(units: readonly UnitResult[]): RunSummary {
+  const s: RunSummary = {
+    units: { passed: 0, failed: 0, skipped: 0 },
+    steps: { passed: 0, failed: 0, skipped: 0 },
+    assertions: { spec: { pass: 0, fail: 0 }, sim: { pass: 0, fail: 0, observation: 0 } },
+    exitCode: 0,
+  };
+  for (const u of units) {
+    s.units[u.status]++;
+    for (const st of u.steps) {
+      s.steps[st.status]++;
+      for (const a of st.assertions) {
+        if (a.level === 'spec') s.assertions.spec[a.outcome === 'pass' ? 'pass' : 'fail']++;
+        else s.assertions.sim[a.outcome]++;
+        if (a.outcome === 'fail') s.exitCode = 1;
+      }
+    }
+  }
+  return s;
+}
+
+/** Every assertion of a run with the unit and step it belongs to. */
+export function* allAssertions(units: readonly UnitResult[]): Generator<{ unit: UnitResult; step: StepResult; assertion: AssertionResult }> {
+  for (const unit of units) for (const step of unit.steps) for (const assertion of step.assertions) yield { unit, step, assertion };
+}

@@ -1,0 +1,93 @@
+// A whole run: probe the target's capabilities, pick the units (scenarios and properties) the
+// filters select, run them in order, and summarise. The CLI and the test suite both call this.
+import { matchesPattern, type ClauseCatalogue } from './clauses.ts';
+import type { Contract } from './contract/contract.ts';
+import type { PropertyDef } from './properties/types.ts';
+import { summarize, type RunReport, type StepResult, type UnitResult } from './result.ts';
+import { runScenario } from './scenario/run.ts';
+import type { RunContext } from './scenario/step.ts';
+import type { Scenario } from './scenario/types.ts';
+import { SecretSet } from './secrets.ts';
+import { probeCapabilities, type Target } from './target.ts';
+
+export interface ProgressListener {
+  start?(info: { target: string; capabilities: string[]; units: number; seed: number }): void;
+  step?(unit: string, step: StepResult): void;
+  unit?(result: UnitResult): void;
+}
+
+export interface RunOptions {
+  target: Target;
+  contract: Contract;
+  scenarios: readonly Scenario[];
+  properties?: readonly PropertyDef[];
+  seed: number;
+  readOnly?: boolean;
+  /** Default: `fail` for the in-process simulator, `observe` for any other target. */
+  simLevel?: 'fail' | 'observe';
+  bail?: boolean;
+  /** Clause ids or prefixes ending in `*`; a unit runs when one of its clauses matches. */
+  clauseFilter?: readonly string[];
+  tagFilter?: readonly string[];
+  /** Capabilities to assume beyond what the target reports (from a target file). */
+  extraCapabilities?: readonly string[];
+  /** The clause catalogue: every clause a step names must be in it. */
+  clauses?: ClauseCatalogue;
+  /** Where properties write the shrunk scenario of a failure. */
+  replayDir?: string;
+  progress?: ProgressListener;
+}
+
+function stepClauses(s: Scenario): string[] {
+  return [...s.clauses, ...s.steps.flatMap((st) => st.clauses ?? [])];
+}
+
+function selected(clauses: string[], tags: string[], opts: RunOptions): boolean {
+  if (opts.clauseFilter?.length && !clauses.some((c) => matchesPattern(c, opts.clauseFilter!))) return false;
+  if (opts.tagFilter?.length && !tags.some((t) => opts.tagFilter!.includes(t))) return false;
+  return true;
+}
+
+export async function runConformance(opts: RunOptions): Promise<RunReport> {
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const capabilities = await probeCapabilities(opts.target, { readOnly: Boolean(opts.readOnly), extra: [...(opts.extraCapabilities ?? [])] });
+  const simLevel = opts.simLevel ?? (opts.target.label === 'sim' ? 'fail' : 'observe');
+  const secrets = new SecretSet();
+  for (const creds of opts.target.accounts.values()) secrets.add(creds.key);
+  secrets.add(opts.target.controlToken);
+  const ctx: RunContext = { target: opts.target, contract: opts.contract, capabilities, simLevel, secrets, probesDone: new Set(), seed: opts.seed, knownClause: opts.clauses && ((id) => opts.clauses!.has(id)) };
+
+  const scenarios = opts.scenarios.filter((s) => selected(stepClauses(s), s.tags, opts));
+  const properties = (opts.properties ?? []).filter((p) => selected(p.clauses, p.tags, opts));
+  opts.progress?.start?.({ target: opts.target.label, capabilities: [...capabilities].sort(), units: scenarios.length + properties.length, seed: opts.seed });
+
+  const units: UnitResult[] = [];
+  const finish = (u: UnitResult) => {
+    units.push(u);
+    opts.progress?.unit?.(u);
+    return Boolean(opts.bail) && u.status === 'failed';
+  };
+  let stop = false;
+  for (const s of scenarios) {
+    stop = finish(await runScenario(ctx, s, opts.progress?.step?.bind(opts.progress)));
+    if (stop) break;
+  }
+  if (!stop) {
+    for (const p of properties) {
+      if (finish(await p.run(ctx, { replayDir: opts.replayDir }))) break;
+    }
+  }
+
+  const report: RunReport = {
+    tool: 'conformance-kit',
+    version: 1,
+    target: { label: opts.target.label, capabilities: [...capabilities].sort(), simLevel, readOnly: Boolean(opts.readOnly) },
+    seed: opts.seed,
+    startedAt,
+    ms: performance.now() - started,
+    units,
+    summary: summarize(units),
+  };
+  return secrets.redactValue(report);
+}

@@ -1,0 +1,207 @@
+// {{ interpolation }} in scenario values. A string that is exactly one "{{ expr }}" becomes the
+// value itself (numbers stay numbers, objects stay objects); inside longer text the value is
+// written out. expr = name(.field | [index])* ( | filter )*. Names are saved values, vars,
+// accounts (main, alt, or created ones), `seed`, and generators under `fresh.`.
+
+/** A name that cannot be resolved on this target or in this run, with the reason. */
+export class Unavailable {
+  constructor(readonly reason: string) {}
+}
+
+export class UnresolvedError extends Error {
+  constructor(
+    readonly expression: string,
+    readonly reason: string,
+  ) {
+    super(`{{ ${expression} }}: ${reason}`);
+  }
+}
+
+/** A small seeded generator (mulberry32) for fresh values: same seed, same values. */
+export class SeededRandom {
+  private state: number;
+  constructor(seed: number) {
+    this.state = seed >>> 0 || 0x9e3779b9;
+  }
+  next(): number {
+    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+  digits(n: number): string {
+    let s = '';
+    for (let i = 0; i < n; i++) s += String(this.int(0, 9));
+    return s;
+  }
+}
+
+export function hashString(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/** Generators: each use gives a new value. */
+const GENERATORS: Record<string, (r: SeededRandom) => unknown> = {
+  // A mobile number in domestic notation, from a block unlikely to hold real subscribers' data.
+  mobile: (r) => `0109${r.digits(7)}`,
+  // A Seoul landline (02 + 8 digits).
+  seoul: (r) => `02${r.int(2, 9)}${r.digits(7)}`,
+  hex: (r) => Array.from({ length: 16 }, () => r.int(0, 15).toString(16)).join(''),
+  int: (r) => r.int(1, 1_000_000),
+};
+
+export const GENERATOR_NAMES = Object.keys(GENERATORS);
+
+/** Ways to respell a value; phone filters take a domestic number. */
+const FILTERS: Record<string, (v: unknown, arg?: string) => unknown> = {
+  // 01012345678 -> +82 10-1234-5678 ; 0212345678 -> +82 2-1234-5678
+  intl: (v) => {
+    const d = String(v);
+    const national = d.replace(/^0/, '');
+    return `+82 ${hyphenate(national, true)}`;
+  },
+  // 01012345678 -> 010-1234-5678
+  hyphens: (v) => hyphenate(String(v), false),
+  // 01012345678 -> 010 1234 5678
+  spaced: (v) => hyphenate(String(v), false).replace(/-/g, ' '),
+  // 01012345678 -> +821012345678
+  e164: (v) => `+82${String(v).replace(/^0/, '')}`,
+  json: (v) => JSON.stringify(v),
+  string: (v) => String(v),
+  number: (v) => Number(v),
+  urlencode: (v) => encodeURIComponent(String(v)),
+  upper: (v) => String(v).toUpperCase(),
+  lower: (v) => String(v).toLowerCase(),
+  length: (v) => (Array.isArray(v) || typeof v === 'string' ? v.length : undefined),
+  // pluck(id): [{id: a}, {id: b}] -> [a, b]
+  pluck: (v, field) => (Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' ? (x as Record<string, unknown>)[field ?? 'id'] : undefined)) : undefined),
+};
+
+/** "name" or "name(arg)". */
+export function parseFilter(text: string): { name: string; arg?: string } | undefined {
+  const m = /^([a-z][a-z0-9]*)(?:\(\s*([^()]*?)\s*\))?$/.exec(text.trim());
+  return m ? { name: m[1]!, arg: m[2] } : undefined;
+}
+
+export const FILTER_NAMES = Object.keys(FILTERS);
+
+function hyphenate(digits: string, international: boolean): string {
+  // Area code: 02 (Seoul) is two digits; mobile/regional prefixes are three; without the trunk 0 one shorter.
+  const areaLen = digits.startsWith(international ? '2' : '02') ? (international ? 1 : 2) : international ? 2 : 3;
+  const area = digits.slice(0, areaLen);
+  const rest = digits.slice(areaLen);
+  const split = rest.length - 4;
+  return `${area}-${rest.slice(0, split)}-${rest.slice(split)}`;
+}
+
+const EXPR = /\{\{\s*([^}]*?)\s*\}\}/g;
+const PATH_PART = /^([A-Za-z_$][\w$-]*)|\.([A-Za-z_$][\w$-]*)|\[(\d+)\]/y;
+
+export class Scope {
+  private readonly values = new Map<string, unknown>();
+
+  constructor(private readonly random: SeededRandom) {}
+
+  set(name: string, value: unknown): void {
+    this.values.set(name, value);
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name) && !(this.values.get(name) instanceof Unavailable);
+  }
+
+  get(name: string): unknown {
+    return this.values.get(name);
+  }
+
+  /** The value of one expression (without braces). */
+  evaluate(expression: string): unknown {
+    const [pathText, ...filters] = expression.split('|').map((s) => s.trim());
+    let value = this.lookup(pathText!, expression);
+    for (const f of filters) {
+      const call = parseFilter(f);
+      const fn = call && FILTERS[call.name];
+      if (!fn) throw new UnresolvedError(expression, `unknown filter "${f}" (known: ${FILTER_NAMES.join(', ')})`);
+      value = fn(value, call.arg);
+    }
+    return value;
+  }
+
+  /** Interpolates every string inside a value (objects and arrays are copied). */
+  resolve<T>(value: T): T {
+    if (typeof value === 'string') return this.resolveString(value) as T;
+    if (Array.isArray(value)) return value.map((v) => this.resolve(v)) as T;
+    if (value && typeof value === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) out[this.resolveString(k) as string] = this.resolve(v);
+      return out as T;
+    }
+    return value;
+  }
+
+  resolveString(text: string): unknown {
+    const whole = /^\{\{\s*([^}]*?)\s*\}\}$/.exec(text);
+    if (whole) return this.evaluate(whole[1]!);
+    return text.replace(EXPR, (_, expr: string) => {
+      const v = this.evaluate(expr);
+      return typeof v === 'string' ? v : JSON.stringify(v);
+    });
+  }
+
+  private lookup(pathText: string, expression: string): unknown {
+    if (pathText.startsWith('fresh.')) {
+      const gen = GENERATORS[pathText.slice(6)];
+      if (!gen) throw new UnresolvedError(expression, `unknown generator (known: ${GENERATOR_NAMES.map((g) => `fresh.${g}`).join(', ')})`);
+      return gen(this.random);
+    }
+    const parts: (string | number)[] = [];
+    PATH_PART.lastIndex = 0;
+    let pos = 0;
+    while (pos < pathText.length) {
+      PATH_PART.lastIndex = pos;
+      const m = PATH_PART.exec(pathText);
+      if (!m || (pos === 0) !== (m[1] !== undefined)) throw new UnresolvedError(expression, `cannot read "${pathText}" as a name`);
+      parts.push(m[1] ?? m[2] ?? Number(m[3]));
+      pos = PATH_PART.lastIndex;
+    }
+    const [head, ...rest] = parts as [string, ...(string | number)[]];
+    if (!this.values.has(head)) throw new UnresolvedError(expression, `"${head}" is not set (no saved value, var or account of that name)`);
+    let cur = this.values.get(head);
+    if (cur instanceof Unavailable) throw new UnresolvedError(expression, cur.reason);
+    for (const p of rest) {
+      if (cur === null || typeof cur !== 'object' || !(p in (cur as object))) {
+        throw new UnresolvedError(expression, `"${pathText}" does not exist`);
+      }
+      cur = (cur as Record<string | number, unknown>)[p];
+    }
+    return cur;
+  }
+}
+
+/** Reads a response path: status, body(.x|[n])*, headers.name. */
+export function selectFromResponse(res: { status: number; headers: Record<string, string>; json: unknown }, path: string): { found: boolean; value?: unknown } {
+  if (path === 'status') return { found: true, value: res.status };
+  if (path.startsWith('headers.')) {
+    const name = path.slice(8).toLowerCase();
+    return name in res.headers ? { found: true, value: res.headers[name] } : { found: false };
+  }
+  let cur: unknown = res.json;
+  const rest = path.slice(4);
+  const re = /\.([^.[\]]+)|\[(\d+)\]/y;
+  let pos = 0;
+  while (pos < rest.length) {
+    re.lastIndex = pos;
+    const m = re.exec(rest);
+    if (!m) return { found: false };
+    const key = m[1] ?? Number(m[2]);
+    if (cur === null || typeof cur !== 'object' || !(key in (cur as object))) return { found: false };
+    cur = (cur as Record<string | number, unknown>)[key];
+    pos = re.lastIndex;
+  }
+  return cur === undefined ? { found: false } : { found: true, value: cur };
+}

@@ -1,0 +1,63 @@
+// Runs one scenario: isolate the target, set up the names (accounts, vars), then every step in
+// order. A step that cannot run (missing capability, a value an earlier step did not produce)
+// is skipped with the reason, and so are the steps after it, which build on its effects.
+import type { StepResult, UnitResult } from '../result.ts';
+import { unitStatus } from '../result.ts';
+import { hashString, Scope, SeededRandom, Unavailable, UnresolvedError } from './interpolate.ts';
+import { runStep, type RunContext } from './step.ts';
+import type { Scenario } from './types.ts';
+
+/** The names every scenario starts with: main, alt (when configured) and seed. */
+export function newScope(ctx: RunContext, unitId: string): Scope {
+  const scope = new Scope(new SeededRandom(ctx.seed ^ hashString(unitId)));
+  scope.set('seed', ctx.seed);
+  for (const [name, creds] of ctx.target.accounts) scope.set(name, { ...creds });
+  if (!ctx.target.accounts.has('alt')) scope.set('alt', new Unavailable('no second account is configured (--alt-account and --alt-key, or accounts.alt in the target file)'));
+  return scope;
+}
+
+export type StepListener = (unit: string, step: UnitResult['steps'][number]) => void;
+
+export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: StepListener): Promise<UnitResult> {
+  const started = performance.now();
+  const result: UnitResult = {
+    kind: 'scenario',
+    id: scenario.id,
+    file: scenario.file,
+    description: scenario.description,
+    clauses: scenario.clauses,
+    tags: scenario.tags,
+    status: 'passed',
+    ms: 0,
+    seed: ctx.seed,
+    steps: [],
+  };
+  const missing = scenario.requires.filter((c) => !ctx.capabilities.has(c));
+  if (missing.length > 0) {
+    return { ...result, status: 'skipped', skipReason: `target lacks capability ${missing.map((m) => `"${m}"`).join(', ')}` };
+  }
+  await ctx.target.isolate(ctx.seed);
+  const scope = newScope(ctx, scenario.id);
+  for (const [name, value] of Object.entries(scenario.vars)) {
+    try {
+      scope.set(name, scope.resolve(value));
+    } catch (e) {
+      if (!(e instanceof UnresolvedError)) throw e;
+      scope.set(name, new Unavailable(e.message));
+    }
+  }
+  let skippedAt: { index: number; reason: string } | undefined;
+  for (const [i, step] of scenario.steps.entries()) {
+    // Steps build on the state earlier steps made, so once one is skipped the rest are too.
+    const r: StepResult = skippedAt
+      ? { index: i, name: step.name ?? `step ${i + 1}`, line: step.line, status: 'skipped', skipReason: `step ${skippedAt.index + 1} was skipped (${skippedAt.reason})`, ms: 0, assertions: [] }
+      : await runStep(ctx, step, i, scope, scenario.clauses, scenario.requires);
+    if (!skippedAt && r.status === 'skipped') skippedAt = { index: i, reason: r.skipReason ?? 'skipped' };
+    result.steps.push(r);
+    onStep?.(scenario.id, r);
+  }
+  result.status = unitStatus(result.steps);
+  if (result.status === 'skipped') result.skipReason = result.steps[0]?.skipReason;
+  result.ms = performance.now() - started;
+  return result;
+}

@@ -1,0 +1,211 @@
+// Runs one step: skip it when the target lacks what it needs, send it, then judge the answer:
+// the step's expectations (level spec for `expect`, sim for `expectSim`), every check, and the
+// probes that apply. Values named under `save` are kept for later steps.
+import { CHECKS, PROBES } from '../checks/index.ts';
+import { levelOf, type Exchange } from '../checks/types.ts';
+import type { Contract } from '../contract/contract.ts';
+import { outcomeFor, stepStatus, type AssertionResult, type StepResult } from '../result.ts';
+import type { SecretSet } from '../secrets.ts';
+import type { Target, WireRequest, WireResponse } from '../target.ts';
+import { Scope, selectFromResponse, Unavailable, UnresolvedError } from './interpolate.ts';
+import { match, type Mismatch } from './matchers.ts';
+import { buildApiRequest, controlCall, controlRequest, invalidKeyFor } from './request.ts';
+import type { Expectation, Level, StatusExpectation, Step } from './types.ts';
+
+/** Everything a run shares between its units. */
+export interface RunContext {
+  target: Target;
+  contract: Contract;
+  capabilities: Set<string>;
+  /** `fail`: sim-level mismatches fail (the simulator); `observe`: they are observations. */
+  simLevel: 'fail' | 'observe';
+  secrets: SecretSet;
+  /** Probe keys already run, so that each probe runs once per operation per run. */
+  probesDone: Set<string>;
+  seed: number;
+  /** When set, a step naming a clause outside the catalogue is a defect of the kit (properties build steps in code). */
+  knownClause?: (id: string) => boolean;
+}
+
+function statusMatches(expected: StatusExpectation, status: number): Mismatch[] {
+  const one = (e: number | string) => (typeof e === 'number' ? e === status : Math.floor(status / 100) === Number(e[0]));
+  if (typeof expected === 'number' || typeof expected === 'string') {
+    return one(expected) ? [] : [{ path: 'status', message: `expected ${expected}, got ${status}` }];
+  }
+  if (Array.isArray(expected)) return expected.some(one) ? [] : [{ path: 'status', message: `expected one of ${expected.join(', ')}, got ${status}` }];
+  return match(expected, status, 'status');
+}
+
+function headerMatches(expected: Record<string, unknown>, res: WireResponse): Mismatch[] {
+  return Object.entries(expected).flatMap(([name, e]) => {
+    const key = name.toLowerCase();
+    return match(e, res.headers[key], `headers.${key}`, key in res.headers);
+  });
+}
+
+function judge(e: Expectation | undefined, level: Level, res: WireResponse, clauses: string[], prefix: string, simLevel: 'fail' | 'observe'): AssertionResult[] {
+  if (!e) return [];
+  const out: AssertionResult[] = [];
+  const add = (part: string, mismatches: Mismatch[]) =>
+    out.push({
+      id: `${prefix}.${part}`,
+      level,
+      clauses,
+      outcome: outcomeFor(level, mismatches.length === 0, simLevel),
+      message: mismatches.length ? mismatches.map((m) => `${m.path}: ${m.message}`).join('; ') : undefined,
+    });
+  if (e.status !== undefined) add('status', statusMatches(e.status, res.status));
+  if (e.headers) add('headers', headerMatches(e.headers, res));
+  if (e.body !== undefined) {
+    add('body', res.json === undefined && res.text !== '' ? [{ path: 'body', message: `is not JSON: ${res.text.slice(0, 80)}` }] : match(e.body, res.json, 'body'));
+  }
+  return out;
+}
+
+function exchangeOf(ctx: RunContext, request: WireRequest, response: WireResponse): Exchange {
+  const q = request.path.indexOf('?');
+  const matched = ctx.contract.match(request.method, request.path);
+  return {
+    request,
+    response,
+    op: matched?.op,
+    params: matched?.params ?? {},
+    query: new URLSearchParams(q === -1 ? '' : request.path.slice(q + 1)),
+    contract: ctx.contract,
+    secrets: ctx.secrets,
+  };
+}
+
+function runChecks(ctx: RunContext, ex: Exchange, prefix = 'check'): AssertionResult[] {
+  const out: AssertionResult[] = [];
+  for (const check of CHECKS) {
+    if (!check.applies(ex)) continue;
+    const level = levelOf(check, ex);
+    const message = check.run(ex);
+    out.push({ id: `${prefix}:${check.id}`, level, clauses: check.clauses, outcome: outcomeFor(level, message === undefined, ctx.simLevel), message: message && ctx.secrets.redact(message) });
+  }
+  return out;
+}
+
+async function runProbes(ctx: RunContext, ex: Exchange, scope: Scope): Promise<AssertionResult[]> {
+  const out: AssertionResult[] = [];
+  const alt = scope.has('alt') ? (scope.get('alt') as { accountId: string; key: string }) : undefined;
+  for (const probe of PROBES) {
+    const planned = probe.plan(ex, { alt, invalidKey: invalidKeyFor(scope) });
+    if (!planned) continue;
+    const key = probe.onceKey ? `${probe.id}:${probe.onceKey(ex)}` : undefined;
+    if (key && ctx.probesDone.has(key)) continue;
+    if (key) ctx.probesDone.add(key);
+    let res: WireResponse;
+    try {
+      res = await ctx.target.send(planned.request);
+    } catch (e) {
+      out.push({ id: `probe:${probe.id}`, level: probe.level, clauses: probe.clauses, outcome: 'fail', message: `no answer: ${(e as Error).message}` });
+      continue;
+    }
+    const probeEx = exchangeOf(ctx, planned.request, res);
+    const message = probe.verdict(planned, res, probeEx);
+    out.push({ id: `probe:${probe.id}`, level: probe.level, clauses: probe.clauses, outcome: outcomeFor(probe.level, message === undefined, ctx.simLevel), message });
+    // The probe's answer is a response like any other: it must not be a 5xx, leak a key, ...
+    out.push(...runChecks(ctx, probeEx, `probe:${probe.id}:check`).filter((a) => a.outcome !== 'pass'));
+  }
+  return out;
+}
+
+function stepName(step: Step): string {
+  if (step.name) return step.name;
+  if (step.kind === 'request') return step.request.operationId ?? `${step.request.method} ${step.request.path}`;
+  const c = step.control;
+  const what = c.advance ? 'advance' : c.createAccount ? 'createAccount' : c.reset ? 'reset' : c.foreign ? 'foreign' : `${c.method} ${c.path}`;
+  return `control: ${what}`;
+}
+
+function skipped(base: Omit<StepResult, 'status' | 'assertions' | 'ms'>, reason: string): StepResult {
+  return { ...base, status: 'skipped', skipReason: reason, ms: 0, assertions: [] };
+}
+
+/** Runs one step of a scenario (or of a property's generated scenario). */
+export async function runStep(ctx: RunContext, step: Step, index: number, scope: Scope, scenarioClauses: string[], inherited: string[]): Promise<StepResult> {
+  const base = { index, name: stepName(step), line: step.line };
+  const clauses = step.clauses ?? scenarioClauses;
+  const unknown = ctx.knownClause ? clauses.filter((c) => !ctx.knownClause!(c)) : [];
+  if (unknown.length) throw new Error(`step "${base.name}" names clauses the catalogue lacks: ${unknown.join(', ')}`);
+  const needs = [...inherited, ...(step.requires ?? [])];
+
+  let request: WireRequest;
+  let defaultLevel: Level = 'sim';
+  let isControl = false;
+  let sentBody: unknown;
+  let expect: Expectation | undefined;
+  let expectSim: Expectation | undefined;
+  try {
+    expect = scope.resolve(step.expect);
+    expectSim = scope.resolve(step.expectSim);
+    if (step.kind === 'request') {
+      const built = buildApiRequest(step.request, scope, ctx.contract);
+      request = built.wire;
+      sentBody = built.body;
+      if (built.op && ctx.contract.isUnsupported(built.op)) return skipped(base, `the target file marks ${built.op.operationId} unsupported`);
+      if (built.op?.auth === 'control' || request.path.startsWith('/_sim')) isControl = true;
+      if (request.method !== 'GET' && request.method !== 'HEAD') needs.push('writes');
+      if (built.op?.origin === 'spec') defaultLevel = 'spec';
+    } else {
+      const call = controlCall(step.control, scope);
+      needs.push('control', call.capability);
+      if (call.method !== 'GET') needs.push('writes');
+      request = controlRequest(call, ctx.target.controlToken);
+      sentBody = call.body;
+      isControl = true;
+    }
+  } catch (e) {
+    if (e instanceof UnresolvedError) return skipped(base, `needs ${e.message}`);
+    throw e;
+  }
+  const missing = [...new Set(needs)].filter((c) => !ctx.capabilities.has(c));
+  if (missing.length > 0) return skipped(base, `target lacks capability ${missing.map((m) => `"${m}"`).join(', ')}`);
+
+  ctx.secrets.addFromBody(sentBody);
+  const shown = ctx.secrets.redact(`${request.method} ${request.path}`);
+  let res: WireResponse;
+  try {
+    res = await ctx.target.send(request);
+  } catch (e) {
+    const message = ctx.secrets.redact(`no answer: ${(e as Error).message}`);
+    return { ...base, request: shown, status: 'failed', ms: 0, assertions: [{ id: 'transport', level: 'spec', clauses, outcome: 'fail', message }] };
+  }
+
+  const assertions: AssertionResult[] = [];
+  const hasStatus = expect?.status !== undefined || expectSim?.status !== undefined;
+  if (!hasStatus) {
+    // A step without a status expectation expects success; for control steps and operations the
+    // spec does not show, that is the simulator's promise rather than the spec's.
+    const level = isControl ? 'sim' : defaultLevel;
+    const ok = res.status >= 200 && res.status < 300;
+    assertions.push({ id: 'expect.status', level, clauses, outcome: outcomeFor(level, ok, ctx.simLevel), message: ok ? undefined : ctx.secrets.redact(`expected 2xx, got ${res.status}: ${res.text.slice(0, 200)}`) });
+  }
+  assertions.push(...judge(expect, isControl ? 'sim' : 'spec', res, clauses, 'expect', ctx.simLevel));
+  assertions.push(...judge(expectSim, 'sim', res, clauses, 'expectSim', ctx.simLevel));
+  for (const a of assertions) if (a.message) a.message = ctx.secrets.redact(a.message);
+
+  if (!isControl) {
+    const ex = exchangeOf(ctx, request, res);
+    assertions.push(...runChecks(ctx, ex));
+    assertions.push(...(await runProbes(ctx, ex, scope)));
+  }
+
+  for (const [name, path] of Object.entries(step.save ?? {})) {
+    const got = selectFromResponse(res, path);
+    scope.set(name, got.found ? got.value : new Unavailable(`step ${index + 1} ("${base.name}") answered ${res.status} without ${path}`));
+  }
+  for (const name of step.secrets ?? []) if (scope.has(name)) ctx.secrets.add(String(scope.get(name)));
+  // Keys the control plane hands out (new accounts, new keys) are secrets from now on.
+  if (isControl) ctx.secrets.addFromBody(res.json);
+  if (step.kind === 'control' && step.control.createAccount && res.status < 300) {
+    const created = res.json as { accountId?: string; apiKey?: string; numbers?: string[] };
+    if (step.control.as) scope.set(step.control.as, { accountId: created?.accountId, key: created?.apiKey, numbers: created?.numbers ?? [] });
+  } else if (step.kind === 'control' && step.control.as) {
+    scope.set(step.control.as, new Unavailable(`the account "${step.control.as}" was not created (status ${res.status})`));
+  }
+
+  return { ...base, request: shown, responseStatus: res.status, ms: res.ms, status: stepStatus(assertions), assertions };
+}

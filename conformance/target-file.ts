@@ -1,0 +1,60 @@
+// Target files: YAML naming the base URL, the main and alt accounts, and per-operation path
+// mappings. Secrets come from the environment through ${VAR}, so the file can be committed.
+import { fileURLToPath } from 'node:url';
+import type { PathOverride } from './contract/contract.ts';
+import type { Credentials } from './target.ts';
+import { LoadError, schemaProblems, YamlSource, type SourceProblem } from './yaml-source.ts';
+
+const SCHEMA_PATH = fileURLToPath(new URL('./target.schema.json', import.meta.url));
+
+export interface TargetFile {
+  baseUrl: string;
+  accounts: Map<string, Credentials>;
+  controlToken?: string;
+  headers?: Record<string, string>;
+  capabilities: string[];
+  simLevel?: 'fail' | 'observe';
+  resetBetweenScenarios: boolean;
+  timeoutMs?: number;
+  operations: Record<string, PathOverride>;
+}
+
+/** Replaces ${VAR} in every string; a variable that is not set is a problem naming its line. */
+function substitute(value: unknown, pointer: string, env: NodeJS.ProcessEnv, source: YamlSource, problems: SourceProblem[]): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+      const v = env[name];
+      if (v === undefined || v === '') {
+        problems.push(source.problem(pointer, `environment variable ${name} is not set`));
+        return '';
+      }
+      return v;
+    });
+  }
+  if (Array.isArray(value)) return value.map((v, i) => substitute(v, `${pointer}/${i}`, env, source, problems));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, `${pointer}/${k}`, env, source, problems)]));
+  }
+  return value;
+}
+
+export function loadTargetFile(path: string, env: NodeJS.ProcessEnv = process.env): TargetFile {
+  const source = YamlSource.read(path);
+  const problems = schemaProblems(source, SCHEMA_PATH);
+  if (problems.length) throw new LoadError(problems);
+  const data = substitute(source.data, '', env, source, problems) as Record<string, any>;
+  if (problems.length) throw new LoadError(problems);
+  const accounts = new Map<string, Credentials>();
+  for (const [name, a] of Object.entries<Credentials>(data.accounts)) accounts.set(name, { accountId: a.accountId, key: a.key });
+  return {
+    baseUrl: data.baseUrl,
+    accounts,
+    controlToken: data.controlToken,
+    headers: data.headers,
+    capabilities: data.capabilities ?? [],
+    simLevel: data.simLevel,
+    resetBetweenScenarios: Boolean(data.resetBetweenScenarios),
+    timeoutMs: data.timeoutMs,
+    operations: data.operations ?? {},
+  };
+}

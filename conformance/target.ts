@@ -1,0 +1,168 @@
+// Where the kit sends requests: an in-process simulator (no socket, `--target sim`) or any base
+// URL over HTTP (undici). Both answer the same WireRequest; the runner never knows which.
+import { Agent, request } from 'undici';
+import { createSimulator, type Simulator, type SimRequest, type SimResponse } from '../simulator/index.ts';
+
+export interface Credentials {
+  accountId: string;
+  key: string;
+}
+
+export interface WireRequest {
+  method: string;
+  /** Path and query, e.g. "/v1/accounts/AC1/blocked-callers?status=all". */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface WireResponse {
+  status: number;
+  /** Lowercase names. */
+  headers: Record<string, string>;
+  text: string;
+  /** The parsed body when it is JSON, else undefined. */
+  json: unknown;
+  ms: number;
+}
+
+export interface Target {
+  /** "sim", or the base URL. */
+  readonly label: string;
+  /** Named credentials: `main`, and `alt` when a second account is configured. */
+  readonly accounts: Map<string, Credentials>;
+  readonly controlToken?: string;
+  send(req: WireRequest): Promise<WireResponse>;
+  /** Called before each scenario. The in-process simulator goes back to its fixture with `seed`. */
+  isolate(seed: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function parseBody(text: string, contentType: string | undefined): unknown {
+  if (!text) return undefined;
+  if (contentType && !/json/i.test(contentType)) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Intercepts requests to the in-process simulator (the kit's own tests build wrong servers with it). */
+export type Middleware = (req: SimRequest, next: (req: SimRequest) => Promise<SimResponse>) => Promise<SimResponse>;
+
+export interface SimTargetOptions {
+  seed?: number;
+  fixture?: string;
+  /** Wraps the simulator's handler (given the simulator, so it can look at its state). */
+  middleware?: (sim: Simulator) => Middleware;
+  /** Serve only the API: requests under /_sim get 404, as on a real implementation. */
+  withoutControlPlane?: boolean;
+}
+
+/** An in-process simulator; `main` and `alt` are the fixture's first two accounts. */
+export function simTarget(options: SimTargetOptions = {}): Target & { sim: Simulator } {
+  const sim = createSimulator({ seed: options.seed, fixture: options.fixture, onDefect: () => {} });
+  const accounts = new Map<string, Credentials>();
+  const names = ['main', 'alt'];
+  for (const a of sim.fixture.accounts) {
+    const name = names[accounts.size];
+    if (!name || !a.apiKeys?.[0]) continue;
+    accounts.set(name, { accountId: a.accountId, key: a.apiKeys[0] });
+  }
+  const direct = async (req: SimRequest) => sim.handle(req);
+  const middleware = options.middleware?.(sim);
+  const handle = async (req: SimRequest): Promise<SimResponse> => {
+    if (options.withoutControlPlane && req.url.startsWith('/_sim')) {
+      return { status: 404, headers: { 'content-type': 'text/plain' }, body: 'Not Found' };
+    }
+    return middleware ? middleware(req, direct) : direct(req);
+  };
+  return {
+    sim,
+    label: 'sim',
+    accounts,
+    async send(req) {
+      const started = performance.now();
+      const res = await handle({ method: req.method, url: req.path, headers: req.headers, body: req.body });
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) headers[k.toLowerCase()] = v;
+      return { status: res.status, headers, text: res.body, json: parseBody(res.body, headers['content-type']), ms: performance.now() - started };
+    },
+    async isolate(seed) {
+      if (options.withoutControlPlane) return;
+      await sim.control.reset(seed);
+    },
+    close: () => sim.close(),
+  };
+}
+
+export interface RemoteTargetOptions {
+  baseUrl: string;
+  accounts: Map<string, Credentials>;
+  controlToken?: string;
+  /** Headers added to every request (e.g. a gateway's own header). */
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  /** Reset the remote simulator's state before each scenario (needs the `state` capability). */
+  resetBetweenScenarios?: boolean;
+}
+
+/** Any implementation at a base URL. */
+export function remoteTarget(options: RemoteTargetOptions): Target {
+  const base = new URL(options.baseUrl);
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error(`--target must be "sim" or an http(s) URL, got ${options.baseUrl}`);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const timeout = options.timeoutMs ?? 30_000;
+  const agent = new Agent({ headersTimeout: timeout, bodyTimeout: timeout, connect: { timeout } });
+  const target: Target = {
+    label: base.origin + prefix,
+    accounts: options.accounts,
+    controlToken: options.controlToken,
+    async send(req) {
+      const started = performance.now();
+      const url = new URL(base.origin + prefix + req.path);
+      const res = await request(url, {
+        method: req.method as 'GET',
+        headers: { ...options.headers, ...req.headers },
+        body: req.body,
+        dispatcher: agent,
+      });
+      const text = await res.body.text();
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) {
+        if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      }
+      return { status: res.statusCode, headers, text, json: parseBody(text, headers['content-type']), ms: performance.now() - started };
+    },
+    async isolate(seed) {
+      if (!options.resetBetweenScenarios) return;
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (options.controlToken) headers.authorization = `Bearer ${options.controlToken}`;
+      await target.send({ method: 'POST', path: '/_sim/reset', headers, body: JSON.stringify({ seed }) });
+    },
+    close: () => agent.close(),
+  };
+  return target;
+}
+
+/** What the target can do: its control plane's `capabilities` plus what the configuration gives. */
+export async function probeCapabilities(target: Target, opts: { readOnly: boolean; extra?: string[] }): Promise<Set<string>> {
+  const caps = new Set<string>(opts.extra ?? []);
+  const headers: Record<string, string> = {};
+  if (target.controlToken) headers.authorization = `Bearer ${target.controlToken}`;
+  try {
+    const res = await target.send({ method: 'GET', path: '/_sim/health', headers });
+    const list = (res.json as { capabilities?: unknown } | undefined)?.capabilities;
+    if (res.status === 200 && Array.isArray(list)) {
+      caps.add('control');
+      for (const c of list) if (typeof c === 'string') caps.add(c);
+    }
+  } catch {
+    // No control plane (or not reachable): the API-only capabilities below still apply.
+  }
+  if (opts.readOnly) caps.delete('writes');
+  else caps.add('writes');
+  if (target.accounts.has('alt')) caps.add('alt-account');
+  return caps;
+}

@@ -1,0 +1,93 @@
+// The CLI: commands, exit codes, usage errors on one line, reports in every format, coverage,
+// and no secret in any output (terminal, JUnit, JSON, Markdown, replay files).
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createSimulator } from '../../simulator/index.ts';
+import { main } from '../cli.ts';
+
+function io(env: NodeJS.ProcessEnv = {}) {
+  let out = '';
+  let err = '';
+  return {
+    io: { out: { write: (s: string) => (out += s) }, err: { write: (s: string) => (err += s) }, env },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+const KEYS = ['sk_test_acme_4f9c2b7e1d3a5c8f', 'sk_test_bistro_9a8b7c6d5e4f3a2b'];
+
+describe('conformance CLI', () => {
+  it('prints usage and refuses bad options with exit 2 and one line', async () => {
+    const a = io();
+    expect(await main([], a.io)).toBe(2);
+    expect(a.out()).toMatch(/usage: npm run conformance/);
+    for (const args of [['launch'], ['run', '--seed', 'x'], ['run', '--target', 'ftp://x'], ['run', '--target', 'http://127.0.0.1:9'], ['run', '--report', 'pdf:x'], ['run', '--bogus']]) {
+      const b = io();
+      expect(await main(args, b.io), args.join(' ')).toBe(2);
+      expect(b.err().trim().split('\n').length, b.err()).toBeLessThanOrEqual(2);
+      expect(b.err()).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('reports loading problems with file and line, exit 2', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-load-'));
+    const f = path.join(dir, 'bad.yaml');
+    (await import('node:fs')).writeFileSync(f, 'description: x\nclauses: [auth.bearer-required]\nsteps:\n  - request: { operationId: nope }\n');
+    const a = io();
+    expect(await main(['validate', f], a.io)).toBe(2);
+    expect(a.err()).toMatch(/bad\.yaml:4:\d+: unknown operationId "nope"/);
+  });
+
+  it('validates and lists the scenarios, and says the contract is current', async () => {
+    const a = io();
+    expect(await main(['validate'], a.io)).toBe(0);
+    expect(a.out()).toMatch(/\d+ scenario\(s\) load without problems/);
+    const c = io();
+    expect(await main(['contract'], c.io)).toBe(0);
+  });
+
+  it('runs selected scenarios, prints progress with times and a summary, writes every report, leaks no key', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-run-'));
+    const a = io();
+    const reports = `junit:${dir}/r.xml,json:${dir}/r.json,md:${dir}/r.md`;
+    const code = await main(['run', '--clause', 'auth.*', '--report', reports, '--replay-dir', dir], a.io);
+    expect(code, a.out() + a.err()).toBe(0);
+    expect(a.out()).toMatch(/✓ auth\/missing-or-invalid-key \d+ ms/);
+    expect(a.out()).toMatch(/Summary/);
+    expect(a.out()).not.toMatch(/blocked-recipients\/update-note/); // filtered out by --clause
+    const json = JSON.parse(readFileSync(`${dir}/r.json`, 'utf8'));
+    expect(json.summary.exitCode).toBe(0);
+    expect(readFileSync(`${dir}/r.xml`, 'utf8')).toMatch(/<testsuites name="conformance" tests="\d+" failures="0"/);
+    expect(readFileSync(`${dir}/r.md`, 'utf8')).toMatch(/## Clause coverage/);
+    const everything = [a.out(), a.err(), ...readdirSync(dir).map((f) => readFileSync(path.join(dir, f), 'utf8'))].join('\n');
+    for (const k of KEYS) expect(everything).not.toContain(k);
+  });
+
+  it('runs against a URL with keys from the environment and never prints them', async () => {
+    const sim = createSimulator();
+    const server = await sim.listen(0);
+    try {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-url-'));
+      const a = io({ CONFORMANCE_ACCOUNT: 'AC1a2b3c4d', CONFORMANCE_KEY: KEYS[0], CONFORMANCE_ALT_ACCOUNT: 'AC5e6f7a8b', CONFORMANCE_ALT_KEY: KEYS[1] });
+      const code = await main(['run', '--target', server.url, '--tag', 'auth', '--seed', '5', '--read-only', '--report', `json:${dir}/r.json`], a.io);
+      expect(code, a.out()).toBe(0);
+      expect(a.out()).toContain(`against ${server.url}`);
+      const everything = a.out() + a.err() + readFileSync(`${dir}/r.json`, 'utf8');
+      for (const k of KEYS) expect(everything).not.toContain(k);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('prints clause coverage from a saved report', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-cov-'));
+    await main(['run', '--clause', 'blocked-recipient.update.*', '--no-properties', '--report', `json:${dir}/r.json`], io().io);
+    const a = io();
+    expect(await main(['coverage', '--from', `${dir}/r.json`], a.io)).toBe(0);
+    expect(a.out()).toMatch(/✓ blocked-recipient\.update\.note-clear spec \d+✓ 0✗/);
+    expect(a.out()).toMatch(/Clauses with passing spec assertions: \d+ of \d+ observable/);
+  });
+});

@@ -1,0 +1,90 @@
+// The same suite runs over HTTP against any base URL: with a control plane (a served simulator),
+// without one (control-plane steps are skipped with the reason), and read-only (no write is
+// ever sent). Against a target that is not the simulator, sim-level mismatches are observations.
+import { describe, expect, it } from 'vitest';
+import { createSimulator } from '../../simulator/index.ts';
+import { allAssertions } from '../result.ts';
+import { remoteTarget, simTarget } from '../target.ts';
+import { contract, failureLines, runSuite, scenarios, SEED } from './helpers.ts';
+
+const ACME = { accountId: 'AC1a2b3c4d', key: 'sk_test_acme_4f9c2b7e1d3a5c8f' };
+const BISTRO = { accountId: 'AC5e6f7a8b', key: 'sk_test_bistro_9a8b7c6d5e4f3a2b' };
+
+describe('a remote target over HTTP', () => {
+  it('passes the whole suite against a served simulator, with its capabilities probed from /_sim/health', async () => {
+    const sim = createSimulator({ seed: SEED });
+    const server = await sim.listen(0);
+    try {
+      const target = remoteTarget({ baseUrl: server.url, accounts: new Map([['main', ACME], ['alt', BISTRO]]), resetBetweenScenarios: true });
+      const report = await runSuite(target, { simLevel: 'fail' });
+      expect(failureLines(report)).toEqual([]);
+      expect(report.target.capabilities).toEqual(expect.arrayContaining(['control', 'clock', 'accounts', 'writes', 'alt-account']));
+      expect(report.units.filter((u) => u.status === 'skipped')).toEqual([]);
+    } finally {
+      await server.close();
+      await sim.close();
+    }
+  });
+
+  it('records sim-level differences of a real target as observations, not failures', async () => {
+    // An implementation that keeps the codes the spec's error table fixes but uses its own
+    // everywhere the simulator chose one.
+    const SPEC_CODES = (contract.document['x-error-codes'] as { code: string; origin: string }[]).filter((e) => e.origin === 'spec').map((e) => e.code);
+    const vendor = () =>
+      simTarget({
+        seed: SEED,
+        middleware: () => async (req, next) => {
+          const res = await next(req);
+          if (res.status < 400 || !req.url.startsWith('/v1/')) return res;
+          const body = JSON.parse(res.body);
+          return SPEC_CODES.includes(body.code) ? res : { ...res, body: JSON.stringify({ ...body, code: `vendor_${res.status}` }) };
+        },
+      });
+    const report = await runSuite(vendor(), { simLevel: 'observe', properties: [] });
+    expect(report.summary.assertions.sim.observation).toBeGreaterThan(10);
+    expect(failureLines(report)).toEqual([]);
+    expect(report.summary.exitCode).toBe(0);
+    // Held to the simulator's choices (--sim-level fail), the same differences fail.
+    const strict = await runSuite(vendor(), { simLevel: 'fail', properties: [] });
+    expect(strict.summary.assertions.sim.fail).toBe(report.summary.assertions.sim.observation);
+    expect(strict.summary.exitCode).toBe(1);
+  });
+});
+
+describe('an implementation without the control plane', () => {
+  it('skips control-plane steps and scenarios that need them, with the reason, and runs the rest', async () => {
+    const report = await runSuite(simTarget({ seed: SEED, withoutControlPlane: true }), { simLevel: 'fail' });
+    expect(failureLines(report)).toEqual([]);
+    expect(report.target.capabilities).toEqual(['alt-account', 'writes']);
+    const skipped = report.units.filter((u) => u.status === 'skipped');
+    expect(skipped.map((u) => u.id)).toEqual(expect.arrayContaining(['blocked-callers/newest-first', 'conventions/paging', 'numbers/lifecycle']));
+    for (const u of skipped) expect(u.skipReason).toMatch(/target lacks capability "(accounts|geoip|blocklist-intake|clock|carrier)"/);
+    const intake = report.units.find((u) => u.id === 'blocked-recipients/automatic-intake')!;
+    expect(intake.status).toBe('skipped');
+    // Properties fall back to the main account when they cannot make a fresh one.
+    expect(report.units.filter((u) => u.kind === 'property' && u.status === 'passed').length).toBeGreaterThan(4);
+    expect(report.units.filter((u) => u.kind === 'scenario' && u.status === 'passed').length).toBeGreaterThan(8);
+  });
+});
+
+describe('--read-only', () => {
+  it('never sends a write, and says why each writing step was skipped', async () => {
+    const methods = new Set<string>();
+    const target = simTarget({
+      seed: SEED,
+      middleware: () => async (req, next) => {
+        if (req.url.startsWith('/v1/')) methods.add(req.method);
+        return next(req);
+      },
+    });
+    const report = await runSuite(target, { readOnly: true, simLevel: 'fail' });
+    expect([...methods]).toEqual(['GET']);
+    expect(failureLines(report)).toEqual([]);
+    const reasons = new Set(report.units.flatMap((u) => [u.skipReason, ...u.steps.map((s) => s.skipReason)]).filter(Boolean));
+    expect([...reasons].every((r) => /lacks capability "writes"|"(control|clock|accounts|geoip|state)"|needs \{\{/.test(r!))).toBe(true);
+    // Reads of existing data still ran and passed.
+    const passedReads = [...allAssertions(report.units)].filter((a) => a.assertion.outcome === 'pass' && a.assertion.level === 'spec');
+    expect(passedReads.length).toBeGreaterThan(10);
+    expect(report.units.length).toBeGreaterThanOrEqual(scenarios.length);
+  });
+});

@@ -1,0 +1,69 @@
+// The kit tests itself: a deliberately wrong server must make it fail on exactly the clauses
+// (and, for failures no clause names, the checks) that each defect breaks, and on nothing else.
+import { describe, expect, it } from 'vitest';
+import { simTarget } from '../target.ts';
+import { failedClauses, runSuite, scenarios, SEED } from './helpers.ts';
+import { wrongServer, type Defect } from './wrong-server.ts';
+
+const EXPECTED: Record<Defect, string[]> = {
+  'auth-ignored': ['auth.bearer-required', 'auth.invalid-key', 'auth.other-account-403', 'errors.401', 'errors.403-other-account'],
+  'wrong-total': ['blocked-caller.list.total', 'conventions.list-total-before-paging', 'property:paging-listBlockedCallers', 'property:paging-listEmailDomains'],
+  'numbers-not-normalised': [
+    'blocked-caller.field.number',
+    'blocked-caller.list.number-filter',
+    'conventions.phone-normalization',
+    'conventions.phone-normalization.filters',
+    'property:blocklists-model',
+    'property:phone-normalization-listBlockedCallers',
+    'property:phone-normalization-listBlockedRecipients',
+  ],
+  'released-dropped': [
+    // A released entry that cannot be read never shows its unblocked fields either.
+    'blocked-caller.field.unblocked-source',
+    'blocked-caller.get.released-entries',
+    'blocked-caller.list.status-filter',
+    'blocked-caller.release.keeps-history',
+    'blocked-recipient.field.unblocked-by-null-for-automatic',
+    'blocked-recipient.release.keeps-history',
+    'property:blocklists-model',
+    'property:filters-listBlockedCallers',
+  ],
+  'server-error-on-bad-input': [
+    'blocked-caller.get.errors',
+    'blocked-caller.list.errors',
+    'blocked-recipient.field.source-api',
+    'check:no-server-error',
+    'conventions.json-bodies',
+    'conventions.paging.page-size-max',
+    'errors.400-invalid-phone-number',
+    'errors.400-unsupported-country',
+    'errors.400-validation',
+    'errors.400-validation.bad-url',
+    'errors.400-validation.page-size-not-integer',
+    'errors.body-shape',
+    'limits.page-size',
+    'property:no-server-error-fuzz',
+  ],
+  'key-echoed': ['check:no-secret-echoed'],
+  'note-not-cleared': ['blocked-recipient.update.note-clear', 'property:blocklists-model'],
+};
+
+describe('a deliberately wrong server', () => {
+  for (const [defect, expected] of Object.entries(EXPECTED) as [Defect, string[]][]) {
+    it(`${defect}: fails exactly the clauses it breaks (${expected.length})`, async () => {
+      const report = await runSuite(simTarget({ seed: SEED, middleware: wrongServer(defect) }), { simLevel: 'fail', replayDir: defect });
+      expect(report.summary.exitCode).toBe(1);
+      expect(failedClauses(report)).toEqual(expected);
+    });
+  }
+});
+
+describe('--bail', () => {
+  it('stops after the first failed unit', async () => {
+    const report = await runSuite(simTarget({ seed: SEED, middleware: wrongServer('auth-ignored') }), { simLevel: 'fail', bail: true, replayDir: 'bail' });
+    expect(report.units.at(-1)!.status).toBe('failed');
+    expect(report.units.filter((u) => u.status === 'failed')).toHaveLength(1);
+    expect(report.units.length).toBeLessThan(scenarios.length);
+  });
+});
+

@@ -1,0 +1,106 @@
+// Deliberately wrong servers: the simulator with one defect each, injected around its request
+// handler. The kit must fail on exactly the clauses each defect breaks (wrong-server.test.ts).
+import type { Simulator, SimRequest, SimResponse } from '../../simulator/index.ts';
+import type { Middleware } from '../target.ts';
+
+export type Defect =
+  | 'auth-ignored'
+  | 'wrong-total'
+  | 'numbers-not-normalised'
+  | 'released-dropped'
+  | 'server-error-on-bad-input'
+  | 'key-echoed'
+  | 'note-not-cleared';
+
+function header(req: SimRequest, name: string): string | undefined {
+  for (const [k, v] of Object.entries(req.headers ?? {})) if (k.toLowerCase() === name) return Array.isArray(v) ? v[0] : v;
+  return undefined;
+}
+
+function json(res: SimResponse): any {
+  try {
+    return JSON.parse(res.body);
+  } catch {
+    return undefined;
+  }
+}
+
+function withJson(res: SimResponse, body: unknown): SimResponse {
+  return { ...res, body: JSON.stringify(body) };
+}
+
+const isApi = (req: SimRequest) => req.url.startsWith('/v1/');
+const pathOf = (req: SimRequest) => req.url.split('?')[0]!;
+const queryOf = (req: SimRequest) => new URLSearchParams(req.url.split('?')[1] ?? '');
+const isBlockList = (req: SimRequest) => /\/blocked-(callers|recipients)(\/|$)/.test(pathOf(req));
+
+/** The middleware that gives the simulator one defect. */
+export function wrongServer(defect: Defect): (sim: Simulator) => Middleware {
+  return (sim) => async (req, next) => {
+    if (!isApi(req)) return next(req);
+    switch (defect) {
+      case 'auth-ignored': {
+        // Any request is served as the account in its path, whatever key it carries.
+        const accountId = /^\/v1\/accounts\/([^/]+)/.exec(pathOf(req))?.[1];
+        const account = accountId ? sim.runtime.accounts.get(decodeURIComponent(accountId)) : undefined;
+        if (!account) return next(req);
+        return next({ ...req, headers: { ...req.headers, authorization: `Bearer ${account.apiKeys[0]}` } });
+      }
+      case 'wrong-total': {
+        const res = await next(req);
+        const body = json(res);
+        if (res.status === 200 && body?.meta && typeof body.meta.total === 'number') body.meta.total += 1;
+        return body ? withJson(res, body) : res;
+      }
+      case 'numbers-not-normalised': {
+        // Numbers are stored as sent, and filters compare the raw text.
+        if (!isBlockList(req)) return next(req);
+        const filter = queryOf(req).get('number');
+        if (req.method === 'GET' && filter !== null && !/^\d+$/.test(filter)) {
+          const res = await next(req);
+          const body = json(res);
+          return withJson(res, { ...body, data: [], meta: { ...body.meta, total: 0 } });
+        }
+        const res = await next(req);
+        let sent: unknown;
+        try {
+          sent = req.method === 'POST' && typeof req.body === 'string' ? (JSON.parse(req.body || '{}') as { number?: unknown }).number : undefined;
+        } catch {
+          sent = undefined; // not JSON: the simulator refuses it as usual
+        }
+        const body = json(res);
+        if (typeof sent === 'string' && res.status < 300 && body?.number) body.number = sent;
+        return body ? withJson(res, body) : res;
+      }
+      case 'released-dropped': {
+        // Released entries vanish instead of staying as history.
+        if (!isBlockList(req) || req.method !== 'GET') return next(req);
+        const res = await next(req);
+        const body = json(res);
+        if (res.status !== 200 || !body) return res;
+        if (body.active === false) return { status: 404, headers: res.headers, body: JSON.stringify({ error: 'not found', code: 'not_found' }) };
+        if (Array.isArray(body.data)) {
+          const kept = body.data.filter((r: { active?: boolean }) => r.active !== false);
+          body.meta.total -= body.data.length - kept.length;
+          body.data = kept;
+        }
+        return withJson(res, body);
+      }
+      case 'server-error-on-bad-input': {
+        const res = await next(req);
+        return res.status === 400 ? { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' } : res;
+      }
+      case 'key-echoed': {
+        const res = await next(req);
+        return { ...res, headers: { ...res.headers, 'x-debug-authorization': header(req, 'authorization') ?? '' } };
+      }
+      case 'note-not-cleared': {
+        // An empty or null note on PATCH is ignored instead of clearing the note.
+        if (req.method !== 'PATCH' || typeof req.body !== 'string' || !req.body.startsWith('{')) return next(req);
+        const body = JSON.parse(req.body) as { note?: unknown };
+        if (body.note === null || body.note === '') delete body.note;
+        return next({ ...req, body: JSON.stringify(body) });
+      }
+    }
+  };
+}
