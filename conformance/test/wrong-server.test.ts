@@ -7,7 +7,13 @@ import { wrongServer, type Defect } from './wrong-server.ts';
 
 const EXPECTED: Record<Defect, string[]> = {
   'auth-ignored': ['auth.bearer-required', 'auth.invalid-key', 'auth.other-account-403', 'errors.401', 'errors.403-other-account'],
-  'wrong-total': ['blocked-caller.list.total', 'conventions.list-total-before-paging', 'property:paging-listBlockedCallers', 'property:paging-listEmailDomains'],
+  'wrong-total': [
+    'blocked-caller.list.total',
+    'conventions.list-total-before-paging',
+    'property:paging-listBlockedCallers',
+    'property:paging-listEmailDomains',
+    'property:paging-listVerifications',
+  ],
   'numbers-not-normalised': [
     'blocked-caller.field.number',
     'blocked-caller.list.number-filter',
@@ -43,9 +49,13 @@ const EXPECTED: Record<Defect, string[]> = {
     'errors.body-shape',
     'limits.page-size',
     'property:no-server-error-fuzz',
+    'verification.list.errors',
   ],
   'key-echoed': ['check:no-secret-echoed'],
   'note-not-cleared': ['blocked-recipient.update.note-clear', 'property:blocklists-model'],
+  // An unknown channel is no longer refused either.
+  'verification-channel-ignored': ['property:filters-listVerifications', 'verification.list.channel-filter', 'verification.list.errors'],
+  'code-echoed': ['check:no-secret-echoed', 'verification.code-never-returned'],
 };
 
 describe('a deliberately wrong server', () => {
