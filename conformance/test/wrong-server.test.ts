@@ -49,6 +49,7 @@ const EXPECTED: Record<Defect, string[]> = {
     'errors.body-shape',
     'limits.page-size',
     'property:no-server-error-fuzz',
+    'property:verifications-model',
     'verification.list.errors',
   ],
   'key-echoed': ['check:no-secret-echoed'],
