@@ -75,7 +75,12 @@ export const numberParamOf = (l: PagedList) => l.numberParam ?? 'number';
 
 const CHANNELS = ['call', 'message'] as const;
 const LIST_CLAUSES = ['conventions.list-envelope', 'conventions.list-total-before-paging', 'conventions.paging.meta-echo'];
+/** A list whose only clauses are the conventions' paging rules. */
+const PAGING_ONLY: PagedList['clauses'] = { paging: LIST_CLAUSES, total: ['conventions.list-total-before-paging'], filters: [], filterBy: {}, history: [] };
 const activeOrReleased = (released: boolean) => (released ? 'released' : 'active');
+
+/** Lists of what an account sends: rows are made in a fresh account with one number to send from, some states through the carrier. */
+const SENDING = { requires: ['accounts', 'carrier', 'clock'], account: { numbers: 1 } };
 
 /** A control step of the carrier: the next delivery of `type` to `number` ends with `outcome`, due at once. */
 function scriptNext(number: string, outcome: string, type: string): RawStep {
@@ -145,13 +150,7 @@ export const PAGED_LISTS: readonly PagedList[] = [
   {
     list: 'listEmailDomains',
     level: 'spec',
-    clauses: {
-      paging: LIST_CLAUSES,
-      total: ['conventions.list-total-before-paging'],
-      filters: [],
-      filterBy: {},
-      history: [],
-    },
+    clauses: PAGING_ONLY,
     // Each row a distinct domain; the number only makes the name unique to this case.
     create: (number, as, saveAs) => ({ step: { request: { operationId: 'createEmailDomain', as, body: { domain: `d${number}.paging.example.com` } }, save: { [saveAs]: 'body.id' } } }),
     attrs: () => ({}),
@@ -163,15 +162,8 @@ export const PAGED_LISTS: readonly PagedList[] = [
     level: 'sim',
     idField: 'messageId',
     numberField: 'to',
-    requires: ['accounts', 'carrier', 'clock'],
-    account: { numbers: 1 },
-    clauses: {
-      paging: LIST_CLAUSES,
-      total: ['conventions.list-total-before-paging'],
-      filters: [],
-      filterBy: {},
-      history: [],
-    },
+    ...SENDING,
+    clauses: PAGING_ONLY,
     variants: MESSAGE_ROWS.length,
     create: (number, as, saveAs, variant) => {
       const row = MESSAGE_ROWS[variant % MESSAGE_ROWS.length]!;
@@ -195,8 +187,7 @@ export const PAGED_LISTS: readonly PagedList[] = [
     idField: 'verificationId',
     numberField: 'to',
     numberParam: 'to',
-    requires: ['accounts', 'carrier', 'clock'],
-    account: { numbers: 1 },
+    ...SENDING,
     clauses: {
       paging: LIST_CLAUSES,
       pagingDefaults: ['verification.list.paging'],
