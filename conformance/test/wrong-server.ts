@@ -10,7 +10,8 @@ export type Defect =
   | 'released-dropped'
   | 'server-error-on-bad-input'
   | 'key-echoed'
-  | 'note-not-cleared';
+  | 'note-not-cleared'
+  | 'mx-tie-accepted';
 
 function header(req: SimRequest, name: string): string | undefined {
   for (const [k, v] of Object.entries(req.headers ?? {})) if (k.toLowerCase() === name) return Array.isArray(v) ? v[0] : v;
@@ -33,6 +34,7 @@ const isApi = (req: SimRequest) => req.url.startsWith('/v1/');
 const pathOf = (req: SimRequest) => req.url.split('?')[0]!;
 const queryOf = (req: SimRequest) => new URLSearchParams(req.url.split('?')[1] ?? '');
 const isBlockList = (req: SimRequest) => /\/blocked-(callers|recipients)(\/|$)/.test(pathOf(req));
+const isEmailDomain = (req: SimRequest) => /\/email-domains(\/|$)/.test(pathOf(req));
 
 /** The middleware that gives the simulator one defect. */
 export function wrongServer(defect: Defect): (sim: Simulator) => Middleware {
@@ -93,6 +95,15 @@ export function wrongServer(defect: Defect): (sim: Simulator) => Middleware {
       case 'key-echoed': {
         const res = await next(req);
         return { ...res, headers: { ...res.headers, 'x-debug-authorization': header(req, 'authorization') ?? '' } };
+      }
+      case 'mx-tie-accepted': {
+        // Receiving is reported verified when another MX ties with (or beats) the service MX.
+        if (!isEmailDomain(req)) return next(req);
+        const res = await next(req);
+        const body = json(res);
+        if (res.status >= 300 || !body) return res;
+        for (const d of Array.isArray(body.data) ? body.data : [body]) if (d.receivingStatus === 'not_lowest_priority') d.receivingStatus = 'verified';
+        return withJson(res, body);
       }
       case 'note-not-cleared': {
         // An empty or null note on PATCH is ignored instead of clearing the note.
