@@ -58,7 +58,7 @@ describe('an implementation without the control plane', () => {
     expect(report.target.capabilities).toEqual(['alt-account', 'writes']);
     const skipped = report.units.filter((u) => u.status === 'skipped');
     expect(skipped.map((u) => u.id)).toEqual(expect.arrayContaining(['blocked-callers/newest-first', 'conventions/paging', 'numbers/lifecycle']));
-    for (const u of skipped) expect(u.skipReason).toMatch(/target lacks capability "(accounts|geoip|blocklist-intake|clock|carrier)"/);
+    for (const u of skipped) expect(u.skipReason).toMatch(/target lacks capability "(accounts|geoip|blocklist-intake|clock|carrier|dns|email-provider)"/);
     const intake = report.units.find((u) => u.id === 'blocked-recipients/automatic-intake')!;
     expect(intake.status).toBe('skipped');
     // Properties fall back to the main account when they cannot make a fresh one.
