@@ -1,10 +1,10 @@
-// Filters select exactly the matching rows: after a generated mix of entries (some released),
-// a list with any combination of filters returns every matching entry and nothing else, and
-// `total` counts them. Rows are made in a fresh account when the target can make one;
-// otherwise the number filter keeps the rows of this case apart from existing data.
+// Filters select exactly the matching rows: after a generated mix of rows (some released), a list
+// with any combination of filters returns every matching row and nothing else, and `total`
+// counts them. Rows are made in a fresh account when the target can make one (or the list needs
+// one); otherwise the number filter keeps the rows of this case apart from existing data.
 import fc from 'fast-check';
 import { expectKey, generatedProperty, type CaseContext } from './harness.ts';
-import { PAGED_LISTS, type PagedList } from './lists.ts';
+import { FILTER_PARAMS, idFieldOf, makeRow, numberParamOf, PAGED_LISTS, rowAccount, type FilterParam, type PagedList } from './lists.ts';
 import type { PropertyDef } from './types.ts';
 
 interface Row {
@@ -16,57 +16,61 @@ interface Row {
 interface FilterCase {
   rows: Row[];
   number: number | undefined;
-  status: string | undefined;
-  channel: string | undefined;
+  by: Partial<Record<FilterParam, string>>;
 }
 
 interface Made {
   name: string;
   number: string;
-  channel?: string;
-  active: boolean;
+  variant: number;
+  released: boolean;
+}
+
+const sameRow = (a: Record<string, unknown>, b: Record<string, unknown>) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Whether a row with these attributes is selected by the filter values (undefined: not given). */
+function selected(list: PagedList, attrs: Partial<Record<FilterParam, string>>, by: Partial<Record<FilterParam, string>>): boolean {
+  return FILTER_PARAMS.every((p) => {
+    const value = by[p] ?? (p === 'status' ? list.status?.default : undefined);
+    if (value === undefined || (p === 'status' && value === list.status?.all)) return true;
+    return attrs[p] === value;
+  });
 }
 
 async function drive(list: PagedList, v: FilterCase, c: CaseContext): Promise<string | undefined> {
-  const fresh = c.can('accounts');
-  const as = fresh ? 'fl' : 'main';
-  if (fresh) await c.exec({ name: 'a fresh account', control: { createAccount: { numbers: 0 }, as: 'fl' } });
+  const { as, fresh } = await rowAccount(c, list, 'fl');
   const made: Made[] = [];
   for (const [i, row] of v.rows.entries()) {
     const name = `row${i}`;
     const number = c.number(row.slot);
-    const channel = list.channelOf?.(row.variant);
-    const r = await c.exec({ name: `row ${i + 1}`, ...list.create(number, as, name, row.variant) });
+    const r = await makeRow(c, list, number, as, name, row.variant, { name: `row ${i + 1}` });
     if (r.status !== 'passed') return undefined;
     // Registering an actively blocked number again gives back the same entry (no duplicate).
-    const same = made.find((m) => m.active && m.number === number && m.channel === channel);
-    if (same && String(c.saved(name)) === String(c.saved(same.name))) continue;
-    const entry: Made = { name, number, channel, active: true };
+    if (list.dedupes) {
+      const same = made.find((m) => !m.released && m.number === number && sameRow(list.attrs(m.variant, false), list.attrs(row.variant, false)));
+      if (same && String(c.saved(name)) === String(c.saved(same.name))) continue;
+    }
+    const entry: Made = { name, number, variant: row.variant, released: false };
     made.push(entry);
-    if (row.release && list.release) {
+    if (row.release && list.release && (list.releasable?.(row.variant) ?? true)) {
       await c.exec({ name: `release row ${i + 1}`, ...list.release(name, as) });
-      entry.active = false;
+      entry.released = true;
     }
   }
   const number = v.number !== undefined || !fresh ? c.number(v.number ?? 0) : undefined;
-  const status = v.status ?? 'active';
-  const expected = made.filter(
-    (m) =>
-      (number === undefined || m.number === number) &&
-      (v.channel === undefined || m.channel === v.channel) &&
-      (status === 'all' || (status === 'active') === m.active),
-  );
+  const expected = made.filter((m) => (number === undefined || m.number === number) && selected(list, list.attrs(m.variant, m.released), v.by));
   const query: Record<string, unknown> = { pageSize: 100 };
-  if (number !== undefined) query.number = number;
-  if (v.status !== undefined) query.status = v.status;
-  if (v.channel !== undefined) query.channel = v.channel;
-  const match = expected.length ? { $length: expected.length, $each: { id: { $oneOf: expected.map((m) => `{{ ${m.name} }}`) } } } : { $length: 0 };
+  if (number !== undefined) query[numberParamOf(list)] = number;
+  for (const p of FILTER_PARAMS) if (v.by[p] !== undefined) query[p] = v.by[p];
+  const idField = idFieldOf(list);
+  const match = expected.length ? { $length: expected.length, $each: { [idField]: { $oneOf: expected.map((m) => `{{ ${m.name} }}`) } } } : { $length: 0 };
   // The clauses this list tests: the filters it uses, and history when released rows should appear.
+  const by = list.clauses.filterBy;
   const clauses = [
-    ...(number !== undefined ? list.clauses.filterBy.number : []),
-    ...(v.status !== undefined ? list.clauses.filterBy.status : list.clauses.filterBy.defaultStatus),
-    ...(v.channel !== undefined ? list.clauses.filterBy.channel : []),
-    ...(expected.some((m) => !m.active) ? list.clauses.history : []),
+    ...(number !== undefined ? (by.number ?? []) : []),
+    ...(v.by.status !== undefined ? (by.status ?? []) : (by.defaultStatus ?? [])),
+    ...FILTER_PARAMS.filter((p) => p !== 'status' && v.by[p] !== undefined).flatMap((p) => by[p] ?? []),
+    ...(expected.some((m) => m.released) ? list.clauses.history : []),
   ];
   await c.exec({
     name: `list with ${JSON.stringify(query)}`,
@@ -79,22 +83,26 @@ async function drive(list: PagedList, v: FilterCase, c: CaseContext): Promise<st
 }
 
 function filterProperty(list: PagedList): PropertyDef {
+  const option = (values: readonly string[] | undefined) => (values ? fc.option(fc.constantFrom(...values), { nil: undefined }) : fc.constant(undefined));
   return generatedProperty<FilterCase>({
     id: `filters-${list.list}`,
     description: `${list.list}: every filter combination returns exactly the matching rows, and total counts them`,
     clauses: list.clauses.filters,
     tags: ['filters', 'property'],
-    requires: ['writes'],
+    requires: ['writes', ...(list.requires ?? [])],
     level: list.level,
     numRuns: 25,
     arbitrary: fc.record({
-      rows: fc.array(fc.record({ slot: fc.integer({ min: 0, max: 2 }), variant: fc.integer({ min: 0, max: 1 }), release: fc.boolean() }), { maxLength: 6 }),
+      rows: fc.array(fc.record({ slot: fc.integer({ min: 0, max: 2 }), variant: fc.integer({ min: 0, max: (list.variants ?? 2) - 1 }), release: fc.boolean() }), { maxLength: 6 }),
       number: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
-      status: fc.option(fc.constantFrom(...(list.filters.status ?? ['all'])), { nil: undefined }),
-      channel: list.filters.channel ? fc.option(fc.constantFrom(...list.filters.channel), { nil: undefined }) : fc.constant(undefined),
+      by: fc.record({ status: option(list.filters.status), channel: option(list.filters.channel), type: option(list.filters.type) }).map((r) => {
+        const by: Partial<Record<FilterParam, string>> = {};
+        for (const p of FILTER_PARAMS) if (r[p] !== undefined) by[p] = r[p];
+        return by;
+      }),
     }),
     drive: (v, c) => drive(list, v, c),
   });
 }
 
-export const filterProperties: PropertyDef[] = PAGED_LISTS.filter((l) => l.filters.number || l.filters.status || l.filters.channel).map(filterProperty);
+export const filterProperties: PropertyDef[] = PAGED_LISTS.filter((l) => l.filters.number || FILTER_PARAMS.some((p) => l.filters[p])).map(filterProperty);

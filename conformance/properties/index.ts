@@ -7,8 +7,9 @@ import { filterProperties } from './filters.ts';
 import { fuzzProperty } from './fuzz.ts';
 import { pagingProperties } from './paging.ts';
 import { phoneProperties } from './phone.ts';
+import { verificationModel } from './verifications-model.ts';
 import type { PropertyDef } from './types.ts';
 
 export function allProperties(contract: Contract): PropertyDef[] {
-  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, emailDomainZoneProperty, fuzzProperty(contract)];
+  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, emailDomainZoneProperty, fuzzProperty(contract)];
 }

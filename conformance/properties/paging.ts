@@ -3,7 +3,7 @@
 // last (page * pageSize >= total) is empty, and the deprecated aliases give the same answer.
 import fc from 'fast-check';
 import { expectKey, generatedProperty, type CaseContext } from './harness.ts';
-import { PAGED_LISTS, type PagedList } from './lists.ts';
+import { idFieldOf, makeRow, PAGED_LISTS, rowAccount, type PagedList } from './lists.ts';
 import type { PropertyDef } from './types.ts';
 
 interface PagingCase {
@@ -15,18 +15,16 @@ interface PagingCase {
 async function drive(list: PagedList, v: PagingCase, c: CaseContext): Promise<string | undefined> {
   const expect = expectKey(list.level);
   // In a fresh account the kit knows every row; otherwise it pages through what is there.
-  const fresh = c.can('accounts');
-  const as = fresh ? 'pg' : 'main';
-  if (fresh) await c.exec({ name: 'a fresh account', control: { createAccount: { numbers: 0 }, as: 'pg' } });
+  const { as, fresh } = await rowAccount(c, list, 'pg');
   const created: string[] = [];
   for (let i = 0; i < v.rows; i++) {
-    await c.exec({ name: `row ${i + 1}`, ...list.create(c.number(i), as, `row${i}`, i) });
+    await makeRow(c, list, c.number(i), as, `row${i}`, i % (list.variants ?? 2), { name: `row ${i + 1}` });
     created.push(`row${i}`);
   }
-  const status = list.filters.status ? 'all' : undefined;
+  const every = list.everyRow ?? {};
   const first = await c.exec({
     name: 'first page',
-    request: { operationId: list.list, as, query: { pageSize: v.pageSize, status } },
+    request: { operationId: list.list, as, query: { pageSize: v.pageSize, ...every } },
     [expect]: { status: 200, body: { meta: { page: 0, pageSize: v.pageSize } } },
     save: { total: 'body.meta.total', page0: 'body' },
     clauses: ['conventions.paging.meta-echo', 'conventions.paging.page-zero-based'],
@@ -35,7 +33,7 @@ async function drive(list: PagedList, v: PagingCase, c: CaseContext): Promise<st
   if (fresh) {
     await c.exec({
       name: 'total counts every row',
-      request: { operationId: list.list, as, query: { pageSize: v.pageSize, status } },
+      request: { operationId: list.list, as, query: { pageSize: v.pageSize, ...every } },
       [expect]: { status: 200, body: { meta: { total: v.rows } } },
       clauses: list.clauses.total,
     });
@@ -44,12 +42,13 @@ async function drive(list: PagedList, v: PagingCase, c: CaseContext): Promise<st
   const total = fresh ? v.rows : Number(c.saved('total'));
   await c.exec({
     name: 'no page size: the default',
-    request: { operationId: list.list, as, query: { status: list.filters.status ? 'all' : undefined } },
+    request: { operationId: list.list, as, query: { ...every } },
     [expect]: { status: 200, body: { data: { $length: Math.min(20, total) }, meta: { page: 0, pageSize: 20 } } },
-    clauses: ['conventions.paging.page-size-default', 'conventions.paging.page-zero-based'],
+    clauses: ['conventions.paging.page-size-default', 'conventions.paging.page-zero-based', ...(list.clauses.pagingDefaults ?? [])],
   });
   const pages = Math.ceil(total / v.pageSize);
   if (pages > 50) return undefined; // a huge existing list: the first page already showed the envelope
+  const idField = idFieldOf(list);
   const seen = new Map<string, number>();
   for (let page = 0; page <= pages; page++) {
     const expectedLength = Math.max(0, Math.min(v.pageSize, total - page * v.pageSize));
@@ -57,7 +56,7 @@ async function drive(list: PagedList, v: PagingCase, c: CaseContext): Promise<st
     if (page > 0) {
       await c.exec({
         name: `page ${page}${page === pages ? ' (past the last)' : ''}`,
-        request: { operationId: list.list, as, query: { pageSize: v.pageSize, page, status: list.filters.status ? 'all' : undefined } },
+        request: { operationId: list.list, as, query: { pageSize: v.pageSize, page, ...every } },
         [expect]: { status: 200, body: { data: { $length: expectedLength }, meta: { page, pageSize: v.pageSize, total } } },
         save: { [name]: 'body' },
         clauses: ['conventions.list-total-before-paging'],
@@ -65,13 +64,13 @@ async function drive(list: PagedList, v: PagingCase, c: CaseContext): Promise<st
     }
     await c.exec({
       name: `page ${page} through ${v.alias}`,
-      request: { operationId: list.list, as, query: { [v.alias]: v.pageSize, page, status: list.filters.status ? 'all' : undefined } },
+      request: { operationId: list.list, as, query: { [v.alias]: v.pageSize, page, ...every } },
       [expect]: { status: 200, body: { $eq: `{{ ${name} }}` } },
       clauses: [v.alias === 'limit' ? 'conventions.paging.alias-limit' : 'conventions.paging.alias-page-size'],
     });
-    const body = c.saved(name) as { data?: { id?: string }[] } | undefined;
+    const body = c.saved(name) as { data?: Record<string, unknown>[] } | undefined;
     for (const row of body?.data ?? []) {
-      const id = String(row.id);
+      const id = String(row[idField]);
       if (seen.has(id)) return `row ${id} appears on page ${seen.get(id)} and again on page ${page}`;
       seen.set(id, page);
     }
@@ -90,9 +89,9 @@ function pagingProperty(list: PagedList): PropertyDef {
   return generatedProperty<PagingCase>({
     id: `paging-${list.list}`,
     description: `${list.list}: pages are disjoint, cover total, the page past the last is empty, aliases agree`,
-    clauses: [...list.clauses.paging, ...list.clauses.total, 'conventions.paging.alias-page-size', 'conventions.paging.alias-limit', 'conventions.paging.page-size-default'],
+    clauses: [...new Set([...list.clauses.paging, ...list.clauses.total, 'conventions.paging.alias-page-size', 'conventions.paging.alias-limit', 'conventions.paging.page-size-default', ...(list.clauses.pagingDefaults ?? [])])],
     tags: ['paging', 'property'],
-    requires: ['writes'],
+    requires: ['writes', ...(list.requires ?? [])],
     level: list.level,
     numRuns: 12,
     arbitrary: fc.record({ rows: fc.integer({ min: 0, max: 7 }), pageSize: fc.integer({ min: 1, max: 4 }), alias: fc.constantFrom('page_size' as const, 'limit' as const) }),

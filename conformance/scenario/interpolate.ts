@@ -80,7 +80,23 @@ const FILTERS: Record<string, (v: unknown, arg?: string) => unknown> = {
   length: (v) => (Array.isArray(v) || typeof v === 'string' ? v.length : undefined),
   // pluck(id): [{id: a}, {id: b}] -> [a, b]
   pluck: (v, field) => (Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' ? (x as Record<string, unknown>)[field ?? 'id'] : undefined)) : undefined),
+  // repeat(3): "ab" -> "ababab" (bodies at and beyond a length limit)
+  repeat: (v, arg) => {
+    const problem = filterArgProblem('repeat', arg);
+    if (problem) throw new Error(problem);
+    return String(v).repeat(Number(arg));
+  },
 };
+
+/** Longest text `repeat` writes: far beyond any length limit of the interface, short of a runaway. */
+export const MAX_REPEAT = 100_000;
+
+/** Why a filter's argument is unusable (checked when a scenario loads), or undefined. */
+export function filterArgProblem(name: string, arg: string | undefined): string | undefined {
+  if (name !== 'repeat') return undefined;
+  if (arg === undefined || !/^\d+$/.test(arg) || Number(arg) > MAX_REPEAT) return `repeat needs a count from 0 to ${MAX_REPEAT}, as in repeat(91)`;
+  return undefined;
+}
 
 /** "name" or "name(arg)". */
 export function parseFilter(text: string): { name: string; arg?: string } | undefined {

@@ -8,7 +8,7 @@ import { globSync } from 'tinyglobby';
 import type { ClauseCatalogue } from '../clauses.ts';
 import type { Contract } from '../contract/contract.ts';
 import { LoadError, schemaProblems, YamlSource, type SourceProblem } from '../yaml-source.ts';
-import { FILTER_NAMES, GENERATOR_NAMES, parseFilter } from './interpolate.ts';
+import { FILTER_NAMES, GENERATOR_NAMES, filterArgProblem, parseFilter } from './interpolate.ts';
 import { matcherProblems } from './matchers.ts';
 import type { Expectation, Scenario, Step } from './types.ts';
 
@@ -50,7 +50,14 @@ function checkExpressions(source: YamlSource, value: unknown, pointer: string, k
       continue;
     }
     const [head, ...filters] = expr.split('|').map((s) => s.trim());
-    for (const f of filters) if (!FILTER_NAMES.includes(parseFilter(f)?.name ?? '')) problems.push(source.problem(at, `unknown filter "${f}" in {{ ${expr} }} (known: ${FILTER_NAMES.join(', ')})`));
+    for (const f of filters) {
+      const call = parseFilter(f);
+      if (!FILTER_NAMES.includes(call?.name ?? '')) problems.push(source.problem(at, `unknown filter "${f}" in {{ ${expr} }} (known: ${FILTER_NAMES.join(', ')})`));
+      else {
+        const bad = filterArgProblem(call!.name, call!.arg);
+        if (bad) problems.push(source.problem(at, `${bad} in {{ ${expr} }}`));
+      }
+    }
     if (head!.startsWith('fresh.')) {
       if (!GENERATOR_NAMES.includes(head!.slice(6))) problems.push(source.problem(at, `unknown generator "${head}" (known: ${GENERATOR_NAMES.map((g) => `fresh.${g}`).join(', ')})`));
       continue;

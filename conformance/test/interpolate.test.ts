@@ -33,6 +33,9 @@ describe('interpolation', () => {
     expect(s.resolve('{{ seoul | intl }}')).toBe('+82 2-1234-5678');
     expect(s.resolve('{{ page.data | pluck(id) }}')).toEqual(['a', 'b']);
     expect(s.resolve('{{ page | json }}')).toBe('{"data":[{"id":"a"},{"id":"b"}],"meta":{"total":2}}');
+    expect(s.resolve('{{ seoul | repeat(2) }}')).toBe('02123456780212345678');
+    expect(s.resolve('x{{ page.meta.total | repeat(0) }}y')).toBe('xy');
+    expect(() => s.resolve('{{ n | repeat(-1) }}')).toThrow(/repeat needs a count/);
   });
 
   it('generates fresh values from the seed: same seed, same values; new value each use', () => {

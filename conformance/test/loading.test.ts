@@ -83,6 +83,12 @@ describe('loading scenarios', () => {
     );
   });
 
+  it('refuses a repeat count that is missing, not a number or too large', () => {
+    const text = `${HEAD}  - request: { operationId: createBlockedCaller, body: { note: "{{ seed | repeat }}", number: "{{ seed | repeat(x) }}" } }\n  - request: { operationId: createBlockedCaller, body: { note: "{{ seed | repeat(100001) }}", number: "{{ seed | repeat(3) }}" } }\n`;
+    const p = problems(() => loadScenario(file('repeat.yaml', text), ctx));
+    expect(p.filter((l) => /repeat needs a count/.test(l)).map((l) => l.split(': ')[0])).toEqual(['repeat.yaml:4', 'repeat.yaml:4', 'repeat.yaml:5']);
+  });
+
   it('reports the problems of every file together', () => {
     const a = file('a.yaml', 'description: d\nsteps: []\n');
     const b = file('b.yaml', `${HEAD}  - control: { advance: { seconds: -1 } }\n`);

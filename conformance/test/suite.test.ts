@@ -19,7 +19,20 @@ describe('the conformance suite against the in-process simulator', () => {
     expect(coverage.failing).toBe(0);
     // The simulated resources' clauses are covered by passing spec assertions.
     const covered = new Set(coverage.clauses.filter((c) => c.state === 'covered').map((c) => c.clause.id));
-    for (const id of ['blocked-caller.release.keeps-history', 'blocked-recipient.update.note-clear', 'conventions.phone-normalization', 'conventions.list-envelope', 'auth.bearer-required', 'auth.other-account-403']) {
+    for (const id of [
+      'blocked-caller.release.keeps-history',
+      'blocked-recipient.update.note-clear',
+      'conventions.phone-normalization',
+      'conventions.list-envelope',
+      'auth.bearer-required',
+      'auth.other-account-403',
+      'message.field.ata-body',
+      'message.states',
+      'errors.422-quota-exceeded',
+      'verification.transition.pending-to-max-attempts',
+      'verification.transition.pending-to-failed',
+      'verification.list.created-range',
+    ]) {
       expect(covered.has(id), id).toBe(true);
     }
   });

@@ -73,7 +73,7 @@ describe('--read-only', () => {
     const target = simTarget({
       seed: SEED,
       middleware: () => async (req, next) => {
-        if (req.url.startsWith('/v1/')) methods.add(req.method);
+        if (req.url.startsWith('/v1/') || req.url.startsWith('/v2/')) methods.add(req.method);
         return next(req);
       },
     });

@@ -8,7 +8,13 @@ import { wrongServer, type Defect } from './wrong-server.ts';
 const EXPECTED: Record<Defect, string[]> = {
   // The email-domain list's own error row names 401 and 403 as well.
   'auth-ignored': ['auth.bearer-required', 'auth.invalid-key', 'auth.other-account-403', 'email-domain.list.errors', 'errors.401', 'errors.403-other-account'],
-  'wrong-total': ['blocked-caller.list.total', 'conventions.list-total-before-paging', 'property:paging-listBlockedCallers', 'property:paging-listEmailDomains'],
+  'wrong-total': [
+    'blocked-caller.list.total',
+    'conventions.list-total-before-paging',
+    'property:paging-listBlockedCallers',
+    'property:paging-listEmailDomains',
+    'property:paging-listVerifications',
+  ],
   'numbers-not-normalised': [
     'blocked-caller.field.number',
     'blocked-caller.list.number-filter',
@@ -45,9 +51,14 @@ const EXPECTED: Record<Defect, string[]> = {
     'errors.body-shape',
     'limits.page-size',
     'property:no-server-error-fuzz',
+    'property:verifications-model',
+    'verification.list.errors',
   ],
   'key-echoed': ['check:no-secret-echoed'],
   'note-not-cleared': ['blocked-recipient.update.note-clear', 'property:blocklists-model'],
+  // An unknown channel is no longer refused either.
+  'verification-channel-ignored': ['property:filters-listVerifications', 'verification.list.channel-filter', 'verification.list.errors'],
+  'code-echoed': ['check:no-secret-echoed', 'verification.code-never-returned'],
   // Caught by the receiving scenario and by the zone property's generated MX sets.
   'mx-tie-accepted': ['email-domain.receiving-status.not-lowest-priority', 'property:email-domain-zone'],
 };

@@ -11,7 +11,9 @@ export type Defect =
   | 'server-error-on-bad-input'
   | 'key-echoed'
   | 'note-not-cleared'
-  | 'mx-tie-accepted';
+  | 'mx-tie-accepted'
+  | 'verification-channel-ignored'
+  | 'code-echoed';
 
 function header(req: SimRequest, name: string): string | undefined {
   for (const [k, v] of Object.entries(req.headers ?? {})) if (k.toLowerCase() === name) return Array.isArray(v) ? v[0] : v;
@@ -30,7 +32,7 @@ function withJson(res: SimResponse, body: unknown): SimResponse {
   return { ...res, body: JSON.stringify(body) };
 }
 
-const isApi = (req: SimRequest) => req.url.startsWith('/v1/');
+const isApi = (req: SimRequest) => req.url.startsWith('/v1/') || req.url.startsWith('/v2/');
 const pathOf = (req: SimRequest) => req.url.split('?')[0]!;
 const queryOf = (req: SimRequest) => new URLSearchParams(req.url.split('?')[1] ?? '');
 const isBlockList = (req: SimRequest) => /\/blocked-(callers|recipients)(\/|$)/.test(pathOf(req));
@@ -111,6 +113,22 @@ export function wrongServer(defect: Defect): (sim: Simulator) => Middleware {
         const body = JSON.parse(req.body) as { note?: unknown };
         if (body.note === null || body.note === '') delete body.note;
         return next({ ...req, body: JSON.stringify(body) });
+      }
+      case 'verification-channel-ignored': {
+        // The verification list ignores its channel filter.
+        if (req.method !== 'GET' || pathOf(req) !== '/v2/verifications') return next(req);
+        const q = queryOf(req);
+        q.delete('channel');
+        return next({ ...req, url: `${pathOf(req)}?${q.toString()}` });
+      }
+      case 'code-echoed': {
+        // A verification read answers the one-time code the phone received.
+        const res = await next(req);
+        const body = json(res);
+        if (req.method !== 'GET' || !/^\/v2\/verifications\/[^/]+$/.test(pathOf(req)) || res.status !== 200 || !body) return res;
+        const phone = sim.runtime.carrier.phone(body.to);
+        const code = [...phone.messages, ...phone.calls].find((d) => d.verificationId === body.verificationId)?.code;
+        return code ? withJson(res, { ...body, code }) : res;
       }
     }
   };

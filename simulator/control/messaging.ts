@@ -1,18 +1,66 @@
 // Control plane of an account's messaging (docs/control-plane.md, "Messaging"): messenger
-// notification templates (the public interface only sends with them), and what each sent
-// message leaves for the usage aggregation and the monthly caps.
+// notification templates (the public interface only sends with them), what each sent message
+// leaves for the usage aggregation and the monthly caps, and the plans that set those caps.
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../core/operation.ts';
+import { ApiError } from '../core/errors.ts';
 import { accountErrors } from '../resources/accounts/model.ts';
 import { messageErrors } from '../resources/messages/errors.ts';
 import { templateWire } from '../resources/messages/templates.ts';
 import { CreateTemplateBody, KakaoTemplate, QuotaView, UpdateTemplateBody, UsageRecord } from '../resources/messages/schema.ts';
+import { PlanFixture } from '../fixture/schema.ts';
+import type { PlanRow } from '../resources/accounts/schema.ts';
 
 const TAG = 'Control plane';
 const accountParam = { accountId: Type.String() };
 const templateParams = { ...accountParam, templateId: Type.String() };
 
+const PlanView = Type.Composite([Type.Object({ planId: Type.String() }), PlanFixture], { $id: 'SimPlan', additionalProperties: false });
+const PLAN_KEY = /^[a-z][a-z0-9_]{0,63}$/;
+const planParam = { planId: Type.String({ description: 'Plan key: a lowercase letter, then lowercase letters, digits and _ (at most 64), as in the fixture.' }) };
+
+function planView(p: PlanRow) {
+  const { id, ...rest } = p;
+  return { planId: id, ...rest };
+}
+
 export const operations = [
+  defineOperation({
+    operationId: 'simListPlans',
+    method: 'GET',
+    path: '/_sim/plans',
+    tag: TAG,
+    summary: 'Plans with their line limit and monthly message caps',
+    origin: 'simulator',
+    auth: 'control',
+    responses: { 200: { description: 'Plans.', schema: Type.Object({ data: Type.Array(PlanView) }, { additionalProperties: false }) } },
+    handler: ({ rt }) => reply.ok({ data: rt.accounts.plans.all().map(planView) }),
+  }),
+  defineOperation({
+    operationId: 'simPutPlan',
+    method: 'PUT',
+    path: '/_sim/plans/{planId}',
+    tag: TAG,
+    summary: 'Define a plan, or replace its limits',
+    description:
+      'Accounts on the plan follow the new limits at once: a lower monthly cap refuses the next send once the month\'s count reaches it. Give an account the plan with POST /_sim/accounts or PATCH /_sim/accounts/{accountId}.',
+    origin: 'simulator',
+    auth: 'control',
+    params: planParam,
+    body: PlanFixture,
+    bodyRequired: true,
+    responses: {
+      200: { description: 'Replaced.', schema: PlanView },
+      201: { description: 'Defined.', schema: PlanView },
+    },
+    handler: ({ rt, params, body }) => {
+      if (!PLAN_KEY.test(params.planId)) {
+        throw ApiError.validation(`plan key "${params.planId}" must be a lowercase letter, then lowercase letters, digits and _`, [{ path: 'planId', message: 'bad plan key' }]);
+      }
+      const { plan, created } = rt.accounts.putPlan(params.planId, body);
+      return created ? reply.created(planView(plan)) : reply.ok(planView(plan));
+    },
+  }),
   defineOperation({
     operationId: 'simListKakaoTemplates',
     method: 'GET',

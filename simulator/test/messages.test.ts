@@ -247,6 +247,31 @@ describe('monthly quotas', () => {
     expect(r.json.code).toBe('type_not_supported');
     expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(before);
   });
+
+  it('plans on the control plane: PUT defines or replaces one, accounts on it follow at once; reset restores the fixture\'s', async () => {
+    const h = harness();
+    const tiny = { name: 'Tiny', lineLimit: 2, monthlyMessageQuota: { sms: 1, lms: 0, mms: 1, ata: 1 } };
+    const made = await h.sim.handle({ method: 'PUT', url: '/_sim/plans/tiny', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tiny) });
+    expect(made.status).toBe(201);
+    expect(JSON.parse(made.body)).toEqual({ planId: 'tiny', ...tiny });
+    await h.sim.control.request('PATCH', `/accounts/${ACME.accountId}`, { plan: 'tiny' });
+    expect((await send(h, { Body: 'one' })).status).toBe(201);
+    await expectRefused(h, { Body: 'two' }, 422, 'quota_exceeded');
+    await expectRefused(h, { Body: 'long', Subject: 'S' }, 422, 'type_not_supported');
+    // Raising the cap lets the next send through at once.
+    const raised = await h.sim.handle({ method: 'PUT', url: '/_sim/plans/tiny', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...tiny, monthlyMessageQuota: { ...tiny.monthlyMessageQuota, sms: 2 } }) });
+    expect(raised.status).toBe(200);
+    expect((await send(h, { Body: 'two' })).status).toBe(201);
+    const plans = await h.sim.control.request<{ data: { planId: string }[] }>('GET', '/plans');
+    expect(plans.data.map((p) => p.planId)).toEqual(['business', 'starter', 'tiny']);
+    // A bad key or body is refused and defines nothing.
+    const bad = await h.sim.handle({ method: 'PUT', url: '/_sim/plans/Not-A-Key', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tiny) });
+    expect(bad.status).toBe(400);
+    const partial = await h.sim.handle({ method: 'PUT', url: '/_sim/plans/other', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x', lineLimit: 1 }) });
+    expect(partial.status).toBe(400);
+    await h.sim.control.reset();
+    expect((await h.sim.control.request<{ data: { planId: string }[] }>('GET', '/plans')).data.map((p) => p.planId)).toEqual(['business', 'starter']);
+  });
 });
 
 describe('ata (messenger notification templates)', () => {

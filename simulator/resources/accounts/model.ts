@@ -124,6 +124,15 @@ export class AccountsModel {
     return row;
   }
 
+  /** Control plane: defines a plan or replaces its limits; accounts on it follow at once. */
+  putPlan(id: string, plan: Omit<PlanRow, 'id'>): { plan: PlanRow; created: boolean } {
+    const created = !this.plans.has(id);
+    const row: PlanRow = { id, ...plan };
+    if (created) this.plans.insert(row);
+    else this.plans.replace(row);
+    return { plan: row, created };
+  }
+
   update(accountId: string, patch: Partial<Pick<AccountRow, 'name' | 'plan' | 'addons' | 'subscription' | 'ipExceptions'>>): AccountRow {
     const a = this.require(accountId);
     if (patch.plan !== undefined && !this.plans.has(patch.plan)) {
