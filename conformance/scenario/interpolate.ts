@@ -78,6 +78,8 @@ const FILTERS: Record<string, (v: unknown, arg?: string) => unknown> = {
   upper: (v) => String(v).toUpperCase(),
   lower: (v) => String(v).toLowerCase(),
   length: (v) => (Array.isArray(v) || typeof v === 'string' ? v.length : undefined),
+  // repeat(3): "ab" -> "ababab" (large payloads without writing them out)
+  repeat: (v, n) => String(v).repeat(Math.max(0, Math.min(1_000_000, Number(n ?? 1) || 0))),
   // pluck(id): [{id: a}, {id: b}] -> [a, b]
   pluck: (v, field) => (Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' ? (x as Record<string, unknown>)[field ?? 'id'] : undefined)) : undefined),
 };

@@ -33,6 +33,8 @@ describe('interpolation', () => {
     expect(s.resolve('{{ seoul | intl }}')).toBe('+82 2-1234-5678');
     expect(s.resolve('{{ page.data | pluck(id) }}')).toEqual(['a', 'b']);
     expect(s.resolve('{{ page | json }}')).toBe('{"data":[{"id":"a"},{"id":"b"}],"meta":{"total":2}}');
+    expect(s.resolve('{{ n | repeat(3) | length }}')).toBe(33);
+    expect(s.resolve('{{ page | json | length }}')).toBe(51);
   });
 
   it('generates fresh values from the seed: same seed, same values; new value each use', () => {
