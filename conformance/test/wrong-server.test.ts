@@ -46,6 +46,7 @@ const EXPECTED: Record<Defect, string[]> = {
   ],
   'key-echoed': ['check:no-secret-echoed'],
   'note-not-cleared': ['blocked-recipient.update.note-clear', 'property:blocklists-model'],
+  'events-for-block-lists': ['events.none-for-domains-blocklists-usage'],
 };
 
 describe('a deliberately wrong server', () => {
