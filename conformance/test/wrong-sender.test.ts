@@ -62,7 +62,7 @@ describe('a deliberately wrong webhook sender', () => {
     it(`${defect}: fails exactly the clauses it breaks (${expected.length})`, async () => {
       const report = await runWith(defect);
       expect(report.summary.exitCode).toBe(1);
-      expect(failedClauses(report)).toEqual(expected);
+      expect(failedClauses(report), failureLines(report).join('\n')).toEqual(expected);
     });
   }
 

@@ -2,7 +2,7 @@
 // (and, for failures no clause names, the checks) that each defect breaks, and on nothing else.
 import { describe, expect, it } from 'vitest';
 import { simTarget } from '../target.ts';
-import { failedClauses, runSuite, scenarios, SEED } from './helpers.ts';
+import { failedClauses, failureLines, runSuite, scenarios, SEED } from './helpers.ts';
 import { wrongServer, type Defect } from './wrong-server.ts';
 
 const EXPECTED: Record<Defect, string[]> = {
@@ -54,7 +54,7 @@ describe('a deliberately wrong server', () => {
     it(`${defect}: fails exactly the clauses it breaks (${expected.length})`, async () => {
       const report = await runSuite(simTarget({ seed: SEED, middleware: wrongServer(defect) }), { simLevel: 'fail', replayDir: defect });
       expect(report.summary.exitCode).toBe(1);
-      expect(failedClauses(report)).toEqual(expected);
+      expect(failedClauses(report), failureLines(report).join('\n')).toEqual(expected);
     });
   }
 });
