@@ -3,7 +3,7 @@
 // for them in responses.
 
 /** Request body fields whose values are secrets (write-only by the spec: passwords, MCP secrets). */
-export const SECRET_FIELD = /^(password|secret|authSecret|apiKey|token|clientSecret)$/i;
+export const SECRET_FIELD = /^(password|secret|authSecret|apiKey|token|clientSecret|signingKey)$/i;
 
 /** Shorter strings would match by chance inside ordinary text. */
 const MIN_SECRET_LENGTH = 6;
