@@ -2,6 +2,7 @@
 // (paging, filters and phone properties pick them up) and its own model-based suite here.
 import type { Contract } from '../contract/contract.ts';
 import { blockListModel } from './blocklists-model.ts';
+import { emailDomainZoneProperty } from './email-domain-zone.ts';
 import { filterProperties } from './filters.ts';
 import { fuzzProperty } from './fuzz.ts';
 import { pagingProperties } from './paging.ts';
@@ -9,5 +10,5 @@ import { phoneProperties } from './phone.ts';
 import type { PropertyDef } from './types.ts';
 
 export function allProperties(contract: Contract): PropertyDef[] {
-  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, fuzzProperty(contract)];
+  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, emailDomainZoneProperty, fuzzProperty(contract)];
 }

@@ -29,6 +29,7 @@ export const OPERATORS: Record<string, string> = {
   $exact: 'an object with exactly these keys, values matched',
   $contains: 'an array with an element matching, or a string containing this text',
   $each: 'every element of the array matches',
+  $filter: '{ where: m, then: m2 }: the elements matching `where`, as an array, match `then` (count or check a subset regardless of order)',
   $sorted: 'array order: { by: field path, order: asc|desc }',
   $not: 'the value does not match',
   $literal: 'match this value as data, even if its keys start with $',
@@ -176,6 +177,13 @@ function matchOne(op: string, arg: unknown, actual: unknown, path: string): Mism
       if (!Array.isArray(actual)) return fail(`expected an array for $each, got ${typeOf(actual)}`);
       return actual.flatMap((el, i) => match(arg, el, child(path, i)));
     }
+    case '$filter': {
+      if (!Array.isArray(actual)) return fail(`expected an array for $filter, got ${typeOf(actual)}`);
+      const { where, then } = arg as { where: unknown; then: unknown };
+      const kept = actual.filter((el, i) => match(where, el, child(path, i)).length === 0);
+      const inner = match(then, kept, `${path}[where ${show(where)}]`);
+      return inner;
+    }
     case '$sorted': {
       if (!Array.isArray(actual)) return fail(`expected an array for $sorted, got ${typeOf(actual)}`);
       const { by, order } = arg as { by?: string; order?: 'asc' | 'desc' };
@@ -271,6 +279,15 @@ export function matcherProblems(expected: unknown, pointer: string): { pointer: 
           if (!arg || typeof arg !== 'object' || Array.isArray(arg)) bad('takes an object');
           else walk(arg, here);
           break;
+        case '$filter': {
+          const f = arg as Record<string, unknown> | null;
+          if (!f || typeof f !== 'object' || Array.isArray(f) || !('where' in f) || !('then' in f) || Object.keys(f).length !== 2) bad('takes { where: matcher, then: matcher }');
+          else {
+            walk(f.where, `${here}/where`);
+            walk(f.then, `${here}/then`);
+          }
+          break;
+        }
         case '$literal':
           break;
         default:

@@ -27,6 +27,14 @@ const cases: { name: string; expected: unknown; pass: unknown; fail: unknown; me
   { name: '$contains array', expected: { $contains: { id: 2 } }, pass: [{ id: 1 }, { id: 2 }], fail: [{ id: 1 }] },
   { name: '$contains string', expected: { $contains: 'ell' }, pass: 'hello', fail: 'help' },
   { name: '$each', expected: { $each: { active: true } }, pass: [{ active: true }], fail: [{ active: true }, { active: false }], message: /\[1\]\.active/ },
+  {
+    name: '$filter',
+    expected: { $filter: { where: { kind: 'a' }, then: { $length: 2, $each: { ok: true } } } },
+    pass: [{ kind: 'b', ok: false }, { kind: 'a', ok: true }, { kind: 'a', ok: true }],
+    fail: [{ kind: 'a', ok: true }, { kind: 'b', ok: true }],
+    message: /body\[where \{"kind":"a"\}\]\.length: expected 2, got 1/,
+  },
+  { name: '$filter then element check', expected: { $filter: { where: { kind: 'a' }, then: { $each: { ok: true } } } }, pass: [{ kind: 'b', ok: false }], fail: [{ kind: 'a', ok: false }] },
   { name: '$sorted desc', expected: { $sorted: { by: 'at', order: 'desc' } }, pass: [{ at: '2026-03-02T00:00:01Z' }, { at: '2026-03-02T00:00:00Z' }], fail: [{ at: '2026-03-02T00:00:00Z' }, { at: '2026-03-02T00:00:01Z' }] },
   { name: '$sorted asc numbers', expected: { $sorted: { order: 'asc' } }, pass: [1, 1, 2], fail: [2, 1] },
   { name: '$not', expected: { $not: { $oneOf: [200, 201] } }, pass: 404, fail: 201 },
@@ -67,6 +75,8 @@ describe('matchers', () => {
     expect(matcherProblems({ $regex: '(' }, '')[0]!.message).toMatch(/not a valid regular expression/);
     expect(matcherProblems({ $sorted: { order: 'up' } }, '')[0]!.message).toMatch(/asc \| desc/);
     expect(matcherProblems({ $type: 'string', name: 'x' }, '')[0]!.message).toMatch(/mixes matchers/);
+    expect(matcherProblems({ $filter: { where: { a: 1 } } }, '')[0]!.message).toMatch(/\$filter takes \{ where: matcher, then: matcher \}/);
+    expect(matcherProblems({ $filter: { where: { a: { $tpye: 'x' } }, then: { $length: 1 } } }, '/b')[0]!.pointer).toBe('/b/$filter/where/a/$tpye');
     expect(matcherProblems({ data: { $each: { id: { $oneOf: ['a'] } } } }, '')).toEqual([]);
   });
 });

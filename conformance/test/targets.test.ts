@@ -59,7 +59,7 @@ describe('an implementation without the control plane', () => {
     expect(report.target.capabilities).toEqual(['alt-account', 'receiver', 'writes']);
     const skipped = report.units.filter((u) => u.status === 'skipped');
     expect(skipped.map((u) => u.id)).toEqual(expect.arrayContaining(['blocked-callers/newest-first', 'conventions/paging', 'numbers/lifecycle']));
-    for (const u of skipped) expect(u.skipReason).toMatch(/target lacks capability "(accounts|geoip|blocklist-intake|clock|carrier|webhooks)"/);
+    for (const u of skipped) expect(u.skipReason).toMatch(/target lacks capability "(accounts|geoip|blocklist-intake|clock|carrier|dns|email-provider|webhooks)"/);
     // Webhook registration needs no control plane: it runs, without the signing key to verify X-Signature with.
     const registration = report.units.find((u) => u.id === 'webhooks/registration')!;
     expect(registration.status).toBe('passed');

@@ -11,6 +11,7 @@ export type Defect =
   | 'server-error-on-bad-input'
   | 'key-echoed'
   | 'note-not-cleared'
+  | 'mx-tie-accepted'
   | 'events-for-block-lists';
 
 function header(req: SimRequest, name: string): string | undefined {
@@ -34,6 +35,7 @@ const isApi = (req: SimRequest) => req.url.startsWith('/v1/');
 const pathOf = (req: SimRequest) => req.url.split('?')[0]!;
 const queryOf = (req: SimRequest) => new URLSearchParams(req.url.split('?')[1] ?? '');
 const isBlockList = (req: SimRequest) => /\/blocked-(callers|recipients)(\/|$)/.test(pathOf(req));
+const isEmailDomain = (req: SimRequest) => /\/email-domains(\/|$)/.test(pathOf(req));
 
 /** The middleware that gives the simulator one defect. */
 export function wrongServer(defect: Defect): (sim: Simulator) => Middleware {
@@ -94,6 +96,15 @@ export function wrongServer(defect: Defect): (sim: Simulator) => Middleware {
       case 'key-echoed': {
         const res = await next(req);
         return { ...res, headers: { ...res.headers, 'x-debug-authorization': header(req, 'authorization') ?? '' } };
+      }
+      case 'mx-tie-accepted': {
+        // Receiving is reported verified when another MX ties with (or beats) the service MX.
+        if (!isEmailDomain(req)) return next(req);
+        const res = await next(req);
+        const body = json(res);
+        if (res.status >= 300 || !body) return res;
+        for (const d of Array.isArray(body.data) ? body.data : [body]) if (d.receivingStatus === 'not_lowest_priority') d.receivingStatus = 'verified';
+        return withJson(res, body);
       }
       case 'events-for-block-lists': {
         // Every new blocked caller is announced to all the account's webhooks.
