@@ -11,9 +11,9 @@ import { consoleProgress, summaryText } from './report/console.ts';
 import { computeCoverage, formatCoverage } from './report/coverage.ts';
 import { parseReportSpecs, writeReports } from './report/files.ts';
 import type { RunReport } from './result.ts';
-import { runConformance } from './run.ts';
+import { runConformance, type WebhookOptions } from './run.ts';
 import { loadScenarios, scenarioFiles } from './scenario/load.ts';
-import { loadTargetFile } from './target-file.ts';
+import { loadTargetFile, type TargetFile } from './target-file.ts';
 import { remoteTarget, simTarget, type Credentials, type Target } from './target.ts';
 import { LoadError } from './yaml-source.ts';
 
@@ -38,6 +38,12 @@ target:
   --account ID --key KEY    the main account (or CONFORMANCE_ACCOUNT / CONFORMANCE_KEY)
   --alt-account ID --alt-key KEY   a second account for isolation checks (or CONFORMANCE_ALT_ACCOUNT / _ALT_KEY)
   --control-token T         bearer token of the target's /_sim control plane (or CONFORMANCE_CONTROL_TOKEN)
+
+webhooks (scenarios with webhook steps; the kit starts its own receiver for them):
+  --webhook-public-url URL  where the target reaches the kit's receiver (a tunnel to it); needed unless the
+                            target is the in-process simulator or on this machine (or CONFORMANCE_WEBHOOK_PUBLIC_URL)
+  --webhook-listen HOST:PORT  where the receiver listens (default 127.0.0.1:0, any free port)
+                            signing keys without a control plane: CONFORMANCE_SIGNING_KEY, CONFORMANCE_ALT_SIGNING_KEY
 
 selection and behaviour:
   --clause ID[,ID]          only units with a matching clause (a trailing * matches a prefix)
@@ -74,6 +80,8 @@ function parse(argv: string[]) {
       'alt-account': { type: 'string' },
       'alt-key': { type: 'string' },
       'control-token': { type: 'string' },
+      'webhook-public-url': { type: 'string' },
+      'webhook-listen': { type: 'string' },
       clause: { type: 'string', multiple: true },
       tag: { type: 'string', multiple: true },
       'read-only': { type: 'boolean' },
@@ -103,6 +111,29 @@ interface Built {
   extraCapabilities: string[];
   simLevel?: 'fail' | 'observe';
   isSim: boolean;
+  webhooks?: TargetFile['webhooks'];
+}
+
+/** "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:0". */
+function parseListen(text: string, what: string): { host: string; port: number } {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):(\d{1,5})$/.exec(text);
+  if (!m || Number(m[2]) > 65535) throw new UsageError(`${what} is HOST:PORT (e.g. 127.0.0.1:8787), got "${text}"`);
+  return { host: m[1]!.replace(/^\[|\]$/g, ''), port: Number(m[2]) };
+}
+
+function webhookOptions(v: Values, env: NodeJS.ProcessEnv, file: TargetFile['webhooks'] | undefined): WebhookOptions {
+  const publicUrl = v['webhook-public-url'] ?? env.CONFORMANCE_WEBHOOK_PUBLIC_URL ?? file?.publicUrl;
+  if (publicUrl !== undefined && !/^https?:\/\/[^/]/.test(publicUrl)) throw new UsageError(`--webhook-public-url must be an http(s) URL, got "${publicUrl}"`);
+  const listenText = v['webhook-listen'] ?? file?.listen;
+  const signingKeys = new Map(Object.entries(file?.signingKeys ?? {}));
+  if (env.CONFORMANCE_SIGNING_KEY) signingKeys.set('main', env.CONFORMANCE_SIGNING_KEY);
+  if (env.CONFORMANCE_ALT_SIGNING_KEY) signingKeys.set('alt', env.CONFORMANCE_ALT_SIGNING_KEY);
+  return {
+    publicUrl,
+    listen: listenText === undefined ? undefined : parseListen(listenText, '--webhook-listen'),
+    signingKeys,
+    graceMs: file?.graceMs,
+  };
 }
 
 function credentials(id: string | undefined, key: string | undefined, what: string): Credentials | undefined {
@@ -114,9 +145,9 @@ function credentials(id: string | undefined, key: string | undefined, what: stri
 function buildTarget(v: Values, env: NodeJS.ProcessEnv, seed: number): Built {
   if (v['target-file']) {
     const f = loadTargetFile(v['target-file'], env);
-    if (f.baseUrl === 'sim') return { target: simTarget({ seed }), overrides: f.operations, extraCapabilities: f.capabilities, simLevel: f.simLevel, isSim: true };
+    if (f.baseUrl === 'sim') return { target: simTarget({ seed }), overrides: f.operations, extraCapabilities: f.capabilities, simLevel: f.simLevel, isSim: true, webhooks: f.webhooks };
     const target = remoteTarget({ baseUrl: f.baseUrl, accounts: f.accounts, controlToken: f.controlToken, headers: f.headers, timeoutMs: f.timeoutMs, resetBetweenScenarios: f.resetBetweenScenarios });
-    return { target, overrides: f.operations, extraCapabilities: f.capabilities, simLevel: f.simLevel, isSim: false };
+    return { target, overrides: f.operations, extraCapabilities: f.capabilities, simLevel: f.simLevel, isSim: false, webhooks: f.webhooks };
   }
   const where = v.target ?? 'sim';
   if (where === 'sim') return { target: simTarget({ seed }), overrides: {}, extraCapabilities: [], isSim: true };
@@ -154,6 +185,7 @@ async function run(v: Values, positionals: string[], io: Io): Promise<{ code: nu
     const simLevel = (v['sim-level'] as 'fail' | 'observe' | undefined) ?? built.simLevel ?? (built.isSim ? 'fail' : 'observe');
     if (!['fail', 'observe'].includes(simLevel)) throw new UsageError('--sim-level is fail or observe');
     const reports = parseReportSpecs(v.report ?? '');
+    const webhooks = webhookOptions(v, io.env, built.webhooks);
     const report = await runConformance({
       target: built.target,
       contract,
@@ -168,6 +200,7 @@ async function run(v: Values, positionals: string[], io: Io): Promise<{ code: nu
       tagFilter: list(v.tag),
       extraCapabilities: built.extraCapabilities,
       replayDir: v['replay-dir'],
+      webhooks,
       progress: consoleProgress(io.out, { verbose: v.verbose }),
     });
     io.out.write(summaryText(report, io.out));

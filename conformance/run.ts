@@ -9,9 +9,10 @@ import type { RunContext } from './scenario/step.ts';
 import type { Scenario } from './scenario/types.ts';
 import { SecretSet } from './secrets.ts';
 import { probeCapabilities, type Target } from './target.ts';
+import { WebhookReceiver } from './webhook-receiver.ts';
 
 export interface ProgressListener {
-  start?(info: { target: string; capabilities: string[]; units: number; seed: number }): void;
+  start?(info: { target: string; capabilities: string[]; units: number; seed: number; receiver?: { publicUrl: string; localUrl: string } }): void;
   step?(unit: string, step: StepResult): void;
   unit?(result: UnitResult): void;
 }
@@ -36,6 +37,32 @@ export interface RunOptions {
   /** Where properties write the shrunk scenario of a failure. */
   replayDir?: string;
   progress?: ProgressListener;
+  webhooks?: WebhookOptions;
+}
+
+/** The kit's webhook receiver, started for runs whose scenarios need it (capability `receiver`). */
+export interface WebhookOptions {
+  /** Where it listens: default 127.0.0.1, any free port. */
+  listen?: { host?: string; port?: number };
+  /** The URL the target reaches it at; without it only a target on this machine can. */
+  publicUrl?: string;
+  /** Signing keys by account name (main, alt) for a target without the webhooks control plane. */
+  signingKeys?: Map<string, string>;
+  /** Wall-clock wait for deliveries after a virtual advance, when the target cannot say they settled (default 2000). */
+  graceMs?: number;
+  /** A receiver already started (the kit's tests put a wrong sender in front of it); the run leaves it open. */
+  receiver?: WebhookReceiver;
+}
+
+/** The in-process simulator, or a URL on this machine: the receiver's own address reaches it. */
+export function isLocalTarget(label: string): boolean {
+  if (label === 'sim') return true;
+  try {
+    const host = new URL(label).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
 }
 
 function stepClauses(s: Scenario): string[] {
@@ -56,27 +83,54 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
   const secrets = new SecretSet();
   for (const creds of opts.target.accounts.values()) secrets.add(creds.key);
   secrets.add(opts.target.controlToken);
-  const ctx: RunContext = { target: opts.target, contract: opts.contract, capabilities, simLevel, secrets, probesDone: new Set(), seed: opts.seed, knownClause: opts.clauses && ((id) => opts.clauses!.has(id)) };
+  for (const key of opts.webhooks?.signingKeys?.values() ?? []) secrets.add(key);
+  const ctx: RunContext = {
+    target: opts.target,
+    contract: opts.contract,
+    capabilities,
+    simLevel,
+    secrets,
+    probesDone: new Set(),
+    seed: opts.seed,
+    knownClause: opts.clauses && ((id) => opts.clauses!.has(id)),
+    webhooksChecked: new Set(),
+    signingKeys: opts.webhooks?.signingKeys,
+    webhookGraceMs: opts.webhooks?.graceMs,
+  };
 
   const scenarios = opts.scenarios.filter((s) => selected(stepClauses(s), s.tags, opts));
   const properties = (opts.properties ?? []).filter((p) => selected(p.clauses, p.tags, opts));
-  opts.progress?.start?.({ target: opts.target.label, capabilities: [...capabilities].sort(), units: scenarios.length + properties.length, seed: opts.seed });
 
+  // The receiver is there for a target that can reach it (capability `receiver`); it runs only
+  // when a scenario that will run needs it.
+  let receiver = opts.webhooks?.receiver;
+  const reachable = Boolean(receiver) || isLocalTarget(opts.target.label) || Boolean(opts.webhooks?.publicUrl);
+  const wanted = scenarios.some((s) => s.requires.includes('receiver') && s.requires.every((c) => c === 'receiver' || capabilities.has(c)));
+  const owned = !receiver && reachable && wanted;
+  if (owned) receiver = await WebhookReceiver.start({ ...opts.webhooks?.listen, publicUrl: opts.webhooks?.publicUrl });
+  if (reachable) capabilities.add('receiver');
+  ctx.receiver = receiver;
   const units: UnitResult[] = [];
-  const finish = (u: UnitResult) => {
-    units.push(u);
-    opts.progress?.unit?.(u);
-    return Boolean(opts.bail) && u.status === 'failed';
-  };
-  let stop = false;
-  for (const s of scenarios) {
-    stop = finish(await runScenario(ctx, s, opts.progress?.step?.bind(opts.progress)));
-    if (stop) break;
-  }
-  if (!stop) {
-    for (const p of properties) {
-      if (finish(await p.run(ctx, { replayDir: opts.replayDir }))) break;
+  try {
+    const shown = receiver && { publicUrl: receiver.publicUrl, localUrl: receiver.localUrl };
+    opts.progress?.start?.({ target: opts.target.label, capabilities: [...capabilities].sort(), units: scenarios.length + properties.length, seed: opts.seed, receiver: shown });
+    const finish = (u: UnitResult) => {
+      units.push(u);
+      opts.progress?.unit?.(u);
+      return Boolean(opts.bail) && u.status === 'failed';
+    };
+    let stop = false;
+    for (const s of scenarios) {
+      stop = finish(await runScenario(ctx, s, opts.progress?.step?.bind(opts.progress)));
+      if (stop) break;
     }
+    if (!stop) {
+      for (const p of properties) {
+        if (finish(await p.run(ctx, { replayDir: opts.replayDir }))) break;
+      }
+    }
+  } finally {
+    if (owned) await receiver!.close();
   }
 
   const report: RunReport = {

@@ -3,7 +3,7 @@
 // for them in responses.
 
 /** Request body fields whose values are secrets (write-only by the spec: passwords, MCP secrets). */
-export const SECRET_FIELD = /^(password|secret|authSecret|apiKey|token|clientSecret)$/i;
+export const SECRET_FIELD = /^(password|secret|authSecret|apiKey|token|clientSecret|signingKey)$/i;
 
 /** Shorter strings would match by chance inside ordinary text. */
 const MIN_SECRET_LENGTH = 6;
@@ -43,8 +43,22 @@ export class SecretSet {
     return out;
   }
 
-  /** Redacts every string inside a JSON-like value. */
+  /**
+   * Redacts every string (and object key) inside a JSON-like value. It walks the value rather
+   * than redacting its JSON text: a numeric secret such as a one-time code "482913" would
+   * otherwise also match inside a number (a duration of 1.4829131 ms) and break the JSON.
+   */
   redactValue<T>(value: T): T {
-    return JSON.parse(this.redact(JSON.stringify(value) ?? 'null')) as T;
+    const walk = (v: unknown): unknown => {
+      if (typeof v === 'string') return this.redact(v);
+      if (Array.isArray(v)) return v.map(walk);
+      if (v && typeof v === 'object') {
+        const out: Record<string, unknown> = {};
+        for (const [k, x] of Object.entries(v)) out[this.redact(k)] = walk(x);
+        return out;
+      }
+      return v;
+    };
+    return walk(JSON.parse(JSON.stringify(value) ?? 'null')) as T;
   }
 }

@@ -17,6 +17,14 @@ export interface TargetFile {
   resetBetweenScenarios: boolean;
   timeoutMs?: number;
   operations: Record<string, PathOverride>;
+  webhooks: {
+    publicUrl?: string;
+    /** host:port the kit's receiver listens on. */
+    listen?: string;
+    /** Signing keys by account name, for a target without the webhooks control plane. */
+    signingKeys: Record<string, string>;
+    graceMs?: number;
+  };
 }
 
 /** Replaces ${VAR} in every string; a variable that is not set is a problem naming its line. */
@@ -56,5 +64,6 @@ export function loadTargetFile(path: string, env: NodeJS.ProcessEnv = process.en
     resetBetweenScenarios: Boolean(data.resetBetweenScenarios),
     timeoutMs: data.timeoutMs,
     operations: data.operations ?? {},
+    webhooks: { publicUrl: data.webhooks?.publicUrl, listen: data.webhooks?.listen, signingKeys: data.webhooks?.signingKeys ?? {}, graceMs: data.webhooks?.graceMs },
   };
 }

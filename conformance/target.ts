@@ -166,3 +166,15 @@ export async function probeCapabilities(target: Target, opts: { readOnly: boolea
   if (target.accounts.has('alt')) caps.add('alt-account');
   return caps;
 }
+
+/** What the kit can do about a missing capability, when the reason is the kit's configuration. */
+const CAPABILITY_HINTS: Record<string, string> = {
+  receiver: 'no webhook receiver the target can reach: give --webhook-public-url (or webhooks.publicUrl in the target file)',
+  'alt-account': 'no second account: give --alt-account and --alt-key',
+};
+
+/** The skip reason for missing capabilities: `target lacks capability "x"`, with a hint where the kit can help. */
+export function lackReason(missing: readonly string[]): string {
+  const hints = missing.map((m) => CAPABILITY_HINTS[m]).filter(Boolean);
+  return `target lacks capability ${missing.map((m) => `"${m}"`).join(', ')}${hints.length ? ` (${hints.join('; ')})` : ''}`;
+}

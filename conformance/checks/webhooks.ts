@@ -15,13 +15,21 @@ export interface ReceivedWebhook {
   headers: Record<string, string>;
   /** The raw body, unparsed. */
   body: string;
-  /** Form fields (from the body, or from the query string for GET), in order. */
+  /** How the fields came: a form body, the query string (GET), or JSON (a wrong sender). */
+  format: 'form' | 'query' | 'json';
+  /** Fields (from the body, or from the query string for GET), in order. */
   pairs: [string, string][];
   fields: Record<string, string>;
-  /** The event: from the receiver path it was registered under (/events/<name>), else the Event field. */
+  /** The scope (a scenario run) whose URL it was sent to, if any: <public>/r/<scope>/... */
+  scope: string | undefined;
+  /** The path under the scope's URL (or the whole path), without the query: /events/callflow.ended. */
+  route: string;
+  /** The event: from the route it was registered under (/events/<name>), else the Event field. */
   event: string | undefined;
-  /** Wall-clock receipt time (ms since the epoch), for real-time bounds. */
+  /** Wall-clock receipt time (ms since the epoch). */
   receivedAt: number;
+  /** The status the receiver answered with. */
+  answered: number;
 }
 
 /** What the scenario knows beyond the request. */
@@ -50,6 +58,7 @@ const REQUIRED = ['CallId', 'AccountId', 'From', 'To', 'Direction', 'Event', 'Ti
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 const isCallflowEnded = (w: ReceivedWebhook) => w.event === 'callflow.ended';
+const contentTypeOf = (w: ReceivedWebhook) => (w.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
 function variablesObject(w: ReceivedWebhook): Record<string, unknown> | undefined {
   try {
@@ -67,18 +76,18 @@ export const WEBHOOK_CHECKS: WebhookCheck[] = [
     clauses: ['events.form-encoding'],
     description: 'A POST webhook carries a form-encoded body, not JSON.',
     applies: (w) => w.method === 'POST',
-    run: (w) => {
-      const ct = (w.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      return ct === FORM ? undefined : `Content-Type is "${w.headers['content-type'] ?? ''}", expected ${FORM}`;
-    },
+    run: (w) => (contentTypeOf(w) === FORM ? undefined : `Content-Type is "${w.headers['content-type'] ?? ''}", expected ${FORM}`),
   },
   {
     id: 'callflow-ended-post',
     level: 'spec',
     clauses: ['events.callflow-ended.form-post'],
-    description: 'callflow.ended is an HTTP POST.',
+    description: 'callflow.ended is an HTTP POST with Content-Type application/x-www-form-urlencoded.',
     applies: isCallflowEnded,
-    run: (w) => (w.method === 'POST' ? undefined : `sent with ${w.method}, expected POST`),
+    run: (w) => {
+      if (w.method !== 'POST') return `sent with ${w.method}, expected POST`;
+      return contentTypeOf(w) === FORM ? undefined : `Content-Type is "${w.headers['content-type'] ?? ''}", expected ${FORM}`;
+    },
   },
   {
     id: 'webhook-signature-present',
@@ -200,26 +209,4 @@ export function checkWebhook(w: ReceivedWebhook, ctx: WebhookContext = {}): Webh
     const message = c.run(w, ctx);
     return { id: c.id, level: c.level, clauses: c.clauses, passed: message === undefined, ...(message ? { message } : {}) };
   });
-}
-
-/** What a scenario step expects of a webhook: its event, method and fields (a string is exact, a RegExp matches). */
-export interface WebhookExpectation {
-  event?: string;
-  method?: string;
-  fields?: Record<string, string | RegExp | { absent: true }>;
-}
-
-/** Why the webhook does not meet the expectation (empty when it does). */
-export function webhookMismatches(w: ReceivedWebhook, e: WebhookExpectation): string[] {
-  const out: string[] = [];
-  if (e.event !== undefined && w.event !== e.event) out.push(`event is ${w.event ?? 'unknown'}, expected ${e.event}`);
-  if (e.method !== undefined && w.method !== e.method.toUpperCase()) out.push(`method is ${w.method}, expected ${e.method}`);
-  for (const [name, want] of Object.entries(e.fields ?? {})) {
-    const got = w.fields[name];
-    if (typeof want === 'object' && !(want instanceof RegExp)) {
-      if (got !== undefined) out.push(`${name} is present ("${got}"), expected absent`);
-    } else if (got === undefined) out.push(`${name} is missing`);
-    else if (want instanceof RegExp ? !want.test(got) : got !== want) out.push(`${name} is "${got}", expected ${want instanceof RegExp ? want : `"${want}"`}`);
-  }
-  return out;
 }

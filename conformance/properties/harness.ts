@@ -12,6 +12,7 @@ import { stepFromRaw } from '../scenario/load.ts';
 import { hashString } from '../scenario/interpolate.ts';
 import { newScope } from '../scenario/run.ts';
 import { runStep, type RunContext } from '../scenario/step.ts';
+import { lackReason } from '../target.ts';
 import type { Level } from '../scenario/types.ts';
 import type { PropertyDef, PropertyRunOptions } from './types.ts';
 
@@ -95,7 +96,7 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
       const started = performance.now();
       const unit: UnitResult = { kind: 'property', id: spec.id, description: spec.description, clauses: spec.clauses, tags: spec.tags, status: 'passed', ms: 0, seed: ctx.seed, steps: [] };
       const missing = spec.requires.filter((c) => !ctx.capabilities.has(c));
-      if (missing.length > 0) return { ...unit, status: 'skipped', skipReason: `target lacks capability ${missing.map((m) => `"${m}"`).join(', ')}` };
+      if (missing.length > 0) return { ...unit, status: 'skipped', skipReason: lackReason(missing) };
 
       await ctx.target.isolate(ctx.seed);
       const counts = spec.counts ?? ((a: AssertionResult) => a.id.startsWith('expect'));

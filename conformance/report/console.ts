@@ -42,6 +42,10 @@ export function consoleProgress(out: Out = process.stdout, opts: { verbose?: boo
     start(info) {
       out.write(`${c.bold('Conformance run')} against ${info.target}, seed ${info.seed}, ${info.units} unit(s)\n`);
       out.write(c.dim(`capabilities: ${info.capabilities.join(', ') || '(none)'}\n`));
+      if (info.receiver) {
+        const where = info.receiver.publicUrl === info.receiver.localUrl ? '' : ` (listening on ${info.receiver.localUrl})`;
+        out.write(c.dim(`webhook receiver: ${info.receiver.publicUrl}${where}\n`));
+      }
     },
     unit(u) {
       const lines = unitLines(u, c);

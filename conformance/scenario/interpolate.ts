@@ -80,7 +80,7 @@ const FILTERS: Record<string, (v: unknown, arg?: string) => unknown> = {
   length: (v) => (Array.isArray(v) || typeof v === 'string' ? v.length : undefined),
   // pluck(id): [{id: a}, {id: b}] -> [a, b]
   pluck: (v, field) => (Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' ? (x as Record<string, unknown>)[field ?? 'id'] : undefined)) : undefined),
-  // repeat(3): "ab" -> "ababab" (bodies at and beyond a length limit)
+  // repeat(3): "ab" -> "ababab" (bodies at and beyond a length limit, large payloads)
   repeat: (v, arg) => {
     const problem = filterArgProblem('repeat', arg);
     if (problem) throw new Error(problem);

@@ -2,6 +2,7 @@
 // all start with "$" is a matcher. Objects match when every expected key matches (extra keys
 // are fine); arrays match element by element and must have the same length; other values must
 // be equal. Matchers in one object all have to hold.
+import type { StatusExpectation } from './types.ts';
 
 export interface Mismatch {
   /** Where in the value, e.g. "body.data[0].number". */
@@ -296,4 +297,14 @@ export function matcherProblems(expected: unknown, pointer: string): { pointer: 
   };
   walk(expected, pointer);
   return out;
+}
+
+/** A response status (or the receiver's answer) against a code, a list, a class ("2xx") or a matcher. */
+export function statusMatches(expected: StatusExpectation, status: number): Mismatch[] {
+  const one = (e: number | string) => (typeof e === 'number' ? e === status : Math.floor(status / 100) === Number(e[0]));
+  if (typeof expected === 'number' || typeof expected === 'string') {
+    return one(expected) ? [] : [{ path: 'status', message: `expected ${expected}, got ${status}` }];
+  }
+  if (Array.isArray(expected)) return expected.some(one) ? [] : [{ path: 'status', message: `expected one of ${expected.join(', ')}, got ${status}` }];
+  return match(expected, status, 'status');
 }

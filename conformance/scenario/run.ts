@@ -4,6 +4,7 @@
 import type { StepResult, UnitResult } from '../result.ts';
 import { unitStatus } from '../result.ts';
 import { hashString, Scope, SeededRandom, Unavailable, UnresolvedError } from './interpolate.ts';
+import { lackReason } from '../target.ts';
 import { runStep, type RunContext } from './step.ts';
 import type { Scenario } from './types.ts';
 
@@ -13,6 +14,9 @@ export function newScope(ctx: RunContext, unitId: string): Scope {
   scope.set('seed', ctx.seed);
   for (const [name, creds] of ctx.target.accounts) scope.set(name, { ...creds });
   if (!ctx.target.accounts.has('alt')) scope.set('alt', new Unavailable('no second account is configured (--alt-account and --alt-key, or accounts.alt in the target file)'));
+  // Each unit gets its own URL on the kit's webhook receiver, so it never sees another's webhooks.
+  const id = (hashString(`${ctx.seed}:${unitId}`) >>> 0).toString(36);
+  scope.set('receiver', ctx.receiver ? { url: ctx.receiver.scopeUrl(id), id } : new Unavailable(lackReason(['receiver'])));
   return scope;
 }
 
@@ -34,7 +38,7 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
   };
   const missing = scenario.requires.filter((c) => !ctx.capabilities.has(c));
   if (missing.length > 0) {
-    return { ...result, status: 'skipped', skipReason: `target lacks capability ${missing.map((m) => `"${m}"`).join(', ')}` };
+    return { ...result, status: 'skipped', skipReason: lackReason(missing) };
   }
   await ctx.target.isolate(ctx.seed);
   const scope = newScope(ctx, scenario.id);

@@ -6,11 +6,14 @@ import { levelOf, type Exchange } from '../checks/types.ts';
 import type { Contract } from '../contract/contract.ts';
 import { outcomeFor, stepStatus, type AssertionResult, type StepResult } from '../result.ts';
 import type { SecretSet } from '../secrets.ts';
-import type { Target, WireRequest, WireResponse } from '../target.ts';
+import { lackReason, type Target, type WireRequest, type WireResponse } from '../target.ts';
+import type { ReceivedWebhook } from '../checks/webhooks.ts';
+import type { WebhookReceiver } from '../webhook-receiver.ts';
 import { Scope, selectFromResponse, Unavailable, UnresolvedError } from './interpolate.ts';
-import { match, type Mismatch } from './matchers.ts';
+import { match, statusMatches, type Mismatch } from './matchers.ts';
 import { buildApiRequest, controlCall, controlRequest, invalidKeyFor } from './request.ts';
-import type { Expectation, Level, StatusExpectation, Step } from './types.ts';
+import type { Expectation, Level, Step } from './types.ts';
+import { runReceiverStep, runWebhookStep } from './webhook-step.ts';
 
 /** Everything a run shares between its units. */
 export interface RunContext {
@@ -25,15 +28,14 @@ export interface RunContext {
   seed: number;
   /** When set, a step naming a clause outside the catalogue is a defect of the kit (properties build steps in code). */
   knownClause?: (id: string) => boolean;
-}
-
-function statusMatches(expected: StatusExpectation, status: number): Mismatch[] {
-  const one = (e: number | string) => (typeof e === 'number' ? e === status : Math.floor(status / 100) === Number(e[0]));
-  if (typeof expected === 'number' || typeof expected === 'string') {
-    return one(expected) ? [] : [{ path: 'status', message: `expected ${expected}, got ${status}` }];
-  }
-  if (Array.isArray(expected)) return expected.some(one) ? [] : [{ path: 'status', message: `expected one of ${expected.join(', ')}, got ${status}` }];
-  return match(expected, status, 'status');
+  /** The kit's webhook receiver, when the run started one (capability `receiver`). */
+  receiver?: WebhookReceiver;
+  /** Webhooks already put through the webhook checks (each once per run). */
+  webhooksChecked: Set<ReceivedWebhook>;
+  /** Signing keys given for a target without the webhooks control plane, by account name (main, alt). */
+  signingKeys?: Map<string, string>;
+  /** How long to wait for deliveries after a virtual advance when the target cannot say they settled. */
+  webhookGraceMs?: number;
 }
 
 function headerMatches(expected: Record<string, unknown>, res: WireResponse): Mismatch[] {
@@ -115,6 +117,8 @@ async function runProbes(ctx: RunContext, ex: Exchange, scope: Scope): Promise<A
 function stepName(step: Step): string {
   if (step.name) return step.name;
   if (step.kind === 'request') return step.request.operationId ?? `${step.request.method} ${step.request.path}`;
+  if (step.kind === 'webhook') return `webhook: ${step.webhook.event ?? step.webhook.path ?? 'any'}`;
+  if (step.kind === 'receiver') return `receiver: answer ${step.receiver.status}`;
   const c = step.control;
   const what = c.advance ? 'advance' : c.createAccount ? 'createAccount' : c.reset ? 'reset' : c.foreign ? 'foreign' : `${c.method} ${c.path}`;
   return `control: ${what}`;
@@ -131,6 +135,8 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
   const unknown = ctx.knownClause ? clauses.filter((c) => !ctx.knownClause!(c)) : [];
   if (unknown.length) throw new Error(`step "${base.name}" names clauses the catalogue lacks: ${unknown.join(', ')}`);
   const needs = [...inherited, ...(step.requires ?? [])];
+  if (step.kind === 'webhook') return runWebhookStep(ctx, step, base, scope, clauses, needs);
+  if (step.kind === 'receiver') return runReceiverStep(ctx, step, base, scope, needs);
 
   let request: WireRequest;
   let defaultLevel: Level = 'sim';
@@ -162,7 +168,7 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
     throw e;
   }
   const missing = [...new Set(needs)].filter((c) => !ctx.capabilities.has(c));
-  if (missing.length > 0) return skipped(base, `target lacks capability ${missing.map((m) => `"${m}"`).join(', ')}`);
+  if (missing.length > 0) return skipped(base, lackReason(missing));
 
   ctx.secrets.addFromBody(sentBody);
   const shown = ctx.secrets.redact(`${request.method} ${request.path}`);

@@ -53,10 +53,7 @@ interface StepBase {
   /** Clauses this step's assertions count for; defaults to the scenario's. */
   clauses?: string[];
   requires?: string[];
-  expect?: Expectation;
-  /** Expectations on the simulator's choices (level `sim`). */
-  expectSim?: Expectation;
-  /** Values captured from the response: name -> path ("body.id", "status", "headers.location"). */
+  /** Values captured from the response (or the webhook): name -> path ("body.id", "status", "fields.CallId"). */
   save?: Record<string, string>;
   /** Saved names whose values are secrets from now on (redacted; the no-secret-echoed check looks for them). */
   secrets?: string[];
@@ -65,17 +62,80 @@ interface StepBase {
   line: number;
 }
 
-export interface RequestStep extends StepBase {
+interface HttpStepBase extends StepBase {
+  expect?: Expectation;
+  /** Expectations on the simulator's choices (level `sim`). */
+  expectSim?: Expectation;
+}
+
+export interface RequestStep extends HttpStepBase {
   kind: 'request';
   request: ApiRequestSpec;
 }
 
-export interface ControlStep extends StepBase {
+export interface ControlStep extends HttpStepBase {
   kind: 'control';
   control: ControlSpec;
 }
 
-export type Step = RequestStep | ControlStep;
+/** How long a webhook step waits: virtual seconds (the kit advances the target's clock) or wall-clock seconds. */
+export interface WithinSpec {
+  /** Used when the target has `clock`: advance it by this much (unless the webhooks are already there). */
+  seconds?: number;
+  /** Used when the target has no clock, or no `seconds` is given: wait up to this long. */
+  realSeconds?: number;
+}
+
+/** Which webhooks a step looks at, among those the kit's receiver got for this scenario. */
+export interface WebhookSpec {
+  /** The event: the route it was registered under (/events/<name>) or its Event field. */
+  event?: string;
+  /** The path under the scenario's receiver URL ("/numbers/{{ n }}"): a string or a matcher. */
+  path?: unknown;
+  /** Partial match of the form fields, with matchers. */
+  fields?: Record<string, unknown>;
+  /** The receiver's own answer to it: a code, a class ("2xx"), a list, or a matcher. */
+  answered?: StatusExpectation;
+  within?: WithinSpec;
+  /** Whose signing key verifies X-Signature: main (default), alt, or a created account. */
+  account?: string;
+  /** Bytes of variables collected for a callflow.ended (decides whether VariablesTruncated must be there). */
+  variablesBytes?: number | string;
+}
+
+/** Expectations on the webhooks a step selected: how many, and what every one of them carries. */
+export interface WebhookExpectation {
+  /** How many matched, once the wait is over: a number or a matcher; default { $gte: 1 } at level sim. */
+  count?: unknown;
+  /** Every matched webhook's form fields (partial match). */
+  fields?: unknown;
+  /** Every matched webhook's headers (names in any case). */
+  headers?: Record<string, unknown>;
+  /** Every matched webhook's HTTP method. */
+  method?: unknown;
+}
+
+export interface WebhookStep extends StepBase {
+  kind: 'webhook';
+  webhook: WebhookSpec;
+  expect?: WebhookExpectation;
+  expectSim?: WebhookExpectation;
+}
+
+/** Scripts the kit's receiver for this scenario: the next `times` requests (under `path`) get `status`. */
+export interface ReceiverSpec {
+  status: number;
+  times?: number;
+  path?: string;
+  body?: string;
+}
+
+export interface ReceiverStep extends StepBase {
+  kind: 'receiver';
+  receiver: ReceiverSpec;
+}
+
+export type Step = RequestStep | ControlStep | WebhookStep | ReceiverStep;
 
 export interface Scenario {
   /** Path of the file relative to the scenarios root, without `.yaml` (e.g. "blocklists/release"). */

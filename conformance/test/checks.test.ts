@@ -132,3 +132,15 @@ describe('probes', () => {
     expect(probe('use-after-delete').plan(exchange('DELETE', GET, 200, CALLER), ctx)).toBeUndefined();
   });
 });
+
+describe('secret redaction', () => {
+  it('redacts strings and keys inside a value, never digits inside numbers', () => {
+    const s = new SecretSet();
+    s.add('482913'); // a one-time code saved as a secret
+    s.add('sk_test_0123456789');
+    const value = { durationMs: 1.4829131, body: 'your code is 482913', headers: { authorization: 'Bearer sk_test_0123456789' }, list: ['482913'], sk_test_0123456789: 1 };
+    const out = s.redactValue(value);
+    expect(out).toEqual({ durationMs: 1.4829131, body: 'your code is ***', headers: { authorization: 'Bearer ***' }, list: ['***'], '***': 1 });
+    expect(JSON.stringify(out)).not.toContain('482913"');
+  });
+});

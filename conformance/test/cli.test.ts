@@ -24,7 +24,7 @@ describe('conformance CLI', () => {
     const a = io();
     expect(await main([], a.io)).toBe(2);
     expect(a.out()).toMatch(/usage: npm run conformance/);
-    for (const args of [['launch'], ['run', '--seed', 'x'], ['run', '--target', 'ftp://x'], ['run', '--target', 'http://127.0.0.1:9'], ['run', '--report', 'pdf:x'], ['run', '--bogus']]) {
+    for (const args of [['launch'], ['run', '--seed', 'x'], ['run', '--target', 'ftp://x'], ['run', '--target', 'http://127.0.0.1:9'], ['run', '--report', 'pdf:x'], ['run', '--bogus'], ['run', '--webhook-listen', 'localhost'], ['run', '--webhook-public-url', 'ftp://x']]) {
       const b = io();
       expect(await main(args, b.io), args.join(' ')).toBe(2);
       expect(b.err().trim().split('\n').length, b.err()).toBeLessThanOrEqual(2);
@@ -80,6 +80,30 @@ describe('conformance CLI', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('runs the webhook scenarios with its own receiver, where --webhook-listen says', async () => {
+    const a = io();
+    const code = await main(['run', 'scenarios/webhooks/registration.yaml', '--webhook-listen', '127.0.0.1:0'], a.io);
+    expect(code, a.out()).toBe(0);
+    expect(a.out()).toMatch(/webhook receiver: http:\/\/127\.0\.0\.1:\d+\n/);
+    expect(a.out()).toMatch(/✓ webhooks\/registration/);
+  });
+
+  it('takes the public URL and signing keys of a target file, and never prints the keys', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'cli-hooks-'));
+    const f = path.join(dir, 'target.yaml');
+    (await import('node:fs')).writeFileSync(
+      f,
+      'baseUrl: https://api.vendor.invalid\ntimeoutMs: 2000\naccounts:\n  main: { accountId: AC1, key: "${MAIN_KEY}" }\nwebhooks:\n  publicUrl: https://tunnel.example/kit\n  listen: "127.0.0.1:0"\n  signingKeys: { main: "${SIGNING_KEY}" }\n',
+    );
+    const a = io({ MAIN_KEY: 'sk_vendor_main_secret', SIGNING_KEY: 'whsec_vendor_signing_secret' });
+    // The vendor is not reachable from the test: the run fails, but it says where the receiver was.
+    await main(['run', '--target-file', f, 'scenarios/webhooks/registration.yaml', '--report', `json:${dir}/r.json`], a.io);
+    expect(a.out()).toMatch(/webhook receiver: https:\/\/tunnel\.example\/kit \(listening on http:\/\/127\.0\.0\.1:\d+\)/);
+    const everything = a.out() + a.err() + readFileSync(`${dir}/r.json`, 'utf8');
+    expect(everything).not.toContain('whsec_vendor_signing_secret');
+    expect(everything).not.toContain('sk_vendor_main_secret');
   });
 
   it('prints clause coverage from a saved report', async () => {

@@ -36,6 +36,8 @@ describe('interpolation', () => {
     expect(s.resolve('{{ seoul | repeat(2) }}')).toBe('02123456780212345678');
     expect(s.resolve('x{{ page.meta.total | repeat(0) }}y')).toBe('xy');
     expect(() => s.resolve('{{ n | repeat(-1) }}')).toThrow(/repeat needs a count/);
+    expect(s.resolve('{{ n | repeat(3) | length }}')).toBe(33);
+    expect(s.resolve('{{ page | json | length }}')).toBe(51);
   });
 
   it('generates fresh values from the seed: same seed, same values; new value each use', () => {

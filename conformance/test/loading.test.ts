@@ -89,6 +89,35 @@ describe('loading scenarios', () => {
     expect(p.filter((l) => /repeat needs a count/.test(l)).map((l) => l.split(': ')[0])).toEqual(['repeat.yaml:4', 'repeat.yaml:4', 'repeat.yaml:5']);
   });
 
+  it('checks webhook steps: what they save, whose key, their matchers; using the receiver implies requiring it', () => {
+    const text = [
+      HEAD.trimEnd(),
+      '  - request: { operationId: createWebhook, body: { url: "{{ receiver.url }}/events/callflow.ended", events: [callflow.ended] } }',
+      '  - webhook: { event: callflow.ended, account: nobody, fields: { CallId: { $like: x } } }',
+      '    save: { s: status, id: fields.CallId, sig: headers.x-signature }',
+      '    expect: { count: { $gte: 1 } }',
+      '  - receiver: { status: 503, times: 2 }',
+      '',
+    ].join('\n');
+    const p = problems(() => loadScenario(file('webhook.yaml', text), ctx));
+    expect(p).toEqual([
+      expect.stringMatching(/^webhook\.yaml:5: "nobody" is not an account here/),
+      expect.stringMatching(/^webhook\.yaml:5: unknown matcher \$like/),
+      expect.stringMatching(/^webhook\.yaml:6: a webhook step cannot save "status"/),
+    ]);
+    const ok = loadScenario(file('webhook-ok.yaml', text.replace('account: nobody, ', '').replace('{ $like: x }', 'CA1').replace('s: status, ', '')), ctx);
+    expect(ok.requires).toEqual(['receiver']);
+    expect(ok.steps.map((st) => st.kind)).toEqual(['request', 'webhook', 'receiver']);
+    const implied = loadScenario(file('implied.yaml', `${HEAD}  - request: { operationId: createWebhook, body: { url: "{{ receiver.url }}/x", events: [callflow.ended] } }\n`), ctx);
+    expect(implied.requires).toEqual(['receiver']);
+  });
+
+  it('refuses a webhook step with request expectations, and a receiver step with any', () => {
+    const text = `${HEAD}  - webhook: { event: x }\n    expect: { status: 200 }\n  - receiver: { status: 503 }\n    expectSim: { count: 1 }\n`;
+    const p = problems(() => loadScenario(file('webhook-bad.yaml', text), ctx));
+    expect(p).toEqual(['webhook-bad.yaml:5: /steps/0/expect: unknown field "status"', 'webhook-bad.yaml:6: /steps/1: unknown field "expectSim"']);
+  });
+
   it('reports the problems of every file together', () => {
     const a = file('a.yaml', 'description: d\nsteps: []\n');
     const b = file('b.yaml', `${HEAD}  - control: { advance: { seconds: -1 } }\n`);

@@ -55,10 +55,16 @@ describe('an implementation without the control plane', () => {
   it('skips control-plane steps and scenarios that need them, with the reason, and runs the rest', async () => {
     const report = await runSuite(simTarget({ seed: SEED, withoutControlPlane: true }), { simLevel: 'fail' });
     expect(failureLines(report)).toEqual([]);
-    expect(report.target.capabilities).toEqual(['alt-account', 'writes']);
+    // The in-process target reaches the kit's webhook receiver, control plane or not.
+    expect(report.target.capabilities).toEqual(['alt-account', 'receiver', 'writes']);
     const skipped = report.units.filter((u) => u.status === 'skipped');
     expect(skipped.map((u) => u.id)).toEqual(expect.arrayContaining(['blocked-callers/newest-first', 'conventions/paging', 'numbers/lifecycle']));
-    for (const u of skipped) expect(u.skipReason).toMatch(/target lacks capability "(accounts|geoip|blocklist-intake|clock|carrier|dns|email-provider)"/);
+    for (const u of skipped) expect(u.skipReason).toMatch(/target lacks capability "(accounts|geoip|blocklist-intake|clock|carrier|dns|email-provider|webhooks)"/);
+    // Webhook registration needs no control plane: it runs, without the signing key to verify X-Signature with.
+    const registration = report.units.find((u) => u.id === 'webhooks/registration')!;
+    expect(registration.status).toBe('passed');
+    const checks = registration.steps.flatMap((st) => st.assertions.map((a) => a.id)).filter((id) => id.startsWith('webhook-check:'));
+    expect(checks).toEqual(['webhook-check:webhook-form-encoded', 'webhook-check:webhook-signature-present']);
     const intake = report.units.find((u) => u.id === 'blocked-recipients/automatic-intake')!;
     expect(intake.status).toBe('skipped');
     // Properties fall back to the main account when they cannot make a fresh one.

@@ -1,12 +1,13 @@
 // The kit's webhook receiver and webhook checks, against the simulator (which delivers over real
-// HTTP) and against a wrong sender: expecting an event within a virtual or real bound, the
-// signature, and the callflow.ended field table.
+// HTTP) and against a wrong sender: scopes and scripted answers, the signature, and the
+// callflow.ended field table. The webhook step itself is tested through the scenarios
+// (suite.test.ts) and a wrong sender in front of the receiver (wrong-sender.test.ts).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulator, type Simulator } from '../../simulator/index.ts';
 import { computeSignature } from '../../simulator/core/signing.ts';
 import { sampleCallflowEnded } from '../../simulator/test/receivers.ts';
 import { WebhookReceiver } from '../webhook-receiver.ts';
-import { VARIABLES_LIMIT_BYTES, checkWebhook, webhookMismatches, type ReceivedWebhook } from '../checks/webhooks.ts';
+import { VARIABLES_LIMIT_BYTES, checkWebhook, type ReceivedWebhook } from '../checks/webhooks.ts';
 
 const ACME = { accountId: 'AC1a2b3c4d', key: 'sk_test_acme_4f9c2b7e1d3a5c8f' };
 const opened: { close(): Promise<void> }[] = [];
@@ -14,21 +15,23 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((x) => x.close()));
 });
 
-async function setup(): Promise<{ sim: Simulator; receiver: WebhookReceiver; key: string }> {
-  const sim = createSimulator({ webhooks: { timeoutMs: 2000 } });
-  const receiver = await WebhookReceiver.start();
-  opened.push(sim, receiver);
+async function register(sim: Simulator, url: string): Promise<void> {
   const res = await sim.handle({
     method: 'POST',
     url: `/v1/accounts/${ACME.accountId}/webhooks`,
     headers: { authorization: `Bearer ${ACME.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ url: receiver.urlFor('callflow.ended'), events: ['callflow.ended'] }),
+    body: JSON.stringify({ url, events: ['callflow.ended'] }),
   });
   expect(res.status).toBe(201);
-  return { sim, receiver, key: await sim.webhooks.signingKey(ACME.accountId) };
 }
 
-const advanceOf = (sim: Simulator) => async (seconds: number) => void (await sim.clock.advance({ seconds }));
+async function setup(scope?: string): Promise<{ sim: Simulator; receiver: WebhookReceiver; key: string }> {
+  const sim = createSimulator({ webhooks: { timeoutMs: 2000 } });
+  const receiver = await WebhookReceiver.start();
+  opened.push(sim, receiver);
+  await register(sim, receiver.urlFor('callflow.ended', scope));
+  return { sim, receiver, key: await sim.webhooks.signingKey(ACME.accountId) };
+}
 
 const callflowEnded = sampleCallflowEnded;
 
@@ -43,14 +46,16 @@ function failures(w: ReceivedWebhook, ctx = {}): string[] {
 }
 
 describe('webhook receiver', () => {
-  it('expects an event by type and fields within a virtual bound; the simulator passes every check', async () => {
-    const { sim, receiver, key } = await setup();
+  it('records each request under its scope and route; the simulator passes every check', async () => {
+    const { sim, receiver, key } = await setup('s1');
     await send(sim, callflowEnded({ CallId: 'CA77' }));
-    const got = await receiver.expect({ event: 'callflow.ended', fields: { CallId: 'CA77', Status: 'completed' } }, { virtualSeconds: 0, advance: advanceOf(sim) });
-    expect('webhook' in got).toBe(true);
-    const w = (got as { webhook: ReceivedWebhook }).webhook;
-    expect(w.event).toBe('callflow.ended');
-    expect(w.url).toBe(receiver.urlFor('callflow.ended'));
+    await sim.webhooks.settle();
+    expect(receiver.received).toHaveLength(1);
+    const w = receiver.inScope('s1')[0]!;
+    expect(w).toMatchObject({ scope: 's1', route: '/events/callflow.ended', event: 'callflow.ended', format: 'form', answered: 204, method: 'POST' });
+    expect(w.url).toBe(receiver.urlFor('callflow.ended', 's1'));
+    expect(w.fields.CallId).toBe('CA77');
+    expect(receiver.inScope('s2')).toEqual([]);
     const results = checkWebhook(w, { signingKey: key, collectedVariablesBytes: 60 });
     expect(results.map((r) => r.id)).toEqual([
       'webhook-form-encoded',
@@ -70,35 +75,37 @@ describe('webhook receiver', () => {
     expect(results.find((r) => r.id === 'webhook-signature-valid')).toMatchObject({ level: 'sim', clauses: ['auth.webhook-signature'] });
   });
 
-  it('waits through the target\'s retries: a receiver that fails first still gets the event inside the bound', async () => {
-    const sim = createSimulator({ webhooks: { timeoutMs: 2000 } });
-    const receiver = await WebhookReceiver.start({ respond: (_w, n) => (n === 1 ? { status: 503, body: 'busy' } : { status: 204 }) });
-    opened.push(sim, receiver);
-    await sim.handle({
-      method: 'POST',
-      url: `/v1/accounts/${ACME.accountId}/webhooks`,
-      headers: { authorization: `Bearer ${ACME.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: receiver.urlFor('callflow.ended'), events: ['callflow.ended'] }),
-    });
+  it('answers as scripted per scope and route, then 204 again; the target retries', async () => {
+    const { sim, receiver } = await setup('s1');
+    receiver.script('s1', { status: 503, times: 2, route: '/events/callflow.ended', body: 'busy' });
+    receiver.script('other', { status: 500 });
     await send(sim, callflowEnded());
     await sim.webhooks.settle();
-    expect(receiver.received).toHaveLength(1); // answered 503
-    receiver.clear();
-    expect('failure' in (await receiver.expect({ event: 'callflow.ended' }, { virtualSeconds: 5, advance: advanceOf(sim), graceMs: 20 }))).toBe(true);
-    const got = await receiver.expect({ event: 'callflow.ended' }, { virtualSeconds: 60, advance: advanceOf(sim) });
-    expect('webhook' in got).toBe(true);
-    expect(receiver.received).toHaveLength(1); // the retry, 10 s after the first attempt
+    await sim.clock.advance({ seconds: 3600 });
+    expect(receiver.inScope('s1').map((w) => w.answered)).toEqual([503, 503, 204]);
+    const journal = await sim.webhooks.journal({ event: 'callflow.ended' });
+    expect(journal.map((a) => a.responseStatus)).toEqual([503, 503, 204]);
   });
 
-  it('reports what it saw when nothing matches within the bound', async () => {
-    const { sim, receiver } = await setup();
-    await send(sim, callflowEnded({ CallId: 'CA1', Status: 'abandoned' }));
-    const virtual = await receiver.expect({ event: 'callflow.ended', fields: { CallId: 'CA1', Status: 'completed' } }, { virtualSeconds: 3600, advance: advanceOf(sim), graceMs: 50 });
-    expect(virtual).toEqual({ failure: expect.stringContaining('no webhook matching callflow.ended CallId=CA1 Status=completed') });
-    expect((virtual as { failure: string }).failure).toContain('Status is "abandoned", expected "completed"');
-    expect((virtual as { failure: string }).failure).toContain('within 3600 s of virtual time');
-    const real = await receiver.expect({ event: 'message.sent' }, { realMs: 30 });
-    expect((real as { failure: string }).failure).toMatch(/within 30 ms \(1 received, none for that event\)/);
+  it('waitUntil resolves when a request makes the test hold, or false after the wait', async () => {
+    const receiver = await WebhookReceiver.start();
+    opened.push(receiver);
+    const arrived = receiver.waitUntil(() => receiver.received.length === 1, 5000);
+    await fetch(receiver.urlFor('message.sent', 'x'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'MessageId=MG1' });
+    expect(await arrived).toBe(true);
+    expect(await receiver.waitUntil(() => receiver.received.length === 2, 30)).toBe(false);
+  });
+
+  it('takes the public URL with or without its path prefix, as a tunnel may forward either', async () => {
+    const receiver = await WebhookReceiver.start({ publicUrl: 'https://tunnel.example/hooks/' });
+    opened.push(receiver);
+    expect(receiver.scopeUrl('s')).toBe('https://tunnel.example/hooks/r/s');
+    await fetch(`${receiver.localUrl}/hooks/r/s/events/a?x=1`, { method: 'POST', body: 'A=1' });
+    await fetch(`${receiver.localUrl}/r/s/events/b`, { method: 'POST', body: 'B=1' });
+    expect(receiver.inScope('s').map((w) => [w.url, w.route, w.event])).toEqual([
+      ['https://tunnel.example/hooks/r/s/events/a?x=1', '/events/a', 'a'],
+      ['https://tunnel.example/hooks/r/s/events/b', '/events/b', 'b'],
+    ]);
   });
 
   it('flags a callflow.ended that breaks the field table', async () => {
@@ -134,30 +141,20 @@ describe('webhook receiver', () => {
     expect(failures(plain, { collectedVariablesBytes: 9000 })).toEqual(['callflow-ended-variables-truncated']);
   });
 
-  it('flags a sender that posts JSON, signs wrongly or not at all', async () => {
+  it('flags a sender that posts JSON, signs wrongly or not at all, or sends callflow.ended by GET', async () => {
     const receiver = await WebhookReceiver.start();
     opened.push(receiver);
     const url = receiver.urlFor('callflow.ended');
     const fields = { ...callflowEnded(), Variables: JSON.stringify(callflowEnded().Variables) };
-    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(fields) });
+    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...fields, Status: true }) });
     await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-signature': computeSignature('other-key', url, fields) }, body: new URLSearchParams(fields).toString() });
     await fetch(url, { method: 'GET' });
     const [json, badSig, get] = receiver.received as [ReceivedWebhook, ReceivedWebhook, ReceivedWebhook];
-    expect(failures(json, { signingKey: 'right-key' })).toEqual(['webhook-form-encoded', 'webhook-signature-present', 'callflow-ended-required-fields']);
+    // JSON is still read, so the checks can say what else is wrong with it.
+    expect(json).toMatchObject({ format: 'json', fields: { CallId: callflowEnded().CallId, Status: 'true' } });
+    expect(failures(json, { signingKey: 'right-key' })).toEqual(['webhook-form-encoded', 'callflow-ended-post', 'webhook-signature-present', 'callflow-ended-status']);
     expect(failures(badSig, { signingKey: 'right-key' })).toEqual(['webhook-signature-valid']);
     expect(failures(badSig, { signingKey: 'other-key' })).toEqual([]);
     expect(failures(get)).toEqual(['callflow-ended-post', 'webhook-signature-present', 'callflow-ended-required-fields']);
-  });
-
-  it('matches expectations on event, method and fields', () => {
-    const w = { event: 'message.received', method: 'GET', fields: { MessageId: 'MG1', Body: 'hi' } } as unknown as ReceivedWebhook;
-    expect(webhookMismatches(w, { event: 'message.received', method: 'get', fields: { MessageId: 'MG1', Body: /^h/, Subject: { absent: true } } })).toEqual([]);
-    expect(webhookMismatches(w, { event: 'message.sent', method: 'POST', fields: { MessageId: 'MG2', Body: /^x/, Missing: 'x' } })).toEqual([
-      'event is message.received, expected message.sent',
-      'method is GET, expected POST',
-      'MessageId is "MG1", expected "MG2"',
-      'Body is "hi", expected /^x/',
-      'Missing is missing',
-    ]);
   });
 });

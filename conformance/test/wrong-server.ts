@@ -13,7 +13,8 @@ export type Defect =
   | 'note-not-cleared'
   | 'mx-tie-accepted'
   | 'verification-channel-ignored'
-  | 'code-echoed';
+  | 'code-echoed'
+  | 'events-for-block-lists';
 
 function header(req: SimRequest, name: string): string | undefined {
   for (const [k, v] of Object.entries(req.headers ?? {})) if (k.toLowerCase() === name) return Array.isArray(v) ? v[0] : v;
@@ -106,6 +107,17 @@ export function wrongServer(defect: Defect): (sim: Simulator) => Middleware {
         if (res.status >= 300 || !body) return res;
         for (const d of Array.isArray(body.data) ? body.data : [body]) if (d.receivingStatus === 'not_lowest_priority') d.receivingStatus = 'verified';
         return withJson(res, body);
+      }
+      case 'events-for-block-lists': {
+        // Every new blocked caller is announced to all the account's webhooks.
+        const res = await next(req);
+        const accountId = decodeURIComponent(/^\/v1\/accounts\/([^/]+)\/blocked-callers$/.exec(pathOf(req))?.[1] ?? '');
+        if (req.method !== 'POST' || res.status >= 300 || !accountId) return res;
+        for (const hook of sim.runtime.webhooks.listFor(accountId)) {
+          const payload = { Event: 'blocked-caller.created', AccountId: accountId, Number: json(res)?.number };
+          await sim.control.request('POST', '/webhooks/events', { accountId, type: 'blocked-caller.created', payload, to: { url: hook.url } });
+        }
+        return res;
       }
       case 'note-not-cleared': {
         // An empty or null note on PATCH is ignored instead of clearing the note.
