@@ -7,6 +7,9 @@ import { operations as messages } from './resources/messages/routes.ts';
 import { operations as verifications } from './resources/verifications/routes.ts';
 import { operations as webhooks } from './resources/webhooks/routes.ts';
 import { operations as control } from './control/routes.ts';
+import { operations as accountControl } from './control/accounts.ts';
+import { operations as geoipControl } from './control/geoip.ts';
+import { operations as blockListControl } from './control/blocklists.ts';
 import { operations as dnsControl } from './control/dns.ts';
 import { operations as emailProviderControl } from './control/email-provider.ts';
 import { operations as carrierControl } from './control/carrier.ts';
@@ -23,6 +26,9 @@ export function allOperations(): readonly Operation[] {
     ...verifications,
     ...webhooks,
     ...control,
+    ...accountControl,
+    ...geoipControl,
+    ...blockListControl,
     ...dnsControl,
     ...emailProviderControl,
     ...carrierControl,

@@ -1,6 +1,7 @@
-// The control plane under /_sim (DESIGN "The control plane"). The first seven operations are
-// the fixed contract; the rest are documented in docs/control-plane.md. Test-only
-// introspection and scripting live here and nowhere else.
+// The control plane's fixed contract under /_sim (DESIGN "The control plane"): health, clock,
+// account creation, reset and state snapshots. Everything else under /_sim lives beside this
+// file, one file per area, and is documented in docs/control-plane.md. Test-only
+// introspection and scripting live under simulator/control/ and nowhere else.
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../core/operation.ts';
 import { ApiError } from '../core/errors.ts';
@@ -8,19 +9,7 @@ import { DateTime, Nullable } from '../core/schema.ts';
 import { iso, parseInstant } from '../core/clock.ts';
 import type { Runtime } from '../runtime.ts';
 import { accountErrors } from '../resources/accounts/model.ts';
-import { AccountView, CreateAccountBody, CreatedAccount, UpdateAccountBody, type AccountRow } from '../resources/accounts/schema.ts';
-import { PhoneNumber } from '../resources/numbers/schema.ts';
-import { numberWire } from '../resources/numbers/routes.ts';
-import { blockErrors } from '../resources/blocklists/model.ts';
-import {
-  BlockedCaller,
-  BlockedRecipient,
-  CALLER_SOURCES,
-  IntakeBlockedCallerBody,
-  IntakeBlockedRecipientBody,
-  IntakeReleaseBody,
-  RECIPIENT_SOURCES,
-} from '../resources/blocklists/schema.ts';
+import { CreateAccountBody, CreatedAccount } from '../resources/accounts/schema.ts';
 
 const TAG = 'Control plane';
 const FIXED = 'fixed control-plane contract (DESIGN.md)';
@@ -60,28 +49,6 @@ const Snapshot = Type.Object(
   },
   { $id: 'SimSnapshot', description: 'All state as plain JSON; PUT it back to restore exactly.' },
 );
-const GeoIpView = Type.Object({ foreign: Type.Array(Type.String()) }, { $id: 'SimGeoIp', additionalProperties: false });
-const ForeignBody = Type.Object({ ip: Type.String({ minLength: 1, description: 'An address or an IPv4 CIDR range.' }) }, { additionalProperties: false });
-const ApiKeyView = Type.Object({ apiKey: Type.String() }, { additionalProperties: false });
-const GrantNumberBody = Type.Object({ number: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false });
-
-const accountParam = { accountId: Type.String() };
-
-function accountView(rt: Runtime, a: AccountRow) {
-  return {
-    accountId: a.id,
-    name: a.name,
-    plan: a.plan,
-    addons: a.addons,
-    subscription: a.subscription,
-    subscriptionActive: rt.accounts.subscriptionActive(a.id),
-    apiKeys: a.apiKeys,
-    ipExceptions: a.ipExceptions,
-    numbers: rt.numbers.listFor(a.id).map((n) => n.id),
-    createdAt: a.createdAt,
-  };
-}
-
 function health(rt: Runtime) {
   return { status: 'ok' as const, now: rt.nowIso(), seed: rt.seed, capabilities: CAPABILITIES };
 }
@@ -171,98 +138,6 @@ export const operations = [
     },
   }),
   defineOperation({
-    operationId: 'simListAccounts',
-    method: 'GET',
-    path: '/_sim/accounts',
-    tag: TAG,
-    summary: 'Every account with its keys and numbers',
-    origin: 'simulator',
-    auth: 'control',
-    responses: { 200: { description: 'Accounts.', schema: Type.Object({ data: Type.Array(AccountView) }) } },
-    handler: ({ rt }) => reply.ok({ data: rt.accounts.accounts.all().map((a) => accountView(rt, a)) }),
-  }),
-  defineOperation({
-    operationId: 'simGetAccount',
-    method: 'GET',
-    path: '/_sim/accounts/{accountId}',
-    tag: TAG,
-    summary: 'One account with its keys and numbers',
-    origin: 'simulator',
-    auth: 'control',
-    params: accountParam,
-    responses: { 200: { description: 'The account.', schema: AccountView } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params }) => reply.ok(accountView(rt, rt.accounts.require(params.accountId))),
-  }),
-  defineOperation({
-    operationId: 'simUpdateAccount',
-    method: 'PATCH',
-    path: '/_sim/accounts/{accountId}',
-    tag: TAG,
-    summary: 'Change plan, add-ons, subscription or overseas exceptions',
-    origin: 'simulator',
-    auth: 'control',
-    params: accountParam,
-    body: UpdateAccountBody,
-    bodyRequired: true,
-    responses: { 200: { description: 'The account.', schema: AccountView } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND, accountErrors.PLAN_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      const patch = { ...body };
-      if (patch.subscription) patch.subscription = { ...patch.subscription, startedAt: iso(parseInstant(patch.subscription.startedAt)!) };
-      return reply.ok(accountView(rt, rt.accounts.update(params.accountId, patch)));
-    },
-  }),
-  defineOperation({
-    operationId: 'simCreateApiKey',
-    method: 'POST',
-    path: '/_sim/accounts/{accountId}/api-keys',
-    tag: TAG,
-    summary: 'Issue another API key',
-    origin: 'simulator',
-    auth: 'control',
-    params: accountParam,
-    responses: { 201: { description: 'The new key.', schema: ApiKeyView } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params }) => reply.created({ apiKey: rt.accounts.addKey(params.accountId) }),
-  }),
-  defineOperation({
-    operationId: 'simRevokeApiKey',
-    method: 'DELETE',
-    path: '/_sim/accounts/{accountId}/api-keys/{apiKey}',
-    tag: TAG,
-    summary: 'Revoke an API key',
-    origin: 'simulator',
-    auth: 'control',
-    params: { ...accountParam, apiKey: Type.String() },
-    responses: { 204: { description: 'Revoked; the key now gets 401.' } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params }) => {
-      if (!rt.accounts.revokeKey(params.accountId, params.apiKey)) {
-        throw accountErrors.ACCOUNT_NOT_FOUND(`account ${params.accountId} has no such key`);
-      }
-      return reply.noContent();
-    },
-  }),
-  defineOperation({
-    operationId: 'simGrantNumber',
-    method: 'POST',
-    path: '/_sim/accounts/{accountId}/numbers',
-    tag: TAG,
-    summary: 'Give the account a number without the plan and subscription checks',
-    description: 'A specific free number, or the next pool number when `number` is omitted.',
-    origin: 'simulator',
-    auth: 'control',
-    params: accountParam,
-    body: GrantNumberBody,
-    responses: { 201: { description: 'The number.', schema: PhoneNumber } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      rt.accounts.require(params.accountId);
-      return reply.created(numberWire(rt.numbers.grant(params.accountId, body?.number)));
-    },
-  }),
-  defineOperation({
     operationId: 'simReset',
     method: 'POST',
     path: '/_sim/reset',
@@ -306,142 +181,6 @@ export const operations = [
     handler: ({ rt, body }) => {
       rt.restore(body);
       return reply.ok({ status: 'ok', now: rt.nowIso(), seed: rt.seed });
-    },
-  }),
-  defineOperation({
-    operationId: 'simGetGeoIp',
-    method: 'GET',
-    path: '/_sim/geoip',
-    tag: TAG,
-    summary: 'Addresses judged foreign',
-    origin: 'simulator',
-    auth: 'control',
-    responses: { 200: { description: 'Foreign addresses and ranges.', schema: GeoIpView } },
-    handler: ({ rt }) => reply.ok({ foreign: rt.geoip.entries() }),
-  }),
-  defineOperation({
-    operationId: 'simAddForeignIp',
-    method: 'POST',
-    path: '/_sim/geoip/foreign',
-    tag: TAG,
-    summary: 'Judge an address (or IPv4 range) foreign',
-    description: 'API requests from it are then refused with overseas_ip_blocked, unless the account lists it in ipExceptions. The client address is the first X-Forwarded-For hop, else the socket address.',
-    origin: 'simulator',
-    auth: 'control',
-    body: ForeignBody,
-    bodyRequired: true,
-    responses: { 201: { description: 'Marked.', schema: GeoIpView } },
-    handler: ({ rt, body }) => {
-      rt.geoip.add(body.ip);
-      return reply.created({ foreign: rt.geoip.entries() });
-    },
-  }),
-  defineOperation({
-    operationId: 'simRemoveForeignIp',
-    method: 'DELETE',
-    path: '/_sim/geoip/foreign/{ip}',
-    tag: TAG,
-    summary: 'Judge an address domestic again',
-    description: 'Percent-encode the "/" of a CIDR range (%2F).',
-    origin: 'simulator',
-    auth: 'control',
-    params: { ip: Type.String() },
-    responses: { 204: { description: 'Removed (or was not marked).' } },
-    handler: ({ rt, params }) => {
-      rt.geoip.remove(params.ip);
-      return reply.noContent();
-    },
-  }),
-  defineOperation({
-    operationId: 'simIntakeBlockedCaller',
-    method: 'POST',
-    path: '/_sim/accounts/{accountId}/blocked-callers',
-    tag: TAG,
-    summary: 'Register a caller block through another path (console, mcp)',
-    description: 'Like createBlockedCaller, but with the `source` and `createdBy` a console user or MCP client would leave.',
-    origin: 'simulator',
-    auth: 'control',
-    params: accountParam,
-    body: IntakeBlockedCallerBody,
-    bodyRequired: true,
-    responses: { 201: { description: 'A new entry.', schema: BlockedCaller }, 200: { description: 'The existing active entry.', schema: BlockedCaller } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      rt.accounts.require(params.accountId);
-      const list = rt.blockLists.callers;
-      const { row, created } = list.create(params.accountId, { number: body.number, note: body.note, source: body.source ?? 'console', createdBy: body.createdBy ?? null });
-      return reply.json(created ? 201 : 200, list.wire.json(row));
-    },
-  }),
-  defineOperation({
-    operationId: 'simReleaseBlockedCaller',
-    method: 'POST',
-    path: '/_sim/accounts/{accountId}/blocked-callers/{blockedCallerId}/release',
-    tag: TAG,
-    summary: 'Release a caller block through another path',
-    origin: 'simulator',
-    auth: 'control',
-    params: { ...accountParam, blockedCallerId: Type.String() },
-    body: IntakeReleaseBody,
-    responses: { 200: { description: 'The released entry.', schema: BlockedCaller } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND, blockErrors.BLOCKED_CALLER_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      rt.accounts.require(params.accountId);
-      const source = body?.source ?? 'console';
-      if (!(CALLER_SOURCES as readonly string[]).includes(source)) {
-        throw ApiError.validation(`source must be one of ${CALLER_SOURCES.join(', ')}`, [{ path: 'source', message: 'unknown source' }]);
-      }
-      const list = rt.blockLists.callers;
-      return reply.json(200, list.wire.json(list.release(params.accountId, params.blockedCallerId, { note: body?.note, source, by: body?.by ?? null })));
-    },
-  }),
-  defineOperation({
-    operationId: 'simIntakeBlockedRecipient',
-    method: 'POST',
-    path: '/_sim/accounts/{accountId}/blocked-recipients',
-    tag: TAG,
-    summary: 'Register an opt-out through an internal intake path (ars, sms, agent, console, import)',
-    origin: 'simulator',
-    auth: 'control',
-    params: accountParam,
-    body: IntakeBlockedRecipientBody,
-    bodyRequired: true,
-    responses: { 201: { description: 'A new entry.', schema: BlockedRecipient }, 200: { description: 'The existing active entry.', schema: BlockedRecipient } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      rt.accounts.require(params.accountId);
-      const list = rt.blockLists.recipients;
-      const { row, created } = list.create(params.accountId, {
-        number: body.number,
-        channel: body.channel,
-        note: body.note,
-        source: body.source ?? 'ars',
-        sourceRef: body.sourceRef,
-        createdBy: body.createdBy ?? null,
-      });
-      return reply.json(created ? 201 : 200, list.wire.json(row));
-    },
-  }),
-  defineOperation({
-    operationId: 'simReleaseBlockedRecipient',
-    method: 'POST',
-    path: '/_sim/accounts/{accountId}/blocked-recipients/{blockId}/release',
-    tag: TAG,
-    summary: 'Release an opt-out through another path (automatic release has `by` null)',
-    origin: 'simulator',
-    auth: 'control',
-    params: { ...accountParam, blockId: Type.String() },
-    body: IntakeReleaseBody,
-    responses: { 200: { description: 'The released entry.', schema: BlockedRecipient } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND, blockErrors.BLOCKED_RECIPIENT_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      rt.accounts.require(params.accountId);
-      const source = body?.source ?? 'console';
-      if (!(RECIPIENT_SOURCES as readonly string[]).includes(source)) {
-        throw ApiError.validation(`source must be one of ${RECIPIENT_SOURCES.join(', ')}`, [{ path: 'source', message: 'unknown source' }]);
-      }
-      const list = rt.blockLists.recipients;
-      return reply.json(200, list.wire.json(list.release(params.accountId, params.blockId, { note: body?.note, source, by: body?.by ?? null })));
     },
   }),
 ];

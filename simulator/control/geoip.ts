@@ -1,0 +1,55 @@
+// Control plane: the fake geo-IP database behind the overseas refusal (peers/geoip.ts).
+import { Type } from '@sinclair/typebox';
+import { defineOperation, reply } from '../core/operation.ts';
+
+const TAG = 'Control plane';
+
+const GeoIpView = Type.Object({ foreign: Type.Array(Type.String()) }, { $id: 'SimGeoIp', additionalProperties: false });
+const ForeignBody = Type.Object({ ip: Type.String({ minLength: 1, description: 'An address or an IPv4 CIDR range.' }) }, { additionalProperties: false });
+
+export const operations = [
+  defineOperation({
+    operationId: 'simGetGeoIp',
+    method: 'GET',
+    path: '/_sim/geoip',
+    tag: TAG,
+    summary: 'Addresses judged foreign',
+    origin: 'simulator',
+    auth: 'control',
+    responses: { 200: { description: 'Foreign addresses and ranges.', schema: GeoIpView } },
+    handler: ({ rt }) => reply.ok({ foreign: rt.geoip.entries() }),
+  }),
+  defineOperation({
+    operationId: 'simAddForeignIp',
+    method: 'POST',
+    path: '/_sim/geoip/foreign',
+    tag: TAG,
+    summary: 'Judge an address (or IPv4 range) foreign',
+    description: 'API requests from it are then refused with overseas_ip_blocked, unless the account lists it in ipExceptions. The client address is the first X-Forwarded-For hop, else the socket address.',
+    origin: 'simulator',
+    auth: 'control',
+    body: ForeignBody,
+    bodyRequired: true,
+    responses: { 201: { description: 'Marked.', schema: GeoIpView } },
+    handler: ({ rt, body }) => {
+      rt.geoip.add(body.ip);
+      return reply.created({ foreign: rt.geoip.entries() });
+    },
+  }),
+  defineOperation({
+    operationId: 'simRemoveForeignIp',
+    method: 'DELETE',
+    path: '/_sim/geoip/foreign/{ip}',
+    tag: TAG,
+    summary: 'Judge an address domestic again',
+    description: 'Percent-encode the "/" of a CIDR range (%2F).',
+    origin: 'simulator',
+    auth: 'control',
+    params: { ip: Type.String() },
+    responses: { 204: { description: 'Removed (or was not marked).' } },
+    handler: ({ rt, params }) => {
+      rt.geoip.remove(params.ip);
+      return reply.noContent();
+    },
+  }),
+];
