@@ -9,7 +9,7 @@
 // that resolve to internal addresses are refused before connecting.
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import type { OutgoingRequest } from './request.ts';
 import { isInternalAddress, type ReceiverPolicy } from './receiver-policy.ts';
 
@@ -30,6 +30,12 @@ export interface AttemptOutcome {
 }
 
 const BLOCKED = 'WEBHOOK_ADDRESS_BLOCKED';
+
+// undici is loaded on the first delivery, not at start: it is most of the code `npm start`
+// would otherwise load (bin/start.mjs keeps it out of the bundle), and many runs never
+// deliver a webhook.
+let undici: Promise<typeof import('undici')> | undefined;
+const loadUndici = () => (undici ??= import('undici'));
 
 /** dns.lookup that refuses internal addresses (strict mode), for names; literals are checked by the engine. */
 function strictLookup(policy: ReceiverPolicy): LookupFunction {
@@ -100,14 +106,12 @@ async function readBounded(body: AsyncIterable<Buffer>): Promise<{ text: string;
 }
 
 export class ReceiverClient {
-  private agent: Agent;
+  private agent: Agent | undefined; // made on the first delivery, and again when the timeout changes
 
   constructor(
     private readonly policy: ReceiverPolicy,
     private timeoutMs: number = DEFAULT_RECEIVER_TIMEOUT_MS,
-  ) {
-    this.agent = this.newAgent();
-  }
+  ) {}
 
   get timeout(): number {
     return this.timeoutMs;
@@ -116,13 +120,13 @@ export class ReceiverClient {
   useTimeout(ms: number): void {
     if (ms === this.timeoutMs) return;
     this.timeoutMs = ms;
-    void this.agent.close();
-    this.agent = this.newAgent();
+    void this.agent?.close();
+    this.agent = undefined;
   }
 
-  private newAgent(): Agent {
+  private newAgent(AgentClass: typeof Agent): Agent {
     const ms = this.timeoutMs;
-    return new Agent({
+    return new AgentClass({
       connect: { timeout: ms, lookup: strictLookup(this.policy) },
       headersTimeout: ms,
       bodyTimeout: ms,
@@ -137,6 +141,8 @@ export class ReceiverClient {
     const elapsed = () => Math.round(performance.now() - started);
     const signal = AbortSignal.timeout(this.timeoutMs);
     try {
+      const { Agent: AgentClass, request } = await loadUndici();
+      this.agent ??= this.newAgent(AgentClass);
       const res = await request(req.url, {
         dispatcher: this.agent,
         method: req.method,
@@ -164,6 +170,7 @@ export class ReceiverClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.destroy();
+    await this.agent?.destroy();
+    this.agent = undefined;
   }
 }
