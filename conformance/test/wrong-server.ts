@@ -1,5 +1,5 @@
 // Deliberately wrong servers: the simulator with one defect each, injected around its request
-// handler. The kit must fail on exactly the clauses each defect breaks (wrong-server.test.ts).
+// handler. The kit must fail on exactly the clauses each defect breaks (wrong-server-cases.ts).
 import type { Simulator, SimRequest, SimResponse } from '../../simulator/index.ts';
 import type { Middleware } from '../target.ts';
 

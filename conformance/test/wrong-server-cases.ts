@@ -1,11 +1,13 @@
 // The kit tests itself: a deliberately wrong server must make it fail on exactly the clauses
 // (and, for failures no clause names, the checks) that each defect breaks, and on nothing else.
+// Each defect runs the whole suite, so the cases are spread over two test files
+// (wrong-server-*.test.ts) that the test runner can run on both cores.
 import { describe, expect, it } from 'vitest';
 import { simTarget } from '../target.ts';
-import { failedClauses, failureLines, runSuite, scenarios, SEED } from './helpers.ts';
+import { failedClauses, failureLines, runSuite, SEED } from './helpers.ts';
 import { wrongServer, type Defect } from './wrong-server.ts';
 
-const EXPECTED: Record<Defect, string[]> = {
+export const EXPECTED: Record<Defect, string[]> = {
   // The email-domain list's own error row names 401 and 403 as well.
   'auth-ignored': ['auth.bearer-required', 'auth.invalid-key', 'auth.other-account-403', 'email-domain.list.errors', 'errors.401', 'errors.403-other-account'],
   'wrong-total': [
@@ -64,22 +66,20 @@ const EXPECTED: Record<Defect, string[]> = {
   'events-for-block-lists': ['events.none-for-domains-blocklists-usage'],
 };
 
-describe('a deliberately wrong server', () => {
-  for (const [defect, expected] of Object.entries(EXPECTED) as [Defect, string[]][]) {
-    it(`${defect}: fails exactly the clauses it breaks (${expected.length})`, async () => {
-      const report = await runSuite(simTarget({ seed: SEED, middleware: wrongServer(defect) }), { simLevel: 'fail', replayDir: defect });
-      expect(report.summary.exitCode).toBe(1);
-      expect(failedClauses(report), failureLines(report).join('\n')).toEqual(expected);
-    });
-  }
-});
+const DEFECTS = Object.keys(EXPECTED) as Defect[];
 
-describe('--bail', () => {
-  it('stops after the first failed unit', async () => {
-    const report = await runSuite(simTarget({ seed: SEED, middleware: wrongServer('auth-ignored') }), { simLevel: 'fail', bail: true, replayDir: 'bail' });
-    expect(report.units.at(-1)!.status).toBe('failed');
-    expect(report.units.filter((u) => u.status === 'failed')).toHaveLength(1);
-    expect(report.units.length).toBeLessThan(scenarios.length);
+/** Declares the cases of one half (0 or 1) of the defects. */
+export function wrongServerCases(half: 0 | 1): void {
+  const mid = Math.ceil(DEFECTS.length / 2);
+  const mine = half === 0 ? DEFECTS.slice(0, mid) : DEFECTS.slice(mid);
+  describe('a deliberately wrong server', () => {
+    for (const defect of mine) {
+      const expected = EXPECTED[defect];
+      it(`${defect}: fails exactly the clauses it breaks (${expected.length})`, async () => {
+        const report = await runSuite(simTarget({ seed: SEED, middleware: wrongServer(defect) }), { simLevel: 'fail', replayDir: defect });
+        expect(report.summary.exitCode).toBe(1);
+        expect(failedClauses(report), failureLines(report).join('\n')).toEqual(expected);
+      });
+    }
   });
-});
-
+}
