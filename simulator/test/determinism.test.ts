@@ -99,14 +99,22 @@ describe('determinism', () => {
     } catch (e) {
       failure = e;
     } finally {
-      Date.now = saved.now;
+      // Restore the global Date first and name RealDate explicitly: while TrappedDate is still
+      // installed, `Date.now = ...` would only shadow the trap on the subclass and leave the real
+      // Date.now trapped for every later test file sharing this worker (isolate: false).
+      globalThis.Date = saved.Date;
+      RealDate.now = saved.now;
       Math.random = saved.random;
       performance.now = saved.perf;
       globalThis.setTimeout = saved.setTimeout;
       globalThis.setInterval = saved.setInterval;
-      globalThis.Date = saved.Date;
     }
     expect(failure).toBeUndefined();
+    expect(globalThis.Date).toBe(RealDate);
+    expect(Date.now).toBe(saved.now);
+    expect(Math.random).toBe(saved.random);
+    expect(performance.now).toBe(saved.perf);
+    expect(globalThis.setTimeout).toBe(saved.setTimeout);
   });
 
   it('no source file under simulator/ reads the wall clock or Math.random (realtime driver excepted)', () => {
