@@ -5,7 +5,9 @@ import { Router } from './core/router.ts';
 import { ApiError, errorBody, errorCodes } from './core/errors.ts';
 import { coerceQuery, parseQueryString } from './core/query.ts';
 import { validate } from './core/schema.ts';
-import type { Operation, Reply, SimRequest, SimResponse } from './core/operation.ts';
+import { header, type Operation, type Reply, type SimRequest, type SimResponse } from './core/operation.ts';
+
+export { header };
 import type { Runtime } from './runtime.ts';
 import { allOperations } from './operations.ts';
 import { canonicalAddress } from './peers/geoip.ts';
@@ -42,21 +44,6 @@ export function router(): Router<Operation> {
   return sharedRouter;
 }
 
-export function header(req: SimRequest, name: string): string | undefined {
-  const h = req.headers;
-  if (!h) return undefined;
-  let v = h[name];
-  if (v === undefined && !req.lowercaseHeaders) {
-    for (const k in h) {
-      if (k.toLowerCase() === name) {
-        v = h[k];
-        break;
-      }
-    }
-  }
-  return Array.isArray(v) ? v[0] : v;
-}
-
 function jsonResponse(status: number, json: string, extra?: Record<string, string>): SimResponse {
   return { status, headers: extra ? { 'content-type': JSON_TYPE, ...extra } : { 'content-type': JSON_TYPE }, body: json };
 }
@@ -69,6 +56,7 @@ export function errorResponse(e: ApiError, extra?: Record<string, string>): SimR
 function toResponse(r: Reply): SimResponse {
   if (r.status === 204) return { status: 204, headers: { ...r.headers }, body: '' };
   if (r.raw !== undefined) return { status: r.status, headers: { ...r.headers }, body: r.raw };
+  if (r.bytes !== undefined) return { status: r.status, headers: { ...r.headers }, body: '', bytes: r.bytes };
   const json = r.json ?? JSON.stringify(r.body ?? null);
   return jsonResponse(r.status, json, r.headers);
 }

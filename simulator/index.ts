@@ -161,7 +161,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       request.headers.forEach((v, k) => (headers[k] = v));
       const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
       const res = await run({ method: request.method, url: url.pathname + url.search, headers, body });
-      return new Response(res.status === 204 ? null : res.body, { status: res.status, headers: res.headers });
+      return new Response(res.status === 204 ? null : (res.bytes ?? res.body), { status: res.status, headers: res.headers });
     },
     async listen(port = 0, host = '127.0.0.1') {
       const server = createHttpServer({ dispatch: run, maxBodyBytes: pipeline.maxBodyBytes, onDefect });

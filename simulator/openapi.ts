@@ -95,6 +95,8 @@ export function buildOpenApi(ops: readonly Operation[], serverUrl = '/'): Json {
     for (const [status, r] of Object.entries(op.responses)) {
       const doc: Json = { description: r.description };
       if (r.schema) doc.content = { [r.contentType ?? 'application/json']: { schema: hoist(r.schema, components) } };
+      // A binary body (images) is documented by its media type alone, as OpenAPI 3.1 suggests.
+      else if (r.contentType) doc.content = { [r.contentType]: {} };
       responses[status] = doc;
     }
     for (const [status, infos] of [...errorStatuses(op)].sort((a, b) => a[0] - b[0])) {

@@ -14,6 +14,7 @@ import { operations as dnsControl } from './control/dns.ts';
 import { operations as emailProviderControl } from './control/email-provider.ts';
 import { operations as carrierControl } from './control/carrier.ts';
 import { operations as messagingControl } from './control/messaging.ts';
+import { operations as imageHostControl } from './control/image-host.ts';
 import { operations as webhookControl } from './control/webhooks.ts';
 import { operations as meta } from './meta.ts';
 
@@ -33,6 +34,7 @@ export function allOperations(): readonly Operation[] {
     ...emailProviderControl,
     ...carrierControl,
     ...messagingControl,
+    ...imageHostControl,
     ...webhookControl,
     ...meta,
   ];

@@ -17,6 +17,7 @@ import { MessagesModel } from './resources/messages/model.ts';
 import { VerificationsModel } from './resources/verifications/model.ts';
 import { GeoIp } from './peers/geoip.ts';
 import { FakeDns } from './peers/dns.ts';
+import { FakeImageHost } from './peers/image-host.ts';
 import { Carrier } from './peers/carrier.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
 import { IoBarrier } from './core/io.ts';
@@ -85,6 +86,7 @@ export class Runtime {
   readonly emailDomains: EmailDomainsModel;
   readonly geoip: GeoIp;
   readonly dns: FakeDns;
+  readonly imageHost: FakeImageHost;
   readonly carrier: Carrier;
   readonly messages: MessagesModel;
   readonly verifications: VerificationsModel;
@@ -108,6 +110,7 @@ export class Runtime {
     this.emailDomains = new EmailDomainsModel(this);
     this.geoip = new GeoIp();
     this.dns = new FakeDns();
+    this.imageHost = new FakeImageHost();
     // The carrier first: messages and verifications register for its outcomes.
     this.carrier = new Carrier(this);
     this.messages = new MessagesModel(this);
@@ -122,6 +125,7 @@ export class Runtime {
       ['emailDomains', this.emailDomains],
       ['geoip', this.geoip],
       ['dns', this.dns],
+      ['imageHost', this.imageHost],
       ['carrier', this.carrier],
       ['messages', this.messages],
       ['verifications', this.verifications],

@@ -16,10 +16,10 @@ export interface HttpHost {
 function write(res: http.ServerResponse, r: SimResponse, close = false): void {
   if (res.headersSent || res.destroyed) return;
   for (const k in r.headers) res.setHeader(k, r.headers[k]!);
-  res.setHeader('content-length', Buffer.byteLength(r.body));
+  res.setHeader('content-length', r.bytes ? r.bytes.byteLength : Buffer.byteLength(r.body));
   if (close) res.setHeader('connection', 'close');
   res.writeHead(r.status);
-  res.end(r.body);
+  res.end(r.bytes ?? r.body);
 }
 
 function respond(host: HttpHost, res: http.ServerResponse, req: SimRequest): void {

@@ -8,6 +8,8 @@ import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
 import { normalizePhone } from '../core/phone.ts';
 import { DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, OWNERS, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
 import { numberErrors } from '../resources/numbers/model.ts';
+import { apiOrigin } from '../resources/messages/media.ts';
+import { messageErrors } from '../resources/messages/errors.ts';
 import { InboundMessageBody, Message } from '../resources/messages/schema.ts';
 
 const TAG = 'Control plane';
@@ -222,13 +224,13 @@ export const operations = [
     path: '/_sim/carrier/inbound',
     tag: TAG,
     summary: 'A phone texts one of the accounts\' numbers',
-    description: 'Stored for the account owning `to` as a received message (direction inbound) and announced as message.received. Opt-outs do not apply to inbound texts.',
+    description: 'Stored for the account owning `to` as a received message (direction inbound) and announced as message.received. Opt-outs do not apply to inbound texts. Images in `mediaUrl` are fetched from the fake image host (/_sim/images) and stored; the message lists API URLs to them (getMessageMedia).',
     origin: 'simulator',
     auth: 'control',
     body: InboundMessageBody,
     bodyRequired: true,
     responses: { 201: { description: 'The received message.', schema: Message } },
-    errors: [...phoneErrors, numberErrors.NUMBER_NOT_FOUND],
-    handler: ({ rt, body }) => reply.json(201, rt.messages.wire.json(rt.messages.receive(body))),
+    errors: [...phoneErrors, numberErrors.NUMBER_NOT_FOUND, messageErrors.MEDIA_DOWNLOAD_FAILED],
+    handler: ({ rt, body, request }) => reply.json(201, rt.messages.wire.json(rt.messages.receive(body, apiOrigin(request)))),
   }),
 ];

@@ -26,6 +26,24 @@ export interface SimResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** A binary body (images): sent instead of `body`, which is then "". */
+  bytes?: Uint8Array;
+}
+
+/** A request header by lowercase name (first value when repeated). */
+export function header(req: SimRequest, name: string): string | undefined {
+  const h = req.headers;
+  if (!h) return undefined;
+  let v = h[name];
+  if (v === undefined && !req.lowercaseHeaders) {
+    for (const k in h) {
+      if (k.toLowerCase() === name) {
+        v = h[k];
+        break;
+      }
+    }
+  }
+  return Array.isArray(v) ? v[0] : v;
 }
 
 /** What a handler returns: a JS value to serialise, or ready JSON text (cached rows). */
@@ -36,6 +54,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** A non-JSON body (HTML pages, WAV files) with its content type in `headers`. */
   raw?: string;
+  /** A binary body (images) with its content type in `headers`. */
+  bytes?: Uint8Array;
 }
 
 export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {

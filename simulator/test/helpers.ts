@@ -9,6 +9,8 @@ export interface CallResult {
   headers: Record<string, string>;
   text: string;
   json: any;
+  /** The body of a binary answer (images). */
+  bytes?: Uint8Array;
 }
 
 export interface CallOptions {
@@ -35,7 +37,7 @@ export async function call(sim: Simulator, method: string, url: string, body?: u
   } catch {
     json = undefined;
   }
-  return { status: res.status, headers: res.headers, text: res.body, json };
+  return { status: res.status, headers: res.headers, text: res.body, json, bytes: res.bytes };
 }
 
 /** A simulator with the default fixture plus a `call` bound to it. */

@@ -130,7 +130,8 @@ describe('sendMessage', () => {
     const bare = await send(h, { Type: 'mms', Body: 'no picture' });
     expect(bare.json).toMatchObject({ type: 'mms', numMedia: 0, mediaUrl: [] });
     const full = await send(h, { Type: 'mms', Body: 'pics', Subject: 'Trip', MediaUrl: ['https://img.example/1.jpg', 'https://img.example/2.jpeg', 'https://img.example/3.bmp'] });
-    expect(full.json).toMatchObject({ type: 'mms', subject: 'Trip', numMedia: 3, mediaUrl: ['https://img.example/1.jpg', 'https://img.example/2.jpeg', 'https://img.example/3.bmp'] });
+    const api = `http://localhost/v1/accounts/${ACME.accountId}/messages/${full.json.messageId}/media`;
+    expect(full.json).toMatchObject({ type: 'mms', subject: 'Trip', numMedia: 3, mediaUrl: [`${api}/0`, `${api}/1`, `${api}/2`] });
     expect((await h.sim.control.request<any>('GET', `/accounts/${ACME.accountId}/message-quota`)).types.mms.used).toBe(2);
   });
 
@@ -468,7 +469,9 @@ describe('inbound messages (control plane)', () => {
       },
       {
         MessageId: mms.json.messageId, AccountId: BISTRO.accountId, From: '01022223333', To: '07012349001', Direction: 'inbound', Type: 'mms', Status: 'received',
-        Timestamp: '2026-03-02T00:00:00.000Z', Subject: '', Body: '', NumMedia: '2', MediaUrl0: 'https://img.example/a.jpg', MediaUrl1: 'https://img.example/b.jpg',
+        Timestamp: '2026-03-02T00:00:00.000Z', Subject: '', Body: '', NumMedia: '2',
+        MediaUrl0: `http://localhost/v1/accounts/${BISTRO.accountId}/messages/${mms.json.messageId}/media/0`,
+        MediaUrl1: `http://localhost/v1/accounts/${BISTRO.accountId}/messages/${mms.json.messageId}/media/1`,
       },
     ]);
     expect(events.map((e) => [e.type, e.accountId, e.resourceId])).toEqual([

@@ -8,6 +8,10 @@ export const messageErrors = {
     code: 'message_not_found', status: 404, origin: 'simulator',
     description: 'No message with this id in the account.',
   }),
+  MEDIA_NOT_FOUND: defineError({
+    code: 'media_not_found', status: 404, origin: 'simulator',
+    description: 'The message has no image at this index (indexes start at 0).',
+  }),
   FROM_NOT_REGISTERED: defineError({
     code: 'from_not_registered', status: 400, origin: 'reference',
     description: 'The sender (From / from) is not a number the account owns.',
@@ -38,7 +42,7 @@ export const messageErrors = {
   }),
   MEDIA_DOWNLOAD_FAILED: defineError({
     code: 'media_download_failed', status: 400, origin: 'reference',
-    description: 'A MediaUrl cannot be fetched (the simulator refuses URLs that are not http or https).',
+    description: 'An image cannot be fetched or is not acceptable; the message names its position and the cause: TIMEOUT (over 10 s), HTTP <status>, CONTENT_TYPE:<type>, SIZE_EXCEEDED (over 307,200 bytes), or a URL that is not http(s). Script causes through /_sim/images.',
   }),
   KAKAO_TYPE_MISMATCH: defineError({
     code: 'kakao_type_mismatch', status: 400, origin: 'simulator',

@@ -14,6 +14,7 @@ import type { DeliveryRow } from '../../peers/carrier.ts';
 import { numberErrors } from '../numbers/model.ts';
 import { messageErrors as E } from './errors.ts';
 import { chooseTextType, planContent, type PlannedContent } from './content.ts';
+import { downloadMedia, mediaApiUrls } from './media.ts';
 import { linkIdOf, ownedSender, refuseOptedOut, requireSubscription } from './outbound.ts';
 import { MessageQuota, countsTowardUsage } from './quota.ts';
 import { KakaoTemplates } from './templates.ts';
@@ -25,6 +26,7 @@ import {
   type MessagesState,
   type MessageType,
   type SendMessageInput,
+  type StoredMedia,
   type UsageRecordWire,
 } from './schema.ts';
 
@@ -52,7 +54,8 @@ export interface MessageFilter {
   number?: string;
 }
 
-type OutboundFields = Pick<MessageRow, 'accountId' | 'from' | 'to' | 'idempotencyKey' | 'linkId' | 'fallbackFor'> & PlannedContent;
+type OutboundFields = Pick<MessageRow, 'accountId' | 'from' | 'to' | 'idempotencyKey' | 'linkId' | 'fallbackFor' | 'media'> &
+  Omit<PlannedContent, 'mediaUrl'> & { origin: string };
 
 export class MessagesModel {
   messages = new Table<MessageRow>(); // maps a messageId to a sent or received message
@@ -93,9 +96,10 @@ export class MessagesModel {
 
   /**
    * sendMessage. Every check runs before the first write, in this order: idempotent replay,
-   * content (400), numbers (400), subscription, opt-out, template approval, type and quota (422).
+   * content (400), numbers (400), image downloads (400), subscription, opt-out, template
+   * approval, type and quota (422). `origin` is where clients reach the API (media URLs).
    */
-  send(accountId: string, input: SendMessageInput): { row: MessageRow; replayed: boolean } {
+  send(accountId: string, input: SendMessageInput, origin: string): { row: MessageRow; replayed: boolean } {
     const key = input.IdempotencyKey ?? null;
     const earlier = key === null ? undefined : this.idempotency.get(`${accountId}|${key}`);
     if (earlier !== undefined) return { row: this.messages.get(earlier)!, replayed: true };
@@ -103,6 +107,7 @@ export class MessagesModel {
     const content = planContent(input, (channelId, templateId) => this.templates.find(accountId, channelId, templateId));
     const to = normalizePhone(input.To, 'To');
     const from = ownedSender(this.rt, accountId, input.From, 'From');
+    const media = downloadMedia(this.rt.imageHost, content.mediaUrl, 'MediaUrl');
     requireSubscription(this.rt, accountId);
     refuseOptedOut(this.rt, accountId, to, 'message');
     if (content.template && content.template.status !== 'APPROVED') {
@@ -111,7 +116,7 @@ export class MessagesModel {
     const refusal = this.quota.refusal(accountId, content.type);
     if (refusal) throw refusal;
 
-    const row = this.queue({ ...content, accountId, from, to, idempotencyKey: key, linkId: linkIdOf(this.rt, accountId, from), fallbackFor: null });
+    const row = this.queue({ ...content, media, origin, accountId, from, to, idempotencyKey: key, linkId: linkIdOf(this.rt, accountId, from), fallbackFor: null });
     return { row, replayed: false };
   }
 
@@ -135,8 +140,22 @@ export class MessagesModel {
     );
   }
 
-  /** Control plane: a text from a phone to a number some account owns arrives as received. */
-  receive(input: InboundMessageInput): MessageRow {
+  /** Stored image `index` of a message (getMessageMedia). */
+  media(accountId: string, messageId: string, index: string): StoredMedia {
+    const row = this.get(accountId, messageId);
+    const i = /^(0|[1-9]\d{0,5})$/.test(index) ? Number(index) : NaN;
+    const found = row.media[i];
+    if (!found) {
+      throw E.MEDIA_NOT_FOUND(`message ${messageId} has ${row.media.length === 0 ? 'no images' : `images 0 to ${row.media.length - 1}`}; there is no image ${index}`);
+    }
+    return found;
+  }
+
+  /**
+   * Control plane: a text from a phone to a number some account owns arrives as received. Its
+   * images come through the fake image host like a send's; `origin` builds their API URLs.
+   */
+  receive(input: InboundMessageInput, origin: string): MessageRow {
     const to = normalizePhone(input.to, 'to');
     const from = normalizePhone(input.from, 'from');
     const accountId = this.rt.numbers.ownerOf(to);
@@ -148,14 +167,17 @@ export class MessagesModel {
     if (mediaUrl.length > 0 && type !== 'mms') {
       throw ApiError.validation(`only mms carries images, not ${type}`, [{ path: 'mediaUrl', message: 'needs type mms' }]);
     }
+    const media = downloadMedia(this.rt.imageHost, mediaUrl, 'mediaUrl');
+    const blank = this.blankRow(accountId, from, to);
     const row: MessageRow = {
-      ...this.blankRow(accountId, from, to),
+      ...blank,
       direction: 'inbound',
       type,
       status: 'received',
       subject,
       body,
-      mediaUrl: [...mediaUrl],
+      mediaUrl: mediaApiUrls(origin, accountId, blank.id, media.length),
+      media,
     };
     this.messages.insert(row);
     this.announce('message.received', row);
@@ -197,6 +219,7 @@ export class MessagesModel {
       subject: null,
       body: null,
       mediaUrl: [],
+      media: [],
       dateCreated: this.rt.clock.nowIso(),
       dateUpdated: null,
       idempotencyKey: null,
@@ -209,12 +232,14 @@ export class MessagesModel {
 
   /** Stores an accepted outbound message as queued and hands it to the carrier. */
   private queue(f: OutboundFields): MessageRow {
+    const blank = this.blankRow(f.accountId, f.from, f.to);
     const row: MessageRow = {
-      ...this.blankRow(f.accountId, f.from, f.to),
+      ...blank,
       type: f.type,
       subject: f.subject,
       body: f.body,
-      mediaUrl: f.mediaUrl,
+      mediaUrl: mediaApiUrls(f.origin, f.accountId, blank.id, f.media.length),
+      media: f.media,
       idempotencyKey: f.idempotencyKey,
       linkId: f.linkId,
       template: f.template ? { channelId: f.template.channelId, templateId: f.template.id } : null,
@@ -233,7 +258,8 @@ export class MessagesModel {
       to: row.to,
       subject: row.subject,
       content: row.body ?? '',
-      mediaUrl: row.mediaUrl,
+      // The phone receives the images themselves; the carrier's log names them by their source.
+      mediaUrl: row.media.map((m) => m.source),
     });
     return row;
   }
@@ -264,7 +290,8 @@ export class MessagesModel {
       type: plan.type,
       body: plan.body,
       subject: plan.subject,
-      mediaUrl: [],
+      media: [],
+      origin: '', // no images, so no media URLs to build
       template: null,
       fallback: null,
       idempotencyKey: null,

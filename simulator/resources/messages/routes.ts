@@ -6,6 +6,7 @@ import { errorCodes } from '../../core/errors.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { messageErrors as E } from './errors.ts';
+import { apiOrigin } from './media.ts';
 import { MESSAGE_STATUSES, MESSAGE_TYPES, Message, MessageList, SendMessageBody } from './schema.ts';
 
 const TAG = 'Messages';
@@ -51,7 +52,7 @@ export const operations = [
       E.QUOTA_EXCEEDED,
     ],
     handler: (ctx) => {
-      const { row } = ctx.rt.messages.send(ctx.accountId, ctx.body);
+      const { row } = ctx.rt.messages.send(ctx.accountId, ctx.body, apiOrigin(ctx.request));
       return reply.json(201, ctx.rt.messages.wire.json(row));
     },
   }),
@@ -92,5 +93,23 @@ export const operations = [
     responses: { 200: { description: 'The message.', schema: Message } },
     errors: [E.MESSAGE_NOT_FOUND],
     handler: (ctx) => reply.json(200, ctx.rt.messages.wire.json(ctx.rt.messages.get(ctx.accountId, ctx.params.messageId))),
+  }),
+  defineOperation({
+    operationId: 'getMessageMedia',
+    method: 'GET',
+    path: '/v1/accounts/{accountId}/messages/{messageId}/media/{index}',
+    tag: TAG,
+    summary: 'Get an image of a message',
+    description:
+      'The stored image at `index` (from 0) of `mediaUrl`, as bytes. JPEG originals come back untouched; the service re-encodes PNG and BMP to JPEG (the simulator does for its default images only, see docs/decisions.md).',
+    origin: 'reference',
+    auth: 'account',
+    params: { ...account, messageId: Type.String(), index: Type.String({ description: 'Position in mediaUrl, from 0.' }) },
+    responses: { 200: { description: 'The image.', contentType: 'image/*' } },
+    errors: [E.MESSAGE_NOT_FOUND, E.MEDIA_NOT_FOUND],
+    handler: (ctx) => {
+      const media = ctx.rt.messages.media(ctx.accountId, ctx.params.messageId, ctx.params.index);
+      return { status: 200, headers: { 'content-type': media.contentType }, bytes: Buffer.from(media.base64, 'base64') };
+    },
   }),
 ];

@@ -28,7 +28,7 @@ export const Message = Type.Object(
     from: Type.String({ description: 'Domestic notation.' }),
     body: Nullable(Type.String()),
     numMedia: Type.Integer({ description: 'Attached images.' }),
-    mediaUrl: Type.Array(Type.String()),
+    mediaUrl: Type.Array(Type.String(), { description: 'Absolute API URLs of the stored images (getMessageMedia, index from 0); they need the API key.' }),
     direction: StringEnum(DIRECTIONS),
     accountId: Type.String(),
     dateCreated: DateTime(),
@@ -99,6 +99,16 @@ const FallbackPlanSchema = Type.Object(
 );
 export type FallbackPlan = Static<typeof FallbackPlanSchema>;
 
+export const StoredMediaSchema = Type.Object(
+  {
+    source: Type.String(), // the URL the image was downloaded from (MediaUrl as given)
+    contentType: Type.String(), // what getMessageMedia answers with
+    base64: Type.String(), // the stored image
+  },
+  { additionalProperties: false },
+);
+export type StoredMedia = Static<typeof StoredMediaSchema>;
+
 export const MessageRowSchema = Type.Object(
   {
     id: Type.String(), // the messageId
@@ -110,7 +120,8 @@ export const MessageRowSchema = Type.Object(
     to: Type.String(),
     subject: Nullable(Type.String()),
     body: Nullable(Type.String()),
-    mediaUrl: Type.Array(Type.String()),
+    mediaUrl: Type.Array(Type.String()), // API URLs of the stored images (getMessageMedia)
+    media: Type.Array(StoredMediaSchema), // the images, in MediaUrl order
     dateCreated: DateTime(),
     dateUpdated: Nullable(DateTime()),
     idempotencyKey: Nullable(Type.String()), // maps a repeated send of the account to this message

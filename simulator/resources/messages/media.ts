@@ -1,0 +1,41 @@
+// MMS images: downloaded from the fake image host when a message is accepted, stored with the
+// message, and served back by getMessageMedia. A message's `mediaUrl` lists absolute API URLs to
+// that endpoint, as the service's do (guides); the URLs the sender gave stay with the stored image.
+import { header, type SimRequest } from '../../core/operation.ts';
+import type { FakeImageHost } from '../../peers/image-host.ts';
+import { whitePixel } from '../../peers/image-host.ts';
+import { messageErrors as E } from './errors.ts';
+import type { StoredMedia } from './schema.ts';
+
+/**
+ * Downloads every image; the first failure refuses the send (400 media_download_failed naming the
+ * image's zero-based position and the cause). The service re-encodes PNG and BMP to JPEG; the
+ * simulator does so for the host's default 1x1 white images (their JPEG is known exactly) and keeps
+ * scripted PNG or BMP bytes as they are, having no image codec (docs/decisions.md, "Messages").
+ */
+export function downloadMedia(host: FakeImageHost, urls: readonly string[], field: string): StoredMedia[] {
+  return urls.map((source, i) => {
+    const got = host.download(source);
+    if (!got.ok) {
+      const message = `image processing failed (${i}): ${got.cause}`;
+      throw E.MEDIA_DOWNLOAD_FAILED(message, { errors: [{ path: `${field}[${i}]`, message: got.cause }] });
+    }
+    const convert = !got.scripted && got.contentType !== 'image/jpeg';
+    const contentType = convert ? 'image/jpeg' : got.contentType;
+    const bytes = convert ? whitePixel('image/jpeg') : got.bytes;
+    return { source, contentType, base64: bytes.toString('base64') };
+  });
+}
+
+/** The origin clients reach the simulator at, from the request (Host; X-Forwarded-Proto https). */
+export function apiOrigin(req: SimRequest): string {
+  const host = header(req, 'host');
+  const proto = header(req, 'x-forwarded-proto') === 'https' ? 'https' : 'http';
+  // Anything odd in Host (it is client-controlled) falls back to localhost rather than build a bad URL.
+  return host && /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? `${proto}://${host}` : 'http://localhost';
+}
+
+/** The API URLs of a message's images (getMessageMedia, index from 0). */
+export function mediaApiUrls(origin: string, accountId: string, messageId: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `${origin}/v1/accounts/${accountId}/messages/${messageId}/media/${i}`);
+}
