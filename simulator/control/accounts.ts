@@ -26,6 +26,7 @@ function accountView(rt: Runtime, a: AccountRow) {
     subscriptionActive: rt.accounts.subscriptionActive(a.id),
     apiKeys: a.apiKeys,
     ipExceptions: a.ipExceptions,
+    messagingOps: a.messagingOps,
     numbers: rt.numbers.listFor(a.id).map((n) => n.id),
     createdAt: a.createdAt,
   };
@@ -61,7 +62,7 @@ export const operations = [
     method: 'PATCH',
     path: '/_sim/accounts/{accountId}',
     tag: TAG,
-    summary: 'Change plan, add-ons, subscription or overseas exceptions',
+    summary: 'Change plan, add-ons, subscription, overseas exceptions or operations\' messaging controls',
     origin: 'simulator',
     auth: 'control',
     params: accountParam,

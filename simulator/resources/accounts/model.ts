@@ -45,6 +45,7 @@ export class AccountsModel {
         subscription: { status: a.subscription.status, startedAt: a.subscription.startedAt },
         apiKeys: [...a.apiKeys],
         ipExceptions: [...(a.ipExceptions ?? [])],
+        messagingOps: { blocked: a.messagingOps?.blocked ?? false, monthlyCap: a.messagingOps?.monthlyCap ?? null },
         createdAt: iso(Math.min(start, parseInstant(a.subscription.startedAt)!)),
       });
     }
@@ -117,6 +118,7 @@ export class AccountsModel {
       subscription: { status: input.subscription?.status ?? 'active', startedAt: input.subscription?.startedAt ?? now },
       apiKeys: [newId(this.rt.random, 'apiKey')],
       ipExceptions: [],
+      messagingOps: { blocked: false, monthlyCap: null },
       createdAt: now,
     };
     this.accounts.insert(row);
@@ -133,12 +135,15 @@ export class AccountsModel {
     return { plan: row, created };
   }
 
-  update(accountId: string, patch: Partial<Pick<AccountRow, 'name' | 'plan' | 'addons' | 'subscription' | 'ipExceptions'>>): AccountRow {
+  update(
+    accountId: string,
+    patch: Partial<Pick<AccountRow, 'name' | 'plan' | 'addons' | 'subscription' | 'ipExceptions'>> & { messagingOps?: Partial<AccountRow['messagingOps']> },
+  ): AccountRow {
     const a = this.require(accountId);
     if (patch.plan !== undefined && !this.plans.has(patch.plan)) {
       throw accountErrors.PLAN_NOT_FOUND(`no plan named "${patch.plan}"`);
     }
-    const row = { ...a, ...patch };
+    const row: AccountRow = { ...a, ...patch, messagingOps: { ...a.messagingOps, ...patch.messagingOps } };
     if (patch.addons) row.addons = [...new Set(patch.addons)];
     this.accounts.replace(row);
     return row;

@@ -1,6 +1,6 @@
 // Stored shapes of accounts and plans (snapshot format) and the control-plane account bodies.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, StringEnum } from '../../core/schema.ts';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ADDONS, PlanFixture } from '../../fixture/schema.ts';
 
 export const PlanRowSchema = Type.Composite([Type.Object({ id: Type.String() }), PlanFixture], { additionalProperties: false });
@@ -14,6 +14,15 @@ export const SubscriptionSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const MessagingOpsSchema = Type.Object(
+  {
+    blocked: Type.Boolean({ description: 'Operations barred the account from texting: every send is 403 messaging_blocked.' }),
+    monthlyCap: Nullable(Type.Integer({ minimum: 0, description: 'An operations-imposed cap on outbound messages of all types per UTC calendar month (422 override_quota_exceeded once reached); null: none.' })),
+  },
+  { additionalProperties: false },
+);
+export type MessagingOps = Static<typeof MessagingOpsSchema>;
+
 export const AccountRowSchema = Type.Object(
   {
     id: Type.String(),
@@ -23,6 +32,7 @@ export const AccountRowSchema = Type.Object(
     subscription: SubscriptionSchema,
     apiKeys: Type.Array(Type.String()),
     ipExceptions: Type.Array(Type.String()),
+    messagingOps: MessagingOpsSchema,
     createdAt: DateTime(),
   },
   { additionalProperties: false },
@@ -73,6 +83,15 @@ export const UpdateAccountBody = Type.Object(
     addons: Type.Optional(Type.Array(StringEnum(ADDONS))),
     subscription: Type.Optional(SubscriptionSchema),
     ipExceptions: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    messagingOps: Type.Optional(
+      Type.Object(
+        {
+          blocked: Type.Optional(MessagingOpsSchema.properties.blocked),
+          monthlyCap: Type.Optional(MessagingOpsSchema.properties.monthlyCap),
+        },
+        { additionalProperties: false, description: 'Controls the service\'s operations staff set; omitted fields stay.' },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -87,6 +106,7 @@ export const AccountView = Type.Object(
     subscriptionActive: Type.Boolean(),
     apiKeys: Type.Array(Type.String()),
     ipExceptions: Type.Array(Type.String()),
+    messagingOps: MessagingOpsSchema,
     numbers: Type.Array(Type.String()),
     createdAt: DateTime(),
   },

@@ -80,6 +80,14 @@ export const messageErrors = {
     code: 'NO_SUBSCRIPTION', status: 422, origin: 'spec',
     description: 'The account has no active subscription.',
   }),
+  MESSAGING_BLOCKED: defineError({
+    code: 'messaging_blocked', status: 403, origin: 'reference',
+    description: 'The service\'s operations staff barred the account from texting (the simulator: PATCH /_sim/accounts/{id} messagingOps.blocked).',
+  }),
+  OVERRIDE_QUOTA_EXCEEDED: defineError({
+    code: 'override_quota_exceeded', status: 422, origin: 'reference',
+    description: 'The cap operations set on the account\'s outbound messages of all types this calendar month (UTC) is reached; overage add-ons do not lift it (the simulator: messagingOps.monthlyCap).',
+  }),
   RECIPIENT_BLOCKED: defineError({
     code: 'recipient_blocked', status: 422, origin: 'spec',
     description: 'The recipient is on the account\'s opt-out list for this channel; do not retry, release the entry first. Nothing is sent or stored.',

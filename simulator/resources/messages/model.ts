@@ -96,8 +96,8 @@ export class MessagesModel {
 
   /**
    * sendMessage. Every check runs before the first write, in this order: idempotent replay,
-   * content (400), numbers (400), image downloads (400), subscription, opt-out, template
-   * approval, type and quota (422). `origin` is where clients reach the API (media URLs).
+   * content (400), numbers (400), image downloads (400), subscription (422), operations bar
+   * (403), opt-out, template approval, type, monthly cap and operations cap (422). `origin` is where clients reach the API (media URLs).
    */
   send(accountId: string, input: SendMessageInput, origin: string): { row: MessageRow; replayed: boolean } {
     const key = input.IdempotencyKey ?? null;
@@ -109,6 +109,7 @@ export class MessagesModel {
     const from = ownedSender(this.rt, accountId, input.From, 'From');
     const media = downloadMedia(this.rt.imageHost, content.mediaUrl, 'MediaUrl');
     requireSubscription(this.rt, accountId);
+    if (this.barred(accountId)) throw E.MESSAGING_BLOCKED(`account ${accountId} is barred from sending messages by the service's operations`);
     refuseOptedOut(this.rt, accountId, to, 'message');
     if (content.template && content.template.status !== 'APPROVED') {
       throw E.KAKAO_TEMPLATE_NOT_SENDABLE(`template ${content.template.id} is ${content.template.status}; only APPROVED templates can be sent`);
@@ -207,6 +208,10 @@ export class MessagesModel {
 
   // --- internals ---
 
+  private barred(accountId: string): boolean {
+    return this.rt.accounts.get(accountId)?.messagingOps.blocked ?? false;
+  }
+
   private blankRow(accountId: string, from: string, to: string): MessageRow {
     return {
       id: freshId(this.rt.random, 'message', (id) => this.messages.has(id)),
@@ -280,7 +285,7 @@ export class MessagesModel {
    */
   private sendFallback(ata: MessageRow): void {
     const plan = ata.fallback!;
-    if (!this.rt.accounts.subscriptionActive(ata.accountId)) return;
+    if (!this.rt.accounts.subscriptionActive(ata.accountId) || this.barred(ata.accountId)) return;
     if (this.rt.blockLists.isRecipientBlocked(ata.accountId, ata.to, 'message')) return;
     if (this.quota.refusal(ata.accountId, plan.type)) return;
     this.queue({

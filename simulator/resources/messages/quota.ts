@@ -17,6 +17,9 @@ export function monthOf(isoTime: string): string {
   return isoTime.slice(0, 7);
 }
 
+/** The counter of all types together (not a message type, so it never collides). */
+const ALL = '*';
+
 function key(accountId: string, type: string, month: string): string {
   return `${accountId}|${type}|${month}`;
 }
@@ -32,26 +35,42 @@ export class MessageQuota {
   }
 
   add(r: MessageRow): void {
-    const k = key(r.accountId, r.type, monthOf(r.dateCreated));
-    this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
+    this.bump(r, 1);
   }
 
   /** A counted message that failed stops counting. */
   remove(r: MessageRow): void {
-    const k = key(r.accountId, r.type, monthOf(r.dateCreated));
-    this.counts.set(k, Math.max(0, (this.counts.get(k) ?? 0) - 1));
+    this.bump(r, -1);
   }
 
-  /** Why one more message of `type` may not be sent now, or undefined when it may. */
+  /** Counts per type and, under the type ALL, per account (the operations cap). */
+  private bump(r: MessageRow, by: 1 | -1): void {
+    for (const type of [r.type, ALL]) {
+      const k = key(r.accountId, type, monthOf(r.dateCreated));
+      this.counts.set(k, Math.max(0, (this.counts.get(k) ?? 0) + by));
+    }
+  }
+
+  /**
+   * Why one more message of `type` may not be sent now, or undefined when it may: the plan does
+   * not offer the type, its monthly cap is used up (unless an overage add-on lifts it), or the
+   * operations cap on all types together is reached (no add-on lifts that one).
+   */
   refusal(accountId: string, type: MessageType): ApiError | undefined {
     const limit = this.limit(accountId, type);
     if (limit === 0) return E.TYPE_NOT_SUPPORTED(`the account's plan does not offer ${type} messages`);
-    if (this.overage(accountId, type)) return undefined;
     const month = monthOf(this.rt.clock.nowIso());
     const used = this.counts.get(key(accountId, type, month)) ?? 0;
-    if (used < limit) return undefined;
-    const lift = type === 'ata' ? '' : `, or add the ${type}_overage add-on`;
-    return E.QUOTA_EXCEEDED(`the monthly ${type} quota is used up (${used}/${limit} in ${month}); sending works again on the first of next month (UTC)${lift}`);
+    if (!this.overage(accountId, type) && used >= limit) {
+      const lift = type === 'ata' ? '' : `, or add the ${type}_overage add-on`;
+      return E.QUOTA_EXCEEDED(`the monthly ${type} quota is used up (${used}/${limit} in ${month}); sending works again on the first of next month (UTC)${lift}`);
+    }
+    const cap = this.rt.accounts.get(accountId)?.messagingOps.monthlyCap ?? null;
+    const total = this.counts.get(key(accountId, ALL, month)) ?? 0;
+    if (cap !== null && total >= cap) {
+      return E.OVERRIDE_QUOTA_EXCEEDED(`the account's operations cap of ${cap} messages a month (all types) is reached in ${month}; it works again on the first of next month (UTC)`);
+    }
+    return undefined;
   }
 
   view(accountId: string) {
@@ -61,7 +80,11 @@ export class MessageQuota {
       limit: this.limit(accountId, type),
       overage: this.overage(accountId, type),
     });
-    return { month, types: Object.fromEntries(MESSAGE_TYPES.map((t) => [t, line(t)])) as Record<MessageType, ReturnType<typeof line>> };
+    return {
+      month,
+      types: Object.fromEntries(MESSAGE_TYPES.map((t) => [t, line(t)])) as Record<MessageType, ReturnType<typeof line>>,
+      operationsCap: { used: this.counts.get(key(accountId, ALL, month)) ?? 0, limit: this.rt.accounts.get(accountId)?.messagingOps.monthlyCap ?? null },
+    };
   }
 
   private limit(accountId: string, type: MessageType): number {

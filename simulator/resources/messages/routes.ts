@@ -46,10 +46,12 @@ export const operations = [
       E.KAKAO_VARIABLE_MISSING,
       E.KAKAO_VARIABLE_UNKNOWN,
       E.NO_SUBSCRIPTION,
+      E.MESSAGING_BLOCKED,
       E.RECIPIENT_BLOCKED,
       E.KAKAO_TEMPLATE_NOT_SENDABLE,
       E.TYPE_NOT_SUPPORTED,
       E.QUOTA_EXCEEDED,
+      E.OVERRIDE_QUOTA_EXCEEDED,
     ],
     handler: (ctx) => {
       const { row } = ctx.rt.messages.send(ctx.accountId, ctx.body, apiOrigin(ctx.request));

@@ -243,6 +243,13 @@ export const QuotaView = Type.Object(
   {
     month: Type.String({ description: 'The UTC calendar month, YYYY-MM.' }),
     types: Type.Object({ sms: QuotaLine, lms: QuotaLine, mms: QuotaLine, ata: QuotaLine }, { additionalProperties: false }),
+    operationsCap: Type.Object(
+      {
+        used: Type.Integer({ description: 'Outbound messages of all types this month that count.' }),
+        limit: Nullable(Type.Integer({ description: 'messagingOps.monthlyCap; null: no operations cap.' })),
+      },
+      { additionalProperties: false },
+    ),
   },
   { $id: 'SimMessageQuota', additionalProperties: false },
 );
