@@ -6,6 +6,7 @@ import { operations as emailDomains } from './resources/email-domains/routes.ts'
 import { operations as messages } from './resources/messages/routes.ts';
 import { operations as verifications } from './resources/verifications/routes.ts';
 import { operations as webhooks } from './resources/webhooks/routes.ts';
+import { operations as usage } from './resources/usage/routes.ts';
 import { operations as control } from './control/routes.ts';
 import { operations as accountControl } from './control/accounts.ts';
 import { operations as geoipControl } from './control/geoip.ts';
@@ -15,6 +16,7 @@ import { operations as emailProviderControl } from './control/email-provider.ts'
 import { operations as carrierControl } from './control/carrier.ts';
 import { operations as messagingControl } from './control/messaging.ts';
 import { operations as imageHostControl } from './control/image-host.ts';
+import { operations as usageControl } from './control/usage.ts';
 import { operations as webhookControl } from './control/webhooks.ts';
 import { operations as meta } from './meta.ts';
 
@@ -26,6 +28,7 @@ export function allOperations(): readonly Operation[] {
     ...messages,
     ...verifications,
     ...webhooks,
+    ...usage,
     ...control,
     ...accountControl,
     ...geoipControl,
@@ -35,6 +38,7 @@ export function allOperations(): readonly Operation[] {
     ...carrierControl,
     ...messagingControl,
     ...imageHostControl,
+    ...usageControl,
     ...webhookControl,
     ...meta,
   ];

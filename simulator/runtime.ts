@@ -18,6 +18,7 @@ import { VerificationsModel } from './resources/verifications/model.ts';
 import { GeoIp } from './peers/geoip.ts';
 import { FakeDns } from './peers/dns.ts';
 import { FakeImageHost } from './peers/image-host.ts';
+import { UsageModel } from './resources/usage/model.ts';
 import { Carrier } from './peers/carrier.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
 import { IoBarrier } from './core/io.ts';
@@ -88,6 +89,7 @@ export class Runtime {
   readonly dns: FakeDns;
   readonly imageHost: FakeImageHost;
   readonly carrier: Carrier;
+  readonly usage: UsageModel;
   readonly messages: MessagesModel;
   readonly verifications: VerificationsModel;
   readonly webhooks: WebhooksModel;
@@ -113,6 +115,8 @@ export class Runtime {
     this.imageHost = new FakeImageHost();
     // The carrier first: messages and verifications register for its outcomes.
     this.carrier = new Carrier(this);
+    // Usage before the resources that register their entries with it (derived, never stored).
+    this.usage = new UsageModel(this);
     this.messages = new MessagesModel(this);
     this.verifications = new VerificationsModel(this);
     this.webhooks = new WebhooksModel(this);
@@ -127,6 +131,7 @@ export class Runtime {
       ['dns', this.dns],
       ['imageHost', this.imageHost],
       ['carrier', this.carrier],
+      ['usage', this.usage],
       ['messages', this.messages],
       ['verifications', this.verifications],
       ['webhooks', this.webhooks],

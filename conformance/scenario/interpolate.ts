@@ -80,6 +80,20 @@ const FILTERS: Record<string, (v: unknown, arg?: string) => unknown> = {
   length: (v) => (Array.isArray(v) || typeof v === 'string' ? v.length : undefined),
   // pluck(id): [{id: a}, {id: b}] -> [a, b]
   pluck: (v, field) => (Array.isArray(v) ? v.map((x) => (x && typeof x === 'object' ? (x as Record<string, unknown>)[field ?? 'id'] : undefined)) : undefined),
+  // addSeconds(86400): "2026-03-02T00:00:00.000Z" -> "2026-03-03T00:00:00.000Z" (ranges around a saved instant)
+  addSeconds: (v, arg) => {
+    const problem = filterArgProblem('addSeconds', arg);
+    if (problem) throw new Error(problem);
+    const ms = Date.parse(String(v));
+    if (Number.isNaN(ms)) throw new Error(`addSeconds needs a datetime, got "${String(v)}"`);
+    return new Date(ms + Number(arg) * 1000).toISOString();
+  },
+  // day: "2026-03-02T15:00:00Z" -> "2026-03-02" (the UTC date of an instant)
+  day: (v) => {
+    const ms = Date.parse(String(v));
+    if (Number.isNaN(ms)) throw new Error(`day needs a datetime, got "${String(v)}"`);
+    return new Date(ms).toISOString().slice(0, 10);
+  },
   // repeat(3): "ab" -> "ababab" (bodies at and beyond a length limit, large payloads)
   repeat: (v, arg) => {
     const problem = filterArgProblem('repeat', arg);
@@ -93,6 +107,9 @@ export const MAX_REPEAT = 100_000;
 
 /** Why a filter's argument is unusable (checked when a scenario loads), or undefined. */
 export function filterArgProblem(name: string, arg: string | undefined): string | undefined {
+  if (name === 'addSeconds') {
+    return arg !== undefined && /^-?\d{1,10}$/.test(arg) ? undefined : 'addSeconds needs a whole number of seconds, as in addSeconds(86400) or addSeconds(-1)';
+  }
   if (name !== 'repeat') return undefined;
   if (arg === undefined || !/^\d+$/.test(arg) || Number(arg) > MAX_REPEAT) return `repeat needs a count from 0 to ${MAX_REPEAT}, as in repeat(91)`;
   return undefined;
@@ -100,7 +117,7 @@ export function filterArgProblem(name: string, arg: string | undefined): string 
 
 /** "name" or "name(arg)". */
 export function parseFilter(text: string): { name: string; arg?: string } | undefined {
-  const m = /^([a-z][a-z0-9]*)(?:\(\s*([^()]*?)\s*\))?$/.exec(text.trim());
+  const m = /^([a-z][A-Za-z0-9]*)(?:\(\s*([^()]*?)\s*\))?$/.exec(text.trim());
   return m ? { name: m[1]!, arg: m[2] } : undefined;
 }
 

@@ -14,7 +14,8 @@ export type Defect =
   | 'mx-tie-accepted'
   | 'verification-channel-ignored'
   | 'code-echoed'
-  | 'events-for-block-lists';
+  | 'events-for-block-lists'
+  | 'usage-minutes-without-transfer';
 
 function header(req: SimRequest, name: string): string | undefined {
   for (const [k, v] of Object.entries(req.headers ?? {})) if (k.toLowerCase() === name) return Array.isArray(v) ? v[0] : v;
@@ -106,6 +107,14 @@ export function wrongServer(defect: Defect): (sim: Simulator) => Middleware {
         const body = json(res);
         if (res.status >= 300 || !body) return res;
         for (const d of Array.isArray(body.data) ? body.data : [body]) if (d.receivingStatus === 'not_lowest_priority') d.receivingStatus = 'verified';
+        return withJson(res, body);
+      }
+      case 'usage-minutes-without-transfer': {
+        // Outbound billable minutes round up outbound seconds alone, leaving the transfer leg out.
+        const res = await next(req);
+        const body = json(res);
+        if (!/\/usage$/.test(pathOf(req)) || res.status !== 200 || !Array.isArray(body?.totals)) return res;
+        for (const t of body.totals) if (t.meter === 'outbound_seconds') t.billableMinutes = Math.ceil(t.quantity / 60);
         return withJson(res, body);
       }
       case 'events-for-block-lists': {

@@ -57,7 +57,14 @@ export function coerceQuery(raw: RawQuery, declared: Record<string, TSchema>): R
     const values = raw.get(name);
     if (!values) continue;
     if ((schema as { type?: unknown }).type === 'array') {
-      const itemType = scalarType((schema as unknown as { items: TSchema }).items);
+      const items = (schema as unknown as { items: TSchema & { enum?: unknown[] } }).items;
+      const itemType = scalarType(items);
+      const listed = values.find((v) => v.includes(',') && !(items.enum ?? []).includes(v));
+      if (listed !== undefined && items.enum) {
+        // A repeatable parameter takes one value per occurrence; a typo must not pass silently.
+        errors.push({ path: name, message: `takes one value per occurrence; repeat it (${name}=a&${name}=b) instead of "${listed}"` });
+        continue;
+      }
       out[name] = values.map((v) => coerceScalar(name, v, itemType, errors));
     } else {
       if (values.length > 1) {

@@ -68,6 +68,9 @@ export class MessagesModel {
     this.templates = new KakaoTemplates(rt);
     this.quota = new MessageQuota(rt);
     rt.carrier.onOutcome('message', (d) => this.carrierReported(d));
+    rt.usage.register((accountId) =>
+      this.usageRecords(accountId).map((r) => ({ meter: r.meter, quantity: r.quantity, at: r.at, phoneNumber: r.phoneNumber, linkId: r.linkId })),
+    );
   }
 
   loadFixture(f: Fixture): void {
