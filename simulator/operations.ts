@@ -7,6 +7,8 @@ import { operations as messages } from './resources/messages/routes.ts';
 import { operations as verifications } from './resources/verifications/routes.ts';
 import { operations as webhooks } from './resources/webhooks/routes.ts';
 import { operations as usage } from './resources/usage/routes.ts';
+import { operations as kakaoChannels } from './resources/kakao-channels/routes.ts';
+import { operations as messengerControl } from './control/messenger.ts';
 import { operations as control } from './control/routes.ts';
 import { operations as accountControl } from './control/accounts.ts';
 import { operations as geoipControl } from './control/geoip.ts';
@@ -29,6 +31,7 @@ export function allOperations(): readonly Operation[] {
     ...verifications,
     ...webhooks,
     ...usage,
+    ...kakaoChannels,
     ...control,
     ...accountControl,
     ...geoipControl,
@@ -39,6 +42,7 @@ export function allOperations(): readonly Operation[] {
     ...messagingControl,
     ...imageHostControl,
     ...usageControl,
+    ...messengerControl,
     ...webhookControl,
     ...meta,
   ];

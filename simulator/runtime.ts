@@ -18,6 +18,8 @@ import { VerificationsModel } from './resources/verifications/model.ts';
 import { GeoIp } from './peers/geoip.ts';
 import { FakeDns } from './peers/dns.ts';
 import { FakeImageHost } from './peers/image-host.ts';
+import { FakeMessenger } from './peers/messenger.ts';
+import { KakaoChannelsModel } from './resources/kakao-channels/model.ts';
 import { UsageModel } from './resources/usage/model.ts';
 import { Carrier } from './peers/carrier.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
@@ -88,6 +90,8 @@ export class Runtime {
   readonly geoip: GeoIp;
   readonly dns: FakeDns;
   readonly imageHost: FakeImageHost;
+  readonly messenger: FakeMessenger;
+  readonly kakaoChannels: KakaoChannelsModel;
   readonly carrier: Carrier;
   readonly usage: UsageModel;
   readonly messages: MessagesModel;
@@ -113,12 +117,14 @@ export class Runtime {
     this.geoip = new GeoIp();
     this.dns = new FakeDns();
     this.imageHost = new FakeImageHost();
+    this.messenger = new FakeMessenger(this);
     // The carrier first: messages and verifications register for its outcomes.
     this.carrier = new Carrier(this);
     // Usage before the resources that register their entries with it (derived, never stored).
     this.usage = new UsageModel(this);
     this.messages = new MessagesModel(this);
     this.verifications = new VerificationsModel(this);
+    this.kakaoChannels = new KakaoChannelsModel(this);
     this.webhooks = new WebhooksModel(this);
     this.webhookEngine = new WebhookEngine(this);
     this.advancer = new ClockAdvancer(this.clock, this.io);
@@ -130,10 +136,12 @@ export class Runtime {
       ['geoip', this.geoip],
       ['dns', this.dns],
       ['imageHost', this.imageHost],
+      ['messenger', this.messenger],
       ['carrier', this.carrier],
       ['usage', this.usage],
       ['messages', this.messages],
       ['verifications', this.verifications],
+      ['kakaoChannels', this.kakaoChannels],
       ['webhooks', this.webhooks],
       // After accounts: its snapshot lists every account's signing key.
       ['webhookDeliveries', this.webhookEngine],

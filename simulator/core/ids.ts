@@ -10,6 +10,7 @@ export const ID_FORMATS = {
   message: { prefix: 'MG', hex: 32 },
   verification: { prefix: 'VE', hex: 32 },
   kakaoTemplate: { prefix: 'KA01TP', hex: 26 },
+  kakaoChannel: { prefix: 'kch_', hex: 24 },
   emailDomain: { prefix: 'ed_', hex: 24 },
   webhook: { prefix: 'WH', hex: 16 },
 } as const satisfies Record<string, { prefix: string; hex: number }>;

@@ -121,4 +121,11 @@ export class KakaoTemplates {
     this.get(accountId, templateId);
     this.rows.delete(templateId);
   }
+  /** Every template of the account on a channel (the channel was disconnected). */
+  removeChannel(accountId: string, channelId: string): number {
+    const gone = this.rows.all().filter((t) => t.accountId === accountId && t.channelId === channelId);
+    for (const t of gone) this.rows.delete(t.id);
+    return gone.length;
+  }
+
 }

@@ -1,0 +1,56 @@
+// Wire shapes of messenger channel connections (the public API document's KakaoChannel, token
+// request and category list) and their stored form.
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { ListMetaSchema } from '../../core/paging.ts';
+
+export const CHANNEL_STATUSES = ['connected', 'needs_attention'] as const;
+
+export const KakaoChannel = Type.Object(
+  {
+    id: Type.String({ description: 'The connection\'s id.' }),
+    channelId: Type.String({ description: 'The messenger\'s channel id; the path parameter of get and delete.' }),
+    searchId: Type.String({ description: 'Without "@".' }),
+    name: Type.String(),
+    categoryCode: Type.String(),
+    status: StringEnum(CHANNEL_STATUSES, { description: 'connected; needs_attention when the last check at the messenger failed or found the channel gone.' }),
+    managerPhoneMasked: Nullable(Type.String({ description: 'The manager phone that confirmed the connection, middle digits hidden.' })),
+    connectedAt: DateTime(),
+    syncedAt: Nullable(DateTime({ description: 'Last time the status was checked at the messenger (getKakaoChannel checks).' })),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+  },
+  { $id: 'KakaoChannel', additionalProperties: false },
+);
+export type KakaoChannelWire = Static<typeof KakaoChannel>;
+
+export const KakaoChannelRowSchema = Type.Composite([Type.Object({ accountId: Type.String() }), KakaoChannel], { additionalProperties: false });
+export type KakaoChannelRow = Static<typeof KakaoChannelRowSchema>;
+export const KakaoChannelsStateSchema = Type.Object({ channels: Type.Array(KakaoChannelRowSchema) }, { additionalProperties: false });
+export type KakaoChannelsState = Static<typeof KakaoChannelsStateSchema>;
+
+export const KakaoChannelList = Type.Object({ data: Type.Array(KakaoChannel), meta: ListMetaSchema }, { $id: 'KakaoChannelListResponse', additionalProperties: false });
+
+export const KakaoCategoryList = Type.Object(
+  { data: Type.Array(Type.Object({ code: Type.String(), name: Type.String() }, { additionalProperties: false })), meta: ListMetaSchema },
+  { $id: 'KakaoChannelCategoryListResponse', additionalProperties: false },
+);
+
+const searchId = Type.String({ minLength: 1, maxLength: 65, description: 'The channel\'s search id; a leading "@" is dropped.' });
+const phoneNumber = Type.String({ minLength: 1, maxLength: 40, description: 'The channel manager\'s mobile phone; hyphens and +82 accepted.' });
+
+export const TokenRequestBody = Type.Object({ searchId, phoneNumber }, { $id: 'KakaoChannelTokenRequest', additionalProperties: false });
+export const TokenRequested = Type.Object(
+  { requested: Type.Boolean(), searchId: Type.String(), phoneNumberMasked: Type.String(), retryAfterSeconds: Type.Integer({ description: 'Seconds before another token can be asked for.' }) },
+  { $id: 'KakaoChannelTokenRequested', additionalProperties: false },
+);
+export const ConnectBody = Type.Object(
+  {
+    searchId,
+    phoneNumber,
+    categoryCode: Type.String({ minLength: 1, maxLength: 32, description: 'A code from listKakaoChannelCategories.' }),
+    token: Type.String({ minLength: 1, maxLength: 16, description: 'The token the manager received.' }),
+  },
+  { $id: 'KakaoChannelCreateRequest', additionalProperties: false },
+);
+export type ConnectInput = Static<typeof ConnectBody>;
