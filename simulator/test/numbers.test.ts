@@ -125,3 +125,40 @@ describe('numbers', () => {
     expect(history[0]!.to).toBe(h.sim.clock.now());
   });
 });
+
+describe('representative numbers', () => {
+  it('are issued from their own pool with the add-on (201), route by forward only, and go back to that pool', async () => {
+    const h = harness();
+    const r = await h.call('POST', h.acme('/representative-numbers'));
+    expect(r.status).toBe(201);
+    expect(r.json).toMatchObject({ number: '15885000', source: 'pool', numberType: 'representative', routingType: 'forward', forwardTo: null });
+    // No forwardTo yet is a valid state (callers hear an announcement); other settings can change.
+    expect((await h.call('PUT', h.acme('/numbers/1588-5000'), { webhookMethod: 'GET' })).status).toBe(200);
+    const webhook = await h.call('PUT', h.acme('/numbers/15885000'), { routingType: 'webhook', webhookUrl: 'https://app.example/voice' });
+    expect([webhook.status, webhook.json.code]).toEqual([400, 'REPRESENTATIVE_FORWARD_ONLY']);
+    const fwd = await h.call('PUT', h.acme('/numbers/15885000'), { forwardTo: '070-1234-0001' });
+    expect(fwd.json).toMatchObject({ routingType: 'forward', forwardTo: '07012340001' });
+    expect((await h.call('DELETE', h.acme('/numbers/15885000'))).status).toBe(204);
+    const next = await h.call('POST', h.acme('/representative-numbers'));
+    expect(next.json.number).toBe('15885001');
+    // A DID from registerNumber never comes from the representative pool, nor the reverse.
+    expect((await h.call('POST', h.acme('/numbers'))).json.number).toBe('07040000000');
+  });
+
+  it('need the add-on (402) and an active subscription (403); an empty pool is 409; nothing is issued', async () => {
+    const h = harness();
+    const snapshot = () => JSON.stringify(h.sim.runtime.snapshot());
+    const before = snapshot();
+    const noAddon = await h.call('POST', h.bistro('/representative-numbers'), undefined, { key: BISTRO.key });
+    expect([noAddon.status, noAddon.json.code]).toEqual([402, 'ADDON_REQUIRED']);
+    await h.sim.control.request('PATCH', `/accounts/${ACME.accountId}`, { subscription: { status: 'inactive', startedAt: '2026-01-15T03:00:00Z' } });
+    const lapsed = await h.call('POST', h.acme('/representative-numbers'));
+    expect([lapsed.status, lapsed.json.code]).toEqual([403, 'no_active_subscription']);
+    await h.sim.control.request('PATCH', `/accounts/${ACME.accountId}`, { subscription: { status: 'active', startedAt: '2026-01-15T03:00:00Z' } });
+    expect(snapshot()).toBe(before);
+    const tiny = harness({ fixture: { yaml: (await import('node:fs')).readFileSync('fixtures/default.yaml', 'utf8').replace('  size: 100\n', '  size: 1\n') } });
+    expect((await tiny.call('POST', tiny.acme('/representative-numbers'))).status).toBe(201);
+    const empty = await tiny.call('POST', tiny.acme('/representative-numbers'));
+    expect([empty.status, empty.json.code]).toEqual([409, 'REPRESENTATIVE_POOL_EMPTY']);
+  });
+});

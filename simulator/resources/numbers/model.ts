@@ -14,6 +14,7 @@ import {
   type AssignmentRow,
   type NumberRow,
   type NumbersState,
+  type Pool,
   type RegisterNumberInput,
   type RoutingType,
   type UpdateNumberInput,
@@ -35,6 +36,18 @@ export const numberErrors = {
   QUOTA_EXCEEDED: defineError({
     code: 'QUOTA_EXCEEDED', status: 422, origin: 'spec',
     description: 'The plan\'s line limit is reached.',
+  }),
+  ADDON_REQUIRED: defineError({
+    code: 'ADDON_REQUIRED', status: 402, origin: 'reference',
+    description: 'Representative numbers need the representative_number add-on (reference: createRepresentativeNumber 402).',
+  }),
+  REPRESENTATIVE_POOL_EMPTY: defineError({
+    code: 'REPRESENTATIVE_POOL_EMPTY', status: 409, origin: 'reference',
+    description: 'The representative number pool has no free number (reference: createRepresentativeNumber 409).',
+  }),
+  REPRESENTATIVE_FORWARD_ONLY: defineError({
+    code: 'REPRESENTATIVE_FORWARD_ONLY', status: 400, origin: 'reference',
+    description: 'A representative number routes only by forward (guides).',
   }),
   NUMBER_POOL_EMPTY: defineError({
     code: 'NUMBER_POOL_EMPTY', status: 503, origin: 'reference',
@@ -101,7 +114,8 @@ const RESERVED_HEADER = /^(x-signature|x-forwarded-.*|x-real-ip)$/i;
 export class NumbersModel {
   numbers = new Table<NumberRow>(); // maps a domestic number to its settings and owner
   assignments = new Table<AssignmentRow>(); // maps an assignment id to one holding period of a number
-  pool: NumbersState['pool'] = { first: '07040000000', size: 1, nextOffset: 0, returned: [] }; // the free numbers
+  pool: Pool = { first: '07040000000', size: 1, nextOffset: 0, returned: [] }; // the free numbers
+  representativePool: Pool | null = null; // the free 15xx-19xx numbers, when the fixture has a pool
 
   constructor(private readonly rt: Runtime) {}
 
@@ -109,6 +123,8 @@ export class NumbersModel {
     this.numbers = new Table();
     this.assignments = new Table();
     this.pool = { first: f.numberPool.first, size: f.numberPool.size, nextOffset: 0, returned: [] };
+    const rep = f.representativeNumberPool;
+    this.representativePool = rep ? { first: rep.first, size: rep.size, nextOffset: 0, returned: [] } : null;
     for (const a of f.accounts) {
       for (const n of a.numbers ?? []) {
         const spec = typeof n === 'string' ? { number: n } : n;
@@ -122,7 +138,13 @@ export class NumbersModel {
   }
 
   snapshot(): NumbersState {
-    return { numbers: [...this.numbers.all()], assignments: [...this.assignments.all()], pool: { ...this.pool, returned: [...this.pool.returned] } };
+    const copy = (p: Pool) => ({ ...p, returned: [...p.returned] });
+    return {
+      numbers: [...this.numbers.all()],
+      assignments: [...this.assignments.all()],
+      pool: copy(this.pool),
+      representativePool: this.representativePool && copy(this.representativePool),
+    };
   }
 
   restore(state: unknown): void {
@@ -131,6 +153,7 @@ export class NumbersModel {
     this.numbers = new Table(s.numbers);
     this.assignments = new Table(s.assignments);
     this.pool = { ...s.pool, returned: [...s.pool.returned] };
+    this.representativePool = s.representativePool && { ...s.representativePool, returned: [...s.representativePool.returned] };
   }
 
   listFor(accountId: string): NumberRow[] {
@@ -157,16 +180,36 @@ export class NumbersModel {
     }
     this.checkLineLimit(accountId);
     const settings = this.checkSettings(input);
-    const number = this.takeFromPool();
+    const number = this.takeFromPool(this.pool);
     const row: NumberRow = { ...this.newRow(accountId, number, this.rt.clock.nowIso()), ...settings };
     this.numbers.insert(row);
     this.openAssignment(number, accountId, row.createdAt, linkId);
     return row;
   }
 
+  /**
+   * createRepresentativeNumber: a 15xx-19xx number from its own pool. It routes by forward only;
+   * until forwardTo is set, callers hear an announcement (guides). The plan's line limit is not
+   * applied (the reference lists no 422 for it).
+   */
+  issueRepresentative(accountId: string): NumberRow {
+    if (!this.rt.accounts.subscriptionActive(accountId)) {
+      throw numberErrors.NO_ACTIVE_SUBSCRIPTION(`account ${accountId} has no active subscription`);
+    }
+    if (!this.rt.accounts.hasAddon(accountId, 'representative_number')) {
+      throw numberErrors.ADDON_REQUIRED('representative numbers need the representative_number add-on');
+    }
+    if (!this.representativePool) throw numberErrors.REPRESENTATIVE_POOL_EMPTY('the representative number pool has no free number');
+    const number = this.takeFromPool(this.representativePool, () => numberErrors.REPRESENTATIVE_POOL_EMPTY('the representative number pool has no free number'));
+    const row = this.newRow(accountId, number, this.rt.clock.nowIso());
+    this.numbers.insert(row);
+    this.openAssignment(number, accountId, row.createdAt, null);
+    return row;
+  }
+
   /** Control plane: gives the account a specific free number, or the next pool number. */
   grant(accountId: string, raw?: string): NumberRow {
-    const number = raw === undefined ? this.takeFromPool() : normalizePhone(raw);
+    const number = raw === undefined ? this.takeFromPool(this.pool) : normalizePhone(raw);
     const owner = this.ownerOf(number);
     if (owner) throw ApiError.validation(`number ${number} is already owned by ${owner}`, [{ path: 'numbers', message: 'already owned' }]);
     this.pool.returned = this.pool.returned.filter((n) => n !== number);
@@ -182,6 +225,10 @@ export class NumbersModel {
     const next: NumberRow = { ...current, ...this.checkSettings(input) };
 
     const routing = input.routingType ?? current.routingType;
+    const representative = current.numberType === 'representative';
+    if (representative && routing !== 'forward') {
+      throw numberErrors.REPRESENTATIVE_FORWARD_ONLY(`${current.id} is a representative number; it routes only by forward`, { errors: [{ path: 'routingType', message: 'must be forward' }] });
+    }
     if (input.routingType !== undefined && input.routingType !== current.routingType) {
       // Switching routing clears the targets of the old routing (reference: numbers guide).
       for (const f of ROUTING_ONLY_FIELDS) if (!(f in input)) next[f] = null;
@@ -193,7 +240,8 @@ export class NumbersModel {
       }
     }
     const targetField = ROUTING_TARGET[routing];
-    if (next[targetField] === null || next[targetField] === undefined) {
+    // A representative number without forwardTo plays an announcement (guides): no target needed.
+    if (!representative && (next[targetField] === null || next[targetField] === undefined)) {
       throw numberErrors.ROUTING_TARGET_MISSING(`routingType "${routing}" needs ${targetField}`, { errors: [{ path: targetField, message: 'is required for this routingType' }] });
     }
     if (routing === 'sip' || routing === 'softphone') {
@@ -226,7 +274,7 @@ export class NumbersModel {
     const row = this.requireOwned(accountId, raw);
     this.numbers.delete(row.id);
     this.closeAssignment(row.id);
-    this.pool.returned.push(row.id);
+    (row.numberType === 'representative' && this.representativePool ? this.representativePool : this.pool).returned.push(row.id);
     // Numbers that forwarded to it lose their target (reference: numbers guide).
     for (const n of this.numbers.all()) {
       if (n.forwardTo === row.id) this.numbers.replace({ ...n, forwardTo: null });
@@ -241,7 +289,8 @@ export class NumbersModel {
       accountId,
       source: 'pool',
       numberType: isRepresentativeNumber(number) ? 'representative' : 'did',
-      routingType: 'webhook',
+      // Representative numbers forward only; with no target yet callers hear an announcement.
+      routingType: isRepresentativeNumber(number) ? 'forward' : 'webhook',
       webhookUrl: null,
       webhookMethod: 'POST',
       webhookHeaders: null,
@@ -264,15 +313,15 @@ export class NumbersModel {
     if (held >= limit) throw numberErrors.QUOTA_EXCEEDED(`Phone number quota exceeded (${held}/${limit})`);
   }
 
-  private takeFromPool(): string {
-    const first = Number(this.pool.first);
-    while (this.pool.nextOffset < this.pool.size) {
-      const n = String(first + this.pool.nextOffset++).padStart(this.pool.first.length, '0');
+  private takeFromPool(pool: Pool, empty = () => numberErrors.NUMBER_POOL_EMPTY('the number pool has no free number')): string {
+    const first = Number(pool.first);
+    while (pool.nextOffset < pool.size) {
+      const n = String(first + pool.nextOffset++).padStart(pool.first.length, '0');
       if (!this.numbers.has(n)) return n;
     }
-    const reused = this.pool.returned.shift();
+    const reused = pool.returned.shift();
     if (reused !== undefined) return reused;
-    throw numberErrors.NUMBER_POOL_EMPTY('the number pool has no free number');
+    throw empty();
   }
 
   private openAssignment(number: string, accountId: string, from: string, linkId: string | null): void {

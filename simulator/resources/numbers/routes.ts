@@ -66,6 +66,20 @@ export const operations = [
     handler: (ctx) => reply.json(201, wire.json(ctx.rt.numbers.issue(ctx.accountId, ctx.body ?? {}))),
   }),
   defineOperation({
+    operationId: 'createRepresentativeNumber',
+    method: 'POST',
+    path: '/v1/accounts/{accountId}/representative-numbers',
+    tag: TAG,
+    summary: 'Issue a representative (15xx-19xx) number',
+    description: 'From the representative pool; needs the representative_number add-on. The number routes by forward only; until forwardTo is set (updateNumber), callers hear an announcement. No body.',
+    origin: 'reference',
+    auth: 'account',
+    params: account,
+    responses: { 201: { description: 'The issued number.', schema: PhoneNumber } },
+    errors: [numberErrors.ADDON_REQUIRED, numberErrors.NO_ACTIVE_SUBSCRIPTION, numberErrors.REPRESENTATIVE_POOL_EMPTY],
+    handler: (ctx) => reply.json(201, wire.json(ctx.rt.numbers.issueRepresentative(ctx.accountId))),
+  }),
+  defineOperation({
     operationId: 'updateNumber',
     method: 'PUT',
     path: '/v1/accounts/{accountId}/numbers/{number}',
@@ -80,6 +94,7 @@ export const operations = [
     responses: { 200: { description: 'The updated number.', schema: PhoneNumber } },
     errors: [
       numberErrors.NOTHING_TO_UPDATE,
+      numberErrors.REPRESENTATIVE_FORWARD_ONLY,
       numberErrors.ROUTING_TARGET_MISSING,
       numberErrors.ROUTING_FIELD_MISMATCH,
       numberErrors.INVALID_FORWARD_TO,

@@ -101,19 +101,23 @@ export const AssignmentRowSchema = Type.Object(
 );
 export type AssignmentRow = Static<typeof AssignmentRowSchema>;
 
+const PoolSchema = Type.Object(
+  {
+    first: Type.String(),
+    size: Type.Integer({ minimum: 1 }),
+    nextOffset: Type.Integer({ minimum: 0 }),
+    returned: Type.Array(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type Pool = Static<typeof PoolSchema>;
+
 export const NumbersStateSchema = Type.Object(
   {
     numbers: Type.Array(NumberRowSchema),
     assignments: Type.Array(AssignmentRowSchema),
-    pool: Type.Object(
-      {
-        first: Type.String(),
-        size: Type.Integer({ minimum: 1 }),
-        nextOffset: Type.Integer({ minimum: 0 }),
-        returned: Type.Array(Type.String()),
-      },
-      { additionalProperties: false },
-    ),
+    pool: PoolSchema,
+    representativePool: Nullable(PoolSchema), // null: the fixture has none, so none can be issued
   },
   { additionalProperties: false },
 );
