@@ -60,7 +60,7 @@ export const SipOriginationRouteList = Type.Object(
   { data: Type.Array(SipOriginationRoute) },
   { $id: 'SipOriginationRouteListResponse', additionalProperties: false },
 );
-export const OkResult = Type.Object({ ok: Type.Boolean() }, { $id: 'SipOkResult', additionalProperties: false });
+export const OkResult = Type.Object({ ok: Type.Boolean() }, { $id: 'SipDeleteResult', additionalProperties: false });
 
 export const CreateSipEndpointBody = Type.Object(
   { name: Name, maxConcurrent: Type.Optional(MaxConcurrent) },
