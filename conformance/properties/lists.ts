@@ -157,6 +157,17 @@ export const PAGED_LISTS: readonly PagedList[] = [
     filters: { number: false },
   },
   {
+    list: 'listSipEndpoints',
+    // Listing endpoints is not shown in the spec; the list follows the public API document.
+    level: 'sim',
+    requires: ['accounts'],
+    account: { addons: ['sip_trunk'] },
+    clauses: PAGING_ONLY,
+    create: (number, as, saveAs) => ({ step: { request: { operationId: 'createSipEndpoint', as, body: { name: `trunk ${number}` } }, save: { [saveAs]: 'body.id' } } }),
+    attrs: () => ({}),
+    filters: { number: false },
+  },
+  {
     list: 'listMessages',
     // Listing messages is not shown in the spec; the shape follows the public API document.
     level: 'sim',
