@@ -8,6 +8,7 @@ import { operations as verifications } from './resources/verifications/routes.ts
 import { operations as webhooks } from './resources/webhooks/routes.ts';
 import { operations as usage } from './resources/usage/routes.ts';
 import { operations as kakaoChannels } from './resources/kakao-channels/routes.ts';
+import { operations as sipAuth } from './resources/sip-auth/routes.ts';
 import { operations as messengerControl } from './control/messenger.ts';
 import { operations as control } from './control/routes.ts';
 import { operations as accountControl } from './control/accounts.ts';
@@ -32,6 +33,7 @@ export function allOperations(): readonly Operation[] {
     ...webhooks,
     ...usage,
     ...kakaoChannels,
+    ...sipAuth,
     ...control,
     ...accountControl,
     ...geoipControl,

@@ -26,6 +26,7 @@ import { manualDriver, type ClockDriver } from './core/realtime.ts';
 import { IoBarrier } from './core/io.ts';
 import { ClockAdvancer } from './core/advance.ts';
 import { WebhooksModel } from './resources/webhooks/model.ts';
+import { SipAuthModel } from './resources/sip-auth/model.ts';
 import { WebhookEngine } from './peers/webhooks/engine.ts';
 import { ReceiverPolicy } from './peers/webhooks/receiver-policy.ts';
 
@@ -98,6 +99,7 @@ export class Runtime {
   readonly verifications: VerificationsModel;
   readonly webhooks: WebhooksModel;
   readonly webhookEngine: WebhookEngine;
+  readonly sipAuth: SipAuthModel;
 
   /** Models in snapshot order; the key is the model's name inside a snapshot. */
   private readonly models: [string, StatefulModel][];
@@ -127,6 +129,7 @@ export class Runtime {
     this.kakaoChannels = new KakaoChannelsModel(this);
     this.webhooks = new WebhooksModel(this);
     this.webhookEngine = new WebhookEngine(this);
+    this.sipAuth = new SipAuthModel(this);
     this.advancer = new ClockAdvancer(this.clock, this.io);
     this.models = [
       ['accounts', this.accounts],
@@ -145,6 +148,7 @@ export class Runtime {
       ['webhooks', this.webhooks],
       // After accounts: its snapshot lists every account's signing key.
       ['webhookDeliveries', this.webhookEngine],
+      ['sipAuth', this.sipAuth],
     ];
     this.reset(seed);
   }

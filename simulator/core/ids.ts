@@ -13,6 +13,8 @@ export const ID_FORMATS = {
   kakaoChannel: { prefix: 'kch_', hex: 24 },
   emailDomain: { prefix: 'ed_', hex: 24 },
   webhook: { prefix: 'WH', hex: 16 },
+  sipIpAcl: { prefix: 'SA', hex: 32 },
+  sipCredential: { prefix: 'SC', hex: 32 },
 } as const satisfies Record<string, { prefix: string; hex: number }>;
 
 export type IdKind = keyof typeof ID_FORMATS;
