@@ -21,6 +21,7 @@ import { operations as messagingControl } from './control/messaging.ts';
 import { operations as imageHostControl } from './control/image-host.ts';
 import { operations as usageControl } from './control/usage.ts';
 import { operations as webhookControl } from './control/webhooks.ts';
+import { operations as sipAuthControl } from './control/sip-auth.ts';
 import { operations as meta } from './meta.ts';
 
 export function allOperations(): readonly Operation[] {
@@ -46,6 +47,7 @@ export function allOperations(): readonly Operation[] {
     ...usageControl,
     ...messengerControl,
     ...webhookControl,
+    ...sipAuthControl,
     ...meta,
   ];
 }

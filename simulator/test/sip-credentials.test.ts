@@ -334,4 +334,30 @@ describe('SIP credentials', () => {
     bad.models.sipAuth.credentials[0].ha1 = 'not-a-hash';
     expect(() => h.sim.runtime.restore(bad)).toThrow();
   });
+
+  it('the fake registrar checks password, realm, ACL, allowed numbers and status; success records lastUsedAt', async () => {
+    const a = await acl(h, { name: 'office', cidrs: ['203.0.113.0/24'] });
+    const c = await credential(h, { password: 'first-password-1', ipAclId: a.id, allowedNumbers: ['07012340001'] });
+    const auth = (body: Record<string, unknown>) => h.sim.control.request<any>('POST', '/sip/authenticate', { username: 'desk_01', realm: REALM, sourceIp: '203.0.113.9', ...body });
+    const before = state(h);
+    expect((await auth({ password: 'wrong-password-0' })).outcome).toBe('wrong_password');
+    expect((await auth({ password: 'first-password-1', realm: 'x.example' })).outcome).toBe('unknown_user');
+    expect((await auth({ password: 'first-password-1', sourceIp: '203.0.114.1' })).outcome).toBe('ip_not_allowed');
+    expect((await auth({ password: 'first-password-1', sourceIp: undefined })).outcome).toBe('ip_not_allowed');
+    expect((await auth({ password: 'first-password-1', fromNumber: '010-1111-2222' })).outcome).toBe('number_not_allowed');
+    expect(state(h)).toBe(before);
+    await h.sim.clock.advance({ seconds: 7 });
+    expect(await auth({ password: 'first-password-1', fromNumber: '070-1234-0001' })).toEqual({ ok: true, outcome: 'ok', credentialId: c.id });
+    expect((await h.call('GET', h.acme(`/sip-credentials/${c.id}`))).json.lastUsedAt).toBe(h.sim.clock.now());
+    await h.call('PUT', h.acme(`/sip-ip-acls/${a.id}`), { status: 'disabled' });
+    expect((await auth({ password: 'first-password-1' })).outcome).toBe('ip_not_allowed');
+    await h.call('PUT', h.acme(`/sip-credentials/${c.id}`), { ipAclId: null, allowedNumbers: [], password: 'second-password-2' });
+    expect((await auth({ password: 'first-password-1', sourceIp: '8.8.8.8' })).outcome).toBe('wrong_password');
+    expect((await auth({ password: 'second-password-2', sourceIp: '8.8.8.8', fromNumber: '07012340001' })).ok).toBe(true);
+    expect((await auth({ password: 'second-password-2', fromNumber: '07012349001' })).outcome).toBe('number_not_allowed');
+    await h.call('PUT', h.acme(`/sip-credentials/${c.id}`), { status: 'disabled' });
+    expect((await auth({ password: 'second-password-2' })).outcome).toBe('credential_disabled');
+    await h.call('DELETE', h.acme(`/sip-credentials/${c.id}`));
+    expect((await auth({ password: 'second-password-2' })).outcome).toBe('unknown_user');
+  });
 });

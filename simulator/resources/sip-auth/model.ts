@@ -286,3 +286,57 @@ export class SipAuthModel {
     return out;
   }
 }
+
+// --- the fake SIP registrar (control plane): what a SIP client's authentication would get ---
+
+export type SipAuthOutcome = 'ok' | 'unknown_user' | 'credential_disabled' | 'wrong_password' | 'ip_not_allowed' | 'number_not_allowed';
+
+export interface SipAuthAttempt {
+  username: string;
+  realm: string;
+  password: string;
+  sourceIp?: string;
+  fromNumber?: string;
+}
+
+/** Whether an IPv4 address (dotted quad) lies in a CIDR the model accepted. */
+export function ipInCidr(ip: string, cidr: string): boolean {
+  const toInt = (s: string) => s.split('.').reduce((a, o) => a * 256 + Number(o), 0);
+  const [net, len] = cidr.split('/') as [string, string];
+  const size = 2 ** (32 - Number(len));
+  const addr = toInt(ip);
+  const base = toInt(net);
+  return addr >= base && addr < base + size;
+}
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+export function isIpv4(s: string): boolean {
+  return IPV4.test(s);
+}
+
+declare module './model.ts' {}
+
+/**
+ * Spec Authentication 6: username, realm and password, then the ACL (a disabled ACL admits no
+ * address) and allowedNumbers (empty: any number the account holds). Success records lastUsedAt.
+ */
+export function authenticateSip(rt: Runtime, m: SipAuthModel, a: SipAuthAttempt): { outcome: SipAuthOutcome; credentialId: string | null } {
+  const row = m.credentials.all().find((c) => c.realm === a.realm && c.username === a.username && c.status !== 'deleted');
+  if (!row) return { outcome: 'unknown_user', credentialId: null };
+  const refuse = (outcome: SipAuthOutcome) => ({ outcome, credentialId: row.id });
+  if (!row.enabled || row.status !== 'active') return refuse('credential_disabled');
+  if (digestHa1(row.username, row.realm, a.password) !== row.ha1) return refuse('wrong_password');
+  if (row.ipAclId !== null) {
+    const acl = m.acls.get(row.ipAclId);
+    const ip = a.sourceIp;
+    if (!acl || acl.status !== 'active' || ip === undefined || !acl.cidrs.some((c) => ipInCidr(ip, c))) return refuse('ip_not_allowed');
+  }
+  if (a.fromNumber !== undefined) {
+    const from = normalizePhone(a.fromNumber, 'fromNumber');
+    const allowed = row.allowedNumbers.length > 0 ? row.allowedNumbers.includes(from) : rt.numbers.ownerOf(from) === row.accountId;
+    if (!allowed) return refuse('number_not_allowed');
+  }
+  m.credentials.replace({ ...row, lastUsedAt: rt.clock.nowIso() });
+  return { outcome: 'ok', credentialId: row.id };
+}
