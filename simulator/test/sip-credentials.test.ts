@@ -361,3 +361,66 @@ describe('SIP credentials', () => {
     expect((await auth({ password: 'second-password-2' })).outcome).toBe('unknown_user');
   });
 });
+
+describe('WebRTC tokens', () => {
+  let h: H;
+  beforeEach(() => {
+    h = harness();
+  });
+  const decode = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString());
+
+  it('issues an HS256 JWT with an ephemeral SIP login that authenticates like its parent until revoked', async () => {
+    const a = await acl(h, { name: 'office', cidrs: ['203.0.113.0/24'] });
+    const c = await credential(h, { ipAclId: a.id, allowedNumbers: ['07012340001'] });
+    const r = await h.call('POST', h.acme(`/sip-credentials/${c.id}/tokens`), { ttl_seconds: 600, subject: 'agent-7' });
+    expect(r.status, r.text).toBe(201);
+    expect(r.json).toEqual({
+      token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+      token_type: 'Bearer',
+      expires_at: new Date(Date.parse(h.sim.clock.now()) + 600_000).toISOString(),
+      ws_url: 'wss://sip.claw-ops.com:5063',
+      sip_uri: expect.stringMatching(new RegExp(`^ephem_[0-9a-f]{32}@${REALM.replace(/\./g, '\\.')}$`)),
+    });
+    const claims = decode(r.json.token);
+    expect(claims).toMatchObject({ account_id: ACME.accountId, parent_credential_id: c.id, sub: 'agent-7', realm: REALM, allowed_caller_ids: ['07012340001'] });
+    expect(claims.jti).toBe(claims.credential_id);
+    expect(claims.exp - claims.iat).toBe(600);
+    expect(`${claims.sip_username}@${REALM}`).toBe(r.json.sip_uri);
+    expect(state(h)).not.toContain(claims.sip_password);
+    const auth = (body: Record<string, unknown>) =>
+      h.sim.control.request<any>('POST', '/sip/authenticate', { username: claims.sip_username, realm: REALM, password: claims.sip_password, sourceIp: '203.0.113.5', ...body });
+    expect(await auth({})).toEqual({ ok: true, outcome: 'ok', credentialId: c.id });
+    expect((await auth({ sourceIp: '8.8.8.8' })).outcome).toBe('ip_not_allowed');
+    expect((await auth({ password: 'nope-nope-nope' })).outcome).toBe('wrong_password');
+    const before = state(h);
+    expect((await h.call('DELETE', h.acme(`/sip-credentials/${c.id}/tokens/WTnope`))).json.code).toBe('webrtc_token_not_found');
+    expect(state(h)).toBe(before);
+    const del = await h.call('DELETE', h.acme(`/sip-credentials/${c.id}/tokens/${claims.jti}`));
+    expect([del.status, del.text]).toEqual([204, '']);
+    expect((await auth({})).outcome).toBe('unknown_user');
+    expect((await h.call('DELETE', h.acme(`/sip-credentials/${c.id}/tokens/${claims.jti}`))).status).toBe(404);
+  });
+
+  it('expires on the virtual clock, defaults to an hour, follows its parent, and checks its input', async () => {
+    const c = await credential(h);
+    const r = await h.call('POST', h.acme(`/sip-credentials/${c.id}/tokens`));
+    expect(r.status, r.text).toBe(201);
+    const claims = decode(r.json.token);
+    expect(claims.exp - claims.iat).toBe(3600);
+    expect(claims.sub).toBe(`user:${c.id}`);
+    const auth = () => h.sim.control.request<any>('POST', '/sip/authenticate', { username: claims.sip_username, realm: REALM, password: claims.sip_password });
+    await h.call('PUT', h.acme(`/sip-credentials/${c.id}`), { status: 'disabled' });
+    expect((await auth()).outcome).toBe('credential_disabled');
+    const before = state(h);
+    const inactive = await h.call('POST', h.acme(`/sip-credentials/${c.id}/tokens`), {});
+    expect([inactive.status, inactive.json.code]).toEqual([400, 'CREDENTIAL_INACTIVE']);
+    for (const ttl of [0, 86401, 1.5]) expect((await h.call('POST', h.acme(`/sip-credentials/${c.id}/tokens`), { ttl_seconds: ttl })).json.code).toBe('VALIDATION');
+    expect((await h.call('POST', h.acme('/sip-credentials/SCnope/tokens'), {})).status).toBe(404);
+    expect(state(h)).toBe(before);
+    await h.call('PUT', h.acme(`/sip-credentials/${c.id}`), { status: 'active' });
+    expect((await auth()).ok).toBe(true);
+    await h.sim.clock.advance({ seconds: 3600 });
+    expect((await auth()).outcome).toBe('unknown_user');
+    expect((await h.call('DELETE', h.acme(`/sip-credentials/${c.id}/tokens/${claims.jti}`))).status).toBe(404);
+  });
+});

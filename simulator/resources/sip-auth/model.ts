@@ -3,8 +3,9 @@
 // deleted refers to it. A credential stores only its digest HA1; DELETE retires it (status
 // deleted, enabled false) and it stays readable by id. Every check runs before the first write, so
 // a refused request changes nothing, not even the random state (docs/decisions.md).
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { Table } from '../../core/store.ts';
+import { iso } from '../../core/clock.ts';
 import { ApiError, defineError, errorCodes } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { validate } from '../../core/schema.ts';
@@ -20,6 +21,8 @@ import {
   type SipAuthState,
   type SipCredentialRow,
   type SipIpAclRow,
+  type CreateWebrtcTokenInput,
+  type WebrtcTokenRow,
   type UpdateSipCredentialInput,
   type UpdateSipIpAclInput,
 } from './schema.ts';
@@ -41,12 +44,34 @@ export const sipAuthErrors = {
     code: 'USERNAME_TAKEN', status: 409, origin: 'reference',
     description: 'Another credential of the account that is not deleted already has this username (one realm per account).',
   }),
+  CREDENTIAL_INACTIVE: defineError({
+    code: 'CREDENTIAL_INACTIVE', status: 400, origin: 'simulator',
+    description: 'A WebRTC token needs a parent credential with status active and enabled true.',
+  }),
+  WEBRTC_TOKEN_NOT_FOUND: defineError({
+    code: 'webrtc_token_not_found', status: 404, origin: 'simulator',
+    description: 'No WebRTC token with this jti under the credential, or it has expired or was revoked.',
+  }),
   IN_USE: defineError({
     code: 'IN_USE', status: 409, origin: 'reference',
     description: 'A SIP credential that is not deleted still refers to this IP ACL; clear its ipAclId first.',
   }),
   NOTHING_TO_UPDATE: numberErrors.NOTHING_TO_UPDATE,
 };
+
+/** SIP-over-WebSocket gateway URL handed out with tokens (the reference's example). */
+export const WS_URL = 'wss://sip.claw-ops.com:5063';
+/** Key the simulator signs WebRTC JWTs with (HS256). Clients only decode them; documented, not secret. */
+export const WEBRTC_JWT_KEY = 'platform-simulator-webrtc-jwt-key';
+const ID_TAIL = 2; // the ephemeral username is "ephem_" + the jti without its "WT" prefix
+
+const b64url = (s: string | Buffer) => Buffer.from(s).toString('base64url');
+
+/** A compact HS256 JWT. */
+export function signJwt(claims: Record<string, unknown>, key = WEBRTC_JWT_KEY): string {
+  const head = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}`;
+  return `${head}.${createHmac('sha256', key).update(head).digest('base64url')}`;
+}
 
 const PASSWORD_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const CIDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
@@ -120,6 +145,7 @@ export type StatusFilter = 'active' | 'disabled';
 
 export class SipAuthModel {
   acls = new Table<SipIpAclRow>(); // maps an ACL id to the ACL (deleted ones stay with deletedAt set)
+  tokens = new Table<WebrtcTokenRow>(); // maps a jti to a WebRTC token's ephemeral credential (expired and revoked ones stay)
   credentials = new Table<SipCredentialRow>(); // maps a credential id to the credential (deleted ones stay)
   readonly aclWire = new WireCache(aclWire);
   readonly credentialWire = new WireCache(credentialWire);
@@ -137,10 +163,11 @@ export class SipAuthModel {
   clear(): void {
     this.acls = new Table();
     this.credentials = new Table();
+    this.tokens = new Table();
   }
 
   snapshot(): SipAuthState {
-    return { acls: [...this.acls.all()], credentials: [...this.credentials.all()] };
+    return { acls: [...this.acls.all()], credentials: [...this.credentials.all()], tokens: [...this.tokens.all()] };
   }
 
   restore(state: unknown): void {
@@ -148,6 +175,7 @@ export class SipAuthModel {
     const s = state as SipAuthState;
     this.acls = new Table(s.acls);
     this.credentials = new Table(s.credentials);
+    this.tokens = new Table(s.tokens);
   }
 
   private requireAddon(accountId: string, what: string): void {
@@ -280,6 +308,64 @@ export class SipAuthModel {
     this.credentials.replace({ ...current, status: 'deleted', enabled: false, dateUpdated: this.rt.clock.nowIso() });
   }
 
+  // --- WebRTC tokens ---
+
+  /** Issues a short-lived JWT carrying an ephemeral SIP username and password for the credential. */
+  createToken(accountId: string, credentialId: string, input: CreateWebrtcTokenInput | undefined) {
+    const parent = this.getCredential(accountId, credentialId, true);
+    if (parent.status !== 'active' || !parent.enabled) {
+      throw sipAuthErrors.CREDENTIAL_INACTIVE(`credential ${credentialId} is ${parent.status}; a token needs an active, enabled credential`);
+    }
+    const ttl = input?.ttl_seconds ?? 3600;
+    const now = this.rt.clock.now();
+    const password = this.generatePassword();
+    const id = freshId(this.rt.random, 'webrtcToken', (x) => this.tokens.has(x));
+    const username = `ephem_${id.slice(ID_TAIL)}`;
+    const row: WebrtcTokenRow = {
+      id,
+      accountId,
+      credentialId,
+      username,
+      realm: parent.realm,
+      ha1: digestHa1(username, parent.realm, password),
+      subject: input?.subject ?? `user:${credentialId}`,
+      issuedAt: this.rt.clock.nowIso(),
+      expiresAt: iso(now + ttl * 1000),
+      revokedAt: null,
+    };
+    this.tokens.insert(row);
+    const iat = Math.floor(now / 1000);
+    const claims = {
+      account_id: accountId,
+      credential_id: id,
+      parent_credential_id: credentialId,
+      sub: row.subject,
+      sip_username: username,
+      sip_password: password,
+      realm: parent.realm,
+      ws_url: WS_URL,
+      allowed_caller_ids: parent.allowedNumbers,
+      jti: id,
+      iat,
+      exp: iat + ttl,
+    };
+    return { token: signJwt(claims), token_type: 'Bearer' as const, expires_at: row.expiresAt, ws_url: WS_URL, sip_uri: `${username}@${parent.realm}` };
+  }
+
+  /** A token that can still authenticate: not revoked, not expired. */
+  liveToken(row: WebrtcTokenRow | undefined): row is WebrtcTokenRow {
+    return row !== undefined && row.revokedAt === null && Date.parse(row.expiresAt) > this.rt.clock.now();
+  }
+
+  revokeToken(accountId: string, credentialId: string, jti: string): void {
+    this.getCredential(accountId, credentialId);
+    const row = this.tokens.get(jti);
+    if (!row || row.accountId !== accountId || row.credentialId !== credentialId || !this.liveToken(row)) {
+      throw sipAuthErrors.WEBRTC_TOKEN_NOT_FOUND(`no live token ${jti} under credential ${credentialId}`);
+    }
+    this.tokens.replace({ ...row, revokedAt: this.rt.clock.nowIso() });
+  }
+
   private generatePassword(): string {
     let out = '';
     for (let i = 0; i < GENERATED_PASSWORD_LENGTH; i++) out += PASSWORD_ALPHABET[this.rt.random.int(0, PASSWORD_ALPHABET.length - 1)];
@@ -322,11 +408,16 @@ declare module './model.ts' {}
  * address) and allowedNumbers (empty: any number the account holds). Success records lastUsedAt.
  */
 export function authenticateSip(rt: Runtime, m: SipAuthModel, a: SipAuthAttempt): { outcome: SipAuthOutcome; credentialId: string | null } {
-  const row = m.credentials.all().find((c) => c.realm === a.realm && c.username === a.username && c.status !== 'deleted');
-  if (!row) return { outcome: 'unknown_user', credentialId: null };
+  // A WebRTC token's ephemeral username stands for its parent credential while it lives.
+  const token = m.tokens.all().find((t) => t.realm === a.realm && t.username === a.username);
+  const row = token
+    ? m.liveToken(token) ? m.credentials.get(token.credentialId) : undefined
+    : m.credentials.all().find((c) => c.realm === a.realm && c.username === a.username && c.status !== 'deleted');
+  if (!row || row.status === 'deleted') return { outcome: 'unknown_user', credentialId: null };
   const refuse = (outcome: SipAuthOutcome) => ({ outcome, credentialId: row.id });
   if (!row.enabled || row.status !== 'active') return refuse('credential_disabled');
-  if (digestHa1(row.username, row.realm, a.password) !== row.ha1) return refuse('wrong_password');
+  const expected = token ? token.ha1 : row.ha1;
+  if (digestHa1(a.username, a.realm, a.password) !== expected) return refuse('wrong_password');
   if (row.ipAclId !== null) {
     const acl = m.acls.get(row.ipAclId);
     const ip = a.sourceIp;

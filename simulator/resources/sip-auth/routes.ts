@@ -8,6 +8,8 @@ import { StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { sipAuthErrors, type StatusFilter } from './model.ts';
 import {
+  CreateWebrtcTokenBody,
+  WebrtcTokenResponse,
   CreateSipCredentialBody,
   CreateSipIpAclBody,
   OkResponse,
@@ -223,6 +225,41 @@ export const operations = [
     handler: (ctx) => {
       ctx.rt.sipAuth.deleteCredential(ctx.accountId, ctx.params.credentialId);
       return reply.json(200, OK);
+    },
+  }),
+
+  // --- WebRTC tokens ---
+  defineOperation({
+    operationId: 'createWebrtcToken',
+    method: 'POST',
+    path: '/v1/accounts/{accountId}/sip-credentials/{credentialId}/tokens',
+    tag: TAG_CREDENTIALS,
+    summary: 'Issue a short-lived WebRTC token',
+    description:
+      'An HS256 JWT (signed with the simulator\'s documented key; clients only decode it) carrying a random ephemeral SIP username and password for the credential\'s realm, ws_url and allowed_caller_ids. The parent must be active and enabled (400 CREDENTIAL_INACTIVE). The ephemeral credential authenticates like its parent (same ACL and numbers) until it expires or is revoked, and stops when the parent is disabled or deleted.',
+    origin: 'reference',
+    auth: 'account',
+    params: credentialParams,
+    body: CreateWebrtcTokenBody,
+    responses: { 201: { description: 'The token.', schema: WebrtcTokenResponse } },
+    errors: [sipAuthErrors.SIP_CREDENTIAL_NOT_FOUND, sipAuthErrors.CREDENTIAL_INACTIVE],
+    handler: (ctx) => reply.created(ctx.rt.sipAuth.createToken(ctx.accountId, ctx.params.credentialId, ctx.body)),
+  }),
+  defineOperation({
+    operationId: 'revokeWebrtcToken',
+    method: 'DELETE',
+    path: '/v1/accounts/{accountId}/sip-credentials/{credentialId}/tokens/{jti}',
+    tag: TAG_CREDENTIALS,
+    summary: 'Revoke a WebRTC token before it expires',
+    description: 'Its ephemeral credential stops authenticating at once. An unknown, expired or already revoked token answers 404.',
+    origin: 'reference',
+    auth: 'account',
+    params: { ...credentialParams, jti: Type.String({ description: 'The token\'s jti claim.' }) },
+    responses: { 204: { description: 'Revoked; no body.' } },
+    errors: [sipAuthErrors.SIP_CREDENTIAL_NOT_FOUND, sipAuthErrors.WEBRTC_TOKEN_NOT_FOUND],
+    handler: (ctx) => {
+      ctx.rt.sipAuth.revokeToken(ctx.accountId, ctx.params.credentialId, ctx.params.jti);
+      return reply.noContent();
     },
   }),
 ];

@@ -153,8 +153,46 @@ export const SipCredentialRowSchema = Type.Object(
 );
 export type SipCredentialRow = Static<typeof SipCredentialRowSchema>;
 
+/** A short-lived WebRTC token: an ephemeral SIP username/password derived from a credential. */
+export const WebrtcTokenRowSchema = Type.Object(
+  {
+    id: Type.String({ description: 'The jti, which is also the ephemeral credential id.' }),
+    accountId: Type.String(),
+    credentialId: Type.String({ description: 'The parent (permanent) credential.' }),
+    username: Type.String(),
+    realm: Type.String(),
+    ha1: Type.String({ pattern: '^[0-9a-f]{32}$' }),
+    subject: Type.String(),
+    issuedAt: DateTime(),
+    expiresAt: DateTime(),
+    revokedAt: Nullable(DateTime()),
+  },
+  { additionalProperties: false },
+);
+export type WebrtcTokenRow = Static<typeof WebrtcTokenRowSchema>;
+
+export const CreateWebrtcTokenBody = Type.Object(
+  {
+    ttl_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400, default: 3600, description: 'Lifetime in seconds, 1 to 86400.' })),
+    subject: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The JWT `sub`; default `user:<credentialId>`.' })),
+  },
+  { $id: 'CreateWebrtcTokenRequest', additionalProperties: false },
+);
+export type CreateWebrtcTokenInput = Static<typeof CreateWebrtcTokenBody>;
+
+export const WebrtcTokenResponse = Type.Object(
+  {
+    token: Type.String({ description: 'HS256 JWT whose payload carries the ephemeral SIP username and password, realm, ws_url, allowed_caller_ids, jti, iat, exp.' }),
+    token_type: Type.Literal('Bearer'),
+    expires_at: DateTime(),
+    ws_url: Type.String(),
+    sip_uri: Type.String({ description: '<ephemeral username>@<realm>' }),
+  },
+  { $id: 'WebrtcTokenResponse', additionalProperties: false },
+);
+
 export const SipAuthStateSchema = Type.Object(
-  { acls: Type.Array(SipIpAclRowSchema), credentials: Type.Array(SipCredentialRowSchema) },
+  { acls: Type.Array(SipIpAclRowSchema), credentials: Type.Array(SipCredentialRowSchema), tokens: Type.Array(WebrtcTokenRowSchema) },
   { additionalProperties: false },
 );
 export type SipAuthState = Static<typeof SipAuthStateSchema>;
