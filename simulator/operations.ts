@@ -9,6 +9,7 @@ import { operations as webhooks } from './resources/webhooks/routes.ts';
 import { operations as usage } from './resources/usage/routes.ts';
 import { operations as kakaoChannels } from './resources/kakao-channels/routes.ts';
 import { operations as sipEndpoints } from './resources/sip-endpoints/routes.ts';
+import { operations as sipAuth } from './resources/sip-auth/routes.ts';
 import { operations as messengerControl } from './control/messenger.ts';
 import { operations as control } from './control/routes.ts';
 import { operations as accountControl } from './control/accounts.ts';
@@ -21,6 +22,7 @@ import { operations as messagingControl } from './control/messaging.ts';
 import { operations as imageHostControl } from './control/image-host.ts';
 import { operations as usageControl } from './control/usage.ts';
 import { operations as webhookControl } from './control/webhooks.ts';
+import { operations as sipAuthControl } from './control/sip-auth.ts';
 import { operations as meta } from './meta.ts';
 
 export function allOperations(): readonly Operation[] {
@@ -34,6 +36,7 @@ export function allOperations(): readonly Operation[] {
     ...usage,
     ...kakaoChannels,
     ...sipEndpoints,
+    ...sipAuth,
     ...control,
     ...accountControl,
     ...geoipControl,
@@ -46,6 +49,7 @@ export function allOperations(): readonly Operation[] {
     ...usageControl,
     ...messengerControl,
     ...webhookControl,
+    ...sipAuthControl,
     ...meta,
   ];
 }

@@ -26,6 +26,7 @@ import { manualDriver, type ClockDriver } from './core/realtime.ts';
 import { IoBarrier } from './core/io.ts';
 import { ClockAdvancer } from './core/advance.ts';
 import { WebhooksModel } from './resources/webhooks/model.ts';
+import { SipAuthModel } from './resources/sip-auth/model.ts';
 import { WebhookEngine } from './peers/webhooks/engine.ts';
 import { ReceiverPolicy } from './peers/webhooks/receiver-policy.ts';
 import { SipEndpointsModel } from './resources/sip-endpoints/model.ts';
@@ -100,6 +101,7 @@ export class Runtime {
   readonly webhooks: WebhooksModel;
   readonly webhookEngine: WebhookEngine;
   readonly sipEndpoints: SipEndpointsModel;
+  readonly sipAuth: SipAuthModel;
 
   /** Models in snapshot order; the key is the model's name inside a snapshot. */
   private readonly models: [string, StatefulModel][];
@@ -130,6 +132,7 @@ export class Runtime {
     this.webhooks = new WebhooksModel(this);
     this.webhookEngine = new WebhookEngine(this);
     this.sipEndpoints = new SipEndpointsModel(this);
+    this.sipAuth = new SipAuthModel(this);
     this.advancer = new ClockAdvancer(this.clock, this.io);
     this.models = [
       ['accounts', this.accounts],
@@ -149,6 +152,7 @@ export class Runtime {
       // After accounts: its snapshot lists every account's signing key.
       ['webhookDeliveries', this.webhookEngine],
       ['sipEndpoints', this.sipEndpoints],
+      ['sipAuth', this.sipAuth],
     ];
     this.reset(seed);
   }

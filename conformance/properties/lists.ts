@@ -168,6 +168,27 @@ export const PAGED_LISTS: readonly PagedList[] = [
     filters: { number: false },
   },
   {
+    list: 'listSipIpAcls',
+    // The spec does not show the list; the shape follows the public API document.
+    level: 'sim',
+    clauses: PAGING_ONLY,
+    requires: ['accounts'],
+    account: { numbers: 0, addons: ['sip_trunk'] },
+    create: (number, as, saveAs) => ({ step: { request: { operationId: 'createSipIpAcl', as, body: { name: `acl ${number}` } }, save: { [saveAs]: 'body.id' } } }),
+    attrs: () => ({}),
+    filters: { number: false },
+  },
+  {
+    list: 'listSipCredentials',
+    level: 'sim',
+    clauses: PAGING_ONLY,
+    requires: ['accounts'],
+    account: { numbers: 0, addons: ['sip_trunk'] },
+    create: (number, as, saveAs) => ({ step: { request: { operationId: 'createSipCredential', as, body: { name: `cred ${number}`, username: `u${number}` } }, save: { [saveAs]: 'body.id' } } }),
+    attrs: () => ({}),
+    filters: { number: false },
+  },
+  {
     list: 'listMessages',
     // Listing messages is not shown in the spec; the shape follows the public API document.
     level: 'sim',

@@ -15,6 +15,9 @@ export const ID_FORMATS = {
   webhook: { prefix: 'WH', hex: 16 },
   sipEndpoint: { prefix: 'SE', hex: 16 },
   sipRoute: { prefix: 'SR', hex: 16 },
+  sipIpAcl: { prefix: 'SA', hex: 32 },
+  sipCredential: { prefix: 'SC', hex: 32 },
+  webrtcToken: { prefix: 'WT', hex: 32 },
 } as const satisfies Record<string, { prefix: string; hex: number }>;
 
 export type IdKind = keyof typeof ID_FORMATS;
