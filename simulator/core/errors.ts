@@ -39,10 +39,10 @@ export type ErrorFactory = ((message: string, extra?: Record<string, unknown>) =
 
 /** Declares a wire error code once; the returned factory is the only way to raise it. */
 export function defineError(info: ErrorCodeInfo): ErrorFactory {
+  // A code means one thing everywhere: declaring it twice (even with another description) is a
+  // defect, because the documents list each code once and must not depend on import order.
   const existing = catalogue.get(info.code);
-  if (existing && existing.status !== info.status) {
-    throw new Error(`error code ${info.code} declared with two statuses`);
-  }
+  if (existing) throw new Error(`error code ${info.code} is declared twice; share one declaration`);
   catalogue.set(info.code, info);
   const factory = (message: string, extra: Record<string, unknown> = {}) => new ApiError(info.status, info.code, message, extra);
   return Object.assign(factory, { info });
@@ -88,7 +88,15 @@ export const errorCodes = {
   }),
   FEATURE_DISABLED: defineError({
     code: 'FEATURE_DISABLED', status: 403, origin: 'spec',
-    description: 'The account lacks the add-on the operation needs.',
+    description: 'The managed-number add-on is off: assignment-link POST and DELETE only (the spec reserves this code for them).',
+  }),
+  SIP_TRUNK_REQUIRED: defineError({
+    code: 'SIP_TRUNK_REQUIRED', status: 403, origin: 'simulator',
+    description: 'The account lacks the sip_trunk add-on: SIP endpoint, route, IP ACL and credential changes, and sip/softphone routing of numbers. (The API document answers FEATURE_DISABLED here; the spec reserves that code for assignment links.)',
+  }),
+  IN_USE: defineError({
+    code: 'IN_USE', status: 409, origin: 'reference',
+    description: 'Something still uses the resource: numbers route to the SIP endpoint (`blockers` names each number), or a credential refers to the IP ACL. Remove the use first.',
   }),
   NOT_FOUND: defineError({
     code: 'NOT_FOUND', status: 404, origin: 'simulator',

@@ -98,7 +98,7 @@ describe('numbers', () => {
   it('sip and softphone routing need the sip_trunk add-on', async () => {
     const r = await h.call('PUT', h.bistro('/numbers/07012349001'), { routingType: 'sip', sipEndpointId: 'SE1' }, { key: BISTRO.key });
     expect(r.status).toBe(403);
-    expect(r.json.code).toBe('FEATURE_DISABLED');
+    expect(r.json.code).toBe('SIP_TRUNK_REQUIRED');
     const endpoint = (await h.call('POST', h.acme('/sip-endpoints'), { name: 'pbx' })).json;
     await h.call('POST', h.acme(`/sip-endpoints/${endpoint.id}/routes`), { uri: 'sip:pbx.acme.example' });
     expect((await h.call('PUT', h.acme('/numbers/07012340001'), { routingType: 'sip', sipEndpointId: endpoint.id })).status).toBe(200);

@@ -186,7 +186,7 @@ describe('SIP credentials', () => {
     const a = await acl(h);
     await credential(h, { username: 'taken' });
     const other = await h.call('POST', h.bistro('/sip-ip-acls'), { name: 'x' }, { key: BISTRO.key });
-    expect(other.json.code).toBe('FEATURE_DISABLED');
+    expect(other.json.code).toBe('SIP_TRUNK_REQUIRED');
     const before = state(h);
     const cases: [Record<string, unknown>, number, string][] = [
       [{ name: 'x', username: 'ab' }, 400, 'VALIDATION'],
@@ -220,7 +220,7 @@ describe('SIP credentials', () => {
       ['DELETE', '/sip-ip-acls/SA1'],
     ] as const) {
       const r = await h.call(method, h.bistro(path), body, opts);
-      expect([r.status, r.json.code], `${method} ${path}`).toEqual([403, 'FEATURE_DISABLED']);
+      expect([r.status, r.json.code], `${method} ${path}`).toEqual([403, 'SIP_TRUNK_REQUIRED']);
     }
     expect(state(h)).toBe(before);
     expect((await h.call('GET', h.bistro('/sip-credentials'), undefined, opts)).status).toBe(200);

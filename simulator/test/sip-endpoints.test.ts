@@ -140,11 +140,11 @@ describe('SIP endpoints and routes', () => {
     expect(state()).toBe(before);
   });
 
-  it('needs the sip_trunk add-on to create, change or delete (403 FEATURE_DISABLED)', async () => {
+  it('needs the sip_trunk add-on to create, change or delete (403 SIP_TRUNK_REQUIRED)', async () => {
     const before = state();
     const r = await h.call('POST', h.bistro('/sip-endpoints'), { name: 'x' }, { key: BISTRO.key });
     expect(r.status).toBe(403);
-    expect(r.json.code).toBe('FEATURE_DISABLED');
+    expect(r.json.code).toBe('SIP_TRUNK_REQUIRED');
     expect(state()).toBe(before);
     // Reading needs no add-on: an account without it sees an empty list.
     const list = await h.call('GET', h.bistro('/sip-endpoints'), undefined, { key: BISTRO.key });
@@ -166,7 +166,7 @@ describe('SIP endpoints and routes', () => {
     for (const [method, path, body] of writes) {
       const w = await h.call(method, h.acme(path), body);
       expect(w.status, `${method} ${path}`).toBe(403);
-      expect(w.json.code).toBe('FEATURE_DISABLED');
+      expect(w.json.code).toBe('SIP_TRUNK_REQUIRED');
     }
     expect(state()).toBe(locked);
     expect((await h.call('GET', h.acme(`/sip-endpoints/${e.id}`))).status).toBe(200);

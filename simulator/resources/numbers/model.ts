@@ -246,7 +246,7 @@ export class NumbersModel {
     }
     if (routing === 'sip' || routing === 'softphone') {
       if (!this.rt.accounts.hasAddon(accountId, 'sip_trunk')) {
-        throw errorCodes.FEATURE_DISABLED(`routingType "${routing}" needs the sip_trunk add-on`);
+        throw errorCodes.SIP_TRUNK_REQUIRED(`routingType "${routing}" needs the sip_trunk add-on`);
       }
     }
     if (input.forwardTo !== undefined && input.forwardTo !== null) {

@@ -107,7 +107,7 @@ export const operations = [
       receiverErrors.URL_BLOCKED,
       numberErrors.NUMBER_NOT_FOUND,
       numberErrors.NUMBER_NOT_OWNED,
-      errorCodes.FEATURE_DISABLED,
+      errorCodes.SIP_TRUNK_REQUIRED,
     ],
     handler: (ctx) => reply.json(200, wire.json(ctx.rt.numbers.update(ctx.accountId, ctx.params.number, ctx.body))),
   }),

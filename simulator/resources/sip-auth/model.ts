@@ -52,10 +52,7 @@ export const sipAuthErrors = {
     code: 'webrtc_token_not_found', status: 404, origin: 'simulator',
     description: 'No WebRTC token with this jti under the credential, or it has expired or was revoked.',
   }),
-  IN_USE: defineError({
-    code: 'IN_USE', status: 409, origin: 'reference',
-    description: 'A SIP credential that is not deleted still refers to this IP ACL; clear its ipAclId first.',
-  }),
+  IN_USE: errorCodes.IN_USE,
   NOTHING_TO_UPDATE: numberErrors.NOTHING_TO_UPDATE,
 };
 
@@ -179,7 +176,7 @@ export class SipAuthModel {
   }
 
   private requireAddon(accountId: string, what: string): void {
-    if (!this.rt.accounts.hasAddon(accountId, 'sip_trunk')) throw errorCodes.FEATURE_DISABLED(`${what} needs the sip_trunk add-on`);
+    if (!this.rt.accounts.hasAddon(accountId, 'sip_trunk')) throw errorCodes.SIP_TRUNK_REQUIRED(`${what} needs the sip_trunk add-on`);
   }
 
   // --- IP ACLs ---

@@ -32,10 +32,7 @@ export const sipEndpointErrors = {
     code: 'INVALID_SIP_URI', status: 400, origin: 'simulator',
     description: 'A route uri is not `sip:host[:port]` or `sips:host[:port]` (host a DNS name or IPv4 address, port 1 to 65535).',
   }),
-  IN_USE: defineError({
-    code: 'IN_USE', status: 409, origin: 'reference',
-    description: 'Numbers of the account route to the endpoint (routingType sip): it cannot be disabled or deleted; `blockers` names each number. Route the numbers elsewhere first.',
-  }),
+  IN_USE: errorCodes.IN_USE,
   /** Shared with numbers: a PUT whose body has no field. */
   NOTHING_TO_UPDATE: numberErrors.NOTHING_TO_UPDATE,
 };
@@ -233,7 +230,7 @@ export class SipEndpointsModel {
 
   private requireAddon(accountId: string): void {
     if (!this.rt.accounts.hasAddon(accountId, 'sip_trunk')) {
-      throw errorCodes.FEATURE_DISABLED('SIP endpoints and routes need the sip_trunk add-on');
+      throw errorCodes.SIP_TRUNK_REQUIRED('SIP endpoints and routes need the sip_trunk add-on');
     }
   }
 
