@@ -6,7 +6,8 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../core/operation.ts';
 import { errorCodes } from '../core/errors.ts';
 import { Nullable, StringEnum } from '../core/schema.ts';
-import { authenticateSip, isIpv4 } from '../resources/sip-auth/model.ts';
+import { isIpv4 } from '../resources/sip-auth/cidr.ts';
+import { authenticateSip } from '../resources/sip-auth/registrar.ts';
 import { ApiError } from '../core/errors.ts';
 
 const OUTCOMES = ['ok', 'unknown_user', 'credential_disabled', 'wrong_password', 'ip_not_allowed', 'number_not_allowed'] as const;

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ACME, BISTRO, harness } from './helpers.ts';
-import { cidrProblem, digestHa1 } from '../resources/sip-auth/model.ts';
+import { cidrProblem } from '../resources/sip-auth/cidr.ts';
+import { digestHa1 } from '../resources/sip-auth/digest.ts';
 
 type H = ReturnType<typeof harness>;
 

@@ -3,7 +3,8 @@
 // deleted refers to it. A credential stores only its digest HA1; DELETE retires it (status
 // deleted, enabled false) and it stays readable by id. Every check runs before the first write, so
 // a refused request changes nothing, not even the random state (docs/decisions.md).
-import { createHash, createHmac } from 'node:crypto';
+import { cidrProblem } from './cidr.ts';
+import { digestHa1, realmOf, signJwt, WS_URL } from './digest.ts';
 import { Table } from '../../core/store.ts';
 import { iso } from '../../core/clock.ts';
 import { ApiError, defineError, errorCodes } from '../../core/errors.ts';
@@ -56,51 +57,8 @@ export const sipAuthErrors = {
   NOTHING_TO_UPDATE: numberErrors.NOTHING_TO_UPDATE,
 };
 
-/** SIP-over-WebSocket gateway URL handed out with tokens (the reference's example). */
-export const WS_URL = 'wss://sip.claw-ops.com:5063';
-/** Key the simulator signs WebRTC JWTs with (HS256). Clients only decode them; documented, not secret. */
-export const WEBRTC_JWT_KEY = 'platform-simulator-webrtc-jwt-key';
 const ID_TAIL = 2; // the ephemeral username is "ephem_" + the jti without its "WT" prefix
-
-const b64url = (s: string | Buffer) => Buffer.from(s).toString('base64url');
-
-/** A compact HS256 JWT. */
-export function signJwt(claims: Record<string, unknown>, key = WEBRTC_JWT_KEY): string {
-  const head = `${b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}`;
-  return `${head}.${createHmac('sha256', key).update(head).digest('base64url')}`;
-}
-
 const PASSWORD_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const CIDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
-
-/** The account's digest realm, as the reference documents it. */
-export function realmOf(accountId: string): string {
-  return `${accountId.toLowerCase()}.sip.claw-ops.com`;
-}
-
-/** SIP digest HA1 = md5(username:realm:password), lowercase hex (RFC 2617 / RFC 7616 with MD5). */
-export function digestHa1(username: string, realm: string, password: string): string {
-  return createHash('md5').update(`${username}:${realm}:${password}`).digest('hex');
-}
-
-/** The reason a CIDR string is refused, or null when it is a valid IPv4 network. */
-export function cidrProblem(s: string): string | null {
-  const m = CIDR.exec(s);
-  if (!m) return 'must be an IPv4 CIDR such as 203.0.113.0/24';
-  const octets = m.slice(1, 5);
-  if (octets.some((o) => (o.length > 1 && o.startsWith('0')) || Number(o) > 255)) return 'each octet must be 0 to 255 without leading zeros';
-  const len = Number(m[5]);
-  if (m[5]!.length > 1 && m[5]!.startsWith('0')) return 'prefix length must be written without leading zeros';
-  if (len > 32) return 'prefix length must be 0 to 32';
-  const addr = octets.reduce((a, o) => a * 256 + Number(o), 0);
-  const size = 2 ** (32 - len);
-  if (addr % size !== 0) {
-    const net = addr - (addr % size);
-    const dotted = [24, 16, 8, 0].map((sh) => Math.floor(net / 2 ** sh) % 256).join('.');
-    return `has host bits set; the network is ${dotted}/${len}`;
-  }
-  return null;
-}
 
 /** Checks every CIDR (all problems at once) and keeps each once, in the order given. */
 function checkCidrs(cidrs: readonly string[]): string[] {
@@ -368,63 +326,4 @@ export class SipAuthModel {
     for (let i = 0; i < GENERATED_PASSWORD_LENGTH; i++) out += PASSWORD_ALPHABET[this.rt.random.int(0, PASSWORD_ALPHABET.length - 1)];
     return out;
   }
-}
-
-// --- the fake SIP registrar (control plane): what a SIP client's authentication would get ---
-
-export type SipAuthOutcome = 'ok' | 'unknown_user' | 'credential_disabled' | 'wrong_password' | 'ip_not_allowed' | 'number_not_allowed';
-
-export interface SipAuthAttempt {
-  username: string;
-  realm: string;
-  password: string;
-  sourceIp?: string;
-  fromNumber?: string;
-}
-
-/** Whether an IPv4 address (dotted quad) lies in a CIDR the model accepted. */
-export function ipInCidr(ip: string, cidr: string): boolean {
-  const toInt = (s: string) => s.split('.').reduce((a, o) => a * 256 + Number(o), 0);
-  const [net, len] = cidr.split('/') as [string, string];
-  const size = 2 ** (32 - Number(len));
-  const addr = toInt(ip);
-  const base = toInt(net);
-  return addr >= base && addr < base + size;
-}
-
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-
-export function isIpv4(s: string): boolean {
-  return IPV4.test(s);
-}
-
-declare module './model.ts' {}
-
-/**
- * Spec Authentication 6: username, realm and password, then the ACL (a disabled ACL admits no
- * address) and allowedNumbers (empty: any number the account holds). Success records lastUsedAt.
- */
-export function authenticateSip(rt: Runtime, m: SipAuthModel, a: SipAuthAttempt): { outcome: SipAuthOutcome; credentialId: string | null } {
-  // A WebRTC token's ephemeral username stands for its parent credential while it lives.
-  const token = m.tokens.all().find((t) => t.realm === a.realm && t.username === a.username);
-  const row = token
-    ? m.liveToken(token) ? m.credentials.get(token.credentialId) : undefined
-    : m.credentials.all().find((c) => c.realm === a.realm && c.username === a.username && c.status !== 'deleted');
-  if (!row || row.status === 'deleted') return { outcome: 'unknown_user', credentialId: null };
-  const refuse = (outcome: SipAuthOutcome) => ({ outcome, credentialId: row.id });
-  if (!row.enabled || row.status !== 'active') return refuse('credential_disabled');
-  const expected = token ? token.ha1 : row.ha1;
-  if (digestHa1(a.username, a.realm, a.password) !== expected) return refuse('wrong_password');
-  if (row.ipAclId !== null) {
-    const acl = m.acls.get(row.ipAclId);
-    const ip = a.sourceIp;
-    if (!acl || acl.status !== 'active' || ip === undefined || !acl.cidrs.some((c) => ipInCidr(ip, c))) return refuse('ip_not_allowed');
-  }
-  if (a.fromNumber !== undefined) {
-    const from = normalizePhone(a.fromNumber, 'fromNumber');
-    const allowed = row.allowedNumbers.length > 0 ? row.allowedNumbers.includes(from) : rt.numbers.ownerOf(from) === row.accountId;
-    if (!allowed) return refuse('number_not_allowed');
-  }
-  m.credentials.replace({ ...row, lastUsedAt: rt.clock.nowIso() });
-  return { outcome: 'ok', credentialId: row.id };
 }
