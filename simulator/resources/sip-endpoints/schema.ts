@@ -113,23 +113,8 @@ export const EndpointRowSchema = Type.Object(
 );
 export type EndpointRow = Static<typeof EndpointRowSchema>;
 
-export const RouteRowSchema = Type.Object(
-  {
-    id: Type.String(),
-    endpointId: Type.String(),
-    uri: Type.String(),
-    priority: Type.Integer(),
-    weight: Type.Integer(),
-    transport: StringEnum(TRANSPORTS),
-    status: StringEnum(ROUTE_STATUSES),
-    lastUsedAt: Nullable(DateTime()),
-    lastFailureAt: Nullable(DateTime()),
-    failureCount: Type.Integer({ minimum: 0 }),
-    dateCreated: DateTime(),
-    dateUpdated: DateTime(),
-  },
-  { additionalProperties: false },
-);
+// A stored route is exactly its wire shape (no hidden fields).
+export const RouteRowSchema = Type.Object(SipOriginationRoute.properties, { additionalProperties: false });
 export type RouteRow = Static<typeof RouteRowSchema>;
 
 export const SipEndpointsStateSchema = Type.Object(
