@@ -2,7 +2,7 @@
 // document's `CallFlowNode`). Each block type has two schemas built by one function: the request
 // form, where defaulted fields may be omitted, and the filled form every response and the stored
 // row carry. The calls engine reads flows through `FlowGraph` / `FlowBlock` (the filled form).
-import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Kind, Type, TypeRegistry, type Static, type TObject, type TProperties, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 
 /** Variable names (reference): what `{{name}}`, `saveAs`, `setvar` and `condition` use. */
@@ -308,6 +308,14 @@ export interface FlowGraph {
 }
 
 // --- wire bodies ---
+
+// Call-flow bodies are documented by their full schema but checked by the model, so that graph
+// problems answer call_flow_invalid_graph with `issues[]` (reference) instead of the generic
+// dispatcher error.
+TypeRegistry.Set('CallFlowCheckedByHandler', () => true);
+export function checkedByHandler(schema: TSchema): TUnsafe<unknown> {
+  return Type.Unsafe<unknown>({ ...schema, [Kind]: 'CallFlowCheckedByHandler' });
+}
 
 export const CallFlowSummary = Type.Object(
   {
