@@ -10,6 +10,8 @@ import type { VirtualClock } from '../../core/clock.ts';
 import type { SeededRandom } from '../../core/random.ts';
 import type { References } from '../../core/refs.ts';
 import { deriveVariables, parseGraph, readStoredGraph } from './graph.ts';
+import { fixtureGraph, wireProvider } from './fixture.ts';
+import type { Fixture } from '../../fixture/schema.ts';
 import {
   CallFlowsStateSchema,
   FLOWS_PER_ACCOUNT,
@@ -96,6 +98,17 @@ export class CallFlowsModel implements CallFlowsReader {
   clear(): void {
     this.flows = new Table();
     this.voices = new Map();
+  }
+
+  /** Seed voices and flows (checked when the fixture loaded); flows oldest first by createdAt. */
+  loadFixture(f: Fixture): void {
+    for (const a of f.accounts) for (const v of a.voices ?? []) this.registerVoice(a.accountId, wireProvider(v.provider), v.voiceId);
+    const seeds = f.accounts.flatMap((a) => (a.callFlows ?? []).map((flow) => ({ accountId: a.accountId, flow, at: flow.createdAt ?? f.clock.start })));
+    seeds.sort((x, y) => x.at.localeCompare(y.at));
+    for (const { accountId, flow, at } of seeds) {
+      const id = flow.callFlowId ?? freshId(this.ports.random(), 'callFlow', (x) => this.flows.has(x) || seeds.some((s) => s.flow.callFlowId === x));
+      this.flows.insert({ id, accountId, name: flow.name, graph: fixtureGraph(flow), canvas: null, dateCreated: at, dateUpdated: at });
+    }
   }
 
   snapshot(): CallFlowsState {
