@@ -98,6 +98,14 @@ export class MessagesModel {
   }
 
   /**
+   * The messenger's channel id for a `ChannelId` as sent: today's SDK sends the connection's own id
+   * (docs/compatibility.md), the public document the messenger's; templates are filed under the latter.
+   */
+  private messengerChannelId(accountId: string, channelId: string): string {
+    return this.rt.kakaoChannels.find(accountId, channelId)?.channelId ?? channelId;
+  }
+
+  /**
    * sendMessage. Every check runs before the first write, in this order: idempotent replay,
    * content (400), numbers (400), image downloads (400), subscription (422), operations bar
    * (403), opt-out, template approval, type, monthly cap and operations cap (422). `origin` is where clients reach the API (media URLs).
@@ -107,7 +115,7 @@ export class MessagesModel {
     const earlier = key === null ? undefined : this.idempotency.get(`${accountId}|${key}`);
     if (earlier !== undefined) return { row: this.messages.get(earlier)!, replayed: true };
 
-    const content = planContent(input, (channelId, templateId) => this.templates.find(accountId, channelId, templateId));
+    const content = planContent(input, (channelId, templateId) => this.templates.find(accountId, this.messengerChannelId(accountId, channelId), templateId));
     const to = normalizePhone(input.To, 'To');
     const from = ownedSender(this.rt, accountId, input.From, 'From');
     const media = downloadMedia(this.rt.imageHost, content.mediaUrl, 'MediaUrl');

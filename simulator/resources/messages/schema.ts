@@ -144,6 +144,7 @@ export const TemplateRowSchema = Type.Object(
     variables: Type.Array(Type.String()), // names without #{}; body placeholders plus those of buttons and highlights
     status: StringEnum(TEMPLATE_STATUSES),
     createdAt: DateTime(),
+    updatedAt: Type.Optional(DateTime()), // the last control-plane change; absent until one (and in older snapshots)
   },
   { additionalProperties: false },
 );
