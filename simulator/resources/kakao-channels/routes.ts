@@ -3,7 +3,7 @@
 // get (checks the channel at the messenger) and disconnect (200 with the channel).
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../../core/operation.ts';
-import { errorCodes } from '../../core/errors.ts';
+import { ApiError, errorCodes } from '../../core/errors.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { CATEGORIES, messengerErrors } from '../../peers/messenger.ts';
@@ -126,24 +126,33 @@ export const operations = [
     method: 'GET',
     path: '/v1/accounts/{accountId}/kakao/templates',
     tag: TAG,
-    summary: 'Notification templates of the account, optionally of one channel',
+    summary: 'Notification templates of one of the account\'s channels',
     description: 'Newest first. `channelId` takes the connection\'s own id or the messenger\'s channel id. Review happens at the messenger (the simulator: templates are planted through the control plane); `sendable` says whether a message can use the template now.',
     origin: 'simulator',
     basis: 'the official Node SDK lists templates here (docs/compatibility.md); the public API document has no such operation',
     auth: 'account',
     params: account,
-    query: { channelId: Type.String({ description: 'The connection\'s id or the messenger\'s channel id.' }), ...standardPagingParams },
+    query: { channelId: Type.String({ description: 'Required (400 without, as the real service): the connection\'s id or the messenger\'s channel id.' }), ...standardPagingParams },
     responses: { 200: { description: 'A page of templates.', schema: KakaoTemplateList } },
     handler: (ctx) => {
       const channels = ctx.rt.kakaoChannels;
-      const wanted = ctx.query.channelId === undefined ? undefined : (channels.find(ctx.accountId, ctx.query.channelId)?.channelId ?? ctx.query.channelId);
-      const rows = ctx.rt.messages.templates.list(ctx.accountId).filter((t) => wanted === undefined || t.channelId === wanted);
+      const named = requiredChannelId(ctx.query.channelId);
+      const wanted = channels.find(ctx.accountId, named)?.channelId ?? named;
+      const rows = ctx.rt.messages.templates.list(ctx.accountId).filter((t) => t.channelId === wanted);
       const page = pageOf(rows, parsePaging(ctx.query as PagingQuery));
       const shown = (t: TemplateRow) => channels.find(ctx.accountId, t.channelId)?.id ?? t.channelId;
       return reply.ok({ data: page.data.map((t) => templateListWire(t, shown(t))), meta: page.meta });
     },
   }),
 ];
+
+/** The real service answers 400 when a template list names no channel (docs/compatibility.md). */
+export function requiredChannelId(channelId: string | undefined): string {
+  if (channelId === undefined || channelId === '') {
+    throw ApiError.validation('channelId is required: the connection\'s id (or the messenger\'s channel id)', [{ path: 'channelId', message: 'is required' }]);
+  }
+  return channelId;
+}
 
 function templateListWire(t: TemplateRow, channelId: string) {
   return {
