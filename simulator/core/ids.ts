@@ -10,6 +10,8 @@ export const ID_FORMATS = {
   message: { prefix: 'MG', hex: 32 },
   verification: { prefix: 'VE', hex: 32 },
   kakaoTemplate: { prefix: 'KA01TP', hex: 26 },
+  brandTemplate: { prefix: 'BT', hex: 24 },
+  brandImage: { prefix: 'bimg_', hex: 24 },
   kakaoChannel: { prefix: 'kch_', hex: 24 },
   emailDomain: { prefix: 'ed_', hex: 24 },
   webhook: { prefix: 'WH', hex: 16 },

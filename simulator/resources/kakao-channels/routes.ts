@@ -3,13 +3,15 @@
 // get (checks the channel at the messenger) and disconnect (200 with the channel).
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../../core/operation.ts';
-import { ApiError, errorCodes } from '../../core/errors.ts';
+import { errorCodes } from '../../core/errors.ts';
+import { requiredChannelId } from './channel-query.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { CATEGORIES, messengerErrors } from '../../peers/messenger.ts';
 import { kakaoChannelErrors as E } from './model.ts';
 import { ConnectBody, KakaoCategoryList, KakaoChannel, KakaoChannelList, KakaoTemplateList, TokenRequestBody, TokenRequested } from './schema.ts';
 import type { TemplateRow } from '../messages/schema.ts';
+import { operations as brandOperations } from './brand-routes.ts';
 
 const TAG = 'Kakao channels';
 const account = { accountId: Type.String({ description: 'Account id.' }) };
@@ -19,7 +21,7 @@ const channelParams = {
 };
 const phoneErrors = [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY];
 
-export const operations = [
+const channelOperations = [
   defineOperation({
     operationId: 'listKakaoChannelCategories',
     method: 'GET',
@@ -146,13 +148,7 @@ export const operations = [
   }),
 ];
 
-/** The real service answers 400 when a template list names no channel (docs/compatibility.md). */
-export function requiredChannelId(channelId: string | undefined): string {
-  if (channelId === undefined || channelId === '') {
-    throw ApiError.validation('channelId is required: the connection\'s id (or the messenger\'s channel id)', [{ path: 'channelId', message: 'is required' }]);
-  }
-  return channelId;
-}
+export const operations = [...channelOperations, ...brandOperations];
 
 function templateListWire(t: TemplateRow, channelId: string) {
   return {
