@@ -9,7 +9,7 @@ import type { VirtualClock } from '../../core/clock.ts';
 import type { SeededRandom } from '../../core/random.ts';
 import { messageErrors as E } from './errors.ts';
 import { placeholders, variableName } from './templates.ts';
-import type { BrandImageRow, BrandTemplateRow, CreateBrandTemplateInput } from './schema.ts';
+import { MESSAGE_IDS, type BrandImageRow, type BrandTemplateRow, type CreateBrandTemplateInput } from './schema.ts';
 
 /** Brand images: JPEG or PNG, at most 500 KB (the messenger's own ceiling for bubble images). */
 export const BRAND_IMAGE_MAX_BYTES = 500 * 1024;
@@ -43,7 +43,7 @@ export class BrandTemplates {
     if (missing.length > 0) {
       throw ApiError.validation(`variables must include every placeholder; missing ${missing.join(', ')}`, [{ path: 'variables', message: `missing ${missing.join(', ')}` }]);
     }
-    const id = input.templateId ?? freshId(this.k.random(), 'brandTemplate', (x) => this.rows.has(x));
+    const id = input.templateId ?? freshId(this.k.random(), MESSAGE_IDS.brandTemplate, (x) => this.rows.has(x));
     const now = this.k.clock.nowIso();
     return this.rows.insert({
       id,
@@ -97,7 +97,7 @@ export class BrandImages {
     const contentType = sniffImageType(input.bytes);
     if (!contentType) throw E.BRAND_IMAGE_INVALID('the image must be a JPEG or PNG file', { errors: [{ path: 'image', message: 'not a JPEG or PNG image' }] });
     return this.rows.insert({
-      id: freshId(this.k.random(), 'brandImage', (x) => this.rows.has(x)),
+      id: freshId(this.k.random(), MESSAGE_IDS.brandImage, (x) => this.rows.has(x)),
       accountId,
       bubbleType: input.bubbleType,
       slot: input.slot,

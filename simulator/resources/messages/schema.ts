@@ -6,6 +6,15 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+/** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
+export const MESSAGE_IDS = {
+  message: { prefix: 'MG', hex: 32 },
+  kakaoTemplate: { prefix: 'KA01TP', hex: 26 },
+  brandTemplate: { prefix: 'BT', hex: 24 },
+  brandImage: { prefix: 'bimg_', hex: 24 },
+} as const satisfies Record<string, IdFormat>;
 
 /** bms (messenger brand message) since the real service added it in 2026-09 (docs/compatibility.md). */
 export const MESSAGE_TYPES = ['sms', 'lms', 'mms', 'ata', 'bms'] as const;
