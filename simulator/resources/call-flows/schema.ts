@@ -4,6 +4,10 @@
 // row carry. The calls engine reads flows through `FlowGraph` / `FlowBlock` (the filled form).
 import { Kind, Type, TypeRegistry, type Static, type TObject, type TProperties, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+/** Call flow ids: `CF` + 12 hex (the SDK fixture's `CF41b8e07d9c25`). */
+export const CALL_FLOW_IDS = { callFlow: { prefix: 'CF', hex: 12 } } as const satisfies Record<string, IdFormat>;
 
 /** Variable names (reference): what `{{name}}`, `saveAs`, `setvar` and `condition` use. */
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
