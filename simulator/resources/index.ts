@@ -24,6 +24,7 @@ import { kakaoChannels } from './kakao-channels/index.ts';
 import { webhooks } from './webhooks/index.ts';
 import { sipEndpoints } from './sip-endpoints/index.ts';
 import { sipAuth } from './sip-auth/index.ts';
+import { callFlows } from './call-flows/index.ts';
 
 export const FAMILIES = [
   accounts,
@@ -43,6 +44,7 @@ export const FAMILIES = [
   webhookEngine,
   sipEndpoints,
   sipAuth,
+  callFlows, // after numbers: phoneNumbers reads their routing
 ] as const;
 
 type Entry = (typeof FAMILIES)[number];
