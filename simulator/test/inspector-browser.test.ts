@@ -27,7 +27,6 @@ describe.skipIf(!available)('the inspector in Chromium', () => {
   let browser: BrowserContext;
   let profile: string;
   const consoleErrors: string[] = [];
-  const control = { authorization: `Bearer ${TOKEN}` };
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -141,11 +140,11 @@ describe.skipIf(!available)('the inspector in Chromium', () => {
     const page = await open('#/nothing-here');
     await signIn(page);
     await expect.poll(() => page.locator('#view').textContent()).toContain('There is no view called nothing-here');
-    await page.evaluate(() => (location.hash = '#/messages/AC00000000'));
+    await page.evaluate("location.hash = '#/messages/AC00000000'");
     await expect.poll(() => page.locator('#view').textContent()).toContain('No account AC00000000');
-    await page.evaluate(() => (location.hash = '#/calls/CA0000'));
+    await page.evaluate("location.hash = '#/calls/CA0000'");
     await expect.poll(() => page.locator('#view').textContent()).toMatch(/No call CA0000|serves no call/);
-    await page.evaluate(() => (location.hash = '#/clock'));
+    await page.evaluate("location.hash = '#/clock'");
     await expect.poll(() => page.locator('#live').textContent()).toBe('live');
     await call(sim, 'POST', '/_sim/reset', {}, { key: TOKEN });
     await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 10_000 }).toContain('was reset');
