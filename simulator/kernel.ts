@@ -5,16 +5,17 @@
 import type { Contribution } from './resources/family.ts';
 import { operations as fixedControl } from './control/routes.ts';
 import { operations as meta } from './meta.ts';
+import { operations as inspector } from './web/inspector/routes.ts';
 
 export function kernel(): Contribution {
   return {
     operations: meta,
-    control: fixedControl,
+    control: [...fixedControl, ...inspector],
     tags: {
       'Control plane': 'Test-only scripting and introspection of the simulator (/_sim). Not part of the platform interface.',
       Meta: 'Documents about this API.',
     },
-    capabilities: ['clock', 'state', 'writes'],
+    capabilities: ['clock', 'state', 'writes', 'inspector'],
     fixture: ['description', 'seed', 'clock'],
   };
 }
