@@ -19,6 +19,9 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Messages: 'Text messages (sms, lms, mms) and messenger notification template messages (ata), sent through the carrier and received on the account\'s numbers.',
   Verifications: 'One-time codes sent by text or call and checked against their hash; the account comes from the API key.',
   Webhooks: 'Account webhooks: which events go to which URL, their delivery logs and a test send. Deliveries are form-encoded, signed with X-Signature, and retried until a 2xx answer.',
+  'Assignment links': 'One-time links through which an end user obtains a managed number after identity verification; single use, states pending, consumed, expired, revoked.',
+  'Assignment sessions': 'The end user\'s side of an assignment link, driven by the link token without an API key: subscriber type, consents, identity verification, finalize.',
+  'Issuing pages': 'HTML pages a person looks at: the end user\'s issuing page at a link\'s url, and the fake identity provider\'s page.',
   'Control plane': 'Test-only scripting and introspection of the simulator (/_sim). Not part of the platform interface.',
   Meta: 'Documents about this API.',
 };

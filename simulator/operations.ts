@@ -23,6 +23,10 @@ import { operations as imageHostControl } from './control/image-host.ts';
 import { operations as usageControl } from './control/usage.ts';
 import { operations as webhookControl } from './control/webhooks.ts';
 import { operations as sipAuthControl } from './control/sip-auth.ts';
+import { operations as assignmentLinks } from './resources/assignment-links/routes.ts';
+import { operations as assignmentSessions } from './resources/assignment-links/session-routes.ts';
+import { operations as assignmentControl } from './control/assignment.ts';
+import { operations as issuingPages } from './web/routes.ts';
 import { operations as meta } from './meta.ts';
 
 export function allOperations(): readonly Operation[] {
@@ -37,6 +41,8 @@ export function allOperations(): readonly Operation[] {
     ...kakaoChannels,
     ...sipEndpoints,
     ...sipAuth,
+    ...assignmentLinks,
+    ...assignmentSessions,
     ...control,
     ...accountControl,
     ...geoipControl,
@@ -50,6 +56,8 @@ export function allOperations(): readonly Operation[] {
     ...messengerControl,
     ...webhookControl,
     ...sipAuthControl,
+    ...assignmentControl,
+    ...issuingPages,
     ...meta,
   ];
 }

@@ -30,6 +30,9 @@ import { SipAuthModel } from './resources/sip-auth/model.ts';
 import { WebhookEngine } from './peers/webhooks/engine.ts';
 import { ReceiverPolicy } from './peers/webhooks/receiver-policy.ts';
 import { SipEndpointsModel } from './resources/sip-endpoints/model.ts';
+import { AssignmentLinksModel } from './resources/assignment-links/model.ts';
+import { AssignmentSessions } from './resources/assignment-links/session.ts';
+import { FakeIdentityProvider } from './peers/kyc.ts';
 
 export const SNAPSHOT_FORMAT = 'platform-simulator-state';
 export const SNAPSHOT_VERSION = 1;
@@ -102,6 +105,9 @@ export class Runtime {
   readonly webhookEngine: WebhookEngine;
   readonly sipEndpoints: SipEndpointsModel;
   readonly sipAuth: SipAuthModel;
+  readonly kyc: FakeIdentityProvider;
+  readonly assignmentLinks: AssignmentLinksModel;
+  readonly assignmentSessions: AssignmentSessions;
 
   /** Models in snapshot order; the key is the model's name inside a snapshot. */
   private readonly models: [string, StatefulModel][];
@@ -133,6 +139,9 @@ export class Runtime {
     this.webhookEngine = new WebhookEngine(this);
     this.sipEndpoints = new SipEndpointsModel(this);
     this.sipAuth = new SipAuthModel(this);
+    this.kyc = new FakeIdentityProvider(this);
+    this.assignmentLinks = new AssignmentLinksModel(this);
+    this.assignmentSessions = new AssignmentSessions(this, this.assignmentLinks);
     this.advancer = new ClockAdvancer(this.clock, this.io);
     this.models = [
       ['accounts', this.accounts],
@@ -153,6 +162,8 @@ export class Runtime {
       ['webhookDeliveries', this.webhookEngine],
       ['sipEndpoints', this.sipEndpoints],
       ['sipAuth', this.sipAuth],
+      ['kyc', this.kyc],
+      ['assignmentLinks', this.assignmentLinks],
     ];
     this.reset(seed);
   }
