@@ -36,7 +36,7 @@ export const operations = [
     path: '/assign/{token}',
     tag: TAG,
     summary: 'The end user\'s issuing page (a link\'s url)',
-    description: 'HTML in Korean (?lang=en for English). Walks the person through the session operations. Unknown links 404, expired or revoked 410, used 409, add-on off 403, each with a page that says so.',
+    description: 'HTML in Korean (?lang=en for English). Walks the person through the session operations. A link that is unknown, expired, revoked, used or switched off gets a page that says so (data-reason on its heading); the status is 200 either way, since the page is for a person and the session operations carry the machine answer.',
     origin: 'simulator',
     basis: 'spec: the hosted end-user page lives at {assign_url}; docs/decisions.md "Assignment links".',
     auth: 'none',
@@ -48,12 +48,12 @@ export const operations = [
       const path = `/assign/${encodeURIComponent(params.token)}`;
       try {
         const session = rt.assignmentSessions.get(params.token);
-        if (session.status === 'consumed') return html(409, closedPage(l, 'used', path));
+        if (session.status === 'consumed') return html(200, closedPage(l, 'used', path));
         return html(200, flowPage(l, session, path));
       } catch (e) {
         const reason = e instanceof ApiError ? closedReason(e) : undefined;
         if (!reason) throw e;
-        return html((e as ApiError).status, closedPage(l, reason, path));
+        return html(200, closedPage(l, reason, path));
       }
     },
   }),
@@ -71,7 +71,7 @@ export const operations = [
     responses: { 200: { description: 'The provider page.', contentType: 'text/html' } },
     handler: ({ rt, params, query }) => {
       const v = rt.kyc.get(params.identityVerificationId);
-      return html(v ? 200 : 404, identityPage(langOf(query.lang), v, `/identity/${encodeURIComponent(params.identityVerificationId)}`));
+      return html(200, identityPage(langOf(query.lang), v, `/identity/${encodeURIComponent(params.identityVerificationId)}`));
     },
   }),
   defineOperation({
@@ -80,17 +80,21 @@ export const operations = [
     path: '/identity/{identityVerificationId}',
     tag: TAG,
     summary: 'The person finishes on the fake identity provider\'s page',
-    description: 'Form-encoded `action` (verify or cancel), `name`, `birthDate`. Answers 303 back to the issuing page with `identityVerificationId`, where the page resumes the session. The control plane\'s nextResult applies.',
+    description: 'Form-encoded `action` (verify or cancel), `name`, `birthDate`. Answers 303 back to the issuing page with `identityVerificationId`, where the page resumes the session; 200 with the form again when a field is missing, or a page saying the check is already finished. The control plane\'s nextResult applies.',
     origin: 'simulator',
     auth: 'none',
     params: { identityVerificationId: Type.String() },
     query: lang,
-    responses: { 303: { description: 'Back to the issuing page.' } },
-    errors: [kycErrors.VERIFICATION_NOT_FOUND, kycErrors.ALREADY_COMPLETED],
+    responses: {
+      200: { description: 'The form again with what to fix, or the page saying the check is finished.', contentType: 'text/html' },
+      303: { description: 'Back to the issuing page.' },
+    },
+    errors: [kycErrors.VERIFICATION_NOT_FOUND],
     handler: ({ rt, params, query, request }) => {
       const l = langOf(query.lang);
       const id = params.identityVerificationId;
       const v = rt.kyc.require(id);
+      if (v.status !== 'pending') return html(200, identityPage(l, v, `/identity/${encodeURIComponent(id)}`));
       const form = formFields(request.body);
       const result: KycResult | undefined = form.get('action') === 'cancel' ? 'abandoned' : undefined;
       try {
@@ -98,7 +102,7 @@ export const operations = [
       } catch (e) {
         if (e instanceof ApiError && e.status === 400) {
           const t = TEXTS[l];
-          return html(400, identityPage(l, v, `/identity/${encodeURIComponent(id)}`, `${t.idName}, ${t.idBirthDate}: ${e.message}`));
+          return html(200, identityPage(l, v, `/identity/${encodeURIComponent(id)}`, `${t.idName}, ${t.idBirthDate}: ${e.message}`));
         }
         throw e;
       }
