@@ -86,6 +86,18 @@ describe('creating links', () => {
     expect((await h.sim.control.request<any>('GET', `/accounts/${ACME.accountId}/issuing-page`)).domains).toEqual(['shop.example.com', 'example.org']);
   });
 
+  it('issuing-page domains can come from the fixture and return after a reset', async () => {
+    const fixture = structuredClone(harness().sim.fixture);
+    fixture.accounts[0]!.issuingPageDomains = ['Shop.Example.com'];
+    const h = harness({ fixture });
+    made.push(h);
+    expect((await create(h, { returnUrl: 'https://shop.example.com/x' })).status).toBe(201);
+    await domains(h, []);
+    expect((await create(h, { returnUrl: 'https://shop.example.com/x' })).status).toBe(400);
+    await h.sim.control.request('POST', '/reset', {});
+    expect((await create(h, { returnUrl: 'https://shop.example.com/x' })).status).toBe(201);
+  });
+
   it('webhookHeaders follow the number rules (X- prefix, reserved names refused)', async () => {
     const h = sim();
     expect((await create(h, { webhookHeaders: { Authorization: 'x' } })).status).toBe(400);

@@ -9,6 +9,7 @@ import { parseInstant, iso } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
 import { WireCache } from '../../core/wire.ts';
 import type { Runtime } from '../../runtime.ts';
+import type { Fixture } from '../../fixture/schema.ts';
 import { accountErrors } from '../accounts/model.ts';
 import { numberErrors, checkWebhookHeaders } from '../numbers/model.ts';
 import { messageErrors } from '../messages/errors.ts';
@@ -75,6 +76,11 @@ export class AssignmentLinksModel {
   clear(): void {
     this.links = new Table();
     this.issuingDomains = new Map();
+  }
+
+  loadFixture(f: Fixture): void {
+    this.clear();
+    for (const a of f.accounts) if (a.issuingPageDomains) this.setIssuingDomains(a.accountId, a.issuingPageDomains);
   }
 
   snapshot(): AssignmentLinksState {
