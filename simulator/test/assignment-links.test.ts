@@ -355,6 +355,18 @@ describe('managed numbers afterwards', () => {
     expect(after.status).toBe('consumed');
   });
 
+  it('texts to the issued number reach the link\'s webhookUrl with its method and headers', async () => {
+    const h = sim();
+    const inbound = await startReceiver();
+    const { json } = await create(h, { webhookUrl: inbound.url, webhookMethod: 'GET', webhookHeaders: { 'X-Tenant': 't42' } });
+    await toReady(h, json.token);
+    const number = (await session(h, json.token).post('/finalize')).json.assignedNumber;
+    await h.sim.control.request('POST', '/carrier/inbound', { from: '010-2222-3333', to: number, body: '안녕하세요' });
+    await h.sim.webhooks.settle();
+    expect(inbound.requests).toHaveLength(1);
+    expect(inbound.requests[0]).toMatchObject({ method: 'GET', headers: { 'x-tenant': 't42' }, fields: { To: number, Body: '안녕하세요' } });
+  });
+
   it('state survives a snapshot round trip, and reset forgets links and domains', async () => {
     const h = sim();
     await domains(h, ['app.example.com']);
