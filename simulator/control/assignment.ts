@@ -8,16 +8,19 @@ import { Nullable, StringEnum } from '../core/schema.ts';
 import { accountErrors } from '../resources/accounts/model.ts';
 import { KYC_FAILURES, KYC_RESULTS, KycVerificationSchema, kycErrors } from '../peers/kyc.ts';
 import type { Runtime } from '../runtime.ts';
+import { IssuingPageSchema } from '../resources/assignment-links/schema.ts';
 
 const TAG = 'Control plane';
 
-const IssuingPage = Type.Object(
-  { accountId: Type.String(), domains: Type.Array(Type.String({ description: 'A host name, lowercase.' })) },
-  { $id: 'SimIssuingPage', additionalProperties: false },
-);
+const IssuingPage = Type.Composite([Type.Object({ accountId: Type.String() }), IssuingPageSchema], { $id: 'SimIssuingPage', additionalProperties: false });
 const IssuingPageBody = Type.Object(
-  { domains: Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 20, description: 'Host names a returnUrl may use, matched exactly (no subdomains implied). Replaces the list.' }) },
-  { $id: 'SimIssuingPageRequest', additionalProperties: false },
+  {
+    domains: Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 20, description: 'Host names a returnUrl may use, matched exactly (no subdomains implied).' }),
+    brandServiceName: Type.Optional(IssuingPageSchema.properties.brandServiceName),
+    brandColor: Type.Optional(IssuingPageSchema.properties.brandColor),
+    brandLogoUrl: Type.Optional(IssuingPageSchema.properties.brandLogoUrl),
+  },
+  { $id: 'SimIssuingPageRequest', additionalProperties: false, description: 'Replaces the settings; an omitted brand field becomes null.' },
 );
 const KycView = Type.Object(
   {
@@ -53,7 +56,7 @@ export const operations = [
     method: 'GET',
     path: '/_sim/accounts/{accountId}/issuing-page',
     tag: TAG,
-    summary: 'The account\'s issuing-page domains',
+    summary: 'The account\'s issuing-page settings',
     origin: 'simulator',
     auth: 'control',
     params: { accountId: Type.String() },
@@ -61,7 +64,7 @@ export const operations = [
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
     handler: ({ rt, params }) => {
       rt.accounts.require(params.accountId);
-      return reply.ok({ accountId: params.accountId, domains: rt.assignmentLinks.domainsOf(params.accountId) });
+      return reply.ok({ accountId: params.accountId, ...rt.assignmentLinks.issuingPageOf(params.accountId) });
     },
   }),
   defineOperation({
@@ -69,7 +72,7 @@ export const operations = [
     method: 'PUT',
     path: '/_sim/accounts/{accountId}/issuing-page',
     tag: TAG,
-    summary: 'Set the account\'s issuing-page domains (the console\'s organisation settings)',
+    summary: 'Set the account\'s issuing-page settings: returnUrl domains and brand (the console\'s organisation settings)',
     description: 'A createAssignmentLink returnUrl must have one of these hosts exactly. Existing links keep their returnUrl.',
     origin: 'simulator',
     auth: 'control',
@@ -78,7 +81,7 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The settings.', schema: IssuingPage } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params, body }) => reply.ok({ accountId: params.accountId, domains: rt.assignmentLinks.setIssuingDomains(params.accountId, body.domains) }),
+    handler: ({ rt, params, body }) => reply.ok({ accountId: params.accountId, ...rt.assignmentLinks.setIssuingPage(params.accountId, body) }),
   }),
   defineOperation({
     operationId: 'simGetKyc',

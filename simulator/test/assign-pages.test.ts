@@ -37,6 +37,22 @@ describe('the issuing page', () => {
     expect(ko.text).toContain('role="alert"');
   });
 
+  it('shows the brand of the issuing-page settings: service name, colour, logo; the session carries them', async () => {
+    const h = harness();
+    await h.sim.control.request('PUT', `/accounts/${ACME.accountId}/issuing-page`, { domains: [], brandServiceName: 'Acme 회선', brandColor: '#0a7f3f', brandLogoUrl: 'https://cdn.example.com/logo.png' });
+    const token = await link(h);
+    const html = (await page(h, `/assign/${token}`)).text;
+    expect(html).toContain('<p class="org">Acme 회선</p>');
+    expect(html).toContain(':root { --accent: #0a7f3f; }');
+    expect(html).toContain('<img class="logo" src="https://cdn.example.com/logo.png" alt=""');
+    const s = (await h.call('GET', `/v1/assignment-sessions/${token}`, undefined, { key: null })).json;
+    expect(s).toMatchObject({ brandServiceName: 'Acme 회선', brandColor: '#0a7f3f', brandLogoUrl: 'https://cdn.example.com/logo.png' });
+    for (const bad of [{ brandColor: 'red; }' }, { brandLogoUrl: 'javascript:alert(1)' }, { brandLogoUrl: 'http://cdn.example.com/x.png' }]) {
+      const r = await h.call('PUT', `/_sim/accounts/${ACME.accountId}/issuing-page`, { domains: [], ...bad }, { key: null });
+      expect(r.status, JSON.stringify(bad)).toBe(400);
+    }
+  });
+
   it('escapes the organisation name', async () => {
     const h = harness();
     await h.sim.control.request('PATCH', `/accounts/${ACME.accountId}`, { name: '<script>alert(1)</script> & Co' });

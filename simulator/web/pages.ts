@@ -33,11 +33,12 @@ button, .button { display: inline-block; margin-top: 1rem; padding: .7rem 1.2rem
 button:focus-visible, .button:focus-visible, a:focus-visible, input:focus-visible { outline: 3px solid #f0b400; outline-offset: 2px; }
 button.secondary { background: #666; }
 #alert:not(:empty) { margin: 1rem 0; padding: .75rem 1rem; border-radius: 8px; background: #fdecec; color: #8a1010; }
+.logo { display: block; max-height: 40px; margin-bottom: .5rem; }
 .number { font-size: 1.6rem; font-weight: 700; letter-spacing: .05em; }
 input[type="text"], input[type="date"] { font-size: 1rem; padding: .5rem; width: 100%; box-sizing: border-box; }
 `;
 
-function shell(lang: Lang, title: string, body: string, opts: { switchTo?: string } = {}): string {
+function shell(lang: Lang, title: string, body: string, opts: { switchTo?: string; accent?: string | null } = {}): string {
   const t = TEXTS[lang];
   const switcher = opts.switchTo !== undefined ? `<a href="${escapeHtml(opts.switchTo)}" lang="${t.otherLangCode}" hreflang="${t.otherLangCode}">${t.otherLang}</a>` : '';
   return `<!doctype html>
@@ -47,7 +48,7 @@ function shell(lang: Lang, title: string, body: string, opts: { switchTo?: strin
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}${opts.accent && /^#[0-9A-Fa-f]{6}$/.test(opts.accent) ? `:root { --accent: ${opts.accent}; }` : ''}</style>
 </head>
 <body>
 <main id="main" aria-busy="false">
@@ -86,7 +87,8 @@ export function flowPage(lang: Lang, session: AssignmentSessionWire, path: strin
   const steps = (['selectType', 'consents', 'verify', 'ready', 'done'] as const)
     .map((s) => `<li id="progress-${s}">${escapeHtml(t.steps[s])}</li>`)
     .join('');
-  const body = `<p class="org">${escapeHtml(session.orgName)}</p>
+  const logo = session.brandLogoUrl ? `<img class="logo" src="${escapeHtml(session.brandLogoUrl)}" alt="" height="40">` : '';
+  const body = `${logo}<p class="org">${escapeHtml(session.brandServiceName ?? session.orgName)}</p>
 <h1>${escapeHtml(t.title)}</h1>
 <ol class="progress" aria-label="${escapeHtml(t.stepsLabel)}">${steps}</ol>
 <div id="alert" role="alert" aria-live="assertive"></div>
@@ -135,7 +137,7 @@ ${OPTIONAL_CLAUSES.map((k) => clauseBox(t, k, false)).join('\n')}
 <script type="application/json" id="texts">${scriptJson({ errors: t.errors })}</script>
 <script type="application/json" id="session">${scriptJson({ step: session.step, returnUrl: session.returnUrl })}</script>
 <script>${ASSIGN_CLIENT_SCRIPT}</script>`;
-  return shell(lang, t.title, body, { switchTo: `${path}?lang=${t.otherLangCode}` });
+  return shell(lang, t.title, body, { switchTo: `${path}?lang=${t.otherLangCode}`, accent: session.brandColor });
 }
 
 /** The fake identity provider's page: a form for the person's name and birth date, or cancel. */

@@ -20,6 +20,7 @@ import {
   type AssignmentLinkWire,
   type AssignmentLinksState,
   type CreateLinkInput,
+  type IssuingPage,
   type LinkRow,
   type LinkStatus,
 } from './schema.ts';
@@ -62,7 +63,7 @@ export function runtimePorts(rt: Runtime): LinkPorts {
 
 export class AssignmentLinksModel {
   links = new Table<LinkRow>(); // maps a link token (= linkId) to the link and its session
-  issuingDomains = new Map<string, string[]>(); // maps accountId to the hosts a returnUrl may use
+  issuingPages = new Map<string, IssuingPage>(); // maps accountId to its issuing-page settings (returnUrl hosts, brand)
   readonly ports: LinkPorts;
   // The released instant is derived from the numbers family, so the cache keys on it too.
   private readonly wireCache = new WireCache<{ row: LinkRow; releasedAt: string | null }>(({ row, releasedAt }) => toWire(row, releasedAt));
@@ -75,43 +76,50 @@ export class AssignmentLinksModel {
 
   clear(): void {
     this.links = new Table();
-    this.issuingDomains = new Map();
+    this.issuingPages = new Map();
   }
 
   loadFixture(f: Fixture): void {
     this.clear();
-    for (const a of f.accounts) if (a.issuingPageDomains) this.setIssuingDomains(a.accountId, a.issuingPageDomains);
+    for (const a of f.accounts) if (a.issuingPageDomains) this.setIssuingPage(a.accountId, { domains: a.issuingPageDomains });
   }
 
   snapshot(): AssignmentLinksState {
-    return { links: [...this.links.all()], issuingDomains: Object.fromEntries([...this.issuingDomains].map(([k, v]) => [k, [...v]])) };
+    return { links: [...this.links.all()], issuingPages: Object.fromEntries([...this.issuingPages].map(([k, v]) => [k, { ...v, domains: [...v.domains] }])) };
   }
 
   restore(state: unknown): void {
     validate(AssignmentLinksStateSchema, state, 'snapshot assignmentLinks', 'assignmentLinks');
     const s = state as AssignmentLinksState;
     this.links = new Table(s.links);
-    this.issuingDomains = new Map(Object.entries(s.issuingDomains).map(([k, v]) => [k, [...v]]));
+    this.issuingPages = new Map(Object.entries(s.issuingPages).map(([k, v]) => [k, { ...v, domains: [...v.domains] }]));
   }
 
   // --- issuing-page settings (control plane) ---
 
-  setIssuingDomains(accountId: string, domains: string[]): string[] {
+  /** Replaces the account's issuing-page settings; omitted brand fields become null. */
+  setIssuingPage(accountId: string, input: { domains: string[]; brandServiceName?: string | null; brandColor?: string | null; brandLogoUrl?: string | null }): IssuingPage {
     if (!this.ports.accountExists(accountId)) throw accountErrors.ACCOUNT_NOT_FOUND(`account ${accountId} does not exist`);
-    const hosts = domains.map((d, i) => {
+    const hosts = input.domains.map((d, i) => {
       const host = d.trim().toLowerCase();
       if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(host)) {
         throw ApiError.validation(`domains[${i}] must be a host name such as app.example.com (no scheme, port or path), got "${d}"`, [{ path: `domains.${i}`, message: 'not a host name' }]);
       }
       return host;
     });
-    const unique = [...new Set(hosts)];
-    this.issuingDomains.set(accountId, unique);
-    return [...unique];
+    const page: IssuingPage = {
+      domains: [...new Set(hosts)],
+      brandServiceName: input.brandServiceName ?? null,
+      brandColor: input.brandColor ?? null,
+      brandLogoUrl: input.brandLogoUrl ?? null,
+    };
+    this.issuingPages.set(accountId, page);
+    return this.issuingPageOf(accountId);
   }
 
-  domainsOf(accountId: string): string[] {
-    return [...(this.issuingDomains.get(accountId) ?? [])];
+  issuingPageOf(accountId: string): IssuingPage {
+    const p = this.issuingPages.get(accountId);
+    return p ? { ...p, domains: [...p.domains] } : { domains: [], brandServiceName: null, brandColor: null, brandLogoUrl: null };
   }
 
   // --- links ---
@@ -226,7 +234,7 @@ export class AssignmentLinksModel {
     if (!u || (u.protocol !== 'https:' && u.protocol !== 'http:')) {
       throw ApiError.validation(`returnUrl must be an http or https URL, got "${value}"`, [{ path: 'returnUrl', message: 'must be an http(s) URL' }]);
     }
-    const domains = this.issuingDomains.get(accountId) ?? [];
+    const domains = this.issuingPages.get(accountId)?.domains ?? [];
     // Exact host match: a registered example.com does not allow app.example.com (spec).
     if (!domains.includes(u.hostname.toLowerCase())) {
       const known = domains.length === 0 ? 'no issuing-page domain is registered' : `registered: ${domains.join(', ')}`;

@@ -140,10 +140,22 @@ export const LinkRowSchema = Type.Object(
 );
 export type LinkRow = Static<typeof LinkRowSchema>;
 
+/** An organisation's issuing-page settings (the console's; the control plane or fixture here). */
+export const IssuingPageSchema = Type.Object(
+  {
+    domains: Type.Array(Type.String({ description: 'A host name, lowercase.' }), { description: 'Hosts a returnUrl may use, matched exactly.' }),
+    brandServiceName: Nullable(Type.String({ maxLength: 50, description: 'Shown on the issuing page instead of the organisation name.' })),
+    brandColor: Nullable(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'Accent colour of the page, #rrggbb.' })),
+    brandLogoUrl: Nullable(Type.String({ format: 'uri', maxLength: 2048, pattern: '^https://', description: 'An https image shown on the page.' })),
+  },
+  { additionalProperties: false },
+);
+export type IssuingPage = Static<typeof IssuingPageSchema>;
+
 export const AssignmentLinksStateSchema = Type.Object(
   {
     links: Type.Array(LinkRowSchema),
-    issuingDomains: Type.Record(Type.String(), Type.Array(Type.String())),
+    issuingPages: Type.Record(Type.String(), IssuingPageSchema),
   },
   { additionalProperties: false },
 );

@@ -28,13 +28,14 @@ export class AssignmentSessions {
   /** getAssignmentSession: a consumed link still answers (step done); expired and revoked are 410. */
   get(token: string): AssignmentSessionWire {
     const row = this.open(token, { allowConsumed: true });
+    const brand = this.links.issuingPageOf(row.accountId);
     return {
       status: row.status === 'consumed' ? 'consumed' : 'pending',
       step: row.step,
       orgName: this.links.ports.orgName(row.accountId),
-      brandLogoUrl: null,
-      brandServiceName: null,
-      brandColor: null,
+      brandLogoUrl: brand.brandLogoUrl,
+      brandServiceName: brand.brandServiceName,
+      brandColor: brand.brandColor,
       returnUrl: row.returnUrl,
       subscriberType: row.subscriberType,
       assignedNumber: row.number,
