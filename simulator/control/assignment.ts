@@ -50,7 +50,8 @@ function kycView(rt: Runtime) {
   return { failure: rt.kyc.failure, nextResult: rt.kyc.nextResult, verifications: rt.kyc.list() };
 }
 
-export const operations = [
+/** An account's issuing-page settings (the assignment-links descriptor lists them). */
+export const issuingPageOperations = [
   defineOperation({
     operationId: 'simGetIssuingPage',
     method: 'GET',
@@ -83,6 +84,10 @@ export const operations = [
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
     handler: ({ rt, params, body }) => reply.ok({ accountId: params.accountId, ...rt.assignmentLinks.setIssuingPage(params.accountId, body) }),
   }),
+];
+
+/** The fake identity provider's control routes (its descriptor: peers/index.ts). */
+export const kycOperations = [
   defineOperation({
     operationId: 'simGetKyc',
     method: 'GET',

@@ -19,7 +19,7 @@ export type DeliveryType = (typeof DELIVERY_TYPES)[number];
 export const OUTCOMES = ['delivered', 'failed', 'no-answer', 'busy'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-/** Who handed the delivery over and hears its outcome. */
+/** Who handed the delivery over and hears its outcome (the descriptors' `carrierOwners`, checked at load). */
 export const OWNERS = ['message', 'verification'] as const;
 export type Owner = (typeof OWNERS)[number];
 

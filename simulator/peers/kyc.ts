@@ -7,9 +7,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiError, defineError } from '../core/errors.ts';
 import { iso } from '../core/clock.ts';
-import { newId } from '../core/ids.ts';
+import { newId, type IdFormat } from '../core/ids.ts';
 import { DateTime, Nullable, StringEnum, validate } from '../core/schema.ts';
 import type { Runtime } from '../runtime.ts';
+
+export const KYC_IDS = {
+  identityVerification: { prefix: 'identity-verification-', hex: 24 },
+} as const satisfies Record<string, IdFormat>;
 
 export const KYC_RESULTS = ['verified', 'name_mismatch', 'age_mismatch', 'abandoned'] as const;
 export type KycResult = (typeof KYC_RESULTS)[number];
@@ -98,7 +102,7 @@ export class FakeIdentityProvider {
   /** Starts a verification bound to a link; the person completes it on the provider's page. */
   start(linkId: string): KycVerification {
     const v: KycVerification = {
-      id: newId(this.rt.random, { prefix: 'identity-verification-', hex: 24 }),
+      id: newId(this.rt.random, KYC_IDS.identityVerification),
       linkId,
       status: 'pending',
       name: null,

@@ -47,7 +47,7 @@ export const operations = [
       const l = langOf(query.lang);
       const path = `/assign/${encodeURIComponent(params.token)}`;
       try {
-        const session = rt.assignmentSessions.get(params.token);
+        const session = rt.assignmentLinks.sessions.get(params.token);
         if (session.status === 'consumed') return html(200, closedPage(l, 'used', path));
         return html(200, flowPage(l, session, path));
       } catch (e) {

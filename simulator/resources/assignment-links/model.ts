@@ -14,6 +14,7 @@ import { accountErrors } from '../accounts/model.ts';
 import { numberErrors, checkWebhookHeaders } from '../numbers/model.ts';
 import { messageErrors } from '../messages/errors.ts';
 import { linkErrors } from './errors.ts';
+import { AssignmentSessions } from './session.ts';
 import {
   AssignmentLinksStateSchema,
   TTL_MAX,
@@ -65,12 +66,15 @@ export class AssignmentLinksModel {
   links = new Table<LinkRow>(); // maps a link token (= linkId) to the link and its session
   issuingPages = new Map<string, IssuingPage>(); // maps accountId to its issuing-page settings (returnUrl hosts, brand)
   readonly ports: LinkPorts;
+  /** The end user's session behind each link (its state lives on the link rows). */
+  readonly sessions: AssignmentSessions;
   // The released instant is derived from the numbers family, so the cache keys on it too.
   private readonly wireCache = new WireCache<{ row: LinkRow; releasedAt: string | null }>(({ row, releasedAt }) => toWire(row, releasedAt));
   private readonly rowViews = new WeakMap<LinkRow, { row: LinkRow; releasedAt: string | null }>();
 
   constructor(private readonly rt: Runtime, ports?: LinkPorts) {
     this.ports = ports ?? runtimePorts(rt);
+    this.sessions = new AssignmentSessions(rt, this);
     rt.clock.on(EXPIRE_JOB, (p: { linkId: string }) => this.expire(p.linkId));
   }
 

@@ -4,6 +4,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+/** Ids of the session's records (the link token itself is 43 URL-safe characters, model.ts). */
+export const ASSIGNMENT_IDS = {
+  kycSnapshot: { prefix: 'kyc_', hex: 24 },
+} as const satisfies Record<string, IdFormat>;
 
 export const LINK_STATUSES = ['pending', 'consumed', 'expired', 'revoked'] as const;
 export type LinkStatus = (typeof LINK_STATUSES)[number];

@@ -27,7 +27,7 @@ export const operations = [
     params: token,
     responses: { 200: { description: 'The session.', schema: AssignmentSession } },
     errors: [E.SESSION_NOT_FOUND, E.ADDON_INACTIVE, E.SESSION_GONE],
-    handler: (ctx) => reply.ok(ctx.rt.assignmentSessions.get(ctx.params.token)),
+    handler: (ctx) => reply.ok(ctx.rt.assignmentLinks.sessions.get(ctx.params.token)),
   }),
   defineOperation({
     operationId: 'setAssignmentSessionSubscriberType',
@@ -45,7 +45,7 @@ export const operations = [
     responses: { 200: { description: 'Saved.', schema: OkResult } },
     errors: [...common, E.INVALID_SUBSCRIBER_TYPE],
     handler: (ctx) => {
-      ctx.rt.assignmentSessions.setSubscriberType(ctx.params.token, ctx.body.subscriberType);
+      ctx.rt.assignmentLinks.sessions.setSubscriberType(ctx.params.token, ctx.body.subscriberType);
       return reply.ok({ ok: true });
     },
   }),
@@ -65,7 +65,7 @@ export const operations = [
     responses: { 200: { description: 'Recorded.', schema: OkResult } },
     errors: [...common, E.CONSENT_REQUIRED],
     handler: (ctx) => {
-      ctx.rt.assignmentSessions.recordConsents(ctx.params.token, ctx.body.items);
+      ctx.rt.assignmentLinks.sessions.recordConsents(ctx.params.token, ctx.body.items);
       return reply.ok({ ok: true });
     },
   }),
@@ -83,7 +83,7 @@ export const operations = [
     body: EmptyBody,
     responses: { 201: { description: 'The verification bound to the link.', schema: Type.Object({ identityVerificationId: Type.String() }, { additionalProperties: false }) } },
     errors: [...common, E.CONSENT_REQUIRED, E.VERIFICATION_RATE_LIMITED],
-    handler: (ctx) => reply.created({ identityVerificationId: ctx.rt.assignmentSessions.startVerification(ctx.params.token) }),
+    handler: (ctx) => reply.created({ identityVerificationId: ctx.rt.assignmentLinks.sessions.startVerification(ctx.params.token) }),
   }),
   defineOperation({
     operationId: 'resumeAssignmentSessionIdentityVerification',
@@ -99,7 +99,7 @@ export const operations = [
     body: EmptyBody,
     responses: { 200: { description: 'The stored result.', schema: Type.Object({ kycSnapshotId: Type.String() }, { additionalProperties: false }) } },
     errors: [...common, E.IDENTITY_NOT_VERIFIED, E.IDENTITY_NAME_MISMATCH, E.IDENTITY_AGE_RESTRICTED, E.IDENTITY_PROVIDER_ERROR],
-    handler: (ctx) => reply.ok({ kycSnapshotId: ctx.rt.assignmentSessions.resumeVerification(ctx.params.token) }),
+    handler: (ctx) => reply.ok({ kycSnapshotId: ctx.rt.assignmentLinks.sessions.resumeVerification(ctx.params.token) }),
   }),
   defineOperation({
     operationId: 'finalizeAssignmentSession',
@@ -115,6 +115,6 @@ export const operations = [
     body: EmptyBody,
     responses: { 201: { description: 'Issued.', schema: Type.Object({ assignedNumber: Type.String() }, { additionalProperties: false }) } },
     errors: [...common, E.CONSENT_REQUIRED, E.NUMBER_STOCK_EXHAUSTED, E.LINE_LIMIT_REACHED, messageErrors.NO_SUBSCRIPTION],
-    handler: (ctx) => reply.created({ assignedNumber: ctx.rt.assignmentSessions.finalize(ctx.params.token) }),
+    handler: (ctx) => reply.created({ assignedNumber: ctx.rt.assignmentLinks.sessions.finalize(ctx.params.token) }),
   }),
 ];

@@ -10,7 +10,7 @@ import { numberErrors } from '../numbers/model.ts';
 import { messageErrors } from '../messages/errors.ts';
 import type { AssignmentLinksModel } from './model.ts';
 import { sessionErrors as E } from './errors.ts';
-import { SUBSCRIBER_TYPES, type AssignmentSessionWire, type LinkRow, type SessionStep } from './schema.ts';
+import { ASSIGNMENT_IDS, SUBSCRIBER_TYPES, type AssignmentSessionWire, type LinkRow, type SessionStep } from './schema.ts';
 import { ApiError } from '../../core/errors.ts';
 
 /** Clauses the person must agree to; others (management.marketing) are optional. */
@@ -89,7 +89,7 @@ export class AssignmentSessions {
     if (v.status === 'pending' || v.status === 'abandoned') throw E.IDENTITY_NOT_VERIFIED(`the identity verification is ${v.status === 'pending' ? 'not completed' : 'cancelled'}; start another`);
     if (v.status === 'name_mismatch') throw E.IDENTITY_NAME_MISMATCH('the name does not match the phone\'s subscriber; start another verification');
     if (v.status === 'age_mismatch') throw E.IDENTITY_AGE_RESTRICTED('the person is too young to hold a line');
-    const kyc = { id: newId(this.rt.random, { prefix: 'kyc_', hex: 24 }), name: v.name!, birthDate: v.birthDate!, verifiedAt: iso(this.rt.clock.now()) };
+    const kyc = { id: newId(this.rt.random, ASSIGNMENT_IDS.kycSnapshot), name: v.name!, birthDate: v.birthDate!, verifiedAt: iso(this.rt.clock.now()) };
     this.links.links.replace({ ...row, kyc, step: 'ready' });
     return kyc.id;
   }

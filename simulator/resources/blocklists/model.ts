@@ -3,13 +3,13 @@
 // and the unblocked* fields; re-registering an active pair returns the existing entry.
 import { Table } from '../../core/store.ts';
 import { defineError } from '../../core/errors.ts';
-import { newId, type IdKind } from '../../core/ids.ts';
+import { newId, type IdFormat } from '../../core/ids.ts';
 import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import type { Runtime } from '../../runtime.ts';
 import type { Fixture } from '../../fixture/schema.ts';
-import { BlockListsStateSchema, type BlockListsState, type BlockRow } from './schema.ts';
+import { BlockListsStateSchema, type BlockListsState, type BlockRow, BLOCKLIST_IDS } from './schema.ts';
 
 export const blockErrors = {
   BLOCKED_CALLER_NOT_FOUND: defineError({
@@ -56,7 +56,7 @@ export class BlockList {
 
   constructor(
     private readonly rt: Runtime,
-    private readonly idKind: IdKind,
+    private readonly idFormat: IdFormat,
     private readonly notFound: (typeof blockErrors)['BLOCKED_CALLER_NOT_FOUND'],
     toWire: (row: BlockRow) => unknown,
   ) {
@@ -154,7 +154,7 @@ export class BlockList {
 
   private freshId(): string {
     for (;;) {
-      const id = newId(this.rt.random, this.idKind);
+      const id = newId(this.rt.random, this.idFormat);
       if (!this.rows.has(id)) return id;
     }
   }
@@ -188,8 +188,8 @@ export class BlockListsModel {
   readonly recipients: BlockList;
 
   constructor(rt: Runtime) {
-    this.callers = new BlockList(rt, 'blockedCaller', blockErrors.BLOCKED_CALLER_NOT_FOUND, callerWire);
-    this.recipients = new BlockList(rt, 'blockedRecipient', blockErrors.BLOCKED_RECIPIENT_NOT_FOUND, recipientWire);
+    this.callers = new BlockList(rt, BLOCKLIST_IDS.blockedCaller, blockErrors.BLOCKED_CALLER_NOT_FOUND, callerWire);
+    this.recipients = new BlockList(rt, BLOCKLIST_IDS.blockedRecipient, blockErrors.BLOCKED_RECIPIENT_NOT_FOUND, recipientWire);
   }
 
   loadFixture(f: Fixture): void {

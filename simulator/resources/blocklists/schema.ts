@@ -4,6 +4,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+/** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
+export const BLOCKLIST_IDS = {
+  blockedCaller: { prefix: 'bc_', hex: 24 },
+  blockedRecipient: { prefix: 'blk_', hex: 24 },
+} as const satisfies Record<string, IdFormat>;
 
 export const CALLER_SOURCES = ['console', 'api', 'mcp'] as const;
 /** Values the public API may register (spec); internal intake adds ars, sms and agent. */

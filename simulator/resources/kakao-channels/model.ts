@@ -11,7 +11,7 @@ import { validate } from '../../core/schema.ts';
 import { WireCache } from '../../core/wire.ts';
 import type { Runtime } from '../../runtime.ts';
 import { CATEGORIES, maskPhone, searchIdOf } from '../../peers/messenger.ts';
-import { KakaoChannelsStateSchema, type ConnectInput, type KakaoChannelRow, type KakaoChannelsState, type KakaoChannelWire } from './schema.ts';
+import { KakaoChannelsStateSchema, type ConnectInput, type KakaoChannelRow, type KakaoChannelsState, type KakaoChannelWire, KAKAO_CHANNEL_IDS } from './schema.ts';
 
 export const kakaoChannelErrors = {
   CHANNEL_NOT_FOUND: defineError({
@@ -87,7 +87,7 @@ export class KakaoChannelsModel {
     const now = this.rt.clock.nowIso();
     const row: KakaoChannelRow = {
       accountId,
-      id: freshId(this.rt.random, 'kakaoChannel', (id) => this.channels.has(id)),
+      id: freshId(this.rt.random, KAKAO_CHANNEL_IDS.kakaoChannel, (id) => this.channels.has(id)),
       channelId: channel.channelId,
       searchId,
       name: channel.name,

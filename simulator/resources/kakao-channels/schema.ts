@@ -3,6 +3,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+/** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
+export const KAKAO_CHANNEL_IDS = {
+  kakaoChannel: { prefix: 'kch_', hex: 24 },
+} as const satisfies Record<string, IdFormat>;
 
 export const CHANNEL_STATUSES = ['connected', 'needs_attention'] as const;
 

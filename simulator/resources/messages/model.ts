@@ -28,6 +28,7 @@ import {
   type SendMessageInput,
   type StoredMedia,
   type UsageRecordWire,
+  MESSAGE_IDS,
 } from './schema.ts';
 
 export function messageWire(r: MessageRow) {
@@ -217,7 +218,7 @@ export class MessagesModel {
 
   private blankRow(accountId: string, from: string, to: string): MessageRow {
     return {
-      id: freshId(this.rt.random, 'message', (id) => this.messages.has(id)),
+      id: freshId(this.rt.random, MESSAGE_IDS.message, (id) => this.messages.has(id)),
       accountId,
       direction: 'outbound',
       type: 'sms',

@@ -6,6 +6,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+/** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
+export const MESSAGE_IDS = {
+  message: { prefix: 'MG', hex: 32 },
+  kakaoTemplate: { prefix: 'KA01TP', hex: 26 },
+} as const satisfies Record<string, IdFormat>;
 
 export const MESSAGE_TYPES = ['sms', 'lms', 'mms', 'ata'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];

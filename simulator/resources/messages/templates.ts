@@ -4,6 +4,7 @@
 import { Table } from '../../core/store.ts';
 import { ApiError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
+import { MESSAGE_IDS } from './schema.ts';
 import type { Runtime } from '../../runtime.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import { messageErrors as E } from './errors.ts';
@@ -96,7 +97,7 @@ export class KakaoTemplates {
   create(accountId: string, input: CreateTemplateInput): TemplateRow {
     if (input.templateId !== undefined && this.rows.has(input.templateId)) throw E.TEMPLATE_EXISTS(`template ${input.templateId} already exists`);
     const variables = variablesOrRefuse(input.body, input.variables);
-    const id = input.templateId ?? freshId(this.rt.random, 'kakaoTemplate', (id) => this.rows.has(id));
+    const id = input.templateId ?? freshId(this.rt.random, MESSAGE_IDS.kakaoTemplate, (id) => this.rows.has(id));
     return this.rows.insert({
       id,
       accountId,
