@@ -127,8 +127,18 @@ export class KakaoChannelsModel {
     return row;
   }
 
+  /**
+   * The account's connection named by either id: the messenger's `channelId` (the public document)
+   * or the connection's own `id` (today's SDK, docs/compatibility.md); our own id is tried first.
+   */
+  find(accountId: string, channelOrConnectionId: string): KakaoChannelRow | undefined {
+    const own = this.channels.get(channelOrConnectionId);
+    if (own?.accountId === accountId) return own;
+    return this.channels.all().find((c) => c.accountId === accountId && c.channelId === channelOrConnectionId);
+  }
+
   private require(accountId: string, channelId: string): KakaoChannelRow {
-    const row = this.channels.all().find((c) => c.accountId === accountId && c.channelId === channelId);
+    const row = this.find(accountId, channelId);
     if (!row) throw kakaoChannelErrors.CHANNEL_NOT_FOUND(`no channel ${channelId} is connected to this account`);
     return row;
   }

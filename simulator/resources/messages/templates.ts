@@ -115,7 +115,7 @@ export class KakaoTemplates {
     const body = input.body ?? t.body;
     // A new body without a new list re-derives the variables from the body.
     const variables = input.variables !== undefined || input.body !== undefined ? variablesOrRefuse(body, input.variables) : t.variables;
-    return this.rows.replace({ ...t, name: input.name ?? t.name, body, variables, status: input.status ?? t.status });
+    return this.rows.replace({ ...t, name: input.name ?? t.name, body, variables, status: input.status ?? t.status, updatedAt: this.rt.clock.nowIso() });
   }
 
   remove(accountId: string, templateId: string): void {
