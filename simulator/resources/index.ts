@@ -24,6 +24,7 @@ import { kakaoChannels } from './kakao-channels/index.ts';
 import { webhooks } from './webhooks/index.ts';
 import { sipEndpoints } from './sip-endpoints/index.ts';
 import { sipAuth } from './sip-auth/index.ts';
+import { callFlows } from './call-flows/index.ts';
 import { assignmentLinks } from './assignment-links/index.ts';
 
 export const FAMILIES = [
@@ -44,6 +45,7 @@ export const FAMILIES = [
   webhookEngine,
   sipEndpoints,
   sipAuth,
+  callFlows, // after numbers: phoneNumbers reads their routing
   kyc,
   assignmentLinks, // after accounts, numbers and kyc, which its ports use
 ] as const;

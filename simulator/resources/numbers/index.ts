@@ -3,12 +3,12 @@ import type { Family } from '../family.ts';
 import { NumbersModel } from './model.ts';
 import { operations } from './routes.ts';
 
-export const numbers: Family<'numbers', NumbersModel, 'agent' | 'callFlow' | 'dictionary'> = {
+export const numbers: Family<'numbers', NumbersModel, 'agent' | 'dictionary'> = {
   key: 'numbers',
   create: (rt) => new NumbersModel(rt),
   operations,
   tags: { Numbers: 'Phone numbers the account owns and how inbound calls and messages route.' },
-  // Routing names agents, call flows and dictionaries; until their families exist nobody answers.
-  refKinds: ['agent', 'callFlow', 'dictionary'],
+  // Routing names agents and dictionaries; until their families exist nobody answers (call flows: their family).
+  refKinds: ['agent', 'dictionary'],
   fixture: ['numberPool', 'representativeNumberPool'],
 };
