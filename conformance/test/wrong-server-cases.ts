@@ -19,7 +19,7 @@ import { allProperties } from '../properties/index.ts';
 import type { RunReport } from '../result.ts';
 import { simTarget, type Middleware } from '../target.ts';
 import { contract, failedClauses, failureLines, runSuite, scenarios, SEED } from './helpers.ts';
-import { DEFECTS, defectSpec, pathOf, wrongServer, type Defect } from './wrong-server.ts';
+import { DEFECTS, defectMiddleware, defectSpec, pathOf, type Defect, type DefectSpec } from './wrong-server.ts';
 
 export const EXPECTED: Record<Defect, string[]> = {
   // The email-domain list's own error row names 401 and 403 as well.
@@ -120,7 +120,7 @@ interface Exchange {
 }
 
 /** Whether the defect declares it may alter this exchange. */
-const declared = (defect: Defect, { req, res }: Exchange) => defectSpec(defect).alters(req.method, pathOf(req.url), res.status);
+const declared = (spec: DefectSpec, { req, res }: Exchange) => spec.alters(req.method, pathOf(req.url), res.status);
 
 interface Baseline {
   report: RunReport;
@@ -183,12 +183,12 @@ function untouchable(flag: { used: boolean }): Simulator {
 }
 
 /** Recorded requests outside the defect's declared paths that the defect would not pass through untouched. */
-async function replayOutsideDeclared(defect: Defect, exchanges: Exchange[]): Promise<string[]> {
+async function replayOutsideDeclared(spec: DefectSpec, exchanges: Exchange[]): Promise<string[]> {
   const problems: string[] = [];
   for (const { req, res } of exchanges) {
-    if (declared(defect, { req, res })) continue;
+    if (declared(spec, { req, res })) continue;
     const flag = { used: false };
-    const middleware = wrongServer(defect)(untouchable(flag));
+    const middleware = defectMiddleware(spec)(untouchable(flag));
     try {
       const { change } = await throughDefect(middleware, structuredClone(req), async () => structuredClone(res), () => flag.used);
       if (change) problems.push(change);
@@ -200,7 +200,7 @@ async function replayOutsideDeclared(defect: Defect, exchanges: Exchange[]): Pro
 }
 
 /** The defect, checked live: a request it does not declare must pass through untouched. */
-function guarded(defect: Defect, problems: string[]): (sim: Simulator) => Middleware {
+function guarded(spec: DefectSpec, problems: string[]): (sim: Simulator) => Middleware {
   return (sim) => {
     // Requests are sent one at a time, so any use of the simulator while a request is in the
     // defect's hands is that request's.
@@ -211,13 +211,13 @@ function guarded(defect: Defect, problems: string[]): (sim: Simulator) => Middle
         return Reflect.get(target, prop, receiver);
       },
     });
-    const middleware = wrongServer(defect)(watched);
+    const middleware = defectMiddleware(spec)(watched);
     return async (req, next) => {
       used = false;
       let answer: SimResponse | undefined;
       const { res, change } = await throughDefect(middleware, req, async (r) => (answer = await next(r)), () => used);
       // What the correct server answered decides whether the defect declares the request.
-      if (change && !(answer && declared(defect, { req, res: answer }))) problems.push(change);
+      if (change && !(answer && declared(spec, { req, res: answer }))) problems.push(change);
       return res;
     };
   };
@@ -240,16 +240,30 @@ export function wrongServerCases(file: 0 | 1): void {
       for (const [id, exchanges] of byUnit) expect(exchanges.length, `${id} sent no request`).toBeGreaterThan(0);
     });
 
+    if (file === 0) {
+      it('the replay catches a defect that alters requests, or looks at state, outside what it declares', { timeout: RUN_TIMEOUT_MS }, async () => {
+        baseline ??= recordBaseline();
+        const recorded = [...(await baseline).byUnit.values()].flat();
+        const hidden = await replayOutsideDeclared({ ...defectSpec('mx-tie-accepted'), alters: () => false }, recorded);
+        expect(hidden.length).toBeGreaterThan(0);
+        for (const p of hidden) expect(p).toMatch(/^[A-Z]+ \/v1\/accounts\/[^/]+\/email-domains\S*: changed the answer$/);
+        const peeking = await replayOutsideDeclared({ ...defectSpec('code-echoed'), alters: () => false }, recorded);
+        expect(peeking.length).toBeGreaterThan(0);
+        for (const p of peeking) expect(p).toMatch(/^GET \/v2\/verifications\/\S+: looked at the simulator's state$/);
+      });
+    }
+
     for (const defect of mine) {
       const expected = EXPECTED[defect];
       it(`${defect}: fails exactly the clauses it breaks (${expected.length}), rerunning the units that touch its paths`, { timeout: RUN_TIMEOUT_MS }, async () => {
         baseline ??= recordBaseline();
         const { byUnit } = await baseline;
-        const touched = new Set([...byUnit].filter(([, ex]) => ex.some((x) => declared(defect, x))).map(([id]) => id));
-        expect(await replayOutsideDeclared(defect, [...byUnit.values()].flat()), 'requests the defect changes outside its declared paths').toEqual([]);
+        const spec = defectSpec(defect);
+        const touched = new Set([...byUnit].filter(([, ex]) => ex.some((x) => declared(spec, x))).map(([id]) => id));
+        expect(await replayOutsideDeclared(spec, [...byUnit.values()].flat()), 'requests the defect changes outside its declared paths').toEqual([]);
 
         const problems: string[] = [];
-        const report = await runSuite(simTarget({ seed: SEED, middleware: guarded(defect, problems) }), {
+        const report = await runSuite(simTarget({ seed: SEED, middleware: guarded(spec, problems) }), {
           simLevel: 'fail',
           replayDir: defect,
           scenarios: scenarios.filter((s) => touched.has(s.id)),

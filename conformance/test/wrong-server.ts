@@ -234,10 +234,15 @@ export function defectSpec(defect: Defect): DefectSpec {
   return SPECS[defect];
 }
 
-/** The middleware that gives the simulator one defect (control-plane requests pass untouched). */
-export function wrongServer(defect: Defect): (sim: Simulator) => Middleware {
+/** The middleware of a defect; control-plane requests pass untouched. */
+export function defectMiddleware(spec: DefectSpec): (sim: Simulator) => Middleware {
   return (sim) => {
-    const inner = SPECS[defect].middleware(sim);
+    const inner = spec.middleware(sim);
     return (req, next) => (isApiPath(pathOf(req.url)) ? inner(req, next) : next(req));
   };
+}
+
+/** The middleware that gives the simulator one defect. */
+export function wrongServer(defect: Defect): (sim: Simulator) => Middleware {
+  return defectMiddleware(SPECS[defect]);
 }
