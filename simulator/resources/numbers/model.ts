@@ -1,7 +1,8 @@
 // Numbers an account owns, the pool they are issued from, and the history of who held which
 // number when (the usage `number` axis is cut at these boundaries, usage rule 6).
+import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
 import { Table } from '../../core/store.ts';
-import { defineError, errorCodes, ApiError } from '../../core/errors.ts';
+import { defineError, ApiError } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
 import { isRepresentativeNumber, normalizePhone, tryNormalizePhone } from '../../core/phone.ts';
@@ -246,7 +247,7 @@ export class NumbersModel {
     }
     if (routing === 'sip' || routing === 'softphone') {
       if (!this.rt.accounts.hasAddon(accountId, 'sip_trunk')) {
-        throw errorCodes.SIP_TRUNK_REQUIRED(`routingType "${routing}" needs the sip_trunk add-on`);
+        throw SIP_TRUNK_REQUIRED(`routingType "${routing}" needs the sip_trunk add-on`);
       }
     }
     if (input.forwardTo !== undefined && input.forwardTo !== null) {

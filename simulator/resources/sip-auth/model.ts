@@ -3,6 +3,7 @@
 // deleted refers to it. A credential stores only its digest HA1; DELETE retires it (status
 // deleted, enabled false) and it stays readable by id. Every check runs before the first write, so
 // a refused request changes nothing, not even the random state (docs/decisions.md).
+import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
 import { cidrProblem } from './cidr.ts';
 import { digestHa1, realmOf, signJwt, WS_URL } from './digest.ts';
 import { Table } from '../../core/store.ts';
@@ -135,7 +136,7 @@ export class SipAuthModel {
   }
 
   private requireAddon(accountId: string, what: string): void {
-    if (!this.rt.accounts.hasAddon(accountId, 'sip_trunk')) throw errorCodes.SIP_TRUNK_REQUIRED(`${what} needs the sip_trunk add-on`);
+    if (!this.rt.accounts.hasAddon(accountId, 'sip_trunk')) throw SIP_TRUNK_REQUIRED(`${what} needs the sip_trunk add-on`);
   }
 
   // --- IP ACLs ---

@@ -1,6 +1,7 @@
 // SIP endpoints and their origination routes. Numbers route to an endpoint (routingType sip);
 // this model answers the cross-reference check for them (refs 'sipEndpoint') and refuses to
 // disable or delete an endpoint while numbers still route to it (409 IN_USE with `blockers`).
+import { SIP_TRUNK_REQUIRED } from './trunk.ts';
 import { Table } from '../../core/store.ts';
 import { ApiError, defineError, errorCodes } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
@@ -231,7 +232,7 @@ export class SipEndpointsModel {
 
   private requireAddon(accountId: string): void {
     if (!this.rt.accounts.hasAddon(accountId, 'sip_trunk')) {
-      throw errorCodes.SIP_TRUNK_REQUIRED('SIP endpoints and routes need the sip_trunk add-on');
+      throw SIP_TRUNK_REQUIRED('SIP endpoints and routes need the sip_trunk add-on');
     }
   }
 
