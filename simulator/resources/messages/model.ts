@@ -11,11 +11,11 @@ import { ApiError } from '../../core/errors.ts';
 import type { Runtime } from '../../runtime.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import type { DeliveryRow } from '../../peers/carrier.ts';
-import { numberErrors } from '../numbers/model.ts';
+import { sharedErrors } from '../../rules/errors.ts';
 import { messageErrors as E } from './errors.ts';
 import { chooseTextType, planContent, type PlannedContent } from './content.ts';
 import { downloadMedia, mediaApiUrls } from './media.ts';
-import { linkIdOf, ownedSender, refuseOptedOut, requireSubscription } from './outbound.ts';
+import type { OutboundRules } from '../../rules/outbound.ts';
 import { MessageQuota, countsTowardUsage } from './quota.ts';
 import { KakaoTemplates } from './templates.ts';
 import {
@@ -65,7 +65,10 @@ export class MessagesModel {
   private readonly quota: MessageQuota; // monthly counts per type (derived from the rows)
   private idempotency = new Map<string, string>(); // maps account|IdempotencyKey to the first message's id (derived)
 
-  constructor(private readonly rt: Runtime) {
+  constructor(
+    private readonly rt: Runtime,
+    private readonly outbound: OutboundRules,
+  ) {
     this.templates = new KakaoTemplates(rt);
     this.quota = new MessageQuota(rt);
     rt.carrier.onOutcome('message', (d) => this.carrierReported(d));
@@ -110,18 +113,18 @@ export class MessagesModel {
 
     const content = planContent(input, (channelId, templateId) => this.templates.find(accountId, channelId, templateId));
     const to = normalizePhone(input.To, 'To');
-    const from = ownedSender(this.rt, accountId, input.From, 'From');
+    const from = this.outbound.ownedSender(accountId, input.From, 'From');
     const media = downloadMedia(this.rt.imageHost, content.mediaUrl, 'MediaUrl');
-    requireSubscription(this.rt, accountId);
+    this.outbound.requireSubscription(accountId);
     if (this.barred(accountId)) throw E.MESSAGING_BLOCKED(`account ${accountId} is barred from sending messages by the service's operations`);
-    refuseOptedOut(this.rt, accountId, to, 'message');
+    this.outbound.refuseOptedOut(accountId, to, 'message');
     if (content.template && content.template.status !== 'APPROVED') {
       throw E.KAKAO_TEMPLATE_NOT_SENDABLE(`template ${content.template.id} is ${content.template.status}; only APPROVED templates can be sent`);
     }
     const refusal = this.quota.refusal(accountId, content.type);
     if (refusal) throw refusal;
 
-    const row = this.queue({ ...content, media, origin, accountId, from, to, idempotencyKey: key, linkId: linkIdOf(this.rt, accountId, from), fallbackFor: null });
+    const row = this.queue({ ...content, media, origin, accountId, from, to, idempotencyKey: key, linkId: this.outbound.linkIdOf(accountId, from), fallbackFor: null });
     return { row, replayed: false };
   }
 
@@ -164,7 +167,7 @@ export class MessagesModel {
     const to = normalizePhone(input.to, 'to');
     const from = normalizePhone(input.from, 'from');
     const accountId = this.rt.numbers.ownerOf(to);
-    if (!accountId) throw numberErrors.NUMBER_NOT_FOUND(`no account owns ${to}; inbound messages go to a number of some account`);
+    if (!accountId) throw sharedErrors.NUMBER_NOT_FOUND(`no account owns ${to}; inbound messages go to a number of some account`);
     const mediaUrl = input.mediaUrl ?? [];
     const subject = input.subject ? input.subject : null;
     const body = input.body ?? null;

@@ -1,5 +1,6 @@
 // Numbers an account owns, the pool they are issued from, and the history of who held which
 // number when (the usage `number` axis is cut at these boundaries, usage rule 6).
+import { sharedErrors } from '../../rules/errors.ts';
 import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
 import { Table } from '../../core/store.ts';
 import { defineError, ApiError } from '../../core/errors.ts';
@@ -22,10 +23,7 @@ import {
 } from './schema.ts';
 
 export const numberErrors = {
-  NUMBER_NOT_FOUND: defineError({
-    code: 'number_not_found', status: 404, origin: 'simulator',
-    description: 'No number with this value exists (or the path is not a phone number).',
-  }),
+  NUMBER_NOT_FOUND: sharedErrors.NUMBER_NOT_FOUND, // rules/errors.ts
   NUMBER_NOT_OWNED: defineError({
     code: 'number_not_owned', status: 403, origin: 'reference',
     description: 'The number exists but belongs to another account (reference: updateNumber/deleteNumber 403).',
@@ -54,10 +52,7 @@ export const numberErrors = {
     code: 'NUMBER_POOL_EMPTY', status: 503, origin: 'reference',
     description: 'The number pool has no free number (reference: registerNumber 503).',
   }),
-  NOTHING_TO_UPDATE: defineError({
-    code: 'NOTHING_TO_UPDATE', status: 400, origin: 'reference',
-    description: 'The update body has no field.',
-  }),
+  NOTHING_TO_UPDATE: sharedErrors.NOTHING_TO_UPDATE, // rules/errors.ts
   ROUTING_TARGET_MISSING: defineError({
     code: 'ROUTING_TARGET_MISSING', status: 400, origin: 'reference',
     description: 'The routing type needs its target field (webhook: webhookUrl, agent: agentId, callflow: callFlowId, forward: forwardTo, sip: sipEndpointId, softphone: sipCredentialId).',
@@ -163,6 +158,12 @@ export class NumbersModel {
 
   ownerOf(number: string): string | undefined {
     return this.numbers.get(number)?.accountId;
+  }
+
+  /** The assignment link the account's current holding of the number came through (usage rule 7). */
+  openLinkOf(accountId: string, number: string): string | null {
+    const open = this.assignments.find((a) => a.number === number && a.accountId === accountId && a.to === null);
+    return open?.linkId ?? null;
   }
 
   /** A number of this account, looked up from a path or body value in any accepted spelling. */

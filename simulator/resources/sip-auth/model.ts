@@ -14,7 +14,7 @@ import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import type { Runtime } from '../../runtime.ts';
-import { numberErrors } from '../numbers/model.ts';
+import { sharedErrors } from '../../rules/errors.ts';
 import {
   GENERATED_PASSWORD_LENGTH,
   SipAuthStateSchema,
@@ -56,7 +56,7 @@ export const sipAuthErrors = {
     description: 'No WebRTC token with this jti under the credential, or it has expired or was revoked.',
   }),
   IN_USE: errorCodes.IN_USE,
-  NOTHING_TO_UPDATE: numberErrors.NOTHING_TO_UPDATE,
+  NOTHING_TO_UPDATE: sharedErrors.NOTHING_TO_UPDATE,
 };
 
 const ID_TAIL = 2; // the ephemeral username is "ephem_" + the jti without its "WT" prefix

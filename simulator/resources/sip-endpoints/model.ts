@@ -7,7 +7,7 @@ import { ApiError, defineError, errorCodes } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { validate } from '../../core/schema.ts';
 import type { Runtime } from '../../runtime.ts';
-import { numberErrors } from '../numbers/model.ts';
+import { sharedErrors } from '../../rules/errors.ts';
 import {
   ROUTE_DEFAULTS,
   SipEndpointsStateSchema,
@@ -36,7 +36,7 @@ export const sipEndpointErrors = {
   }),
   IN_USE: errorCodes.IN_USE,
   /** Shared with numbers: a PUT whose body has no field. */
-  NOTHING_TO_UPDATE: numberErrors.NOTHING_TO_UPDATE,
+  NOTHING_TO_UPDATE: sharedErrors.NOTHING_TO_UPDATE,
 };
 
 /** Blocker code for a number that routes to the endpoint (our choice; the spec names only number_not_carrier_issued). */

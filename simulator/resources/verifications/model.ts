@@ -17,7 +17,7 @@ import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import type { Runtime } from '../../runtime.ts';
 import type { DeliveryRow } from '../../peers/carrier.ts';
-import { ownedSender, refuseOptedOut, requireSubscription } from '../messages/outbound.ts';
+import type { OutboundRules } from '../../rules/outbound.ts';
 import {
   CODE_LENGTH,
   MAX_ATTEMPTS,
@@ -89,7 +89,10 @@ export class VerificationsModel {
   rows = new Table<VerificationRow>(); // maps a verificationId to the verification
   readonly wire = new WireCache<VerificationRow>(verificationWire);
 
-  constructor(private readonly rt: Runtime) {
+  constructor(
+    private readonly rt: Runtime,
+    private readonly outbound: OutboundRules,
+  ) {
     rt.clock.on('verifications.expire', (p: { verificationId: string }) => this.finishIfPending(p.verificationId, 'expired'));
     rt.carrier.onOutcome('verification', (d: DeliveryRow) => {
       if (d.status !== 'delivered') this.finishIfPending(d.ownerId, 'failed');
@@ -113,9 +116,9 @@ export class VerificationsModel {
   create(accountId: string, input: CreateVerificationInput): VerificationRow {
     const channel = input.channel ?? 'sms';
     const to = normalizePhone(input.to, 'to');
-    const from = input.from ? ownedSender(this.rt, accountId, input.from, 'from') : this.defaultSender(accountId);
-    requireSubscription(this.rt, accountId);
-    refuseOptedOut(this.rt, accountId, to, channel === 'sms' ? 'message' : 'call');
+    const from = input.from ? this.outbound.ownedSender(accountId, input.from, 'from') : this.defaultSender(accountId);
+    this.outbound.requireSubscription(accountId);
+    this.outbound.refuseOptedOut(accountId, to, channel === 'sms' ? 'message' : 'call');
 
     const codeLength = input.codeLength ?? CODE_LENGTH.default;
     const ttlSeconds = input.ttlSeconds ?? TTL_SECONDS.default;

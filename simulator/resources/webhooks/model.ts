@@ -6,7 +6,7 @@ import { defineError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { validate } from '../../core/schema.ts';
 import type { Runtime } from '../../runtime.ts';
-import { numberErrors } from '../numbers/model.ts';
+import { sharedErrors } from '../../rules/errors.ts';
 import {
   WEBHOOK_EVENTS,
   WebhooksStateSchema,
@@ -27,7 +27,7 @@ export const webhookErrors = {
     description: 'An entry of `events` is not an event name a webhook can subscribe to; the message lists the known names.',
   }),
   /** Shared with numbers: a PUT whose body has no field. */
-  NOTHING_TO_UPDATE: numberErrors.NOTHING_TO_UPDATE,
+  NOTHING_TO_UPDATE: sharedErrors.NOTHING_TO_UPDATE,
 };
 
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(WEBHOOK_EVENTS);
