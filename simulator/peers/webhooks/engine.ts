@@ -431,7 +431,7 @@ export class WebhookEngine implements PendingIo {
       nextQueued: this.nextQueued,
       deliveries: [...this.deliveries.all()],
       attempts: [...this.attempts.all()],
-      signingKeys: this.signingKeys.snapshot(this.rt.accounts.accounts.all().map((a) => a.id)),
+      signingKeys: this.signingKeys.snapshot(this.rt.accounts.list().map((a) => a.id)),
     };
   }
 

@@ -74,6 +74,16 @@ export class AccountsModel {
     return this.keyIndex.get(key);
   }
 
+  /** Every account, in creation order. */
+  list(): readonly AccountRow[] {
+    return this.accounts.all();
+  }
+
+  /** Every plan, in creation order. */
+  listPlans(): readonly PlanRow[] {
+    return this.plans.all();
+  }
+
   get(accountId: string): AccountRow | undefined {
     return this.accounts.get(accountId);
   }

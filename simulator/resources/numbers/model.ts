@@ -156,6 +156,20 @@ export class NumbersModel {
     return this.numbers.newestFirst((n) => n.accountId === accountId);
   }
 
+  /** The row of a held number (domestic notation), if any account holds it. */
+  find(number: string): NumberRow | undefined {
+    return this.numbers.get(number);
+  }
+
+  /** The account's numbers that route to the SIP endpoint, sorted. */
+  routedToSipEndpoint(accountId: string, endpointId: string): string[] {
+    return this.numbers
+      .all()
+      .filter((n) => n.accountId === accountId && n.routingType === 'sip' && n.sipEndpointId === endpointId)
+      .map((n) => n.id)
+      .sort();
+  }
+
   ownerOf(number: string): string | undefined {
     return this.numbers.get(number)?.accountId;
   }

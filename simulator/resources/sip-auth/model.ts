@@ -117,6 +117,12 @@ export class SipAuthModel {
     });
   }
 
+  /** A successful registration: the credential's lastUsedAt becomes now (spec Authentication 6). */
+  markUsed(credentialId: string): void {
+    const row = this.credentials.get(credentialId);
+    if (row) this.credentials.replace({ ...row, lastUsedAt: this.rt.clock.nowIso() });
+  }
+
   clear(): void {
     this.acls = new Table();
     this.credentials = new Table();

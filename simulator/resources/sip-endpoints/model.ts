@@ -238,11 +238,7 @@ export class SipEndpointsModel {
 
   /** 409 IN_USE naming every number of the account that routes to the endpoint. */
   private refuseInUse(endpoint: EndpointRow, becoming: 'disabled' | 'deleted'): void {
-    const numbers = this.rt.numbers.numbers
-      .all()
-      .filter((n) => n.accountId === endpoint.accountId && n.routingType === 'sip' && n.sipEndpointId === endpoint.id)
-      .map((n) => n.id)
-      .sort();
+    const numbers = this.rt.numbers.routedToSipEndpoint(endpoint.accountId, endpoint.id);
     if (numbers.length === 0) return;
     throw sipEndpointErrors.IN_USE(
       `SIP endpoint ${endpoint.id} cannot be ${becoming}: ${numbers.length} number(s) route to it; route them elsewhere first`,
