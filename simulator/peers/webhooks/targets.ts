@@ -5,7 +5,8 @@
 // callback to a call's statusCallback, say) registers its route here without touching the engine.
 import type { DomainEvent } from '../../core/events.ts';
 import { tryNormalizePhone } from '../../core/phone.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { NumbersModel } from '../../resources/numbers/model.ts';
+import type { WebhooksModel } from '../../resources/webhooks/model.ts';
 import type { DeliveryMethod, Target } from './schema.ts';
 
 /** Extra receivers of an event beyond the subscribed account webhooks. */
@@ -14,10 +15,16 @@ export type Route = (event: DomainEvent) => Target[];
 /** A target's receiver as it stands now, or why it can no longer receive. */
 export type Receiver = { url: string; method: DeliveryMethod; headers: Record<string, string> } | { gone: string };
 
+/** Whose settings decide the receivers: numbers' webhooks and account webhooks. */
+export interface TargetsPorts {
+  numbers: Pick<NumbersModel, 'find'>;
+  webhooks: Pick<WebhooksModel, 'find' | 'subscribers'>;
+}
+
 export class DeliveryTargets {
   private readonly routes = new Map<string, Route[]>();
 
-  constructor(private readonly rt: Runtime) {
+  constructor(private readonly rt: TargetsPorts) {
     this.route('message.received', this.numberWebhookOf('To'));
   }
 

@@ -9,9 +9,17 @@ import { freshId } from '../../core/ids.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { validate } from '../../core/schema.ts';
 import { WireCache } from '../../core/wire.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { FakeMessenger } from '../../peers/messenger.ts';
+import type { MessagesModel } from '../messages/model.ts';
 import { CATEGORIES, maskPhone, searchIdOf } from '../../peers/messenger.ts';
 import { KakaoChannelsStateSchema, type ConnectInput, type KakaoChannelRow, type KakaoChannelsState, type KakaoChannelWire, KAKAO_CHANNEL_IDS } from './schema.ts';
+
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export interface KakaoChannelsPorts extends Pick<Kernel, 'clock' | 'random'> {
+  messenger: Pick<FakeMessenger, 'call' | 'channel' | 'requireManager' | 'sendToken' | 'useToken'>;
+  messages: Pick<MessagesModel, 'templates'>;
+}
 
 export const kakaoChannelErrors = {
   CHANNEL_NOT_FOUND: defineError({
@@ -41,7 +49,7 @@ export class KakaoChannelsModel {
   channels = new Table<KakaoChannelRow>(); // maps a connection id to the connection
   readonly wire = new WireCache<KakaoChannelRow>(wire);
 
-  constructor(private readonly rt: Runtime) {}
+  constructor(private readonly rt: KakaoChannelsPorts) {}
 
   clear(): void {
     this.channels = new Table();

@@ -8,7 +8,13 @@ import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import { ApiError } from '../../core/errors.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { AccountsModel } from '../accounts/model.ts';
+import type { NumbersModel } from '../numbers/model.ts';
+import type { BlockListsModel } from '../blocklists/model.ts';
+import type { UsageModel } from '../usage/model.ts';
+import type { Carrier } from '../../peers/carrier.ts';
+import type { FakeImageHost } from '../../peers/image-host.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import type { DeliveryRow } from '../../peers/carrier.ts';
 import { sharedErrors } from '../../rules/errors.ts';
@@ -16,8 +22,8 @@ import { messageErrors as E } from './errors.ts';
 import { chooseTextType, planContent, type PlannedContent } from './content.ts';
 import { downloadMedia, mediaApiUrls } from './media.ts';
 import type { OutboundRules } from '../../rules/outbound.ts';
-import { MessageQuota, countsTowardUsage } from './quota.ts';
-import { KakaoTemplates } from './templates.ts';
+import { MessageQuota, countsTowardUsage, type QuotaPorts } from './quota.ts';
+import { KakaoTemplates, type TemplatesPorts } from './templates.ts';
 import {
   MessagesStateSchema,
   type InboundMessageInput,
@@ -58,6 +64,16 @@ export interface MessageFilter {
 type OutboundFields = Pick<MessageRow, 'accountId' | 'from' | 'to' | 'idempotencyKey' | 'linkId' | 'fallbackFor' | 'media'> &
   Omit<PlannedContent, 'mediaUrl'> & { origin: string };
 
+/** What the model uses beyond its own tables (and what its quota and templates use); the descriptor passes the runtime. */
+export interface MessagesPorts extends QuotaPorts, TemplatesPorts, Pick<Kernel, 'clock' | 'random' | 'events'> {
+  accounts: Pick<AccountsModel, 'get' | 'hasAddon' | 'plan' | 'subscriptionActive'>;
+  numbers: Pick<NumbersModel, 'ownerOf'>;
+  blockLists: Pick<BlockListsModel, 'isRecipientBlocked'>;
+  usage: Pick<UsageModel, 'register'>;
+  carrier: Pick<Carrier, 'onOutcome' | 'submit'>;
+  imageHost: FakeImageHost;
+}
+
 export class MessagesModel {
   messages = new Table<MessageRow>(); // maps a messageId to a sent or received message
   readonly templates: KakaoTemplates;
@@ -66,7 +82,7 @@ export class MessagesModel {
   private idempotency = new Map<string, string>(); // maps account|IdempotencyKey to the first message's id (derived)
 
   constructor(
-    private readonly rt: Runtime,
+    private readonly rt: MessagesPorts,
     private readonly outbound: OutboundRules,
   ) {
     this.templates = new KakaoTemplates(rt);

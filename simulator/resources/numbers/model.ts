@@ -8,7 +8,9 @@ import { iso } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
 import { isRepresentativeNumber, normalizePhone, tryNormalizePhone } from '../../core/phone.ts';
 import type { RefKind } from '../index.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { AccountsModel } from '../accounts/model.ts';
+import type { ReceiverPolicy } from '../../peers/webhooks/receiver-policy.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import {
   NumbersStateSchema,
@@ -21,6 +23,12 @@ import {
   type RoutingType,
   type UpdateNumberInput,
 } from './schema.ts';
+
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export interface NumbersPorts extends Pick<Kernel, 'clock' | 'refs'> {
+  accounts: Pick<AccountsModel, 'hasAddon' | 'plan' | 'subscriptionActive'>;
+  receiverPolicy: Pick<ReceiverPolicy, 'refuseInternal'>;
+}
 
 export const numberErrors = {
   NUMBER_NOT_FOUND: sharedErrors.NUMBER_NOT_FOUND, // rules/errors.ts
@@ -113,7 +121,7 @@ export class NumbersModel {
   pool: Pool = { first: '07040000000', size: 1, nextOffset: 0, returned: [] }; // the free numbers
   representativePool: Pool | null = null; // the free 15xx-19xx numbers, when the fixture has a pool
 
-  constructor(private readonly rt: Runtime) {}
+  constructor(private readonly rt: NumbersPorts) {}
 
   loadFixture(f: Fixture): void {
     this.numbers = new Table();

@@ -13,7 +13,8 @@ import { freshId } from '../../core/ids.ts';
 import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { AccountsModel } from '../accounts/model.ts';
 import { sharedErrors } from '../../rules/errors.ts';
 import {
   GENERATED_PASSWORD_LENGTH,
@@ -29,6 +30,11 @@ import {
   type UpdateSipIpAclInput,
   SIP_AUTH_IDS,
 } from './schema.ts';
+
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export interface SipAuthPorts extends Pick<Kernel, 'clock' | 'random' | 'refs'> {
+  accounts: Pick<AccountsModel, 'hasAddon'>;
+}
 
 export const sipAuthErrors = {
   SIP_IP_ACL_NOT_FOUND: defineError({
@@ -107,7 +113,7 @@ export class SipAuthModel {
   readonly aclWire = new WireCache(aclWire);
   readonly credentialWire = new WireCache(credentialWire);
 
-  constructor(private readonly rt: Runtime) {
+  constructor(private readonly rt: SipAuthPorts) {
     rt.refs.register('sipCredential', (accountId, id) => {
       const row = this.credentials.get(id);
       if (!row || row.accountId !== accountId) return false;

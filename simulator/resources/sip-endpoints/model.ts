@@ -6,7 +6,9 @@ import { Table } from '../../core/store.ts';
 import { ApiError, defineError, errorCodes } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { validate } from '../../core/schema.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { AccountsModel } from '../accounts/model.ts';
+import type { NumbersModel } from '../numbers/model.ts';
 import { sharedErrors } from '../../rules/errors.ts';
 import {
   ROUTE_DEFAULTS,
@@ -20,6 +22,12 @@ import {
   type UpdateSipRouteInput,
   SIP_ENDPOINT_IDS,
 } from './schema.ts';
+
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export interface SipEndpointsPorts extends Pick<Kernel, 'clock' | 'random' | 'refs'> {
+  accounts: Pick<AccountsModel, 'hasAddon'>;
+  numbers: Pick<NumbersModel, 'routedToSipEndpoint'>;
+}
 
 export const sipEndpointErrors = {
   SIP_ENDPOINT_NOT_FOUND: defineError({
@@ -90,7 +98,7 @@ export class SipEndpointsModel {
   endpoints = new Table<EndpointRow>(); // maps an endpoint id to its settings and owner (deleted ones kept)
   routes = new Table<RouteRow>(); // maps a route id to its target and owning endpoint
 
-  constructor(private readonly rt: Runtime) {
+  constructor(private readonly rt: SipEndpointsPorts) {
     rt.refs.register('sipEndpoint', (accountId, id) => {
       const e = this.endpoints.get(id);
       if (!e || e.accountId !== accountId || e.status === 'deleted') return false;

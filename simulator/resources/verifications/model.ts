@@ -15,7 +15,9 @@ import { iso, parseInstant } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { Carrier } from '../../peers/carrier.ts';
+import type { NumbersModel } from '../numbers/model.ts';
 import type { DeliveryRow } from '../../peers/carrier.ts';
 import type { OutboundRules } from '../../rules/outbound.ts';
 import {
@@ -30,6 +32,12 @@ import {
   type VerificationsState,
   VERIFICATION_IDS,
 } from './schema.ts';
+
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export interface VerificationsPorts extends Pick<Kernel, 'clock' | 'random'> {
+  carrier: Pick<Carrier, 'onOutcome' | 'submit'>;
+  numbers: Pick<NumbersModel, 'listFor'>;
+}
 
 export const verificationErrors = {
   VERIFICATION_NOT_FOUND: defineError({
@@ -90,7 +98,7 @@ export class VerificationsModel {
   readonly wire = new WireCache<VerificationRow>(verificationWire);
 
   constructor(
-    private readonly rt: Runtime,
+    private readonly rt: VerificationsPorts,
     private readonly outbound: OutboundRules,
   ) {
     rt.clock.on('verifications.expire', (p: { verificationId: string }) => this.finishIfPending(p.verificationId, 'expired'));

@@ -5,7 +5,8 @@ import { Table } from '../../core/store.ts';
 import { defineError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { validate } from '../../core/schema.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { ReceiverPolicy } from '../../peers/webhooks/receiver-policy.ts';
 import { sharedErrors } from '../../rules/errors.ts';
 import {
   WEBHOOK_EVENTS,
@@ -16,6 +17,11 @@ import {
   type WebhooksState,
   WEBHOOK_IDS,
 } from './schema.ts';
+
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export interface WebhooksPorts extends Pick<Kernel, 'clock' | 'random'> {
+  receiverPolicy: Pick<ReceiverPolicy, 'check'>;
+}
 
 export const webhookErrors = {
   WEBHOOK_NOT_FOUND: defineError({
@@ -47,7 +53,7 @@ function checkEvents(events: readonly string[]): string[] {
 export class WebhooksModel {
   webhooks = new Table<WebhookRow>(); // maps a webhook id to its URL, events, state and owner
 
-  constructor(private readonly rt: Runtime) {}
+  constructor(private readonly rt: WebhooksPorts) {}
 
   clear(): void {
     this.webhooks = new Table();
