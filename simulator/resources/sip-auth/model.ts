@@ -3,6 +3,7 @@
 // deleted refers to it. A credential stores only its digest HA1; DELETE retires it (status
 // deleted, enabled false) and it stays readable by id. Every check runs before the first write, so
 // a refused request changes nothing, not even the random state (docs/decisions.md).
+import { TableState } from '../../core/table-state.ts';
 import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
 import { cidrProblem } from './cidr.ts';
 import { digestHa1, realmOf, signJwt, WS_URL } from './digest.ts';
@@ -10,7 +11,6 @@ import { Table } from '../../core/store.ts';
 import { iso } from '../../core/clock.ts';
 import { ApiError, defineError, errorCodes } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
-import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import type { Kernel } from '../../core/ports.ts';
@@ -21,7 +21,6 @@ import {
   SipAuthStateSchema,
   type CreateSipCredentialInput,
   type CreateSipIpAclInput,
-  type SipAuthState,
   type SipCredentialRow,
   type SipIpAclRow,
   type CreateWebrtcTokenInput,
@@ -107,11 +106,14 @@ export function credentialWire(r: SipCredentialRow) {
 export type StatusFilter = 'active' | 'disabled';
 
 export class SipAuthModel {
-  acls = new Table<SipIpAclRow>(); // maps an ACL id to the ACL (deleted ones stay with deletedAt set)
-  tokens = new Table<WebrtcTokenRow>(); // maps a jti to a WebRTC token's ephemeral credential (expired and revoked ones stay)
-  credentials = new Table<SipCredentialRow>(); // maps a credential id to the credential (deleted ones stay)
+  readonly acls = new Table<SipIpAclRow>(); // maps an ACL id to the ACL (deleted ones stay with deletedAt set)
+  readonly tokens = new Table<WebrtcTokenRow>(); // maps a jti to a WebRTC token's ephemeral credential (expired and revoked ones stay)
+  readonly credentials = new Table<SipCredentialRow>(); // maps a credential id to the credential (deleted ones stay)
   readonly aclWire = new WireCache(aclWire);
   readonly credentialWire = new WireCache(credentialWire);
+
+  // Snapshot, restore and reset of the tables above (core/table-state.ts).
+  private readonly state = new TableState(SipAuthStateSchema, 'sipAuth', { acls: this.acls, credentials: this.credentials, tokens: this.tokens });
 
   constructor(private readonly rt: SipAuthPorts) {
     rt.refs.register('sipCredential', (accountId, id) => {
@@ -123,28 +125,22 @@ export class SipAuthModel {
     });
   }
 
+  clear(): void {
+    this.state.clear();
+  }
+
+  snapshot() {
+    return this.state.snapshot();
+  }
+
+  restore(state: unknown): void {
+    this.state.restore(state);
+  }
+
   /** A successful registration: the credential's lastUsedAt becomes now (spec Authentication 6). */
   markUsed(credentialId: string): void {
     const row = this.credentials.get(credentialId);
     if (row) this.credentials.replace({ ...row, lastUsedAt: this.rt.clock.nowIso() });
-  }
-
-  clear(): void {
-    this.acls = new Table();
-    this.credentials = new Table();
-    this.tokens = new Table();
-  }
-
-  snapshot(): SipAuthState {
-    return { acls: [...this.acls.all()], credentials: [...this.credentials.all()], tokens: [...this.tokens.all()] };
-  }
-
-  restore(state: unknown): void {
-    validate(SipAuthStateSchema, state, 'snapshot sipAuth', 'sipAuth');
-    const s = state as SipAuthState;
-    this.acls = new Table(s.acls);
-    this.credentials = new Table(s.credentials);
-    this.tokens = new Table(s.tokens);
   }
 
   private requireAddon(accountId: string, what: string): void {

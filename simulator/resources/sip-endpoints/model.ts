@@ -1,11 +1,11 @@
 // SIP endpoints and their origination routes. Numbers route to an endpoint (routingType sip);
 // this model answers the cross-reference check for them (refs 'sipEndpoint') and refuses to
 // disable or delete an endpoint while numbers still route to it (409 IN_USE with `blockers`).
+import { TableState } from '../../core/table-state.ts';
 import { SIP_TRUNK_REQUIRED } from './trunk.ts';
 import { Table } from '../../core/store.ts';
 import { ApiError, defineError, errorCodes } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
-import { validate } from '../../core/schema.ts';
 import type { Kernel } from '../../core/ports.ts';
 import type { AccountsModel } from '../accounts/model.ts';
 import type { NumbersModel } from '../numbers/model.ts';
@@ -17,7 +17,6 @@ import {
   type CreateSipRouteInput,
   type EndpointRow,
   type RouteRow,
-  type SipEndpointsState,
   type UpdateSipEndpointInput,
   type UpdateSipRouteInput,
   SIP_ENDPOINT_IDS,
@@ -95,8 +94,11 @@ function byPriority(routes: readonly RouteRow[]): RouteRow[] {
 }
 
 export class SipEndpointsModel {
-  endpoints = new Table<EndpointRow>(); // maps an endpoint id to its settings and owner (deleted ones kept)
-  routes = new Table<RouteRow>(); // maps a route id to its target and owning endpoint
+  readonly endpoints = new Table<EndpointRow>(); // maps an endpoint id to its settings and owner (deleted ones kept)
+  readonly routes = new Table<RouteRow>(); // maps a route id to its target and owning endpoint
+
+  // Snapshot, restore and reset of the tables above (core/table-state.ts).
+  private readonly state = new TableState(SipEndpointsStateSchema, 'sipEndpoints', { endpoints: this.endpoints, routes: this.routes });
 
   constructor(private readonly rt: SipEndpointsPorts) {
     rt.refs.register('sipEndpoint', (accountId, id) => {
@@ -109,19 +111,15 @@ export class SipEndpointsModel {
   }
 
   clear(): void {
-    this.endpoints = new Table();
-    this.routes = new Table();
+    this.state.clear();
   }
 
-  snapshot(): SipEndpointsState {
-    return { endpoints: [...this.endpoints.all()], routes: [...this.routes.all()] };
+  snapshot() {
+    return this.state.snapshot();
   }
 
   restore(state: unknown): void {
-    validate(SipEndpointsStateSchema, state, 'snapshot sipEndpoints', 'sipEndpoints');
-    const s = state as SipEndpointsState;
-    this.endpoints = new Table(s.endpoints);
-    this.routes = new Table(s.routes);
+    this.state.restore(state);
   }
 
   // --- endpoints ---

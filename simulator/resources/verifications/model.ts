@@ -7,12 +7,12 @@
 //   pending -> canceled      cancel, or another verification of the same number verified first
 //   pending -> failed        the carrier reports the text failed or the call not answered
 // Every other state is final.
+import { TableState } from '../../core/table-state.ts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Table } from '../../core/store.ts';
 import { defineError, ApiError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { iso, parseInstant } from '../../core/clock.ts';
-import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import type { Kernel } from '../../core/ports.ts';
@@ -29,7 +29,6 @@ import {
   type VerificationChannel,
   type VerificationRow,
   type VerificationStatus,
-  type VerificationsState,
   VERIFICATION_IDS,
 } from './schema.ts';
 
@@ -94,8 +93,11 @@ export interface VerificationFilter {
 }
 
 export class VerificationsModel {
-  rows = new Table<VerificationRow>(); // maps a verificationId to the verification
+  readonly rows = new Table<VerificationRow>(); // maps a verificationId to the verification
   readonly wire = new WireCache<VerificationRow>(verificationWire);
+
+  // Snapshot, restore and reset of the tables above (core/table-state.ts).
+  private readonly state = new TableState(VerificationsStateSchema, 'verifications', { verifications: this.rows });
 
   constructor(
     private readonly rt: VerificationsPorts,
@@ -108,16 +110,15 @@ export class VerificationsModel {
   }
 
   clear(): void {
-    this.rows = new Table();
+    this.state.clear();
   }
 
-  snapshot(): VerificationsState {
-    return { verifications: [...this.rows.all()] };
+  snapshot() {
+    return this.state.snapshot();
   }
 
   restore(state: unknown): void {
-    validate(VerificationsStateSchema, state, 'snapshot verifications', 'verifications');
-    this.rows = new Table((state as VerificationsState).verifications);
+    this.state.restore(state);
   }
 
   /** createVerification: every check first, then the code is drawn, hashed and handed to the carrier. */

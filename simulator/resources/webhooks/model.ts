@@ -1,10 +1,10 @@
 // Account webhook registrations (spec "Webhook registration"; shaped after the public API
 // document). The delivery engine (peers/webhooks) asks this model who subscribes to an event;
 // this model knows nothing about delivery.
+import { TableState } from '../../core/table-state.ts';
 import { Table } from '../../core/store.ts';
 import { defineError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
-import { validate } from '../../core/schema.ts';
 import type { Kernel } from '../../core/ports.ts';
 import type { ReceiverPolicy } from '../../peers/webhooks/receiver-policy.ts';
 import { sharedErrors } from '../../rules/errors.ts';
@@ -14,7 +14,6 @@ import {
   type CreateWebhookInput,
   type UpdateWebhookInput,
   type WebhookRow,
-  type WebhooksState,
   WEBHOOK_IDS,
 } from './schema.ts';
 
@@ -51,25 +50,27 @@ function checkEvents(events: readonly string[]): string[] {
 }
 
 export class WebhooksModel {
-  webhooks = new Table<WebhookRow>(); // maps a webhook id to its URL, events, state and owner
+  readonly webhooks = new Table<WebhookRow>(); // maps a webhook id to its URL, events, state and owner
+
+  // Snapshot, restore and reset of the tables above (core/table-state.ts).
+  private readonly state = new TableState(WebhooksStateSchema, 'webhooks', { webhooks: this.webhooks });
 
   constructor(private readonly rt: WebhooksPorts) {}
 
-  clear(): void {
-    this.webhooks = new Table();
+  listFor(accountId: string): WebhookRow[] {
+    return this.webhooks.newestFirst((w) => w.accountId === accountId);
   }
 
-  snapshot(): WebhooksState {
-    return { webhooks: [...this.webhooks.all()] };
+  clear(): void {
+    this.state.clear();
+  }
+
+  snapshot() {
+    return this.state.snapshot();
   }
 
   restore(state: unknown): void {
-    validate(WebhooksStateSchema, state, 'snapshot webhooks', 'webhooks');
-    this.webhooks = new Table((state as WebhooksState).webhooks);
-  }
-
-  listFor(accountId: string): WebhookRow[] {
-    return this.webhooks.newestFirst((w) => w.accountId === accountId);
+    this.state.restore(state);
   }
 
   /** A webhook of this account; another account's webhook is 404 like an unknown one. */
