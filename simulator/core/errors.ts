@@ -90,13 +90,13 @@ export const errorCodes = {
     code: 'FEATURE_DISABLED', status: 403, origin: 'spec',
     description: 'The managed-number add-on is off: assignment-link POST and DELETE only (the spec reserves this code for them).',
   }),
-  SIP_TRUNK_REQUIRED: defineError({
-    code: 'SIP_TRUNK_REQUIRED', status: 403, origin: 'simulator',
-    description: 'The account lacks the sip_trunk add-on: SIP endpoint, route, IP ACL and credential changes, and sip/softphone routing of numbers. (The API document answers FEATURE_DISABLED here; the spec reserves that code for assignment links.)',
-  }),
   IN_USE: defineError({
     code: 'IN_USE', status: 409, origin: 'reference',
     description: 'Something still uses the resource: numbers route to the SIP endpoint (`blockers` names each number), or a credential refers to the IP ACL. Remove the use first.',
+  }),
+  CLOCK_RUNAWAY: defineError({
+    code: 'CLOCK_RUNAWAY', status: 409, origin: 'simulator',
+    description: 'A clock advance ran more than 1,000,000 jobs: a job keeps rescheduling itself. The clock stops at the last job run.',
   }),
   NOT_FOUND: defineError({
     code: 'NOT_FOUND', status: 404, origin: 'simulator',

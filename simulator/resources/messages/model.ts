@@ -8,16 +8,23 @@ import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import { ApiError } from '../../core/errors.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { AccountsModel } from '../accounts/model.ts';
+import type { NumbersModel } from '../numbers/model.ts';
+import type { BlockListsModel } from '../blocklists/model.ts';
+import type { UsageModel } from '../usage/model.ts';
+import type { Carrier } from '../../peers/carrier.ts';
+import type { FakeImageHost } from '../../peers/image-host.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import type { DeliveryRow } from '../../peers/carrier.ts';
-import { numberErrors } from '../numbers/model.ts';
+import { sharedErrors } from '../../rules/errors.ts';
 import { messageErrors as E } from './errors.ts';
 import { chooseTextType, planContent, type PlannedContent } from './content.ts';
 import { downloadMedia, mediaApiUrls } from './media.ts';
-import { linkIdOf, ownedSender, refuseOptedOut, requireSubscription } from './outbound.ts';
-import { MessageQuota, countsTowardUsage } from './quota.ts';
-import { KakaoTemplates } from './templates.ts';
+import type { OutboundRules } from '../../rules/outbound.ts';
+import type { KakaoChannelsModel } from '../kakao-channels/model.ts';
+import { MessageQuota, countsTowardUsage, type QuotaPorts } from './quota.ts';
+import { KakaoTemplates, type TemplatesPorts } from './templates.ts';
 import { BrandImages, BrandTemplates } from './brand-assets.ts';
 import { isBrandNight, planBrand } from './brand-content.ts';
 import {
@@ -60,6 +67,18 @@ export interface MessageFilter {
 type OutboundFields = Pick<MessageRow, 'accountId' | 'from' | 'to' | 'idempotencyKey' | 'linkId' | 'fallbackFor' | 'media'> &
   Omit<PlannedContent, 'mediaUrl'> & { origin: string };
 
+/** What the model uses beyond its own tables (and what its quota and templates use); the descriptor passes the runtime. */
+export interface MessagesPorts extends QuotaPorts, TemplatesPorts, Pick<Kernel, 'clock' | 'random' | 'events'> {
+  accounts: Pick<AccountsModel, 'get' | 'hasAddon' | 'plan' | 'subscriptionActive'>;
+  numbers: Pick<NumbersModel, 'ownerOf'>;
+  blockLists: Pick<BlockListsModel, 'isRecipientBlocked'>;
+  usage: Pick<UsageModel, 'register'>;
+  carrier: Pick<Carrier, 'onOutcome' | 'submit'>;
+  imageHost: FakeImageHost;
+  /** Read at send time only (the channels family is built after this one). */
+  kakaoChannels: Pick<KakaoChannelsModel, 'find'>;
+}
+
 export class MessagesModel {
   messages = new Table<MessageRow>(); // maps a messageId to a sent or received message
   readonly templates: KakaoTemplates;
@@ -69,7 +88,10 @@ export class MessagesModel {
   private readonly quota: MessageQuota; // monthly counts per type (derived from the rows)
   private idempotency = new Map<string, string>(); // maps account|IdempotencyKey to the first message's id (derived)
 
-  constructor(private readonly rt: Runtime) {
+  constructor(
+    private readonly rt: MessagesPorts,
+    private readonly outbound: OutboundRules,
+  ) {
     this.templates = new KakaoTemplates(rt);
     const kernel = { clock: rt.clock, random: () => rt.random };
     this.brandTemplates = new BrandTemplates(kernel);
@@ -140,11 +162,11 @@ export class MessagesModel {
         })
       : planContent(input, (channelId, templateId) => this.templates.find(accountId, this.messengerChannelId(accountId, channelId), templateId));
     const to = normalizePhone(input.To, 'To');
-    const from = ownedSender(this.rt, accountId, input.From, 'From');
+    const from = this.outbound.ownedSender(accountId, input.From, 'From');
     const media = downloadMedia(this.rt.imageHost, content.mediaUrl, 'MediaUrl');
-    requireSubscription(this.rt, accountId);
+    this.outbound.requireSubscription(accountId);
     if (this.barred(accountId)) throw E.MESSAGING_BLOCKED(`account ${accountId} is barred from sending messages by the service's operations`);
-    refuseOptedOut(this.rt, accountId, to, 'message');
+    this.outbound.refuseOptedOut(accountId, to, 'message');
     if (content.type === 'bms' && isBrandNight(this.rt.clock.now())) {
       throw E.KAKAO_BRAND_NIGHT_BLOCKED('brand messages cannot be sent from 20:50 to 08:00 Korea time; send again after 08:00 KST');
     }
@@ -154,7 +176,7 @@ export class MessagesModel {
     const refusal = this.quota.refusal(accountId, content.type);
     if (refusal) throw refusal;
 
-    const row = this.queue({ ...content, media, origin, accountId, from, to, idempotencyKey: key, linkId: linkIdOf(this.rt, accountId, from), fallbackFor: null });
+    const row = this.queue({ ...content, media, origin, accountId, from, to, idempotencyKey: key, linkId: this.outbound.linkIdOf(accountId, from), fallbackFor: null });
     return { row, replayed: false };
   }
 
@@ -197,7 +219,7 @@ export class MessagesModel {
     const to = normalizePhone(input.to, 'to');
     const from = normalizePhone(input.from, 'from');
     const accountId = this.rt.numbers.ownerOf(to);
-    if (!accountId) throw numberErrors.NUMBER_NOT_FOUND(`no account owns ${to}; inbound messages go to a number of some account`);
+    if (!accountId) throw sharedErrors.NUMBER_NOT_FOUND(`no account owns ${to}; inbound messages go to a number of some account`);
     const mediaUrl = input.mediaUrl ?? [];
     const subject = input.subject ? input.subject : null;
     const body = input.body ?? null;
