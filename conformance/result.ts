@@ -72,10 +72,25 @@ export function stepStatus(assertions: readonly AssertionResult[]): 'passed' | '
   return assertions.some((a) => a.outcome === 'fail') ? 'failed' : 'passed';
 }
 
-export function unitStatus(steps: readonly StepResult[]): 'passed' | 'failed' | 'skipped' {
-  if (steps.some((s) => s.status === 'failed')) return 'failed';
-  if (steps.length > 0 && steps.every((s) => s.status === 'skipped')) return 'skipped';
-  return 'passed';
+/** The unit's own expectations (`expect`, `expectSim`, a property's verdict), not the checks and probes every response gets. */
+export function isOwnAssertion(a: AssertionResult): boolean {
+  return !/^(check|probe|webhook-check):/.test(a.id);
+}
+
+/**
+ * A unit passes only when an assertion of its own ran and passed: one that only skipped steps,
+ * or whose expectations were all sim-level observations, asserted nothing and is `skipped`
+ * with the reason, never passed.
+ */
+export function unitVerdict(steps: readonly StepResult[]): { status: 'passed' | 'failed' | 'skipped'; skipReason?: string } {
+  if (steps.some((s) => s.status === 'failed')) return { status: 'failed' };
+  const own = steps.flatMap((s) => s.assertions.filter(isOwnAssertion));
+  if (own.some((a) => a.outcome === 'pass')) return { status: 'passed' };
+  const skippedStep = steps.find((s) => s.status === 'skipped');
+  if (skippedStep) return { status: 'skipped', skipReason: skippedStep.skipReason ?? 'skipped' };
+  const observation = own.find((a) => a.outcome === 'observation');
+  if (observation) return { status: 'skipped', skipReason: `only sim-level observations, nothing this target is held to (${observation.id}: ${observation.message ?? 'differs'})` };
+  return { status: 'skipped', skipReason: 'no assertion ran' };
 }
 
 export function summarize(units: readonly UnitResult[]): RunSummary {

@@ -32,6 +32,8 @@ export interface CaseContext {
   saved(name: string): unknown;
   /** Sets a name for later steps; it becomes one of the replay scenario's `vars`. */
   set(name: string, value: unknown): void;
+  /** Says this case could not reach its verdict (it proves nothing either way); returns undefined for `return c.inconclusive(...)`. */
+  inconclusive(reason: string): undefined;
 }
 
 export interface GeneratedPropertySpec<T> {
@@ -59,6 +61,24 @@ interface CaseRecord {
   steps: RawStep[];
   results: StepResult[];
   verdict?: string;
+  /** Why the case proved nothing, when it did not reach its verdict. */
+  inconclusive?: string;
+}
+
+/**
+ * Why a case that did not fail still proves nothing: a step was skipped (an operation marked
+ * unsupported, a missing capability), a counted expectation was only a sim-level observation,
+ * or no counted assertion ran at all (e.g. the target never answered).
+ */
+function whyInconclusive(record: CaseRecord, counts: (a: AssertionResult) => boolean): string | undefined {
+  if (record.inconclusive) return record.inconclusive;
+  const skipped = record.results.find((r) => r.status === 'skipped');
+  if (skipped) return `step "${skipped.name}" was skipped: ${skipped.skipReason ?? 'skipped'}`;
+  const counted = record.results.flatMap((r) => r.assertions.filter(counts));
+  const observation = counted.find((a) => a.outcome === 'observation');
+  if (observation) return `only a sim-level observation where the verdict needs an answer this target is held to (${observation.id}: ${observation.message ?? 'differs'})`;
+  if (!counted.some((a) => a.outcome === 'pass')) return 'no assertion of the property ran';
+  return undefined;
 }
 
 const MAX_FAILURE_LINES = 6;
@@ -99,9 +119,13 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
       if (missing.length > 0) return { ...unit, status: 'skipped', skipReason: lackReason(missing) };
 
       await ctx.target.isolate(ctx.seed);
-      const counts = spec.counts ?? ((a: AssertionResult) => a.id.startsWith('expect'));
+      const own = spec.counts ?? ((a: AssertionResult) => a.id.startsWith('expect'));
+      // A request that got no answer at all fails the case whatever the property counts.
+      const counts = (a: AssertionResult) => a.id === 'transport' || own(a);
       let caseIndex = 0;
       let lastFailure: CaseRecord | undefined;
+      let earned = 0;
+      let firstInconclusive: string | undefined;
       // Each property draws its numbers from its own region, so properties never meet each
       // other's rows on a target that keeps state between them.
       const base = ((ctx.seed ^ hashString(spec.id)) >>> 0) % 9_000_000;
@@ -125,6 +149,10 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
             record.vars[name] = value;
             scope.set(name, value);
           },
+          inconclusive: (reason) => {
+            record.inconclusive ??= reason;
+            return undefined;
+          },
         };
         try {
           record.verdict = await spec.drive(value, c);
@@ -133,6 +161,11 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
         }
         const failed = record.verdict !== undefined || record.results.some((r) => r.assertions.some((a) => a.outcome === 'fail' && counts(a)));
         if (failed) lastFailure = record;
+        else {
+          const why = whyInconclusive(record, counts);
+          if (why === undefined) earned++;
+          else firstInconclusive ??= why;
+        }
         return !failed;
       };
 
@@ -157,6 +190,10 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
         summary.outcome = 'fail';
         summary.message = `fast-check failed without a recorded case: ${details.errorInstance ? String(details.errorInstance) : 'unknown'}`;
         unit.status = 'failed';
+      } else if (earned === 0) {
+        // Every case stopped before its verdict: the property asserted nothing, so it claims nothing.
+        unit.ms = performance.now() - started;
+        return { ...unit, status: 'skipped', skipReason: ctx.secrets.redact(`none of ${details.numRuns} generated case(s) reached the verdict: ${firstInconclusive ?? 'no case ran'}`) };
       }
       unit.steps.push({ index: unit.steps.length, name: `${details.numRuns} generated case(s)`, status: summary.outcome === 'fail' ? 'failed' : 'passed', ms: 0, assertions: [summary] });
       unit.ms = performance.now() - started;

@@ -47,7 +47,7 @@ async function drive(list: PagedList, v: PagingCase, c: CaseContext): Promise<st
     clauses: ['conventions.paging.page-size-default', 'conventions.paging.page-zero-based', ...(list.clauses.pagingDefaults ?? [])],
   });
   const pages = Math.ceil(total / v.pageSize);
-  if (pages > 50) return undefined; // a huge existing list: the first page already showed the envelope
+  if (pages > 50) return c.inconclusive(`${total} rows: too many pages to walk`); // a huge existing list: the first page already showed the envelope
   const idField = idFieldOf(list);
   const seen = new Map<string, number>();
   for (let page = 0; page <= pages; page++) {

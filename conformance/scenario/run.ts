@@ -2,7 +2,7 @@
 // order. A step that cannot run (missing capability, a value an earlier step did not produce)
 // is skipped with the reason, and so are the steps after it, which build on its effects.
 import type { StepResult, UnitResult } from '../result.ts';
-import { unitStatus } from '../result.ts';
+import { unitVerdict } from '../result.ts';
 import { hashString, Scope, SeededRandom, Unavailable, UnresolvedError } from './interpolate.ts';
 import { lackReason } from '../target.ts';
 import { runStep, type RunContext } from './step.ts';
@@ -60,8 +60,9 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
     result.steps.push(r);
     onStep?.(scenario.id, r);
   }
-  result.status = unitStatus(result.steps);
-  if (result.status === 'skipped') result.skipReason = result.steps[0]?.skipReason;
+  const verdict = unitVerdict(result.steps);
+  result.status = verdict.status;
+  if (verdict.skipReason) result.skipReason = verdict.skipReason;
   result.ms = performance.now() - started;
   return result;
 }
