@@ -170,12 +170,40 @@ function seedOf(v: Values, isSimTarget: boolean): number {
   return isSimTarget ? DEFAULT_SIM_SEED : Math.floor(Math.random() * 0xffffffff);
 }
 
+/** Secrets given as flags end up in npm's echo of the command line and in CI logs. */
+const SECRET_FLAGS: [keyof Values, string][] = [
+  ['key', 'CONFORMANCE_KEY'],
+  ['alt-key', 'CONFORMANCE_ALT_KEY'],
+  ['control-token', 'CONFORMANCE_CONTROL_TOKEN'],
+];
+
+function warnSecretFlags(v: Values, io: Io): void {
+  for (const [flag, env] of SECRET_FLAGS) {
+    if (v[flag] !== undefined) io.err.write(`conformance: warning: --${flag} puts a secret on the command line, where npm echoes it and CI logs keep it; set ${env} instead\n`);
+  }
+}
+
+/** The options that point a replay at the same target (never a secret: keys come from the same variables or target file). */
+function replayArgs(v: Values): string {
+  const args: string[] = [];
+  if (v['target-file']) args.push(`--target-file ${v['target-file']}`);
+  else if (v.target && v.target !== 'sim') {
+    args.push(`--target ${v.target}`);
+    if (v.account) args.push(`--account ${v.account}`);
+    if (v['alt-account']) args.push(`--alt-account ${v['alt-account']}`);
+  }
+  if (v['sim-level']) args.push(`--sim-level ${v['sim-level']}`);
+  if (v['read-only']) args.push('--read-only');
+  return args.join(' ');
+}
+
 function catalogue(v: Values): ClauseCatalogue {
   return loadClauses(v.clauses ?? CLAUSES_PATH, path.relative(process.cwd(), v.clauses ?? CLAUSES_PATH));
 }
 
 async function run(v: Values, positionals: string[], io: Io): Promise<{ code: number; report: RunReport }> {
   const isSimTarget = !v['target-file'] && (v.target ?? 'sim') === 'sim';
+  warnSecretFlags(v, io);
   const seed = seedOf(v, isSimTarget);
   const built = buildTarget(v, io.env, seed);
   try {
@@ -200,6 +228,7 @@ async function run(v: Values, positionals: string[], io: Io): Promise<{ code: nu
       tagFilter: list(v.tag),
       extraCapabilities: built.extraCapabilities,
       replayDir: v['replay-dir'],
+      replayArgs: replayArgs(v),
       webhooks,
       progress: consoleProgress(io.out, { verbose: v.verbose }),
     });

@@ -21,6 +21,8 @@ export interface StepResult {
   line?: number;
   status: 'passed' | 'failed' | 'skipped';
   skipReason?: string;
+  /** A teardown step (it undoes what the scenario created; it never makes a unit pass). */
+  teardown?: boolean;
   /** Method and path as sent (secrets redacted). */
   request?: string;
   responseStatus?: number;
@@ -42,6 +44,8 @@ export interface UnitResult {
   steps: StepResult[];
   /** A property failure's shrunk, replayable scenario. */
   replayFile?: string;
+  /** The command that replays it against the same target. */
+  replayCommand?: string;
 }
 
 export interface RunSummary {

@@ -36,6 +36,8 @@ export interface RunOptions {
   clauses?: ClauseCatalogue;
   /** Where properties write the shrunk scenario of a failure. */
   replayDir?: string;
+  /** Options that point a replay at the same target (the CLI passes its --target or --target-file). */
+  replayArgs?: string;
   progress?: ProgressListener;
   webhooks?: WebhookOptions;
 }
@@ -91,6 +93,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     simLevel,
     secrets,
     probesDone: new Set(),
+    missingOperations: new Map(),
     seed: opts.seed,
     knownClause: opts.clauses && ((id) => opts.clauses!.has(id)),
     webhooksChecked: new Set(),
@@ -126,7 +129,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     }
     if (!stop) {
       for (const p of properties) {
-        if (finish(await p.run(ctx, { replayDir: opts.replayDir }))) break;
+        if (finish(await p.run(ctx, { replayDir: opts.replayDir, replayArgs: opts.replayArgs }))) break;
       }
     }
   } finally {

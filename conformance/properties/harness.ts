@@ -92,10 +92,15 @@ function failuresOf(results: readonly StepResult[]): string[] {
   return results.flatMap((r) => r.assertions.filter((a) => a.outcome === 'fail').map((a) => `step ${r.index + 1} "${r.name}": ${a.id}: ${a.message ?? ''}`));
 }
 
-export function replayYaml(spec: { id: string; description: string; clauses: string[]; requires: string[] }, seed: number, record: CaseRecord, counterexample: string): string {
+/** The command that replays a scenario file against the same target (credentials come from the same CONFORMANCE_* variables or target file). */
+export function replayCommand(file: string, seed: number, replayArgs = ''): string {
+  return `npm run conformance -- run ${file} --seed ${seed}${replayArgs ? ` ${replayArgs}` : ''}`;
+}
+
+export function replayYaml(spec: { id: string; description: string; clauses: string[]; requires: string[] }, seed: number, record: CaseRecord, counterexample: string, replayArgs = ''): string {
   const header = [
     `# Shrunk counterexample of property "${spec.id}" (seed ${seed}), written by the conformance kit.`,
-    `# Replay: npm run conformance -- run <this file> --seed ${seed}`,
+    `# Replay: ${replayCommand('<this file>', seed, replayArgs)}`,
     `# Counterexample: ${counterexample.replace(/\n/g, ' ')}`,
     ...(record.verdict ? [`# Property verdict: ${record.verdict.replace(/\n/g, ' ')}`] : []),
     ...failuresOf(record.results).slice(0, MAX_FAILURE_LINES).map((f) => `# Failed: ${f.replace(/\n/g, ' ')}`),
@@ -179,8 +184,9 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
         const counterexample = fc.stringify(details.counterexample);
         const file = path.join(opts.replayDir ?? 'reports/replay', `${spec.id}-seed${ctx.seed}.yaml`);
         mkdirSync(path.dirname(file), { recursive: true });
-        writeFileSync(file, ctx.secrets.redact(replayYaml(spec, ctx.seed, lastFailure, counterexample)));
+        writeFileSync(file, ctx.secrets.redact(replayYaml(spec, ctx.seed, lastFailure, counterexample, opts.replayArgs)));
         unit.replayFile = file;
+        unit.replayCommand = replayCommand(file, ctx.seed, opts.replayArgs);
         const why = lastFailure.verdict ?? failuresOf(lastFailure.results)[0] ?? 'failed';
         summary.outcome = outcomeFor(spec.level, false, ctx.simLevel);
         summary.message = ctx.secrets.redact(`failed after ${details.numRuns} case(s), seed ${ctx.seed}, path ${details.counterexamplePath}; shrunk counterexample ${counterexample}: ${why}`);
