@@ -10,6 +10,7 @@ import { allProperties } from './properties/index.ts';
 import { consoleProgress, summaryText } from './report/console.ts';
 import { computeCoverage, formatCoverage } from './report/coverage.ts';
 import { parseReportSpecs, writeReports } from './report/files.ts';
+import { MergeError, mergeReports } from './report/merge.ts';
 import type { RunReport } from './result.ts';
 import { runConformance, type WebhookOptions } from './run.ts';
 import { loadScenarios, scenarioFiles } from './scenario/load.ts';
@@ -28,6 +29,7 @@ export const USAGE = `usage: npm run conformance -- <command> [options]
 commands:
   run [SCENARIO_GLOBS...]   run scenarios and properties against a target (default: all, in-process simulator)
   coverage                  which clauses have passing spec assertions (runs the suite, or reads --from)
+  merge REPORT.json...      join the JSON reports of a sharded run (--shard) into one: same verdict and coverage
   list [SCENARIO_GLOBS...]  the scenarios with their clauses and requirements
   validate [GLOBS...]       load scenarios and the clause catalogue, report problems with file:line
   contract [--check|--write]  is conformance/contract.json current / regenerate it
@@ -51,6 +53,7 @@ selection and behaviour:
   --read-only               skip every step that writes (safe against production)
   --seed N                  seed for generated values, properties and the simulator (default 20261121 on sim, random on URLs)
   --bail                    stop after the first failed unit
+  --shard I/N               run only shard I of N (units dealt round-robin, deterministic); join with merge
   --no-properties           scenarios only
   --sim-level fail|observe  whether sim-level mismatches fail (default: fail on sim, observe elsewhere)
   --report junit:PATH,json:PATH,md:PATH   write reports
@@ -91,6 +94,7 @@ function parse(argv: string[]) {
       'sim-level': { type: 'string' },
       report: { type: 'string' },
       'replay-dir': { type: 'string' },
+      shard: { type: 'string' },
       verbose: { type: 'boolean' },
       contract: { type: 'string' },
       clauses: { type: 'string' },
@@ -197,6 +201,13 @@ function replayArgs(v: Values): string {
   return args.join(' ');
 }
 
+function shardOf(text: string | undefined): { index: number; count: number } | undefined {
+  if (text === undefined) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  if (!m || Number(m[2]) < 1 || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new UsageError(`--shard is I/N with 1 <= I <= N (e.g. 2/4), got "${text}"`);
+  return { index: Number(m[1]), count: Number(m[2]) };
+}
+
 function catalogue(v: Values): ClauseCatalogue {
   return loadClauses(v.clauses ?? CLAUSES_PATH, path.relative(process.cwd(), v.clauses ?? CLAUSES_PATH));
 }
@@ -229,6 +240,7 @@ async function run(v: Values, positionals: string[], io: Io): Promise<{ code: nu
       extraCapabilities: built.extraCapabilities,
       replayDir: v['replay-dir'],
       replayArgs: replayArgs(v),
+      shard: shardOf(v.shard),
       webhooks,
       progress: consoleProgress(io.out, { verbose: v.verbose }),
     });
@@ -269,6 +281,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
         io.out.write(`${formatCoverage(computeCoverage(units, clauses), { onlyUncovered: v.uncovered })}\n`);
         return 0;
       }
+      case 'merge': {
+        const merged = mergeReports(positionals.map((file) => ({ file, report: JSON.parse(readFileSync(file, 'utf8')) as RunReport })));
+        io.out.write(summaryText(merged, io.out));
+        const reports = parseReportSpecs(v.report ?? '');
+        writeReports(reports, merged, catalogue(v));
+        for (const r of reports) io.out.write(`report: ${r.format} ${r.path}\n`);
+        return merged.summary.exitCode;
+      }
       case 'list':
       case 'validate': {
         const contract = Contract.load(v.contract ?? CONTRACT_PATH);
@@ -295,6 +315,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (e) {
     if (e instanceof LoadError) {
       io.err.write(`${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof MergeError) {
+      io.err.write(`conformance merge: ${e.message}\n`);
       return 2;
     }
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

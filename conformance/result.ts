@@ -61,6 +61,10 @@ export interface RunReport {
   version: 1;
   target: { label: string; capabilities: string[]; simLevel: 'fail' | 'observe'; readOnly: boolean };
   seed: number;
+  /** "i/n" when the run was one shard of n (`run --shard`); `merge` joins the shards' reports. */
+  shard?: string;
+  /** The shard reports a merged report was made from. */
+  mergedFrom?: string[];
   startedAt: string;
   ms: number;
   units: UnitResult[];

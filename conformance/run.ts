@@ -40,6 +40,14 @@ export interface RunOptions {
   replayArgs?: string;
   progress?: ProgressListener;
   webhooks?: WebhookOptions;
+  /** Run only shard `index` (1-based) of `count`: the selected units dealt round-robin in their order. */
+  shard?: { index: number; count: number };
+}
+
+/** The units of shard `index` of `count`: every count-th of the selected units, so shards are disjoint, cover all, and balance. */
+export function inShard<T>(units: readonly T[], shard: { index: number; count: number } | undefined): T[] {
+  if (!shard) return [...units];
+  return units.filter((_, i) => i % shard.count === shard.index - 1);
 }
 
 /** The kit's webhook receiver, started for runs whose scenarios need it (capability `receiver`). */
@@ -101,8 +109,10 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     webhookGraceMs: opts.webhooks?.graceMs,
   };
 
-  const scenarios = opts.scenarios.filter((s) => selected(stepClauses(s), s.tags, opts));
-  const properties = (opts.properties ?? []).filter((p) => selected(p.clauses, p.tags, opts));
+  // Scenarios and properties are dealt to shards as one sequence, in run order.
+  const chosen: (Scenario | PropertyDef)[] = inShard([...opts.scenarios.filter((s) => selected(stepClauses(s), s.tags, opts)), ...(opts.properties ?? []).filter((p) => selected(p.clauses, p.tags, opts))], opts.shard);
+  const scenarios = chosen.filter((u): u is Scenario => 'steps' in u);
+  const properties = chosen.filter((u): u is PropertyDef => !('steps' in u));
 
   // The receiver is there for a target that can reach it (capability `receiver`); it runs only
   // when a scenario that will run needs it.
@@ -140,6 +150,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     tool: 'conformance-kit',
     version: 1,
     target: { label: opts.target.label, capabilities: [...capabilities].sort(), simLevel, readOnly: Boolean(opts.readOnly) },
+    ...(opts.shard ? { shard: `${opts.shard.index}/${opts.shard.count}` } : {}),
     seed: opts.seed,
     startedAt,
     ms: performance.now() - started,
