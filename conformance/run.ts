@@ -10,6 +10,7 @@ import type { Scenario } from './scenario/types.ts';
 import { SecretSet } from './secrets.ts';
 import { probeCapabilities, type Target } from './target.ts';
 import { WebhookReceiver } from './webhook-receiver.ts';
+import { guardedTarget } from './target-guard.ts';
 
 export interface ProgressListener {
   start?(info: { target: string; capabilities: string[]; units: number; seed: number; receiver?: { publicUrl: string; localUrl: string } }): void;
@@ -85,7 +86,8 @@ function selected(clauses: string[], tags: string[], opts: RunOptions): boolean 
   return true;
 }
 
-export async function runConformance(opts: RunOptions): Promise<RunReport> {
+export async function runConformance(options: RunOptions): Promise<RunReport> {
+  const opts = { ...options, target: guardedTarget(options.target) };
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const capabilities = await probeCapabilities(opts.target, { readOnly: Boolean(opts.readOnly), extra: [...(opts.extraCapabilities ?? [])] });
