@@ -11,6 +11,7 @@ import { consoleProgress, summaryText } from './report/console.ts';
 import { computeCoverage, formatCoverage } from './report/coverage.ts';
 import { parseReportSpecs, writeReports } from './report/files.ts';
 import { MergeError, mergeReports } from './report/merge.ts';
+import { diffRuns } from './report/diff.ts';
 import type { RunReport } from './result.ts';
 import { runConformance, type WebhookOptions } from './run.ts';
 import { loadScenarios, scenarioFiles } from './scenario/load.ts';
@@ -30,6 +31,8 @@ commands:
   run [SCENARIO_GLOBS...]   run scenarios and properties against a target (default: all, in-process simulator)
   coverage                  which clauses have passing spec assertions (runs the suite, or reads --from)
   merge REPORT.json...      join the JSON reports of a sharded run (--shard) into one: same verdict and coverage
+  diff --a T --b T [GLOBS]  the same scenarios against two targets (sim, a URL or a target file each): every status,
+                            verdict, field and order difference; spec-level differences fail, the rest are observations
   list [SCENARIO_GLOBS...]  the scenarios with their clauses and requirements
   validate [GLOBS...]       load scenarios and the clause catalogue, report problems with file:line
   contract [--check|--write]  is conformance/contract.json current / regenerate it
@@ -95,6 +98,8 @@ function parse(argv: string[]) {
       report: { type: 'string' },
       'replay-dir': { type: 'string' },
       shard: { type: 'string' },
+      a: { type: 'string' },
+      b: { type: 'string' },
       verbose: { type: 'boolean' },
       contract: { type: 'string' },
       clauses: { type: 'string' },
@@ -253,6 +258,35 @@ async function run(v: Values, positionals: string[], io: Io): Promise<{ code: nu
   }
 }
 
+/** `diff --a T --b T`: both targets run the same scenarios with the same seed; the differences are the report. */
+async function diff(v: Values, positionals: string[], io: Io): Promise<number> {
+  if (!v.a || !v.b) throw new UsageError('diff needs --a TARGET and --b TARGET (each "sim", an http(s) URL, or a target file)');
+  warnSecretFlags(v, io);
+  const spec = (t: string): Values => ({ ...v, target: /\.ya?ml$/.test(t) ? undefined : t, 'target-file': /\.ya?ml$/.test(t) ? t : undefined });
+  const bothSim = v.a === 'sim' && v.b === 'sim';
+  const seed = seedOf(v, bothSim);
+  const runOne = async (t: string) => {
+    const built = buildTarget(spec(t), io.env, seed);
+    try {
+      const contract = Contract.load(v.contract ?? CONTRACT_PATH, built.overrides);
+      const clauses = catalogue(v);
+      const scenarios = loadScenarios(scenarioFiles(positionals), { contract, clauses });
+      return await runConformance({ target: built.target, contract, clauses, scenarios, properties: [], seed, simLevel: 'fail', readOnly: v['read-only'], clauseFilter: list(v.clause), tagFilter: list(v.tag), extraCapabilities: built.extraCapabilities, webhooks: webhookOptions(v, io.env, built.webhooks), recordResponses: true });
+    } finally {
+      await built.target.close();
+    }
+  };
+  const reports = parseReportSpecs(v.report ?? '');
+  io.out.write(`Differential run, seed ${seed}: A ${v.a}, B ${v.b}\n`);
+  const result = diffRuns(await runOne(v.a), await runOne(v.b));
+  const progress = consoleProgress(io.out, { verbose: v.verbose });
+  for (const u of result.units) if (u.steps.length) progress.unit?.(u);
+  io.out.write(summaryText(result, io.out));
+  writeReports(reports, result, catalogue(v));
+  for (const r of reports) io.out.write(`report: ${r.format} ${r.path}\n`);
+  return result.summary.exitCode;
+}
+
 /** Runs the CLI; returns the exit code (0 conformant, 1 failures, 2 usage or loading errors). */
 export async function main(argv: string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
@@ -289,6 +323,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
         for (const r of reports) io.out.write(`report: ${r.format} ${r.path}\n`);
         return merged.summary.exitCode;
       }
+      case 'diff':
+        return await diff(v, positionals, io);
       case 'list':
       case 'validate': {
         const contract = Contract.load(v.contract ?? CONTRACT_PATH);

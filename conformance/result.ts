@@ -26,6 +26,8 @@ export interface StepResult {
   /** Method and path as sent (secrets redacted). */
   request?: string;
   responseStatus?: number;
+  /** The answer's body, kept only when the run records responses (`diff` compares them). */
+  responseBody?: unknown;
   ms: number;
   assertions: AssertionResult[];
 }

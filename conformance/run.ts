@@ -41,6 +41,8 @@ export interface RunOptions {
   replayArgs?: string;
   progress?: ProgressListener;
   webhooks?: WebhookOptions;
+  /** Keep every API answer's body in the step results (for `diff`). */
+  recordResponses?: boolean;
   /** Run only shard `index` (1-based) of `count`: the selected units dealt round-robin in their order. */
   shard?: { index: number; count: number };
 }
@@ -109,6 +111,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     webhooksChecked: new Set(),
     signingKeys: opts.webhooks?.signingKeys,
     webhookGraceMs: opts.webhooks?.graceMs,
+    recordResponses: opts.recordResponses,
   };
 
   // Scenarios and properties are dealt to shards as one sequence, in run order.

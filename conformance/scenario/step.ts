@@ -39,6 +39,8 @@ export interface RunContext {
   signingKeys?: Map<string, string>;
   /** How long to wait for deliveries after a virtual advance when the target cannot say they settled. */
   webhookGraceMs?: number;
+  /** Keep each API answer's body in its step result (for `diff`). */
+  recordResponses?: boolean;
 }
 
 function headerMatches(expected: Record<string, unknown>, res: WireResponse): Mismatch[] {
@@ -234,5 +236,6 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
     scope.set(step.control.as, new Unavailable(`the account "${step.control.as}" was not created (status ${res.status})`));
   }
 
-  return { ...base, request: shown, responseStatus: res.status, ms: res.ms, status: stepStatus(assertions), assertions };
+  const recorded = ctx.recordResponses && !isControl ? { responseBody: ctx.secrets.redactValue(res.json ?? (res.text ? res.text.slice(0, 2000) : undefined)) } : {};
+  return { ...base, request: shown, responseStatus: res.status, ...recorded, ms: res.ms, status: stepStatus(assertions), assertions };
 }
