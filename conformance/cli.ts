@@ -40,7 +40,8 @@ commands:
 target:
   --target sim|URL          the in-process simulator (default) or a base URL
   --target-file FILE        YAML: baseUrl, accounts (main, alt), operations mapping; secrets as \${ENV_VAR}
-  --account ID --key KEY    the main account (or CONFORMANCE_ACCOUNT / CONFORMANCE_KEY)
+  --account ID --key KEY    the main account; prefer CONFORMANCE_ACCOUNT / CONFORMANCE_KEY (a key given as a flag
+                            is echoed by npm and kept in CI logs: the kit warns)
   --alt-account ID --alt-key KEY   a second account for isolation checks (or CONFORMANCE_ALT_ACCOUNT / _ALT_KEY)
   --control-token T         bearer token of the target's /_sim control plane (or CONFORMANCE_CONTROL_TOKEN)
 
