@@ -120,7 +120,7 @@ export const MessageRowSchema = Type.Object(
     to: Type.String(),
     subject: Nullable(Type.String()),
     body: Nullable(Type.String()),
-    mediaUrl: Type.Array(Type.String()), // API URLs of the stored images (getMessageMedia)
+    mediaUrl: Type.Array(Type.String()), // API paths of the stored images (getMessageMedia); answers put the origin in front
     media: Type.Array(StoredMediaSchema), // the images, in MediaUrl order
     dateCreated: DateTime(),
     dateUpdated: Nullable(DateTime()),
