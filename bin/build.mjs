@@ -1,6 +1,6 @@
 // `npm run build` (and `prepare`, so `npm install`, `npm pack` and a git-URL install run it):
 // compiles simulator/, conformance/ and the two CLIs to JavaScript with type declarations in
-// dist/, for customers who use the package without a TypeScript loader (docs/packaging.md).
+// dist/, for customers who use the package without a TypeScript loader (README, "From another project").
 // The kit reads its YAML and JSON beside its modules (new URL(..., import.meta.url)), so those
 // files and scenarios/ are copied to the same places under dist/. The fast-start bundle of
 // `npm start` (dist/sim.mjs, bin/start.mjs) is separate and untouched.
