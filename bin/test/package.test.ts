@@ -30,7 +30,7 @@ beforeAll(async () => {
   } catch {
     await npm(['install', '--prefer-offline', tarball], scratch); // first run on this machine: the registry fills the cache
   }
-}, 120_000);
+}, 240_000);
 
 afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
@@ -114,12 +114,11 @@ export { now, id };
     expect(r.stdout ?? '', r.stderr).toBe('');
   }, 60_000);
 
-  it('platform-conformance lists and runs scenarios from any directory', async () => {
+  it('platform-conformance runs scenarios from any directory', async () => {
     const bin = join(scratch, 'node_modules', '.bin', 'platform-conformance');
-    const listed = await run(bin, ['list'], { cwd: scratch });
-    expect(listed.stdout).toMatch(/\d+ scenario\(s\) load without problems/);
     const ran = await run(bin, ['run', 'scenarios/auth/other-account.yaml'], { cwd: tmpdir() }).catch((e) => e);
     expect(ran.code ?? 0, `${ran.stdout}\n${ran.stderr}`).toBe(0);
+    expect(ran.stdout).toMatch(/units:\s+1 passed, 0 failed/);
   }, 60_000);
 
   it('platform-sim serves from any directory and stops on SIGTERM', async () => {
