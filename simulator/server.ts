@@ -27,8 +27,20 @@ const LINGER_BYTES = 64 * 1024 * 1024;
 /** A request line longer than this (half node's 16 KiB header limit) makes an overflow a 414. */
 const URI_SHARE = 8 * 1024;
 
+/** A stream (server-sent events) stays open until the client goes or the server closes. */
+function writeStream(res: http.ServerResponse, r: SimResponse & { stream: NonNullable<SimResponse['stream']> }): void {
+  for (const k in r.headers) res.setHeader(k, r.headers[k]!);
+  res.writeHead(r.status);
+  res.write(r.body);
+  const stop = r.stream.open((chunk) => {
+    if (!res.destroyed) res.write(chunk);
+  });
+  res.on('close', stop);
+}
+
 function write(res: http.ServerResponse, r: SimResponse, close = false): void {
   if (res.headersSent || res.destroyed) return;
+  if (r.stream) return writeStream(res, r as SimResponse & { stream: NonNullable<SimResponse['stream']> });
   for (const k in r.headers) res.setHeader(k, r.headers[k]!);
   // A HEAD answer declares the GET body's length itself (app.ts).
   if (!res.hasHeader('content-length')) res.setHeader('content-length', r.bytes ? r.bytes.byteLength : Buffer.byteLength(r.body));
