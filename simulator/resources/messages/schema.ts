@@ -4,7 +4,7 @@
 // `Kakao: {ChannelId, TemplateId, Variables}`; its templates live in the fixture and the
 // control plane.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, Nullable, StringEnum, withDescription } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
@@ -116,7 +116,7 @@ export const SendMessageBody = Type.Object(
     ),
     Kakao: Type.Optional(Nullable(KakaoBody)),
     Brand: Type.Optional(
-      Nullable({ ...BrandBody, description: 'A messenger brand message (type bms): exactly one of TemplateId and Free; nothing else beside it, no Fallback (docs/compatibility.md).' }),
+      Nullable(withDescription(BrandBody, 'A messenger brand message (type bms): exactly one of TemplateId and Free; nothing else beside it, no Fallback (docs/compatibility.md).')),
     ),
     Fallback: Type.Optional(Nullable(FallbackBody)),
   },
