@@ -44,8 +44,12 @@ for (const part of ['simulator', 'conformance', 'bin', 'scenarios']) rmSync(join
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (compiled.status !== 0) {
-  process.stderr.write('build: tsc failed\n');
-  process.exit(1);
+  // `prepare` passes --keep-going: a build defect must not stop `npm install` of a checkout
+  // (npm start and the tests run from source); the package test reports it.
+  const keepGoing = process.argv.includes('--keep-going');
+  rmSync(join(dist, 'simulator', 'index.js'), { force: true }); // stale again: the next build retries
+  process.stderr.write(`build: tsc failed${keepGoing ? '; dist/ is incomplete (npm run build to see why)' : ''}\n`);
+  process.exit(keepGoing ? 0 : 1);
 }
 
 // tsc rewrites `./x.ts` to `./x.js` in JavaScript but not in declarations; consumers resolve `.js`.
