@@ -196,11 +196,22 @@ export function loadScenario(file: string, ctx: LoadContext): Scenario {
   };
 }
 
-/** Files matching the globs (relative to the current folder), sorted. Default: every scenario. */
+function matching(patterns: readonly string[]): string[] {
+  return globSync(patterns.map((g) => g.replace(/\\/g, '/')), { absolute: true, onlyFiles: true }).filter((f) => /\.ya?ml$/.test(f));
+}
+
+/**
+ * Files matching the globs, sorted. Default: every scenario. A relative glob is read from the
+ * current folder; when nothing there matches, from the folder holding the kit's own `scenarios/`,
+ * so `scenarios/auth/*.yaml` names the shipped scenarios from any directory (the installed bin).
+ */
 export function scenarioFiles(globs: readonly string[], root = SCENARIOS_ROOT): string[] {
-  const patterns = globs.length > 0 ? [...globs] : [path.join(root, '**/*.{yaml,yml}')];
-  const files = globSync(patterns.map((g) => g.replace(/\\/g, '/')), { absolute: true, onlyFiles: true });
-  return [...new Set(files)].filter((f) => /\.ya?ml$/.test(f)).sort();
+  if (globs.length === 0) return matching([path.join(root, '**/*.{yaml,yml}')]).sort();
+  const files = globs.flatMap((g) => {
+    const here = matching([g]);
+    return here.length > 0 || path.isAbsolute(g) ? here : matching([path.join(path.dirname(root), g)]);
+  });
+  return [...new Set(files)].sort();
 }
 
 /** Loads every file; throws one LoadError listing the problems of all files. */

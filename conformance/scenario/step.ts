@@ -1,7 +1,7 @@
 // Runs one step: skip it when the target lacks what it needs, send it, then judge the answer:
 // the step's expectations (level spec for `expect`, sim for `expectSim`), every check, and the
 // probes that apply. Values named under `save` are kept for later steps.
-import { CHECKS, PROBES } from '../checks/index.ts';
+import { CHECKS, HEAD_CHECKS, PROBES } from '../checks/index.ts';
 import { levelOf, type Exchange } from '../checks/types.ts';
 import type { Contract } from '../contract/contract.ts';
 import { outcomeFor, stepStatus, type AssertionResult, type StepResult } from '../result.ts';
@@ -85,7 +85,7 @@ function exchangeOf(ctx: RunContext, request: WireRequest, response: WireRespons
 
 function runChecks(ctx: RunContext, ex: Exchange, prefix = 'check'): AssertionResult[] {
   const out: AssertionResult[] = [];
-  for (const check of CHECKS) {
+  for (const check of ex.request.method.toUpperCase() === 'HEAD' ? HEAD_CHECKS : CHECKS) {
     if (!check.applies(ex)) continue;
     const level = levelOf(check, ex);
     const message = check.run(ex);

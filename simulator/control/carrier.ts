@@ -231,6 +231,9 @@ export const operations = [
     bodyRequired: true,
     responses: { 201: { description: 'The received message.', schema: Message } },
     errors: [...phoneErrors, sharedErrors.NUMBER_NOT_FOUND, messageErrors.MEDIA_DOWNLOAD_FAILED],
-    handler: ({ rt, body, request }) => reply.json(201, rt.messages.wire.json(rt.messages.receive(body, apiOrigin(request)))),
+    handler: ({ rt, body, request }) => {
+      const origin = apiOrigin(request);
+      return reply.json(201, rt.messages.wireAt(origin).json(rt.messages.receive(body, origin)));
+    },
   }),
 ];

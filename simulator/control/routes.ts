@@ -175,6 +175,7 @@ export const operations = [
     auth: 'control',
     body: Snapshot,
     bodyRequired: true,
+    snapshotBody: true,
     responses: { 200: { description: 'State is exactly the snapshot.', schema: StateAck } },
     handler: ({ rt, body }) => {
       rt.restore(body);

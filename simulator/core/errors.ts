@@ -110,6 +110,22 @@ export const errorCodes = {
     code: 'PAYLOAD_TOO_LARGE', status: 413, origin: 'simulator',
     description: 'The body exceeds the size limit.',
   }),
+  BAD_REQUEST: defineError({
+    code: 'BAD_REQUEST', status: 400, origin: 'simulator',
+    description: 'The HTTP framing is malformed (bad Content-Length or chunk size, both Content-Length and Transfer-Encoding, bytes not allowed in the request line); the connection is closed.',
+  }),
+  URI_TOO_LONG: defineError({
+    code: 'URI_TOO_LONG', status: 414, origin: 'simulator',
+    description: 'The request line is longer than the header limit (16 KiB); the connection is closed.',
+  }),
+  HEADERS_TOO_LARGE: defineError({
+    code: 'HEADERS_TOO_LARGE', status: 431, origin: 'simulator',
+    description: 'The request headers together exceed 16 KiB; the connection is closed.',
+  }),
+  NOT_IMPLEMENTED: defineError({
+    code: 'NOT_IMPLEMENTED', status: 501, origin: 'simulator',
+    description: 'The HTTP method or transfer coding is one the server does not know; the connection is closed.',
+  }),
   UNSUPPORTED_MEDIA_TYPE: defineError({
     code: 'UNSUPPORTED_MEDIA_TYPE', status: 415, origin: 'simulator',
     description: 'The body is not sent as application/json.',

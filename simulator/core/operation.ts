@@ -113,6 +113,8 @@ export interface OperationSpec<
   body?: B;
   /** Whether a body must be present; an empty body with a JSON content type counts as none. */
   bodyRequired?: boolean;
+  /** The body is a state snapshot: it may be as large as the snapshot limit, not the request-body limit. */
+  snapshotBody?: boolean;
   /** Body fields that exist on the resource but cannot be changed here, with the advice to give. */
   immutable?: { fields: string[]; advice: string };
   /** The success responses. */

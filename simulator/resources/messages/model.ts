@@ -20,7 +20,7 @@ import type { DeliveryRow } from '../../peers/carrier.ts';
 import { sharedErrors } from '../../rules/errors.ts';
 import { messageErrors as E } from './errors.ts';
 import { chooseTextType, planContent, type PlannedContent } from './content.ts';
-import { downloadMedia, mediaApiUrls } from './media.ts';
+import { downloadMedia, mediaApiPaths, mediaUrlsAt } from './media.ts';
 import type { OutboundRules } from '../../rules/outbound.ts';
 import type { KakaoChannelsModel } from '../kakao-channels/model.ts';
 import { MessageQuota, countsTowardUsage, type QuotaPorts } from './quota.ts';
@@ -40,7 +40,8 @@ import {
   MESSAGE_IDS,
 } from './schema.ts';
 
-export function messageWire(r: MessageRow) {
+/** A message on the wire, its media paths as URLs on `origin` (where the client reached the API). */
+export function messageWire(r: MessageRow, origin: string) {
   return {
     messageId: r.id,
     status: r.status,
@@ -50,7 +51,7 @@ export function messageWire(r: MessageRow) {
     from: r.from,
     body: r.body,
     numMedia: r.mediaUrl.length,
-    mediaUrl: r.mediaUrl,
+    mediaUrl: mediaUrlsAt(origin, r.mediaUrl),
     direction: r.direction,
     accountId: r.accountId,
     dateCreated: r.dateCreated,
@@ -65,7 +66,10 @@ export interface MessageFilter {
 }
 
 type OutboundFields = Pick<MessageRow, 'accountId' | 'from' | 'to' | 'idempotencyKey' | 'linkId' | 'fallbackFor' | 'media'> &
-  Omit<PlannedContent, 'mediaUrl'> & { origin: string };
+  Omit<PlannedContent, 'mediaUrl'>;
+
+/** How many origins keep a cache of serialised messages (a client sends one Host; forged ones come and go). */
+const CACHED_ORIGINS = 8;
 
 /** What the model uses beyond its own tables (and what its quota and templates use); the descriptor passes the runtime. */
 export interface MessagesPorts extends QuotaPorts, TemplatesPorts, Pick<Kernel, 'clock' | 'random' | 'events'> {
@@ -84,7 +88,18 @@ export class MessagesModel {
   readonly templates: KakaoTemplates;
   readonly brandTemplates: BrandTemplates;
   readonly brandImages: BrandImages;
-  readonly wire = new WireCache<MessageRow>(messageWire);
+  private readonly wires = new Map<string, WireCache<MessageRow>>(); // maps an origin to its serialised messages
+
+  /** Serialised messages as a client that reached the API at `origin` sees them. */
+  wireAt(origin: string): WireCache<MessageRow> {
+    let wire = this.wires.get(origin);
+    if (!wire) {
+      if (this.wires.size >= CACHED_ORIGINS) this.wires.delete(this.wires.keys().next().value!);
+      wire = new WireCache<MessageRow>((r) => messageWire(r, origin));
+      this.wires.set(origin, wire);
+    }
+    return wire;
+  }
   private readonly quota: MessageQuota; // monthly counts per type (derived from the rows)
   private idempotency = new Map<string, string>(); // maps account|IdempotencyKey to the first message's id (derived)
 
@@ -147,9 +162,9 @@ export class MessagesModel {
   /**
    * sendMessage. Every check runs before the first write, in this order: idempotent replay,
    * content (400), numbers (400), image downloads (400), subscription (422), operations bar
-   * (403), opt-out, template approval, type, monthly cap and operations cap (422). `origin` is where clients reach the API (media URLs).
+   * (403), opt-out, template approval, type, monthly cap and operations cap (422).
    */
-  send(accountId: string, input: SendMessageInput, origin: string): { row: MessageRow; replayed: boolean } {
+  send(accountId: string, input: SendMessageInput): { row: MessageRow; replayed: boolean } {
     const key = input.IdempotencyKey ?? null;
     const earlier = key === null ? undefined : this.idempotency.get(`${accountId}|${key}`);
     if (earlier !== undefined) return { row: this.messages.get(earlier)!, replayed: true };
@@ -176,7 +191,7 @@ export class MessagesModel {
     const refusal = this.quota.refusal(accountId, content.type);
     if (refusal) throw refusal;
 
-    const row = this.queue({ ...content, media, origin, accountId, from, to, idempotencyKey: key, linkId: this.outbound.linkIdOf(accountId, from), fallbackFor: null });
+    const row = this.queue({ ...content, media, accountId, from, to, idempotencyKey: key, linkId: this.outbound.linkIdOf(accountId, from), fallbackFor: null });
     return { row, replayed: false };
   }
 
@@ -213,7 +228,8 @@ export class MessagesModel {
 
   /**
    * Control plane: a text from a phone to a number some account owns arrives as received. Its
-   * images come through the fake image host like a send's; `origin` builds their API URLs.
+   * images come through the fake image host like a send's. `origin` (where the control plane was
+   * reached) makes the media URLs of the message.received webhook absolute.
    */
   receive(input: InboundMessageInput, origin: string): MessageRow {
     const to = normalizePhone(input.to, 'to');
@@ -236,11 +252,11 @@ export class MessagesModel {
       status: 'received',
       subject,
       body,
-      mediaUrl: mediaApiUrls(origin, accountId, blank.id, media.length),
+      mediaUrl: mediaApiPaths(accountId, blank.id, media.length),
       media,
     };
     this.messages.insert(row);
-    this.announce('message.received', row);
+    this.announce('message.received', row, origin);
     return row;
   }
 
@@ -302,7 +318,7 @@ export class MessagesModel {
       type: f.type,
       subject: f.subject,
       body: f.body,
-      mediaUrl: mediaApiUrls(f.origin, f.accountId, blank.id, f.media.length),
+      mediaUrl: mediaApiPaths(f.accountId, blank.id, f.media.length),
       media: f.media,
       idempotencyKey: f.idempotencyKey,
       linkId: f.linkId,
@@ -357,7 +373,6 @@ export class MessagesModel {
       subject: plan.subject,
       brand: null,
       media: [],
-      origin: '', // no images, so no media URLs to build
       template: null,
       fallback: null,
       idempotencyKey: null,
@@ -367,7 +382,7 @@ export class MessagesModel {
   }
 
   /** Domain event for the webhook engine: the message webhook's form fields (guides 2a). */
-  private announce(type: 'message.sent' | 'message.failed' | 'message.received', row: MessageRow): void {
+  private announce(type: 'message.sent' | 'message.failed' | 'message.received', row: MessageRow, origin = ''): void {
     const at = this.rt.clock.now();
     const payload: Record<string, string> = {
       MessageId: row.id,
@@ -383,7 +398,7 @@ export class MessagesModel {
       payload.Subject = row.subject ?? '';
       payload.Body = row.body ?? '';
       payload.NumMedia = String(row.mediaUrl.length);
-      row.mediaUrl.forEach((url, i) => (payload[`MediaUrl${i}`] = url));
+      mediaUrlsAt(origin, row.mediaUrl).forEach((url, i) => (payload[`MediaUrl${i}`] = url));
     }
     this.rt.events.emit({ type, accountId: row.accountId, resourceId: row.id, at, payload });
   }
