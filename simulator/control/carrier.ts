@@ -15,7 +15,7 @@ import { InboundMessageBody, Message } from '../resources/messages/schema.ts';
 const TAG = 'Control plane';
 
 const Outcome = StringEnum(OUTCOMES);
-const Outcomes = Type.Object({ sms: Outcome, lms: Outcome, mms: Outcome, ata: Outcome, call: Outcome }, { additionalProperties: false });
+const Outcomes = Type.Object({ sms: Outcome, lms: Outcome, mms: Outcome, ata: Outcome, bms: Outcome, call: Outcome }, { additionalProperties: false });
 const MagicNumberView = Type.Object(
   { number: Type.String(), description: Type.String(), outcomes: Outcomes, delaySeconds: Nullable(Type.Number()) },
   { $id: 'SimMagicNumber', additionalProperties: false },
