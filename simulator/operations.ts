@@ -24,6 +24,8 @@ import { operations as usageControl } from './control/usage.ts';
 import { operations as webhookControl } from './control/webhooks.ts';
 import { operations as sipAuthControl } from './control/sip-auth.ts';
 import { operations as meta } from './meta.ts';
+import { operations as mcpConnections } from './resources/mcp-connections/routes.ts';
+import { operations as mcpControl } from './control/mcp.ts';
 
 export function allOperations(): readonly Operation[] {
   return [
@@ -37,6 +39,7 @@ export function allOperations(): readonly Operation[] {
     ...kakaoChannels,
     ...sipEndpoints,
     ...sipAuth,
+    ...mcpConnections,
     ...control,
     ...accountControl,
     ...geoipControl,
@@ -50,6 +53,7 @@ export function allOperations(): readonly Operation[] {
     ...messengerControl,
     ...webhookControl,
     ...sipAuthControl,
+    ...mcpControl,
     ...meta,
   ];
 }

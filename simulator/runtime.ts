@@ -29,6 +29,10 @@ import { WebhooksModel } from './resources/webhooks/model.ts';
 import { SipAuthModel } from './resources/sip-auth/model.ts';
 import { WebhookEngine } from './peers/webhooks/engine.ts';
 import { ReceiverPolicy } from './peers/webhooks/receiver-policy.ts';
+import { EgressGuard } from './peers/egress.ts';
+import { FakeMcpServers } from './peers/mcp/fake-servers.ts';
+import { McpRunner } from './peers/mcp/runner.ts';
+import { McpConnectionsModel } from './resources/mcp-connections/model.ts';
 import { SipEndpointsModel } from './resources/sip-endpoints/model.ts';
 
 export const SNAPSHOT_FORMAT = 'platform-simulator-state';
@@ -80,8 +84,10 @@ export class Runtime {
   /** Real I/O in flight to peers the user runs; the clock advance waits for it. */
   readonly io = new IoBarrier();
   readonly advancer: ClockAdvancer;
-  /** Which URLs may receive webhooks (strict mode is a simulator option, not state). */
-  readonly receiverPolicy = new ReceiverPolicy();
+  /** Where the simulator may connect for customers (strict mode is an option, not state). */
+  readonly egress: EgressGuard;
+  /** Which URLs may receive webhooks (the egress guard's rules). */
+  readonly receiverPolicy: ReceiverPolicy;
   /** Manual by default; createSimulator installs the realtime driver when asked. */
   clockDriver: ClockDriver = manualDriver();
 
@@ -102,6 +108,11 @@ export class Runtime {
   readonly webhookEngine: WebhookEngine;
   readonly sipEndpoints: SipEndpointsModel;
   readonly sipAuth: SipAuthModel;
+  /** Fake external MCP servers on loopback (live peers, not state). */
+  readonly mcpServers = new FakeMcpServers();
+  /** The call runtime's MCP client (connection tests). */
+  readonly mcpRunner: McpRunner;
+  readonly mcpConnections: McpConnectionsModel;
 
   /** Models in snapshot order; the key is the model's name inside a snapshot. */
   private readonly models: [string, StatefulModel][];
@@ -120,6 +131,8 @@ export class Runtime {
     this.emailDomains = new EmailDomainsModel(this);
     this.geoip = new GeoIp();
     this.dns = new FakeDns();
+    this.egress = new EgressGuard(this.dns);
+    this.receiverPolicy = new ReceiverPolicy(this.egress);
     this.imageHost = new FakeImageHost();
     this.messenger = new FakeMessenger(this);
     // The carrier first: messages and verifications register for its outcomes.
@@ -133,6 +146,9 @@ export class Runtime {
     this.webhookEngine = new WebhookEngine(this);
     this.sipEndpoints = new SipEndpointsModel(this);
     this.sipAuth = new SipAuthModel(this);
+    this.mcpRunner = new McpRunner(this.egress, this.mcpServers);
+    this.io.register(this.mcpRunner);
+    this.mcpConnections = new McpConnectionsModel(this, this.mcpRunner);
     this.advancer = new ClockAdvancer(this.clock, this.io);
     this.models = [
       ['accounts', this.accounts],
@@ -153,6 +169,7 @@ export class Runtime {
       ['webhookDeliveries', this.webhookEngine],
       ['sipEndpoints', this.sipEndpoints],
       ['sipAuth', this.sipAuth],
+      ['mcpConnections', this.mcpConnections],
     ];
     this.reset(seed);
   }

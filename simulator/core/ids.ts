@@ -18,6 +18,9 @@ export const ID_FORMATS = {
   sipIpAcl: { prefix: 'SA', hex: 32 },
   sipCredential: { prefix: 'SC', hex: 32 },
   webrtcToken: { prefix: 'WT', hex: 32 },
+  mcpConnection: { prefix: 'mcp_', hex: 24 },
+  mcpApp: { prefix: 'mapp_', hex: 16 },
+  mcpAppToken: { prefix: 'mcpt_', hex: 40 },
 } as const satisfies Record<string, { prefix: string; hex: number }>;
 
 export type IdKind = keyof typeof ID_FORMATS;
