@@ -5,27 +5,49 @@
 // SSE keeps one SDK transport per open stream.
 import http from 'node:http';
 import https from 'node:https';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { FakeServerScript } from './fake-script.ts';
 import type { BudgetRegistry } from './budget.ts';
 import { PASS_THROUGH_VALIDATOR } from './sdk-options.ts';
 
 const MAX_BODY = 1024 * 1024;
 const LOG_LIMIT = 200;
-const TLS_DIR = new URL('../../../fixtures/tls/', import.meta.url);
+
+// The SDK's server side loads with the first fake server (bin/start.mjs keeps it out of the bundle).
+let sdk:
+  | Promise<{
+      Server: typeof Server;
+      Streamable: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+      Sse: typeof SSEServerTransport;
+      types: typeof import('@modelcontextprotocol/sdk/types.js');
+    }>
+  | undefined;
+const loadSdk = () =>
+  (sdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/server/sse.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([s, h, e, types]) => ({ Server: s.Server, Streamable: h.StreamableHTTPServerTransport, Sse: e.SSEServerTransport, types })));
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+
+/** fixtures/tls of this project, found upwards from this module (works from the dist bundle too). */
+function tlsFile(name: string): Buffer {
+  for (let d = dirname(fileURLToPath(import.meta.url)); ; d = dirname(d)) {
+    const p = join(d, 'fixtures', 'tls', name);
+    if (existsSync(p)) return readFileSync(p);
+    if (dirname(d) === d) throw new Error(`fixtures/tls/${name} not found`);
+  }
+}
 
 let tlsMaterial: { key: Buffer; cert: Buffer } | undefined;
 function selfSigned(): { key: Buffer; cert: Buffer } {
-  return (tlsMaterial ??= {
-    key: readFileSync(fileURLToPath(new URL('self-signed-key.pem', TLS_DIR))),
-    cert: readFileSync(fileURLToPath(new URL('self-signed-cert.pem', TLS_DIR))),
-  });
+  return (tlsMaterial ??= { key: tlsFile('self-signed-key.pem'), cert: tlsFile('self-signed-cert.pem') });
 }
 
 export interface LoggedRequest {
@@ -66,6 +88,7 @@ function rpcMethodOf(body: unknown): string | null {
 export class FakeMcpServer {
   readonly log: LoggedRequest[] = [];
   private server: http.Server | undefined;
+  private sdk: Sdk | undefined;
   private sse = new Map<string, SSEServerTransport>(); // maps an SSE session id to its open stream
   port = 0;
 
@@ -85,6 +108,7 @@ export class FakeMcpServer {
   }
 
   async start(): Promise<void> {
+    this.sdk = await loadSdk();
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => void this.handle(req, res).catch(() => res.destroy());
     this.server = this.script.tls ? https.createServer(selfSigned(), handler) : http.createServer(handler);
     this.server.on('clientError', (_e, socket) => socket.destroy());
@@ -122,6 +146,8 @@ export class FakeMcpServer {
 
   /** An MCP server of the SDK answering this script's tools. */
   private mcpServer(): Server {
+    const { Server, types } = this.sdk!;
+    const { CallToolRequestSchema, ListToolsRequestSchema } = types;
     const server = new Server({ name: `fake-mcp-${this.id}`, version: '1.0.0' }, { capabilities: { tools: {} }, jsonSchemaValidator: PASS_THROUGH_VALIDATOR });
     // A tool without a description omits the field (MCP: an optional string, never null).
     const tools = allTools(this.script).map((t) => (t.description === null ? { name: t.name, inputSchema: t.inputSchema } : t));
@@ -170,7 +196,7 @@ export class FakeMcpServer {
       return void res.end();
     }
     const server = this.mcpServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new this.sdk!.Streamable({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
       void server.close();
@@ -194,7 +220,7 @@ export class FakeMcpServer {
   private async handleSse(req: http.IncomingMessage, res: http.ServerResponse, method: string, body: unknown): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (method === 'GET' && path === '/sse') {
-      const transport = new SSEServerTransport('/messages', res);
+      const transport = new this.sdk!.Sse('/messages', res);
       const server = this.mcpServer();
       this.sse.set(transport.sessionId, transport);
       res.on('close', () => {

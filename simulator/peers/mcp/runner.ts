@@ -6,9 +6,7 @@
 // connect time, so the address checked is the address connected to; names the fake DNS answers
 // live on the fake internet and reach only fake servers. The runner registers with the I/O
 // barrier: a clock advance waits for tests in flight.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Agent, buildConnector as BuildConnector } from 'undici';
 import type { PendingIo } from '../../core/io.ts';
@@ -24,8 +22,17 @@ export const DEFAULT_MCP_TIMEOUT_MS = 10_000;
 const MAX_PAGES = 100;
 const CLIENT_INFO = { name: 'platform-simulator-call-runtime', version: '1.0.0' };
 
+// undici and the SDK client load on the first test, not at start (bin/start.mjs keeps them out
+// of the bundle; most runs never test an MCP connection).
 let undici: Promise<typeof import('undici')> | undefined;
 const loadUndici = () => (undici ??= import('undici'));
+let sdk: Promise<{ Client: typeof Client; Streamable: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport; Sse: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport }> | undefined;
+const loadSdk = () =>
+  (sdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/client/sse.js'),
+  ]).then(([c, h, s]) => ({ Client: c.Client, Streamable: h.StreamableHTTPClientTransport, Sse: s.SSEClientTransport })));
 
 class Failure extends Error {
   constructor(
@@ -123,12 +130,12 @@ export class McpRunner implements McpRunnerPort, PendingIo {
       const pre = await this.egress.resolve(new URL(req.url).hostname);
       if (!pre.ok && pre.blocked) throw new Failure('URL_BLOCKED', pre.reason);
       if (!pre.ok) throw new Failure('PROTOCOL_ERROR', pre.reason);
-      const u = await loadUndici();
+      const [u, mcp] = await Promise.all([loadUndici(), loadSdk()]);
       agent = new u.Agent({ connect: this.connector(u.buildConnector, t), pipelining: 0 });
       const dispatcher = agent;
       const fetchVia = ((url: string | URL, init?: RequestInit) => u.fetch(url, { ...(init as object), dispatcher } as never)) as unknown as typeof fetch;
-      const transport = this.transport(req, fetchVia);
-      client = new Client(CLIENT_INFO, { jsonSchemaValidator: PASS_THROUGH_VALIDATOR });
+      const transport = this.transport(mcp, req, fetchVia);
+      client = new mcp.Client(CLIENT_INFO, { jsonSchemaValidator: PASS_THROUGH_VALIDATOR });
       const aborted = new Promise<never>((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true }));
       aborted.catch(() => undefined);
       const options = { signal: abort.signal, timeout: this.timeoutMs + 1000 };
@@ -158,11 +165,11 @@ export class McpRunner implements McpRunnerPort, PendingIo {
     if (u.port !== '' && u.port !== '443') throw new Failure('URL_BLOCKED', `strict egress: port ${u.port} is not allowed`);
   }
 
-  private transport(req: ProbeRequest, fetchVia: typeof fetch): Transport {
+  private transport(mcp: Awaited<ReturnType<typeof loadSdk>>, req: ProbeRequest, fetchVia: typeof fetch): Transport {
     const url = new URL(req.url);
     const requestInit: RequestInit = { headers: req.headers };
-    if (req.transport === 'sse') return new SSEClientTransport(url, { requestInit, fetch: fetchVia, eventSourceInit: { fetch: fetchVia } });
-    return new StreamableHTTPClientTransport(url, { requestInit, fetch: fetchVia });
+    if (req.transport === 'sse') return new mcp.Sse(url, { requestInit, fetch: fetchVia, eventSourceInit: { fetch: fetchVia } });
+    return new mcp.Streamable(url, { requestInit, fetch: fetchVia });
   }
 
   private async listTools(client: Client, options: { signal: AbortSignal; timeout: number }): Promise<McpToolWire[]> {
