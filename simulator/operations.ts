@@ -26,6 +26,7 @@ import { operations as sipAuthControl } from './control/sip-auth.ts';
 import { operations as meta } from './meta.ts';
 import { operations as mcpConnections } from './resources/mcp-connections/routes.ts';
 import { operations as mcpControl } from './control/mcp.ts';
+import { operations as mcpServer } from './resources/mcp-apps/routes.ts';
 
 export function allOperations(): readonly Operation[] {
   return [
@@ -40,6 +41,7 @@ export function allOperations(): readonly Operation[] {
     ...sipEndpoints,
     ...sipAuth,
     ...mcpConnections,
+    ...mcpServer,
     ...control,
     ...accountControl,
     ...geoipControl,

@@ -33,6 +33,7 @@ import { EgressGuard } from './peers/egress.ts';
 import { FakeMcpServers } from './peers/mcp/fake-servers.ts';
 import { McpRunner } from './peers/mcp/runner.ts';
 import { McpConnectionsModel } from './resources/mcp-connections/model.ts';
+import { McpAppsModel } from './resources/mcp-apps/model.ts';
 import { SipEndpointsModel } from './resources/sip-endpoints/model.ts';
 
 export const SNAPSHOT_FORMAT = 'platform-simulator-state';
@@ -113,6 +114,8 @@ export class Runtime {
   /** The call runtime's MCP client (connection tests). */
   readonly mcpRunner: McpRunner;
   readonly mcpConnections: McpConnectionsModel;
+  /** Apps connected to the platform's own MCP server (/mcp). */
+  readonly mcpApps: McpAppsModel;
 
   /** Models in snapshot order; the key is the model's name inside a snapshot. */
   private readonly models: [string, StatefulModel][];
@@ -149,6 +152,7 @@ export class Runtime {
     this.mcpRunner = new McpRunner(this.egress, this.mcpServers);
     this.io.register(this.mcpRunner);
     this.mcpConnections = new McpConnectionsModel(this, this.mcpRunner);
+    this.mcpApps = new McpAppsModel(this);
     this.advancer = new ClockAdvancer(this.clock, this.io);
     this.models = [
       ['accounts', this.accounts],
@@ -170,6 +174,7 @@ export class Runtime {
       ['sipEndpoints', this.sipEndpoints],
       ['sipAuth', this.sipAuth],
       ['mcpConnections', this.mcpConnections],
+      ['mcpApps', this.mcpApps],
     ];
     this.reset(seed);
   }

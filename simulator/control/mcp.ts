@@ -10,6 +10,8 @@ import { FakeServerScriptSchema, FakeServerViewSchema } from '../peers/mcp/fake-
 import type { FakeMcpServer } from '../peers/mcp/fake-server.ts';
 import { fakeServerErrors } from '../peers/mcp/fake-servers.ts';
 import { mcpConnectionErrors } from '../resources/mcp-connections/model.ts';
+import { accountErrors } from '../resources/accounts/model.ts';
+import { RegisterMcpAppBody, RegisteredMcpApp } from '../resources/mcp-apps/schema.ts';
 
 const TAG = 'Control plane';
 const serverParam = { serverId: Type.String({ description: 'Fake MCP server id.' }) };
@@ -61,6 +63,22 @@ const RebindBody = Type.Object(
 );
 
 export const operations = [
+  defineOperation({
+    operationId: 'simRegisterMcpApp',
+    method: 'POST',
+    path: '/_sim/accounts/{accountId}/mcp-apps',
+    tag: TAG,
+    summary: 'Connect an app to the platform\'s MCP server',
+    description: 'Fixed contract (issue 14): the permissions and connection instant are fixed for the app; the token is its bearer for /mcp, shown only here.',
+    origin: 'simulator',
+    auth: 'control',
+    params: { accountId: Type.String() },
+    body: RegisterMcpAppBody,
+    bodyRequired: true,
+    responses: { 201: { description: 'The app and its token.', schema: RegisteredMcpApp } },
+    errors: [accountErrors.ACCOUNT_NOT_FOUND],
+    handler: ({ rt, params, body }) => reply.created(rt.mcpApps.register(params.accountId, body)),
+  }),
   defineOperation({
     operationId: 'simStartMcpServer',
     method: 'POST',

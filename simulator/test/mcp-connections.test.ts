@@ -224,6 +224,31 @@ describe('MCP connection test: real MCP', () => {
   });
 });
 
+describe('fake MCP servers (control plane)', () => {
+  it('refuses bad scripts with 400 and starts nothing; shows no secret; stops', async () => {
+    for (const script of [
+      { auth: { type: 'bearer' } },
+      { auth: { type: 'api_key', secret: 'x' } },
+      { publicAddress: '10.0.0.1' },
+      { publicAddress: 'not-an-ip' },
+      { tools: [{ name: 'a' }, { name: 'a' }] },
+      { transport: 'websocket' },
+      { generatedTools: 1e9 },
+    ]) {
+      const r = await h.call('POST', '/_sim/mcp/servers', script);
+      expect(r.status, JSON.stringify(script)).toBe(400);
+    }
+    expect((await h.call('GET', '/_sim/mcp/servers')).json.data).toEqual([]);
+    const s = await server({ auth: { type: 'bearer', secret: SECRET } });
+    const shown = await h.call('GET', `/_sim/mcp/servers/${s.serverId}`);
+    expect(shown.json).toMatchObject({ authType: 'bearer', hasSecret: true, transport: 'streamable_http', toolCount: 1 });
+    expect(shown.text).not.toContain(SECRET);
+    expect((await h.call('PATCH', `/_sim/mcp/servers/${s.serverId}`, { tls: true })).status).toBe(400);
+    expect((await h.call('DELETE', `/_sim/mcp/servers/${s.serverId}`)).status).toBe(204);
+    expect((await h.call('GET', `/_sim/mcp/servers/${s.serverId}`)).status).toBe(404);
+  });
+});
+
 describe('MCP credential rotation', () => {
   it('verifies the new credential first: a bad one is 502 and keeps the old one; a good one tests the connection', async () => {
     const { id, server: s } = await connectTo({ auth: { type: 'bearer', secret: SECRET } }, { authType: 'bearer', secret: SECRET });
