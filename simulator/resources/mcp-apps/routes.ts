@@ -9,7 +9,7 @@ import { errorCodes } from '../../core/errors.ts';
 import type { Runtime } from '../../runtime.ts';
 import { PASS_THROUGH_VALIDATOR } from '../../peers/mcp/sdk-options.ts';
 import { PLATFORM_TOOLS } from './tools.ts';
-import type { McpAppRow } from './schema.ts';
+import { McpJsonRpcResponse, type McpAppRow } from './schema.ts';
 
 const TAG = 'MCP server';
 const BASIS = 'spec "Usage aggregation" (MCP tool get_usage) and Authentication 4; MCP streamable HTTP transport';
@@ -84,7 +84,7 @@ export const operations = [
     origin: 'spec',
     basis: BASIS,
     auth: 'none',
-    responses: { 200: { description: 'A JSON-RPC answer.', contentType: 'application/json' }, 202: { description: 'A notification was accepted.' } },
+    responses: { 200: { description: 'A JSON-RPC answer.', schema: McpJsonRpcResponse }, 202: { description: 'A notification was accepted.' } },
     errors: [errorCodes.UNAUTHORIZED],
     handler: (ctx) => serve(ctx.rt, appOf(ctx.rt, ctx.request), ctx.request),
   }),

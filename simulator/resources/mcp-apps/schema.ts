@@ -40,3 +40,14 @@ export type McpAppRow = Static<typeof McpAppRowSchema>;
 
 export const McpAppsStateSchema = Type.Object({ apps: Type.Array(McpAppRowSchema) }, { additionalProperties: false });
 export type McpAppsState = Static<typeof McpAppsStateSchema>;
+
+/** A JSON-RPC 2.0 answer of the MCP server (the MCP specification defines result and error). */
+export const McpJsonRpcResponse = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: Type.Union([Type.String(), Type.Number(), Type.Null()]),
+    result: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    error: Type.Optional(Type.Object({ code: Type.Integer(), message: Type.String() }, { additionalProperties: true })),
+  },
+  { $id: 'McpJsonRpcResponse', additionalProperties: true },
+);
