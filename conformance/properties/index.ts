@@ -3,6 +3,7 @@
 import type { Contract } from '../contract/contract.ts';
 import { blockListModel } from './blocklists-model.ts';
 import { emailDomainZoneProperty } from './email-domain-zone.ts';
+import { egressProperty } from './egress.ts';
 import { filterProperties } from './filters.ts';
 import { fuzzProperty } from './fuzz.ts';
 import { pagingProperties } from './paging.ts';
@@ -11,5 +12,5 @@ import { verificationModel } from './verifications-model.ts';
 import type { PropertyDef } from './types.ts';
 
 export function allProperties(contract: Contract): PropertyDef[] {
-  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, emailDomainZoneProperty, fuzzProperty(contract)];
+  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, emailDomainZoneProperty, egressProperty, fuzzProperty(contract)];
 }
