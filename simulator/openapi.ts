@@ -19,6 +19,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Messages: 'Text messages (sms, lms, mms) and messenger notification template messages (ata), sent through the carrier and received on the account\'s numbers.',
   Verifications: 'One-time codes sent by text or call and checked against their hash; the account comes from the API key.',
   Webhooks: 'Account webhooks: which events go to which URL, their delivery logs and a test send. Deliveries are form-encoded, signed with X-Signature, and retried until a 2xx answer.',
+  'MCP connections': 'External MCP servers agents use: registration with a write-only credential, and a test in which the call runtime connects over MCP and lists the tools.',
+  'MCP server': 'The platform\'s own MCP server (streamable HTTP at /mcp): tools for connected apps, per the permissions fixed when they connected.',
   'Control plane': 'Test-only scripting and introspection of the simulator (/_sim). Not part of the platform interface.',
   Meta: 'Documents about this API.',
 };
