@@ -1,6 +1,8 @@
 // External MCP connections: registration rules, the write-only secret, rotation, and the
 // connection test speaking real MCP (official SDK client) to fake servers built with the SDK's
 // server, with every failure mapped to lastErrorCode.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { harness, ACME, BISTRO } from './helpers.ts';
 
@@ -212,6 +214,29 @@ describe('MCP connection test: real MCP', () => {
     expect((await h.call('POST', h.acme(`/mcp-connections/${invalidTool.id}/test`))).json.code).toBe('PROTOCOL_ERROR');
     const gone = await create({ name: 'x', url: 'http://127.0.0.1:9/mcp' });
     expect((await h.call('POST', h.acme(`/mcp-connections/${gone.json.connectionId}/test`))).json.code).toBe('PROTOCOL_ERROR');
+  });
+
+  it('a real server that never answers times out on the wall ceiling, and the clock advance waits for the test', async () => {
+    const silent = http.createServer(() => undefined); // accepts, never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      await h.sim.control.request('PUT', '/mcp/runner', { timeoutMs: 300 });
+      const c = await create({ name: 'silent', url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp` });
+      const order: string[] = [];
+      const test = h.call('POST', h.acme(`/mcp-connections/${c.json.connectionId}/test`)).then((r) => {
+        order.push('test');
+        return r;
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      const advance = h.sim.clock.advance({ seconds: 1 }).then(() => order.push('advance'));
+      const [r] = await Promise.all([test, advance]);
+      expect(r.json.code).toBe('TIMEOUT');
+      expect(r.json.error).toContain('network timeout');
+      expect(order).toEqual(['test', 'advance']);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('answers 503 while the runtime is unavailable, changing nothing', async () => {
