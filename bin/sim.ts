@@ -106,6 +106,7 @@ async function main(): Promise<void> {
     `  fixture: ${args.fixture ?? 'fixtures/default.yaml'}`,
     `  control: ${server.url}/_sim${args['control-token'] ? ' (needs the control token)' : ''}`,
     `  openapi: ${server.url}/openapi.json`,
+    `  inspector: ${server.url}/_sim/ui (open it in a browser)`,
     `  egress:  ${sim.runtime.egress.strict ? 'strict (as the real service: https:443 for MCP, no internal addresses)' : 'local servers allowed (webhooks, MCP)'}`,
     `  webhooks: timeout ${sim.runtime.webhookEngine.timeoutMs} ms; MCP tests: ${sim.runtime.mcpRunner.timeoutMs} ms`,
     '',

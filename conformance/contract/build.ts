@@ -4,14 +4,13 @@
 // nothing from the target; a test fails when the committed file is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildOpenApi } from '../../simulator/openapi.ts';
-import { allOperations } from '../../simulator/operations.ts';
+import { openApiDocument } from '../../simulator/operations.ts';
 
 export const CONTRACT_PATH = fileURLToPath(new URL('../contract.json', import.meta.url));
 
 /** The contract text exactly as it should be committed. */
 export function contractText(): string {
-  return `${JSON.stringify(buildOpenApi(allOperations()), null, 2)}\n`;
+  return `${JSON.stringify(openApiDocument(), null, 2)}\n`;
 }
 
 /** Whether the committed contract matches the simulator's declarations. */

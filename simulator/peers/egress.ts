@@ -60,7 +60,8 @@ export class EgressGuard {
   /** Set from the options (`--strict-egress`) or the control plane; not part of the state. */
   strict = false;
 
-  constructor(private readonly fakeDns: FakeDns) {}
+  /** The fake DNS comes through a getter: the runtime builds its peers after the guard. */
+  constructor(private readonly dnsOf: () => FakeDns) {}
 
   /** Strict mode only: why the host is refused before any lookup. */
   hostReason(hostname: string): string | undefined {
@@ -78,7 +79,7 @@ export class EgressGuard {
     const ip = literalAddress(hostname);
     if (ip !== undefined) return { ok: true, addresses: [{ address: ip, family: ip.includes(':') ? 6 : 4 }], fake: false };
     const name = hostname.toLowerCase().replace(/\.$/, '');
-    const fake = this.fakeDns.addressLookup(name);
+    const fake = this.dnsOf().addressLookup(name);
     let addresses: ResolvedAddress[];
     if (fake !== undefined) {
       if (fake.length === 0) return { ok: false, blocked: false, reason: `${name} has no address (fake DNS)` };

@@ -28,7 +28,7 @@ describe('address classification', () => {
 
   it('resolves through the fake DNS and refuses internal answers in strict mode only; rebinding is seen at the second lookup', async () => {
     const dns = new FakeDns();
-    const guard = new EgressGuard(dns);
+    const guard = new EgressGuard(() => dns);
     dns.set(dns.prepare('mcp.example.com', [{ type: 'A', value: '93.184.215.14' }, { type: 'AAAA', value: '2606:4700:0:0::1' }]));
     dns.set(dns.prepare('evil.example.com', [{ type: 'A', value: '93.184.215.14' }, { type: 'A', value: '10.0.0.5' }]));
     expect(await guard.resolve('mcp.example.com')).toEqual({

@@ -8,7 +8,7 @@ import { freshId, newId } from '../../core/ids.ts';
 import { parseInstant, iso } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
 import type { Runtime } from '../../runtime.ts';
-import { McpAppsStateSchema, type McpAppRow, type McpAppsState, type RegisterMcpAppInput } from './schema.ts';
+import { MCP_APP_IDS, McpAppsStateSchema, type McpAppRow, type McpAppsState, type RegisterMcpAppInput } from './schema.ts';
 
 /**
  * When each permission came to exist on the platform. The spec gives no date for read:usage;
@@ -43,8 +43,8 @@ export class McpAppsModel {
   register(accountId: string, input: RegisterMcpAppInput): { appId: string; token: string } {
     this.rt.accounts.require(accountId);
     const connectedAt = input.connectedAt === undefined ? this.rt.nowIso() : iso(parseInstant(input.connectedAt)!);
-    const id = freshId(this.rt.random, 'mcpApp', (x) => this.apps.has(x));
-    const token = newId(this.rt.random, 'mcpAppToken');
+    const id = freshId(this.rt.random, MCP_APP_IDS.mcpApp, (x) => this.apps.has(x));
+    const token = newId(this.rt.random, MCP_APP_IDS.mcpAppToken);
     this.apps.insert({ id, accountId, permissions: [...new Set(input.permissions)], connectedAt, tokenHash: hash(token), createdAt: this.rt.nowIso() });
     return { appId: id, token };
   }

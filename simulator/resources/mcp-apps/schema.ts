@@ -4,6 +4,12 @@
 // token is shown once and stored as a SHA-256 hash only.
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime } from '../../core/schema.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+export const MCP_APP_IDS = {
+  mcpApp: { prefix: 'mapp_', hex: 16 },
+  mcpAppToken: { prefix: 'mcpt_', hex: 40 },
+} as const satisfies Record<string, IdFormat>;
 
 export const RegisterMcpAppBody = Type.Object(
   {

@@ -13,6 +13,7 @@ import { blockedHostReason } from '../../peers/egress.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
 import { openSecret, sealSecret } from './secret.ts';
 import {
+  MCP_CONNECTION_IDS,
   MAX_TOOLS,
   McpConnectionsStateSchema,
   type AuthType,
@@ -212,7 +213,7 @@ export class McpConnectionsModel {
   create(accountId: string, input: CreateMcpConnectionInput): McpConnectionRow {
     const { url, host } = this.checkUrl(input.url);
     const cred = checkCredential(input);
-    const id = freshId(this.rt.random, 'mcpConnection', (x) => this.connections.has(x));
+    const id = freshId(this.rt.random, MCP_CONNECTION_IDS.mcpConnection, (x) => this.connections.has(x));
     const now = this.rt.nowIso();
     return this.connections.insert({
       id,

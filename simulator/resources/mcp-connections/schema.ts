@@ -3,6 +3,11 @@
 // The secret is write-only: the stored row keeps it sealed (secret.ts), never in clear.
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+export const MCP_CONNECTION_IDS = {
+  mcpConnection: { prefix: 'mcp_', hex: 24 },
+} as const satisfies Record<string, IdFormat>;
 
 export const TRANSPORTS = ['streamable_http', 'sse'] as const;
 export const AUTH_TYPES = ['none', 'bearer', 'api_key'] as const;
