@@ -97,8 +97,9 @@ export interface EgressCase {
 
 export const egressArbitrary: fc.Arbitrary<EgressCase> = fc.record({
   tag: fc.integer({ min: 0, max: 1_000_000_000 }),
-  scheme: fc.constantFrom<'https' | 'http'>('https', 'https', 'https', 'http'),
-  port: fc.constantFrom<'' | '443' | '8443'>('', '', '443', '8443'),
+  // Mostly well-formed URLs, so that most cases reach the address rules.
+  scheme: fc.constantFrom<'https' | 'http'>('https', 'https', 'https', 'https', 'https', 'https', 'https', 'http'),
+  port: fc.constantFrom<'' | '443' | '8443'>('', '', '', '443', '443', '443', '443', '8443'),
   host: fc.oneof(
     { weight: 2, arbitrary: address.map((a): Host => ({ kind: 'literal', address: a })) },
     { weight: 1, arbitrary: fc.constantFrom('localhost', 'api.localhost').map((n): Host => ({ kind: 'localhost', name: n })) },
@@ -168,7 +169,7 @@ export const egressProperty: PropertyDef = generatedProperty<EgressCase>({
   tags: ['mcp', 'egress', 'property'],
   requires: ['dns', 'writes', 'egress', 'mcp-servers'],
   level: 'sim',
-  numRuns: 60,
+  numRuns: 150,
   arbitrary: egressArbitrary,
   drive,
 });
