@@ -16,7 +16,7 @@ import { accounts } from './accounts/index.ts';
 import { numbers } from './numbers/index.ts';
 import { blockLists } from './blocklists/index.ts';
 import { emailDomains } from './email-domains/index.ts';
-import { geoip, dns, imageHost, messenger, carrier, webhookEngine } from '../peers/index.ts';
+import { geoip, dns, imageHost, messenger, carrier, webhookEngine, kyc } from '../peers/index.ts';
 import { usage } from './usage/index.ts';
 import { messages } from './messages/index.ts';
 import { verifications } from './verifications/index.ts';
@@ -25,6 +25,7 @@ import { webhooks } from './webhooks/index.ts';
 import { sipEndpoints } from './sip-endpoints/index.ts';
 import { sipAuth } from './sip-auth/index.ts';
 import { callFlows } from './call-flows/index.ts';
+import { assignmentLinks } from './assignment-links/index.ts';
 import { mcpConnections } from './mcp-connections/index.ts';
 import { mcpApps } from './mcp-apps/index.ts';
 
@@ -47,6 +48,8 @@ export const FAMILIES = [
   sipEndpoints,
   sipAuth,
   callFlows, // after numbers: phoneNumbers reads their routing
+  kyc,
+  assignmentLinks, // after accounts, numbers and kyc, which its ports use
   mcpConnections,
   mcpApps, // after usage: get_usage reads it
 ] as const;

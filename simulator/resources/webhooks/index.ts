@@ -17,6 +17,6 @@ export const webhooks: Family<'webhooks', WebhooksModel> = {
   // recordings, agents, assignments) move them into their own descriptors when they arrive.
   events: [
     'transcript.completed', 'transcript.failed', 'summary.completed', 'summary.failed', 'recording.completed', 'recording.failed',
-    'agent.disconnected', 'agent.connected', 'callflow.ended', 'assignment.completed',
+    'agent.disconnected', 'agent.connected', 'callflow.ended',
   ],
 };
