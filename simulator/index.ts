@@ -2,7 +2,7 @@
 // requests without a socket (`handle`, `fetch`) or serves them over HTTP (`listen`).
 import type http from 'node:http';
 import { Runtime } from './runtime.ts';
-import { DEFAULT_MAX_BODY_BYTES, dispatch, type PipelineOptions } from './app.ts';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SNAPSHOT_BYTES, bodyLimit, dispatch, type PipelineOptions } from './app.ts';
 import { createHttpServer, listenOn } from './server.ts';
 import { loadFixtureFile, parseFixture, DEFAULT_FIXTURE_PATH } from './fixture/load.ts';
 import type { Fixture } from './fixture/schema.ts';
@@ -30,6 +30,8 @@ export interface SimulatorOptions {
   controlToken?: string;
   /** Largest accepted request body (default 1 MiB). */
   maxBodyBytes?: number;
+  /** Largest accepted state snapshot for PUT /_sim/state (default 256 MiB). */
+  maxSnapshotBytes?: number;
   /** Where defects (bugs: non-API errors) are reported; default stderr. */
   onDefect?: (error: unknown) => void;
   /** Webhook delivery (docs/webhooks.md). */
@@ -140,6 +142,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const pipeline: PipelineOptions = {
     controlToken: options.controlToken,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxSnapshotBytes: options.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES,
     beforeRequest: mode.kind === 'realtime' ? () => rt.clockDriver.sync() : undefined,
     onDefect: (e) => onDefect(e),
   };
@@ -166,10 +169,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       request.headers.forEach((v, k) => (headers[k] = v));
       const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
       const res = await run({ method: request.method, url: url.pathname + url.search, headers, body });
-      return new Response(res.status === 204 ? null : (res.bytes ?? res.body), { status: res.status, headers: res.headers });
+      const empty = res.status === 204 || res.status === 304 || request.method === 'HEAD';
+      return new Response(empty ? null : (res.bytes ?? res.body), { status: res.status, headers: res.headers });
     },
     async listen(port = 0, host = '127.0.0.1') {
-      const server = createHttpServer({ dispatch: run, maxBodyBytes: pipeline.maxBodyBytes, onDefect });
+      const server = createHttpServer({ dispatch: run, bodyLimit: (method, url) => bodyLimit(pipeline, method, url), onDefect });
       const addr = await listenOn(server, port, host);
       servers.add(server);
       const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;

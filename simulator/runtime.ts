@@ -55,6 +55,11 @@ const SnapshotEnvelope = Type.Object(
 /** Each family's model as a typed field (`rt.numbers`), from the list in resources/index.ts. */
 export interface Runtime extends FamilyModels {}
 
+// Handlers see this runtime as ctx.rt; core/operation.ts declares the slot without importing us.
+declare module './core/operation.ts' {
+  interface HandlerRuntime extends Runtime {}
+}
+
 export class Runtime {
   readonly clock: VirtualClock;
   random: SeededRandom;

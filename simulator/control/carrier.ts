@@ -7,7 +7,7 @@ import { errorCodes } from '../core/errors.ts';
 import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
 import { normalizePhone } from '../core/phone.ts';
 import { DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, OWNERS, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
-import { numberErrors } from '../resources/numbers/model.ts';
+import { sharedErrors } from '../rules/errors.ts';
 import { apiOrigin } from '../resources/messages/media.ts';
 import { messageErrors } from '../resources/messages/errors.ts';
 import { InboundMessageBody, Message } from '../resources/messages/schema.ts';
@@ -230,7 +230,10 @@ export const operations = [
     body: InboundMessageBody,
     bodyRequired: true,
     responses: { 201: { description: 'The received message.', schema: Message } },
-    errors: [...phoneErrors, numberErrors.NUMBER_NOT_FOUND, messageErrors.MEDIA_DOWNLOAD_FAILED],
-    handler: ({ rt, body, request }) => reply.json(201, rt.messages.wire.json(rt.messages.receive(body, apiOrigin(request)))),
+    errors: [...phoneErrors, sharedErrors.NUMBER_NOT_FOUND, messageErrors.MEDIA_DOWNLOAD_FAILED],
+    handler: ({ rt, body, request }) => {
+      const origin = apiOrigin(request);
+      return reply.json(201, rt.messages.wireAt(origin).json(rt.messages.receive(body, origin)));
+    },
   }),
 ];
