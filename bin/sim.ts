@@ -6,7 +6,7 @@ import { createSimulator, parseClockMode, FixtureError, DEFAULT_FIXTURE_PATH } f
 
 const USAGE = `usage: npm start -- [--port 4010] [--host 127.0.0.1] [--seed N] [--fixture fixtures/default.yaml]
                     [--clock manual|realtime[:speed]] [--control-token T] [--max-body-bytes N]
-                    [--max-snapshot-bytes N] [--webhook-strict] [--webhook-timeout-ms 10000]`;
+                    [--max-snapshot-bytes N] [--strict-egress] [--webhook-strict] [--webhook-timeout-ms 10000] [--mcp-timeout-ms 10000]`;
 
 function fail(message: string): never {
   process.stderr.write(`sim: ${message}\n`);
@@ -33,6 +33,8 @@ async function main(): Promise<void> {
         'max-body-bytes': { type: 'string' },
         'max-snapshot-bytes': { type: 'string' },
         'webhook-strict': { type: 'boolean', default: false },
+        'strict-egress': { type: 'boolean', default: false },
+        'mcp-timeout-ms': { type: 'string' },
         'webhook-timeout-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -50,6 +52,7 @@ async function main(): Promise<void> {
   const maxBodyBytes = integer('max-body-bytes', args['max-body-bytes'], 1, 1024 ** 3);
   const maxSnapshotBytes = integer('max-snapshot-bytes', args['max-snapshot-bytes'], 1, 512 * 1024 ** 2);
   const webhookTimeoutMs = integer('webhook-timeout-ms', args['webhook-timeout-ms'], 1, 600_000);
+  const mcpTimeoutMs = integer('mcp-timeout-ms', args['mcp-timeout-ms'], 1, 120_000);
   let clock;
   try {
     clock = parseClockMode(args.clock);
@@ -67,6 +70,8 @@ async function main(): Promise<void> {
       maxBodyBytes,
       maxSnapshotBytes,
       webhooks: { strict: args['webhook-strict'], timeoutMs: webhookTimeoutMs },
+      strictEgress: args['strict-egress'],
+      mcp: { timeoutMs: mcpTimeoutMs },
     });
   } catch (e) {
     if (e instanceof FixtureError) fail(`bad fixture: ${e.message}`);
@@ -105,7 +110,8 @@ async function main(): Promise<void> {
     `  control: ${server.url}/_sim${args['control-token'] ? ' (needs the control token)' : ''}`,
     `  openapi: ${server.url}/openapi.json`,
     `  inspector: ${server.url}/_sim/ui (open it in a browser)`,
-    `  webhooks: ${args['webhook-strict'] ? 'strict (internal addresses refused)' : 'local receivers allowed'}, timeout ${sim.runtime.webhookEngine.timeoutMs} ms`,
+    `  egress:  ${sim.runtime.egress.strict ? 'strict (as the real service: https:443 for MCP, no internal addresses)' : 'local servers allowed (webhooks, MCP)'}`,
+    `  webhooks: timeout ${sim.runtime.webhookEngine.timeoutMs} ms; MCP tests: ${sim.runtime.mcpRunner.timeoutMs} ms`,
     '',
     'Accounts (demo API keys):',
     ...sim.fixture.accounts.map((a) => `  ${a.accountId}  ${a.apiKeys[0]}  ${a.plan.padEnd(9)} ${a.name}`),

@@ -35,6 +35,10 @@ export interface SimulatorOptions {
   /** Where defects (bugs: non-API errors) are reported; default stderr. */
   onDefect?: (error: unknown) => void;
   /** Webhook delivery (docs/webhooks.md). */
+  /** Refuse what the real service refuses when connecting out (webhooks, MCP servers): --strict-egress. */
+  strictEgress?: boolean;
+  /** MCP connection tests: wall-clock ceiling per test (default 10000 ms). */
+  mcp?: { timeoutMs?: number };
   webhooks?: {
     /** Refuse receivers on loopback, private and other internal addresses, as the real service does (default false). */
     strict?: boolean;
@@ -126,7 +130,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const seed = options.seed ?? fixture.seed ?? 1;
   const onDefect = options.onDefect ?? ((e: unknown) => console.error('[simulator defect]', e));
   const rt = new Runtime(fixture, seed);
-  rt.receiverPolicy.strict = options.webhooks?.strict ?? false;
+  rt.egress.strict = (options.strictEgress ?? false) || (options.webhooks?.strict ?? false);
+  if (options.mcp?.timeoutMs !== undefined) rt.mcpRunner.timeoutMs = options.mcp.timeoutMs;
   const timeoutMs = options.webhooks?.timeoutMs ?? DEFAULT_RECEIVER_TIMEOUT_MS;
   if (!(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new Error(`webhooks.timeoutMs must be a positive integer, got ${timeoutMs}`);
   rt.webhookEngine.configure({ timeoutMs });
@@ -209,6 +214,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     async close() {
       rt.clockDriver.stop();
       await rt.webhookEngine.close();
+      await rt.mcpServers.stopAll();
       await Promise.all(
         [...servers].map(
           (s) =>

@@ -26,6 +26,8 @@ import { sipEndpoints } from './sip-endpoints/index.ts';
 import { sipAuth } from './sip-auth/index.ts';
 import { callFlows } from './call-flows/index.ts';
 import { assignmentLinks } from './assignment-links/index.ts';
+import { mcpConnections } from './mcp-connections/index.ts';
+import { mcpApps } from './mcp-apps/index.ts';
 
 export const FAMILIES = [
   accounts,
@@ -48,6 +50,8 @@ export const FAMILIES = [
   callFlows, // after numbers: phoneNumbers reads their routing
   kyc,
   assignmentLinks, // after accounts, numbers and kyc, which its ports use
+  mcpConnections,
+  mcpApps, // after usage: get_usage reads it
 ] as const;
 
 type Entry = (typeof FAMILIES)[number];

@@ -131,6 +131,9 @@ describe('determinism', () => {
       // The HTTP adapter bounds how long a refused connection lingers before it closes (socket
       // I/O, RFC 9112 §9.6); no answer depends on it.
       'server.ts',
+      // Real I/O to MCP servers: the network ceiling of a connection test (peers/mcp/budget.ts
+      // keeps scripted delays on virtual time).
+      'peers/mcp/runner.ts',
     ]);
     const forbidden: [RegExp, string][] = [
       [/\bDate\.now\s*\(/, 'Date.now()'],
