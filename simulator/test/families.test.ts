@@ -30,6 +30,18 @@ describe('the list of families', () => {
     expect(registry().idFormats.message).toEqual({ prefix: 'MG', hex: 32 });
   });
 
+  it('generates the event enum, the carrier owners and the fixture sections from the descriptors', () => {
+    const declared = (pick: (f: Record<string, unknown>) => unknown) =>
+      FAMILIES.flatMap((f) => (pick(f as unknown as Record<string, unknown>) as readonly string[] | undefined) ?? []);
+    const doc = JSON.parse(openApiJson()) as { components: { schemas: Record<string, any> } };
+    const events = declared((f) => f.events);
+    expect(doc.components.schemas.CreateWebhookRequest.properties.events.items.enum).toEqual(events);
+    expect(doc.components.schemas.UpdateWebhookRequest.properties.events.items.enum).toEqual(events);
+    expect(doc.components.schemas.SimCarrierDelivery.properties.owner.enum).toEqual(declared((f) => f.carrierOwners));
+    const sections = FAMILIES.flatMap((f) => Object.keys((f as { fixture?: object }).fixture ?? {}));
+    expect(Object.keys(registry().fixtureSchema.properties)).toEqual(['description', 'seed', 'clock', ...sections]);
+  });
+
   it('routes every operation once', () => {
     const ids = registry().operations.map((op) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
