@@ -15,6 +15,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   'Blocked callers': 'Inbound call blocks: calls from these numbers are rejected without answering.',
   'Blocked recipients': 'Opt-outs per channel: outbound calls or messages to these numbers are refused.',
   'Email domains': 'Outbound-email sender domains: DNS verification (DKIM), custom MAIL FROM, DMARC and optional inbound receiving.',
+  Calls: 'Voice calls, outbound and inbound: status on the virtual clock, hang-up, and the call flow that runs them.',
   Numbers: 'Phone numbers the account owns and how inbound calls and messages route.',
   Messages: 'Text messages (sms, lms, mms) and messenger notification template messages (ata), sent through the carrier and received on the account\'s numbers.',
   Verifications: 'One-time codes sent by text or call and checked against their hash; the account comes from the API key.',

@@ -10,6 +10,7 @@ import { operations as usage } from './resources/usage/routes.ts';
 import { operations as kakaoChannels } from './resources/kakao-channels/routes.ts';
 import { operations as sipEndpoints } from './resources/sip-endpoints/routes.ts';
 import { operations as sipAuth } from './resources/sip-auth/routes.ts';
+import { operations as calls } from './resources/calls/routes.ts';
 import { operations as messengerControl } from './control/messenger.ts';
 import { operations as control } from './control/routes.ts';
 import { operations as accountControl } from './control/accounts.ts';
@@ -37,6 +38,7 @@ export function allOperations(): readonly Operation[] {
     ...kakaoChannels,
     ...sipEndpoints,
     ...sipAuth,
+    ...calls,
     ...control,
     ...accountControl,
     ...geoipControl,

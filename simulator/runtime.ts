@@ -30,6 +30,7 @@ import { SipAuthModel } from './resources/sip-auth/model.ts';
 import { WebhookEngine } from './peers/webhooks/engine.ts';
 import { ReceiverPolicy } from './peers/webhooks/receiver-policy.ts';
 import { SipEndpointsModel } from './resources/sip-endpoints/model.ts';
+import { CallsModel } from './resources/calls/model.ts';
 
 export const SNAPSHOT_FORMAT = 'platform-simulator-state';
 export const SNAPSHOT_VERSION = 1;
@@ -102,6 +103,7 @@ export class Runtime {
   readonly webhookEngine: WebhookEngine;
   readonly sipEndpoints: SipEndpointsModel;
   readonly sipAuth: SipAuthModel;
+  readonly calls: CallsModel;
 
   /** Models in snapshot order; the key is the model's name inside a snapshot. */
   private readonly models: [string, StatefulModel][];
@@ -133,6 +135,8 @@ export class Runtime {
     this.webhookEngine = new WebhookEngine(this);
     this.sipEndpoints = new SipEndpointsModel(this);
     this.sipAuth = new SipAuthModel(this);
+    this.calls = new CallsModel(this);
+    this.calls.connectStatusCallbacks();
     this.advancer = new ClockAdvancer(this.clock, this.io);
     this.models = [
       ['accounts', this.accounts],
@@ -153,6 +157,7 @@ export class Runtime {
       ['webhookDeliveries', this.webhookEngine],
       ['sipEndpoints', this.sipEndpoints],
       ['sipAuth', this.sipAuth],
+      ['calls', this.calls],
     ];
     this.reset(seed);
   }

@@ -8,6 +8,7 @@ export const ID_FORMATS = {
   blockedCaller: { prefix: 'bc_', hex: 24 },
   blockedRecipient: { prefix: 'blk_', hex: 24 },
   message: { prefix: 'MG', hex: 32 },
+  call: { prefix: 'CA', hex: 32 },
   verification: { prefix: 'VE', hex: 32 },
   kakaoTemplate: { prefix: 'KA01TP', hex: 26 },
   kakaoChannel: { prefix: 'kch_', hex: 24 },
