@@ -13,6 +13,7 @@ export const API_VERSION = '0.1.0';
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   'Blocked callers': 'Inbound call blocks: calls from these numbers are rejected without answering.',
+  'Call flows': 'Graphs of blocks (deterministic automated response scripts) that handle calls: placed with CallFlowId, or routed to from a number (routingType callflow).',
   'Blocked recipients': 'Opt-outs per channel: outbound calls or messages to these numbers are refused.',
   'Email domains': 'Outbound-email sender domains: DNS verification (DKIM), custom MAIL FROM, DMARC and optional inbound receiving.',
   Calls: 'Voice calls, outbound and inbound: status on the virtual clock, hang-up, and the call flow that runs them.',

@@ -10,6 +10,7 @@ import { operations as usage } from './resources/usage/routes.ts';
 import { operations as kakaoChannels } from './resources/kakao-channels/routes.ts';
 import { operations as sipEndpoints } from './resources/sip-endpoints/routes.ts';
 import { operations as sipAuth } from './resources/sip-auth/routes.ts';
+import { operations as callFlows } from './resources/call-flows/routes.ts';
 import { operations as calls } from './resources/calls/routes.ts';
 import { operations as messengerControl } from './control/messenger.ts';
 import { operations as control } from './control/routes.ts';
@@ -24,6 +25,7 @@ import { operations as imageHostControl } from './control/image-host.ts';
 import { operations as usageControl } from './control/usage.ts';
 import { operations as webhookControl } from './control/webhooks.ts';
 import { operations as sipAuthControl } from './control/sip-auth.ts';
+import { operations as callFlowControl } from './control/call-flows.ts';
 import { operations as meta } from './meta.ts';
 
 export function allOperations(): readonly Operation[] {
@@ -38,6 +40,7 @@ export function allOperations(): readonly Operation[] {
     ...kakaoChannels,
     ...sipEndpoints,
     ...sipAuth,
+    ...callFlows,
     ...calls,
     ...control,
     ...accountControl,
@@ -52,6 +55,7 @@ export function allOperations(): readonly Operation[] {
     ...messengerControl,
     ...webhookControl,
     ...sipAuthControl,
+    ...callFlowControl,
     ...meta,
   ];
 }

@@ -30,6 +30,7 @@ import { SipAuthModel } from './resources/sip-auth/model.ts';
 import { WebhookEngine } from './peers/webhooks/engine.ts';
 import { ReceiverPolicy } from './peers/webhooks/receiver-policy.ts';
 import { SipEndpointsModel } from './resources/sip-endpoints/model.ts';
+import { CallFlowsModel } from './resources/call-flows/model.ts';
 import { CallsModel } from './resources/calls/model.ts';
 
 export const SNAPSHOT_FORMAT = 'platform-simulator-state';
@@ -103,6 +104,7 @@ export class Runtime {
   readonly webhookEngine: WebhookEngine;
   readonly sipEndpoints: SipEndpointsModel;
   readonly sipAuth: SipAuthModel;
+  readonly callFlows: CallFlowsModel;
   readonly calls: CallsModel;
 
   /** Models in snapshot order; the key is the model's name inside a snapshot. */
@@ -135,7 +137,19 @@ export class Runtime {
     this.webhookEngine = new WebhookEngine(this);
     this.sipEndpoints = new SipEndpointsModel(this);
     this.sipAuth = new SipAuthModel(this);
+    this.callFlows = new CallFlowsModel({
+      clock: this.clock,
+      random: () => this.random,
+      refs: this.refs,
+      routedNumbers: (accountId, callFlowId) =>
+        this.numbers.numbers
+          .all()
+          .filter((n) => n.accountId === accountId && n.routingType === 'callflow' && n.callFlowId === callFlowId)
+          .map((n) => n.id)
+          .sort(),
+    });
     this.calls = new CallsModel(this);
+    this.calls.flows = this.callFlows;
     this.calls.connectStatusCallbacks();
     this.advancer = new ClockAdvancer(this.clock, this.io);
     this.models = [
@@ -157,6 +171,7 @@ export class Runtime {
       ['webhookDeliveries', this.webhookEngine],
       ['sipEndpoints', this.sipEndpoints],
       ['sipAuth', this.sipAuth],
+      ['callFlows', this.callFlows],
       ['calls', this.calls],
     ];
     this.reset(seed);

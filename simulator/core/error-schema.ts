@@ -13,6 +13,9 @@ export const ErrorBodySchema = Type.Object(
     errors: Type.Optional(
       Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), { description: 'Each offending field (validation errors).' }),
     ),
+    issues: Type.Optional(
+      Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), { description: 'Each problem of a call-flow graph, by dotted path (call_flow_invalid_graph only).' }),
+    ),
   },
   { $id: 'ErrorBody', additionalProperties: true },
 );

@@ -19,6 +19,7 @@ export const ID_FORMATS = {
   sipIpAcl: { prefix: 'SA', hex: 32 },
   sipCredential: { prefix: 'SC', hex: 32 },
   webrtcToken: { prefix: 'WT', hex: 32 },
+  callFlow: { prefix: 'CF', hex: 12 },
 } as const satisfies Record<string, { prefix: string; hex: number }>;
 
 export type IdKind = keyof typeof ID_FORMATS;

@@ -7,17 +7,18 @@ import type { FlowGraph } from '../resources/calls/flow-graph.ts';
 
 afterEach(closeAllReceivers);
 
-/** A simulator whose call flows come from a plain map (the call-flows family plugs in the same port). */
-function sim(flows: Record<string, FlowGraph | null> = {}) {
+/** A simulator plus helpers: flows are created through the API (`flow` answers the id). */
+function sim() {
   const h = harness();
   const rt = h.sim.runtime;
-  const previous = rt.calls.flows;
-  rt.calls.flows = {
-    find: (accountId, id) => (accountId === ACME.accountId && Object.hasOwn(flows, id) ? { graph: flows[id]! } : previous.find(accountId, id)),
+  const flow = async (graph: FlowGraph, name = 'test flow'): Promise<string> => {
+    const r = await h.call('POST', h.acme('/call-flows'), { name, graph });
+    if (r.status !== 201) throw new Error(`flow refused: ${r.text}`);
+    return r.json.callFlowId as string;
   };
   const script = (body: Record<string, unknown>) => h.sim.control.request('POST', '/carrier/scripts', { types: ['call'], outcome: 'delivered', ...body });
   const advance = (seconds: number) => h.sim.clock.advance({ seconds });
-  return { ...h, rt, script, advance };
+  return { ...h, rt, flow, script, advance };
 }
 
 const MENU_FLOW: FlowGraph = {
@@ -33,12 +34,13 @@ const MENU_FLOW: FlowGraph = {
 
 describe('calls', () => {
   it('a call rings, connects, walks its flow and ends; callflow.ended carries the variables', async () => {
-    const h = sim({ CF1: MENU_FLOW });
+    const h = sim();
+    const CF1 = await h.flow(MENU_FLOW);
     const hook = await startReceiver();
     await h.call('POST', h.acme('/webhooks'), { url: hook.url, events: ['callflow.ended'] });
     await h.script({ number: '010-2000-0001', keys: ['1'], delaySeconds: 4 });
 
-    const created = await h.call('POST', h.acme('/calls'), { To: '010-2000-0001', From: '070-1234-0001', CallFlowId: 'CF1', Variables: { name: 'Kim', n: 3 } });
+    const created = await h.call('POST', h.acme('/calls'), { To: '010-2000-0001', From: '070-1234-0001', CallFlowId: CF1, Variables: { name: 'Kim', n: 3 } });
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ status: 'queued', to: '01020000001', from: '07012340001', direction: 'outbound', duration: null, dateUpdated: null, transfers: [] });
     const id = created.json.callId as string;
@@ -59,7 +61,7 @@ describe('calls', () => {
 
     expect(hook.requests).toHaveLength(1);
     const f = hook.requests[0]!.fields;
-    expect(f).toMatchObject({ CallId: id, AccountId: ACME.accountId, From: '07012340001', To: '01020000001', Direction: 'outbound', Event: 'callflow.ended', FlowId: 'CF1', Status: 'completed' });
+    expect(f).toMatchObject({ CallId: id, AccountId: ACME.accountId, From: '07012340001', To: '01020000001', Direction: 'outbound', Event: 'callflow.ended', FlowId: CF1, Status: 'completed' });
     expect(JSON.parse(f.Variables!)).toEqual({ caller: '07012340001', callee: '01020000001', name: 'Kim', n: '3', choice: '1', booked: 'yes-1' });
     expect(f).not.toHaveProperty('VariablesTruncated');
 
@@ -68,11 +70,12 @@ describe('calls', () => {
   });
 
   it('the callee hanging up mid-flow abandons it with what was collected so far', async () => {
-    const h = sim({ CF1: MENU_FLOW });
+    const h = sim();
+    const CF1 = await h.flow(MENU_FLOW);
     const hook = await startReceiver();
     await h.call('POST', h.acme('/webhooks'), { url: hook.url, events: ['callflow.ended'] });
     await h.script({ number: '010-2000-0002', keys: ['1'], hangupAfterSeconds: 2 });
-    const id = (await h.call('POST', h.acme('/calls'), { To: '010-2000-0002', From: '070-1234-0001', CallFlowId: 'CF1' })).json.callId;
+    const id = (await h.call('POST', h.acme('/calls'), { To: '010-2000-0002', From: '070-1234-0001', CallFlowId: CF1 })).json.callId;
     await h.advance(60);
     await h.sim.webhooks.settle();
     const ended = (await h.call('GET', h.acme(`/calls/${id}`))).json;
@@ -82,7 +85,8 @@ describe('calls', () => {
   });
 
   it('every carrier outcome ends the call with consistent fields', async () => {
-    const h = sim({ CF1: MENU_FLOW });
+    const h = sim();
+    const CF1 = await h.flow(MENU_FLOW);
     const cases = [
       ['010-3000-0001', 'busy', { status: 'busy', hangupCause: 'user_busy', hangupCauseQ850: 17, sipResponseCode: 486, hangupSource: 'callee' }],
       ['010-3000-0002', 'no-answer', { status: 'no-answer', hangupCause: 'no_answer', hangupCauseQ850: 19, sipResponseCode: 480, hangupSource: 'carrier' }],
@@ -92,7 +96,7 @@ describe('calls', () => {
     const ids: string[] = [];
     for (const [number, outcome] of cases) {
       await h.script({ number, outcome });
-      ids.push((await h.call('POST', h.acme('/calls'), { To: number, From: '070-1234-0001', CallFlowId: 'CF1' })).json.callId);
+      ids.push((await h.call('POST', h.acme('/calls'), { To: number, From: '070-1234-0001', CallFlowId: CF1 })).json.callId);
     }
     await h.advance(60);
     for (const [i, [, , want]] of cases.entries()) {
@@ -106,9 +110,10 @@ describe('calls', () => {
   });
 
   it('hanging up: cancels a ringing call, completes a connected one, 409 once ended', async () => {
-    const h = sim({ CF1: { version: 1, start: 'p', nodes: { p: { type: 'pause', seconds: 60, next: null } } } });
-    const a = (await h.call('POST', h.acme('/calls'), { To: '010-4000-0001', From: '070-1234-0001', CallFlowId: 'CF1' })).json.callId;
-    const b = (await h.call('POST', h.acme('/calls'), { To: '010-4000-0002', From: '070-1234-0001', CallFlowId: 'CF1' })).json.callId;
+    const h = sim();
+    const CF1 = await h.flow({ version: 1, start: 'p', nodes: { p: { type: 'pause', seconds: 60, next: null } } });
+    const a = (await h.call('POST', h.acme('/calls'), { To: '010-4000-0001', From: '070-1234-0001', CallFlowId: CF1 })).json.callId;
+    const b = (await h.call('POST', h.acme('/calls'), { To: '010-4000-0002', From: '070-1234-0001', CallFlowId: CF1 })).json.callId;
     await h.advance(1);
     const cancel = await h.call('POST', h.acme(`/calls/${a}`), { Status: 'completed' });
     expect(cancel.status).toBe(200);
@@ -125,13 +130,16 @@ describe('calls', () => {
   });
 
   it('refusals store nothing', async () => {
-    const h = sim({ CF1: MENU_FLOW, BROKEN: null });
-    const base = { To: '010-5000-0001', From: '070-1234-0001', CallFlowId: 'CF1' };
+    const h = sim();
+    const CF1 = await h.flow(MENU_FLOW);
+    const BROKEN = await h.flow(MENU_FLOW, 'broken');
+    await h.sim.control.request('PUT', `/accounts/${ACME.accountId}/call-flows/${BROKEN}/stored`, { graph: { version: 0 } });
+    const base = { To: '010-5000-0001', From: '070-1234-0001', CallFlowId: CF1 };
     const cases: [Record<string, unknown>, number, string | undefined][] = [
       [{ ...base, From: '070-9999-0000' }, 400, 'from_not_registered'],
       [{ ...base, To: '12' }, 400, 'INVALID_PHONE_NUMBER'],
       [{ ...base, CallFlowId: 'nope' }, 404, 'call_flow_not_found'],
-      [{ ...base, CallFlowId: 'BROKEN' }, 409, 'call_flow_unreadable'],
+      [{ ...base, CallFlowId: BROKEN }, 409, 'call_flow_unreadable'],
       [{ ...base, Url: 'https://x.test/v' }, 400, undefined],
       [{ ...base, Variables: { caller: 'x' } }, 400, 'VALIDATION'],
       [{ ...base, Variables: { '1x': 'x' } }, 400, 'VALIDATION'],

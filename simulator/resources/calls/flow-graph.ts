@@ -12,7 +12,7 @@ export interface MessageBlock { type: 'message'; body: string; to?: string; subj
 export interface MenuBlock {
   type: 'menu';
   prompt?: string;
-  branches: Record<string, Link>;
+  branches: Record<string, Link | undefined>;
   invalidNext?: Link;
   timeoutNext?: Link;
   maxDigits?: number;

@@ -14,6 +14,7 @@ import { ApiError, defineError } from '../../core/errors.ts';
 import type { Runtime } from '../../runtime.ts';
 import { DEFAULT_CALLEE, type Callee, type DeliveryRow, type PhoneCall } from '../../peers/carrier.ts';
 import { numberErrors } from '../numbers/model.ts';
+import { callFlowErrors } from '../call-flows/model.ts';
 import { linkIdOf, ownedSender, refuseOptedOut, requireSubscription } from '../messages/outbound.ts';
 import type { FlowGraph } from './flow-graph.ts';
 import { initialState, speechSeconds, step, type Effect, type WalkInput } from './interpreter.ts';
@@ -36,10 +37,8 @@ import {
 
 export const callErrors = {
   CALL_NOT_FOUND: defineError({ code: 'call_not_found', status: 404, origin: 'simulator', description: 'No call with this id in this account.' }),
-  CALL_FLOW_NOT_FOUND: defineError({
-    code: 'call_flow_not_found', status: 404, origin: 'reference',
-    description: 'CallFlowId is not a call flow of this account (reference: createCall 404).',
-  }),
+  /** Shared with the call-flows family: one declaration per wire code. */
+  CALL_FLOW_NOT_FOUND: callFlowErrors.NOT_FOUND,
   CALL_FLOW_UNREADABLE: defineError({
     code: 'call_flow_unreadable', status: 409, origin: 'simulator',
     description: 'The call flow\'s stored graph cannot be read under the current schema (its graph is null); replace it with a full PUT first.',

@@ -1,0 +1,265 @@
+// Call flows: named graphs of blocks that handle calls (spec "Call flow", "Call flows"). The model
+// validates and fills graphs (graph.ts), owns the voice-ownership registry behind 403
+// call_flow_voice_forbidden, answers the numbers family's `callFlow` reference check, and offers
+// the calls engine a narrow read port (`find`). Numbers are reached only through a port.
+import { Table } from '../../core/store.ts';
+import { defineError, type FieldError } from '../../core/errors.ts';
+import { freshId } from '../../core/ids.ts';
+import { validate } from '../../core/schema.ts';
+import type { VirtualClock } from '../../core/clock.ts';
+import type { SeededRandom } from '../../core/random.ts';
+import type { References } from '../../core/refs.ts';
+import { deriveVariables, parseGraph, readStoredGraph } from './graph.ts';
+import {
+  CallFlowsStateSchema,
+  FLOWS_PER_ACCOUNT,
+  GRAPH_MAX_BYTES,
+  NAME_MAX,
+  type CallFlowRow,
+  type CallFlowsState,
+  type FlowGraph,
+  type VoiceOwner,
+  type VoiceProvider,
+} from './schema.ts';
+
+export const callFlowErrors = {
+  VALIDATION: defineError({
+    code: 'validation', status: 400, origin: 'reference',
+    description: 'Call flows: the body itself is wrong (name missing, blank or longer than 80 characters, graph missing, unknown body field, PATCH with neither name nor graph); `errors` names each field.',
+  }),
+  INVALID_GRAPH: defineError({
+    code: 'call_flow_invalid_graph', status: 400, origin: 'reference',
+    description: 'The graph breaks its schema or its links; `issues[]` gives each problem with its dotted path (`nodes.<id>.<field>`; link problems at `nodes.<id>`).',
+  }),
+  GRAPH_TOO_LARGE: defineError({
+    code: 'call_flow_graph_too_large', status: 400, origin: 'reference',
+    description: 'The graph, serialised as sent, is larger than 256 KB.',
+  }),
+  NOT_FOUND: defineError({
+    code: 'call_flow_not_found', status: 404, origin: 'reference',
+    description: 'No call flow with this id in the account.',
+  }),
+  IN_USE: defineError({
+    code: 'call_flow_in_use', status: 409, origin: 'reference',
+    description: 'Numbers route inbound calls to the flow (routingType callflow); `phoneNumbers` names them. Route them elsewhere first.',
+  }),
+  LIMIT_REACHED: defineError({
+    code: 'call_flow_limit_reached', status: 409, origin: 'reference',
+    description: 'The account already has 200 call flows.',
+  }),
+  VOICE_FORBIDDEN: defineError({
+    code: 'call_flow_voice_forbidden', status: 403, origin: 'spec',
+    description: 'The voice id was registered (cloned) by another account.',
+  }),
+};
+
+/** A flow as the calls engine reads it: the filled graph (null when unreadable) and its variables. */
+export interface StoredFlow {
+  id: string;
+  accountId: string;
+  name: string;
+  graph: FlowGraph | null;
+  variables: string[];
+}
+
+/** The read port other families take (calls, batches): undefined for an unknown or foreign id. */
+export interface CallFlowsReader {
+  find(accountId: string, id: string): StoredFlow | undefined;
+}
+
+/** What the model needs from elsewhere. */
+export interface CallFlowPorts {
+  clock: Pick<VirtualClock, 'nowIso'>;
+  random: () => SeededRandom;
+  refs: Pick<References, 'register'>;
+  /** Numbers of the account whose inbound calls route to the flow (routingType callflow), sorted. */
+  routedNumbers(accountId: string, callFlowId: string): string[];
+}
+
+export interface CallFlowBody {
+  name?: unknown;
+  graph?: unknown;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export class CallFlowsModel implements CallFlowsReader {
+  flows = new Table<CallFlowRow>(); // maps a call flow id to its name, stored graph and owner
+  voices = new Map<string, VoiceOwner>(); // maps "provider:voiceId" to the account that registered (cloned) it
+  /** Parsed view per stored row (rows are immutable, so the row object is the cache key). */
+  private readonly views = new WeakMap<CallFlowRow, { graph: FlowGraph | null; variables: string[] }>();
+
+  constructor(private readonly ports: CallFlowPorts) {
+    ports.refs.register('callFlow', (accountId, id) => this.flows.get(id)?.accountId === accountId);
+  }
+
+  clear(): void {
+    this.flows = new Table();
+    this.voices = new Map();
+  }
+
+  snapshot(): CallFlowsState {
+    return { flows: [...this.flows.all()], voices: [...this.voices.values()] };
+  }
+
+  restore(state: unknown): void {
+    validate(CallFlowsStateSchema, state, 'snapshot callFlows', 'callFlows');
+    const s = state as CallFlowsState;
+    this.flows = new Table(s.flows);
+    this.voices = new Map(s.voices.map((v) => [voiceKey(v.provider, v.voiceId), v]));
+  }
+
+  // --- reads ---
+
+  find(accountId: string, id: string): StoredFlow | undefined {
+    const row = this.flows.get(id);
+    if (!row || row.accountId !== accountId) return undefined;
+    const v = this.view(row);
+    return { id: row.id, accountId: row.accountId, name: row.name, graph: v.graph, variables: v.variables };
+  }
+
+  /** The stored graph read under the current schema, and the variables it asks for. */
+  view(row: CallFlowRow): { graph: FlowGraph | null; variables: string[] } {
+    let v = this.views.get(row);
+    if (!v) {
+      const graph = readStoredGraph(row.graph);
+      v = { graph, variables: graph ? deriveVariables(graph) : [] };
+      this.views.set(row, v);
+    }
+    return v;
+  }
+
+  phoneNumbers(row: CallFlowRow): string[] {
+    return this.ports.routedNumbers(row.accountId, row.id);
+  }
+
+  /** The account's flows, newest first (reference). */
+  listFor(accountId: string): CallFlowRow[] {
+    return this.flows.newestFirst((f) => f.accountId === accountId);
+  }
+
+  get(accountId: string, id: string): CallFlowRow {
+    const row = this.flows.get(id);
+    if (!row || row.accountId !== accountId) throw callFlowErrors.NOT_FOUND(`no call flow ${id} in this account`);
+    return row;
+  }
+
+  // --- writes ---
+
+  create(accountId: string, body: unknown): CallFlowRow {
+    const { name, graph } = this.checkBody(accountId, body, 'full');
+    if (this.flows.all().filter((f) => f.accountId === accountId).length >= FLOWS_PER_ACCOUNT) {
+      throw callFlowErrors.LIMIT_REACHED(`the account already has ${FLOWS_PER_ACCOUNT} call flows; delete one first`);
+    }
+    const now = this.ports.clock.nowIso();
+    const id = freshId(this.ports.random(), 'callFlow', (x) => this.flows.has(x));
+    return this.flows.insert({ id, accountId, name: name!, graph: graph!, canvas: null, dateCreated: now, dateUpdated: now });
+  }
+
+  /** PUT: name and graph both required; the graph replaces the stored one and the canvas goes. */
+  replace(accountId: string, id: string, body: unknown): CallFlowRow {
+    const current = this.get(accountId, id);
+    const { name, graph } = this.checkBody(accountId, body, 'full');
+    return this.flows.replace({ ...current, name: name!, graph: graph!, canvas: null, dateUpdated: this.ports.clock.nowIso() });
+  }
+
+  /** PATCH: name and/or one whole graph; the console's canvas coordinates stay. */
+  update(accountId: string, id: string, body: unknown): CallFlowRow {
+    const current = this.get(accountId, id);
+    const { name, graph } = this.checkBody(accountId, body, 'partial');
+    return this.flows.replace({
+      ...current,
+      name: name ?? current.name,
+      graph: graph ?? current.graph,
+      dateUpdated: this.ports.clock.nowIso(),
+    });
+  }
+
+  delete(accountId: string, id: string): void {
+    const current = this.get(accountId, id);
+    const numbers = this.phoneNumbers(current);
+    if (numbers.length > 0) {
+      throw callFlowErrors.IN_USE(`call flow ${id} is in use: ${numbers.join(', ')} route inbound calls to it; route them elsewhere first`, { phoneNumbers: numbers });
+    }
+    this.flows.delete(id);
+  }
+
+  // --- control plane ---
+
+  /** Marks a paid voice id as registered (cloned) by an account; others then get 403. */
+  registerVoice(accountId: string, provider: VoiceProvider, voiceId: string): VoiceOwner {
+    const owner = { provider, voiceId, accountId };
+    this.voices.set(voiceKey(provider, voiceId), owner);
+    return owner;
+  }
+
+  /** Stores any JSON as the flow's graph, as an old or hand-edited flow would have (no checks). */
+  plantGraph(id: string, graph: unknown): CallFlowRow | undefined {
+    const current = this.flows.get(id);
+    if (!current) return undefined;
+    return this.flows.replace({ ...current, graph: structuredClone(graph) });
+  }
+
+  /** Sets the console editor's canvas coordinates (never visible over the API). */
+  setCanvas(id: string, canvas: unknown): CallFlowRow | undefined {
+    const current = this.flows.get(id);
+    if (!current) return undefined;
+    return this.flows.replace({ ...current, canvas: structuredClone(canvas) });
+  }
+
+  // --- checks ---
+
+  /**
+   * Checks the whole body before anything changes: body fields and name (validation), graph
+   * size, graph structure and links (issues[]), then voice ownership (403).
+   */
+  private checkBody(accountId: string, body: unknown, mode: 'full' | 'partial'): { name?: string; graph?: FlowGraph } {
+    const errors: FieldError[] = [];
+    if (!isObject(body)) throw callFlowErrors.VALIDATION('the body must be a JSON object with name and graph', { errors: [{ path: '', message: 'must be an object' }] });
+    for (const key of Object.keys(body)) if (key !== 'name' && key !== 'graph') errors.push({ path: key, message: 'is not a known field' });
+    if (mode === 'full') {
+      if (body.name === undefined) errors.push({ path: 'name', message: 'is required' });
+      if (body.graph === undefined) errors.push({ path: 'graph', message: 'is required' });
+    } else if (body.name === undefined && body.graph === undefined) {
+      errors.push({ path: '', message: 'give name, graph or both' });
+    }
+    if (body.name !== undefined) {
+      if (typeof body.name !== 'string') errors.push({ path: 'name', message: 'must be a string' });
+      else if (body.name.trim() === '') errors.push({ path: 'name', message: 'must not be blank' });
+      else if ([...body.name].length > NAME_MAX) errors.push({ path: 'name', message: `must be at most ${NAME_MAX} characters` });
+    }
+    if (body.graph === null) errors.push({ path: 'graph', message: 'must be a graph object' });
+    if (errors.length > 0) {
+      const first = errors[0]!;
+      throw callFlowErrors.VALIDATION(`request body is invalid: ${first.path ? `${first.path}: ` : ''}${first.message}`, { errors });
+    }
+    const out: { name?: string; graph?: FlowGraph } = {};
+    if (typeof body.name === 'string') out.name = body.name;
+    if (body.graph !== undefined) {
+      const bytes = Buffer.byteLength(JSON.stringify(body.graph));
+      if (bytes > GRAPH_MAX_BYTES) {
+        throw callFlowErrors.GRAPH_TOO_LARGE(`the graph is ${bytes} bytes; the limit is ${GRAPH_MAX_BYTES} bytes (256 KB)`, { limit: GRAPH_MAX_BYTES, size: bytes });
+      }
+      const parsed = parseGraph(body.graph);
+      if (!parsed.ok) {
+        const first = parsed.issues[0]!;
+        const where = first.path ? `${first.path}: ` : '';
+        const more = parsed.issues.length > 1 ? ` (and ${parsed.issues.length - 1} more)` : '';
+        throw callFlowErrors.INVALID_GRAPH(`the call flow graph is invalid: ${where}${first.message}${more}`, { issues: parsed.issues });
+      }
+      const voice = parsed.graph.voice;
+      if (voice.voiceId !== undefined) {
+        const owner = this.voices.get(voiceKey(voice.provider, voice.voiceId));
+        if (owner && owner.accountId !== accountId) {
+          throw callFlowErrors.VOICE_FORBIDDEN(`voice ${voice.voiceId} (${voice.provider}) was registered by another organization`);
+        }
+      }
+      out.graph = parsed.graph;
+    }
+    return out;
+  }
+}
+
+function voiceKey(provider: string, voiceId: string): string {
+  return `${provider}:${voiceId}`;
+}

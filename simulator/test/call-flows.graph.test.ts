@@ -1,0 +1,91 @@
+// Graph validation, default filling and `variables`, table-driven against graph.ts alone.
+import { describe, expect, it } from 'vitest';
+import { deriveVariables, parseGraph, readStoredGraph, renderTemplate } from '../resources/call-flows/graph.ts';
+
+const hello = {
+  version: 1,
+  start: 'greet',
+  nodes: {
+    greet: { type: 'say', text: '안녕하세요 {{name}}님', next: 'bye' },
+    bye: { type: 'hangup', message: '감사합니다' },
+  },
+};
+
+function issuesOf(graph: unknown) {
+  const r = parseGraph(graph);
+  if (r.ok) throw new Error('expected issues, the graph validated');
+  return r.issues;
+}
+
+describe('parseGraph fills defaults', () => {
+  it('fills the voice, menu, record, dial and optout defaults', () => {
+    const r = parseGraph({
+      version: 1,
+      start: 'm',
+      nodes: {
+        m: { type: 'menu', prompt: 'press', branches: { '1': 'r' }, invalidNext: null, timeoutNext: null },
+        r: { type: 'record', next: 'd' },
+        d: { type: 'dial', target: { kind: 'number', value: '010-1234-5678' }, next: 'o' },
+        o: { type: 'optout', next: null },
+      },
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.graph.voice).toEqual({ provider: 'google', language: 'ko' });
+    expect(r.graph.nodes.m).toMatchObject({ maxDigits: 1, timeoutSec: 5 });
+    expect(r.graph.nodes.r).toMatchObject({ maxLengthSec: 60, playBeep: true, finishKey: 'any' });
+    expect(r.graph.nodes.d).toMatchObject({ timeoutSec: 30 });
+    expect(r.graph.nodes.o).toMatchObject({ number: '{{caller}}', channel: 'call' });
+  });
+
+  it('drops the canvas and maps the spec placeholders to the wire providers', () => {
+    const r = parseGraph({ ...hello, ui: { greet: { x: 1, y: 2 } }, voice: { provider: 'tts_paid_2', voiceId: 'abcdefghij0123456789', model: 'eleven_v3' } });
+    expect(r.ok && r.graph).toMatchObject({ voice: { provider: 'elevenlabs', voiceId: 'abcdefghij0123456789', model: 'eleven_v3', language: 'ko' } });
+    expect(r.ok && 'ui' in r.graph).toBe(false);
+  });
+});
+
+describe('parseGraph issues name exact paths', () => {
+  const cases: [string, unknown, string][] = [
+    ['unknown block field', { ...hello, nodes: { ...hello.nodes, greet: { ...hello.nodes.greet, timeoutSecs: 3 } } }, 'nodes.greet.timeoutSecs'],
+    ['unknown graph field', { ...hello, extra: 1 }, 'extra'],
+    ['dangling link', { ...hello, nodes: { ...hello.nodes, greet: { ...hello.nodes.greet, next: 'nowhere' } } }, 'nodes.greet'],
+    ['missing link', { ...hello, nodes: { ...hello.nodes, greet: { type: 'say', text: 'x' } } }, 'nodes.greet.next'],
+    ['missing start', { version: 1, nodes: hello.nodes }, 'start'],
+    ['start not a block', { ...hello, start: 'nope' }, 'start'],
+    ['pause bound', { ...hello, nodes: { ...hello.nodes, greet: { type: 'pause', seconds: 61, next: 'bye' } } }, 'nodes.greet.seconds'],
+    ['variable name', { ...hello, nodes: { ...hello.nodes, greet: { type: 'setvar', assignments: [{ name: '1x', value: 'v' }], next: 'bye' } } }, 'nodes.greet.assignments.0.name'],
+    ['model on google', { ...hello, voice: { provider: 'google', model: 'x' } }, 'voice.model'],
+    ['unknown type', { ...hello, nodes: { ...hello.nodes, greet: { type: 'sing' } } }, 'nodes.greet.type'],
+    ['comparing op without value', { ...hello, nodes: { ...hello.nodes, greet: { type: 'condition', cases: [{ variable: 'a', op: 'eq', next: 'bye' }], defaultNext: null } } }, 'nodes.greet.cases.0.value'],
+    ['menu key', { ...hello, nodes: { ...hello.nodes, greet: { type: 'menu', prompt: 'p', branches: { '12': 'bye' }, invalidNext: null, timeoutNext: null } } }, 'nodes.greet.branches.12'],
+  ];
+  it.each(cases)('%s', (_, graph, path) => {
+    expect(issuesOf(graph).map((i) => i.path)).toContain(path);
+  });
+});
+
+describe('variables', () => {
+  it('lists referenced names not created during the call, sorted, without reserved names', () => {
+    const r = parseGraph({
+      version: 1,
+      start: 'a',
+      nodes: {
+        a: { type: 'say', text: '{{zeta}} {{alpha}} {{caller}} {{choice}} {{rec_duration}}', next: 'm' },
+        m: { type: 'menu', prompt: '{{alpha}}', branches: { '1': 'r' }, invalidNext: null, timeoutNext: null, saveAs: 'choice' },
+        r: { type: 'record', next: 'h', saveAs: 'rec' },
+        h: { type: 'http', method: 'GET', url: 'https://x.example/{{id}}', next: null, errorNext: null, saveAs: [{ var: 'got', path: 'a.b' }] },
+      },
+    });
+    expect(r.ok && deriveVariables(r.graph)).toEqual(['alpha', 'id', 'zeta']);
+  });
+
+  it('renders unsupplied names as empty strings', () => {
+    expect(renderTemplate('hi {{a}} {{b}}!', { a: 'x' })).toBe('hi x !');
+  });
+
+  it('reads a stored graph that no longer validates as null', () => {
+    expect(readStoredGraph({ version: 0, nodes: 'old' })).toBeNull();
+    expect(readStoredGraph(hello)).not.toBeNull();
+  });
+});
