@@ -98,9 +98,10 @@ function nextOf(block: FlowBlock): Link {
   return 'next' in block ? (block.next ?? null) : null;
 }
 
-/** One step's working copy: variables are copied once, effects collected in order. */
+/** One step's working copy: variables are copied on the first write only, effects collected in order. */
 class Walk {
-  private readonly vars: Record<string, string>;
+  private vars: Record<string, string>;
+  private copied = false;
   private readonly effects: Effect[] = [];
   private visited: number;
 
@@ -108,8 +109,16 @@ class Walk {
     private readonly graph: FlowGraph,
     state: WalkState,
   ) {
-    this.vars = { ...state.vars };
+    this.vars = state.vars;
     this.visited = state.visited;
+  }
+
+  private set(name: string, value: string): void {
+    if (!this.copied) {
+      this.vars = { ...this.vars };
+      this.copied = true;
+    }
+    this.vars[name] = value;
   }
 
   private r(template: string | undefined): string {
@@ -194,7 +203,7 @@ class Walk {
         }
         case 'setvar':
           // Each assignment sees the ones before it.
-          for (const a of block.assignments) this.vars[a.name] = this.r(a.value);
+          for (const a of block.assignments) this.set(a.name, this.r(a.value));
           link = block.next ?? null;
           continue;
         case 'condition': {
@@ -215,7 +224,7 @@ class Walk {
         case 'optout': {
           const number = this.r(block.number ?? BLOCK_DEFAULTS.optoutNumber);
           this.effects.push({ type: 'optout', blockId: id, number, channel: block.channel ?? BLOCK_DEFAULTS.optoutChannel, note: block.note === undefined ? null : this.r(block.note) });
-          if (block.saveAs) this.vars[block.saveAs] = number;
+          if (block.saveAs) this.set(block.saveAs, number);
           link = block.next ?? null;
           continue;
         }
@@ -228,23 +237,23 @@ class Walk {
   menuAnswered(block: Extract<FlowBlock, { type: 'menu' }>, raw: string): StepResult {
     const keys = raw.slice(0, block.maxDigits ?? BLOCK_DEFAULTS.menuMaxDigits);
     if (keys === '') return this.go(block.timeoutNext ?? null);
-    if (block.saveAs) this.vars[block.saveAs] = keys;
+    if (block.saveAs) this.set(block.saveAs, keys);
     if (Object.hasOwn(block.branches, keys)) return this.go(block.branches[keys] ?? null);
     return this.go(block.invalidNext ?? null);
   }
 
   recorded(block: Extract<FlowBlock, { type: 'record' }>, _id: string, seconds: number, url: string): StepResult {
     if (block.saveAs) {
-      this.vars[block.saveAs] = url;
-      this.vars[`${block.saveAs}_duration`] = String(seconds);
+      this.set(block.saveAs, url);
+      this.set(`${block.saveAs}_duration`, String(seconds));
     }
-    this.vars.recording_url = url;
-    this.vars.recording_duration = String(seconds);
+    this.set('recording_url', url);
+    this.set('recording_duration', String(seconds));
     return this.go(block.next ?? null);
   }
 
   httpAnswered(block: Extract<FlowBlock, { type: 'http' }>, status: number | null, body: string | null): StepResult {
-    if (status !== null) this.vars.http_status = String(status);
+    if (status !== null) this.set('http_status', String(status));
     const ok = status !== null && status >= 200 && status < 300;
     const parsed = ok ? parseJson(body) : undefined;
     const wantsValues = (block.saveAs ?? []).length > 0;
@@ -253,7 +262,7 @@ class Walk {
     if (!usable) return this.go(block.errorNext ?? null);
     for (const s of block.saveAs ?? []) {
       const v = atPath(parsed, s.path);
-      if (v !== undefined) this.vars[s.var] = v;
+      if (v !== undefined) this.set(s.var, v);
     }
     return this.go(block.next ?? null);
   }
