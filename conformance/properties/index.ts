@@ -2,6 +2,7 @@
 // (paging, filters and phone properties pick them up) and its own model-based suite here.
 import type { Contract } from '../contract/contract.ts';
 import { blockListModel } from './blocklists-model.ts';
+import { callFlowGraphProperty } from './call-flow-graphs.ts';
 import { emailDomainZoneProperty } from './email-domain-zone.ts';
 import { filterProperties } from './filters.ts';
 import { fuzzProperty } from './fuzz.ts';
@@ -11,5 +12,5 @@ import { verificationModel } from './verifications-model.ts';
 import type { PropertyDef } from './types.ts';
 
 export function allProperties(contract: Contract): PropertyDef[] {
-  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, emailDomainZoneProperty, fuzzProperty(contract)];
+  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, emailDomainZoneProperty, callFlowGraphProperty, fuzzProperty(contract)];
 }

@@ -15,7 +15,8 @@ export type Defect =
   | 'verification-channel-ignored'
   | 'code-echoed'
   | 'events-for-block-lists'
-  | 'usage-minutes-without-transfer';
+  | 'usage-minutes-without-transfer'
+  | 'call-flow-defaults-unfilled';
 
 function header(req: SimRequest, name: string): string | undefined {
   for (const [k, v] of Object.entries(req.headers ?? {})) if (k.toLowerCase() === name) return Array.isArray(v) ? v[0] : v;
@@ -39,6 +40,9 @@ const pathOf = (req: SimRequest) => req.url.split('?')[0]!;
 const queryOf = (req: SimRequest) => new URLSearchParams(req.url.split('?')[1] ?? '');
 const isBlockList = (req: SimRequest) => /\/blocked-(callers|recipients)(\/|$)/.test(pathOf(req));
 const isEmailDomain = (req: SimRequest) => /\/email-domains(\/|$)/.test(pathOf(req));
+const isCallFlow = (req: SimRequest) => /\/call-flows(\/|$)/.test(pathOf(req));
+/** Fields a call-flow answer must fill when the request left them out (spec "Call flow"). */
+const DEFAULTED_BLOCK_FIELDS = ['maxDigits', 'timeoutSec', 'maxLengthSec', 'playBeep', 'finishKey', 'number', 'channel'];
 
 /** The middleware that gives the simulator one defect. */
 export function wrongServer(defect: Defect): (sim: Simulator) => Middleware {
@@ -115,6 +119,16 @@ export function wrongServer(defect: Defect): (sim: Simulator) => Middleware {
         const body = json(res);
         if (!/\/usage$/.test(pathOf(req)) || res.status !== 200 || !Array.isArray(body?.totals)) return res;
         for (const t of body.totals) if (t.meter === 'outbound_seconds') t.billableMinutes = Math.ceil(t.quantity / 60);
+        return withJson(res, body);
+      }
+      case 'call-flow-defaults-unfilled': {
+        // Answers graphs as if the defaulted fields had never been filled in.
+        if (!isCallFlow(req)) return next(req);
+        const res = await next(req);
+        const body = json(res);
+        if (res.status >= 300 || !body?.graph) return res;
+        if (body.graph.voice) delete body.graph.voice.language;
+        for (const node of Object.values(body.graph.nodes ?? {}) as Record<string, unknown>[]) for (const f of DEFAULTED_BLOCK_FIELDS) delete node[f];
         return withJson(res, body);
       }
       case 'events-for-block-lists': {

@@ -58,10 +58,22 @@ describe('parseGraph issues name exact paths', () => {
     ['model on google', { ...hello, voice: { provider: 'google', model: 'x' } }, 'voice.model'],
     ['unknown type', { ...hello, nodes: { ...hello.nodes, greet: { type: 'sing' } } }, 'nodes.greet.type'],
     ['comparing op without value', { ...hello, nodes: { ...hello.nodes, greet: { type: 'condition', cases: [{ variable: 'a', op: 'eq', next: 'bye' }], defaultNext: null } } }, 'nodes.greet.cases.0.value'],
+    ['link to an inherited name', { ...hello, nodes: { ...hello.nodes, greet: { ...hello.nodes.greet, next: 'constructor' } } }, 'nodes.greet'],
+    ['start at an inherited name', { ...hello, start: 'toString' }, 'start'],
     ['menu key', { ...hello, nodes: { ...hello.nodes, greet: { type: 'menu', prompt: 'p', branches: { '12': 'bye' }, invalidNext: null, timeoutNext: null } } }, 'nodes.greet.branches.12'],
   ];
   it.each(cases)('%s', (_, graph, path) => {
     expect(issuesOf(graph).map((i) => i.path)).toContain(path);
+  });
+});
+
+describe('block ids', () => {
+  it('keeps an id like __proto__ as an ordinary block', () => {
+    const nodes = JSON.parse('{"__proto__": {"type": "hangup"}, "a": {"type": "say", "text": "x", "next": "__proto__"}}');
+    const r = parseGraph({ version: 1, start: 'a', nodes });
+    expect(r.ok).toBe(true);
+    expect(r.ok && Object.keys(r.graph.nodes)).toEqual(['__proto__', 'a']);
+    expect(r.ok && JSON.parse(JSON.stringify(r.graph)).nodes.__proto__).toEqual({ type: 'hangup' });
   });
 });
 

@@ -171,4 +171,28 @@ describe('numbers and delete', () => {
     expect(flow).toMatchObject({ id: c.json.callFlowId, name: 'Consent', variables: ['name'], graph: c.json.graph });
     expect(h.sim.runtime.callFlows.find(BISTRO.accountId, c.json.callFlowId)).toBeUndefined();
   });
+
+  it('flows, planted graphs, canvas and voice owners survive a snapshot round trip', async () => {
+    const c = await create();
+    const id = c.json.callFlowId;
+    await h.call('PUT', `/_sim/accounts/${ACME.accountId}/call-flows/${id}/stored`, { canvas: { a: 1 } });
+    await h.call('POST', `/_sim/accounts/${BISTRO.accountId}/voices`, { provider: 'elevenlabs', voiceId: 'ZyXwVuTsRq9876543210' });
+    const snap = (await h.call('GET', '/_sim/state')).json;
+    await h.call('POST', '/_sim/reset', {});
+    expect((await h.call('GET', h.acme(`/call-flows/${id}`))).status).toBe(404);
+    expect((await h.call('PUT', '/_sim/state', snap)).status).toBe(200);
+    expect((await h.call('GET', h.acme(`/call-flows/${id}`))).json).toEqual(c.json);
+    expect((await h.call('GET', `/_sim/accounts/${ACME.accountId}/call-flows/${id}/stored`)).json.canvas).toEqual({ a: 1 });
+    const r = await create({ name: 'x', graph: { ...graph, voice: { provider: 'elevenlabs', voiceId: 'ZyXwVuTsRq9876543210' } } });
+    expect(r.status).toBe(403);
+  });
+
+  it('refuses the 201st flow of an account with call_flow_limit_reached', async () => {
+    const tiny = { version: 1, start: 'h', nodes: { h: { type: 'hangup' } } };
+    for (let i = 0; i < 200; i++) expect((await create({ name: `f${i}`, graph: tiny })).status).toBe(201);
+    const r = await create({ name: 'one too many', graph: tiny });
+    expect(r.status).toBe(409);
+    expect(r.json.code).toBe('call_flow_limit_reached');
+    expect((await h.call('GET', h.acme('/call-flows'))).json.data).toHaveLength(200);
+  });
 });

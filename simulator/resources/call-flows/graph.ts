@@ -36,6 +36,7 @@ const ELEVENLABS_ID = /^[A-Za-z0-9]{20}$/;
 const PHONE_OR_TEMPLATE = /^(?:\+?[0-9][0-9 ()-]*|\{\{[A-Za-z_][A-Za-z0-9_]*\}\})$/;
 const SIP_URI = /^sips?:[^\s]+$/;
 
+const hasOwn = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** TypeBox paths say `cases[0]`; the reference's issues use plain dots (`cases.0`). */
@@ -62,7 +63,8 @@ export function parseGraph(input: unknown): GraphResult {
   let voice: FlowVoice | undefined;
   if (input.voice !== undefined) voice = parseVoice(input.voice, add);
 
-  const nodes: Record<string, FlowBlock> = {};
+  // Entries, then fromEntries: ids such as "__proto__" stay own keys, never a prototype.
+  const entries: [string, FlowBlock][] = [];
   const blockIssuesBefore = issues.length;
   if (input.nodes === undefined) add('nodes', 'is required');
   else if (!isObject(input.nodes)) add('nodes', 'must be an object mapping block ids to blocks');
@@ -75,19 +77,20 @@ export function parseGraph(input: unknown): GraphResult {
         continue;
       }
       const block = parseBlock(raw, path, add);
-      if (block) nodes[id] = block;
+      if (block) entries.push([id, block]);
     }
   }
+  const nodes: Record<string, FlowBlock> = Object.fromEntries(entries);
 
   // References only once the structure holds: a broken block would report the same problem twice.
   if (issues.length === blockIssuesBefore && isObject(input.nodes)) {
     for (const [id, block] of Object.entries(nodes)) {
       for (const { field, target } of linksOf(block)) {
-        if (!(target in nodes)) add(`nodes.${id}`, `${field} points to "${target}", which is not a block of this graph`);
+        if (!hasOwn(nodes, target)) add(`nodes.${id}`, `${field} points to "${target}", which is not a block of this graph`);
       }
     }
   }
-  if (typeof start === 'string' && isObject(input.nodes) && !(start in input.nodes)) add('start', `"${start}" is not a block of this graph`);
+  if (typeof start === 'string' && isObject(input.nodes) && !hasOwn(input.nodes, start)) add('start', `"${start}" is not a block of this graph`);
 
   if (issues.length > 0) return { ok: false, issues };
   return { ok: true, graph: { version: 1, start: start as string, voice: voice ?? { ...VOICE_DEFAULTS }, nodes } };
