@@ -15,7 +15,7 @@ const TAG = 'Control plane';
 const FIXED = 'fixed control-plane contract (DESIGN.md)';
 
 /** What this control plane can script; the conformance kit reads it from /_sim/health. */
-export const CAPABILITIES = ['clock', 'accounts', 'state', 'geoip', 'writes', 'blocklist-intake', 'dns', 'email-provider', 'carrier', 'images', 'kakao-templates', 'messenger', 'plans', 'usage', 'webhooks', 'sip-auth', 'call-flows'];
+export const CAPABILITIES = ['clock', 'accounts', 'state', 'geoip', 'writes', 'blocklist-intake', 'dns', 'email-provider', 'carrier', 'images', 'kakao-templates', 'messenger', 'plans', 'usage', 'webhooks', 'sip-auth', 'call-flows', 'phone-calls'];
 
 const Health = Type.Object(
   { status: Type.Literal('ok'), now: DateTime(), seed: Type.Integer(), capabilities: Type.Array(Type.String()) },
