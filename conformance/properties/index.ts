@@ -3,6 +3,7 @@
 import type { Contract } from '../contract/contract.ts';
 import { blockListModel } from './blocklists-model.ts';
 import { callFlowGraphProperty } from './call-flow-graphs.ts';
+import { callFlowWalkProperty } from './call-flow-walk.ts';
 import { emailDomainZoneProperty } from './email-domain-zone.ts';
 import { filterProperties } from './filters.ts';
 import { fuzzProperty } from './fuzz.ts';
@@ -12,5 +13,5 @@ import { verificationModel } from './verifications-model.ts';
 import type { PropertyDef } from './types.ts';
 
 export function allProperties(contract: Contract): PropertyDef[] {
-  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, emailDomainZoneProperty, callFlowGraphProperty, fuzzProperty(contract)];
+  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, emailDomainZoneProperty, callFlowGraphProperty, callFlowWalkProperty, fuzzProperty(contract)];
 }
