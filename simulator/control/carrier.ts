@@ -6,7 +6,7 @@ import { defineOperation, reply } from '../core/operation.ts';
 import { errorCodes } from '../core/errors.ts';
 import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
 import { normalizePhone } from '../core/phone.ts';
-import { DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, OWNERS, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
+import { CalleeSchema, DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, OWNERS, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
 import { numberErrors } from '../resources/numbers/model.ts';
 import { apiOrigin } from '../resources/messages/media.ts';
 import { messageErrors } from '../resources/messages/errors.ts';
@@ -51,7 +51,7 @@ const CalleeFields = {
 const ScriptBody = Type.Object(
   {
     number: Type.String({ minLength: 1, maxLength: 40, description: 'The destination; any accepted spelling.' }),
-    outcome: StringEnum(OUTCOMES, { description: 'delivered, failed, no-answer or busy; for texts anything but delivered means failed.' }),
+    outcome: StringEnum(OUTCOMES, { description: 'delivered (answered), failed, no-answer, busy or rejected; for texts anything but delivered means failed.' }),
     types: Type.Optional(Nullable(Type.Array(StringEnum(DELIVERY_TYPES), { maxItems: 5, description: 'Delivery types it applies to; default all (sms, lms, mms, ata, call).' }))),
     delaySeconds: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 2_592_000, description: 'Seconds until the outcome; default the carrier\'s (2 for texts, 5 for calls, 30 for no-answer).' }))),
     times: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Deliveries it applies to, then it is used up; default unlimited.' }))),
@@ -75,6 +75,7 @@ const DeliveryView = Type.Object(
     outcome: StringEnum(OUTCOMES, { description: 'Decided when the carrier accepted the delivery.' }),
     status: StringEnum(['pending', ...OUTCOMES]),
     scriptId: Nullable(Type.String()),
+    callee: Nullable(CalleeSchema, { description: 'Calls: how the answering phone behaves (from its script); null for texts.' }),
     submittedAt: DateTime(),
     dueAt: DateTime(),
     completedAt: Nullable(DateTime()),

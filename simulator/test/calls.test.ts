@@ -158,4 +158,21 @@ describe('calls', () => {
     expect((await h.call('GET', h.acme('/calls'))).json.meta.total).toBe(1);
     expect((await h.call('GET', h.bistro('/calls/' + 'CA' + '0'.repeat(32)), undefined, { key: 'sk_test_bistro_9a8b7c6d5e4f3a2b' })).status).toBe(404);
   });
+
+  it('a snapshot taken mid-call restores the walk and the call ends the same way', async () => {
+    const h = sim();
+    const CF1 = await h.flow(MENU_FLOW);
+    await h.script({ number: '010-5100-0001', keys: ['1'] });
+    const id = (await h.call('POST', h.acme('/calls'), { To: '010-5100-0001', From: '070-1234-0001', CallFlowId: CF1, Variables: { name: 'Park' } })).json.callId;
+    await h.advance(8); // answered at 6 s, in the middle of the menu prompt
+    const snap = await h.sim.control.snapshot();
+    await h.advance(60);
+    const first = (await h.call('GET', h.acme(`/calls/${id}`))).json;
+    await h.sim.control.restore(snap);
+    expect((await h.call('GET', h.acme(`/calls/${id}`))).json.status).toBe('in-progress');
+    await h.advance(60);
+    expect((await h.call('GET', h.acme(`/calls/${id}`))).json).toEqual(first);
+    const deliveries = await h.sim.control.request<any>('GET', '/carrier/deliveries?number=010-5100-0001');
+    expect(deliveries.data[0]).toMatchObject({ owner: 'call', ownerId: id, type: 'call', status: 'delivered', callee: { keys: ['1'], answeredBy: 'human' } });
+  });
 });
