@@ -6,7 +6,7 @@ import { defineOperation, reply } from '../core/operation.ts';
 import { errorCodes } from '../core/errors.ts';
 import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
 import { normalizePhone } from '../core/phone.ts';
-import { CalleeSchema, DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, OWNERS, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
+import { CalleeSchema, ReplySchema, checkReplies, DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, OWNERS, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
 import { numberErrors } from '../resources/numbers/model.ts';
 import { apiOrigin } from '../resources/messages/media.ts';
 import { messageErrors } from '../resources/messages/errors.ts';
@@ -33,6 +33,7 @@ const ScriptView = Type.Object(
     keys: Type.Array(Type.String()),
     hangupAfterSeconds: Nullable(Type.Number()),
     speakSeconds: Type.Integer(),
+    replies: Type.Array(ReplySchema),
     createdAt: DateTime(),
   },
   { $id: 'SimCarrierScript', additionalProperties: false },
@@ -46,6 +47,21 @@ const CalleeFields = {
   ),
   hangupAfterSeconds: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 86_400, description: 'Calls: the phone hangs up this long after the call is answered (the flow is then abandoned).' }))),
   speakSeconds: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 3600, description: 'Calls: seconds the phone talks at each record prompt; default 3.' }))),
+  replies: Type.Optional(
+    Nullable(
+      Type.Array(
+        Type.Object(
+          {
+            heard: Type.String({ minLength: 1, maxLength: 200, description: 'A regular expression, matched case-insensitively against what the phone heard since its previous input.' }),
+            keys: Type.String({ pattern: '^[0-9*#]*$', maxLength: 64, description: 'What the phone enters when it matches; "" = no input.' }),
+            speakSeconds: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 3600, description: 'At a record prompt: seconds it talks instead of the script\'s speakSeconds.' }))),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 100, description: 'Calls: at each menu or record prompt the first reply whose heard matches answers it; with none, the next entry of keys, then no input.' },
+      ),
+    ),
+  ),
 };
 
 const ScriptBody = Type.Object(
@@ -115,6 +131,17 @@ const PhoneView = Type.Object(
           heard: Type.String({ description: 'Everything the phone heard, one text per line.' }),
           texts: Type.Array(Type.String(), { description: 'Each rendered say, prompt and hangup text, in order.' }),
           entered: Type.Array(Type.String(), { description: 'The entry at each menu or record prompt, in order; "" = none.' }),
+          prompts: Type.Array(
+            Type.Object(
+              {
+                heard: Type.String({ description: 'What the phone heard since its previous input, one text per line.' }),
+                entered: Type.String(),
+                answer: Type.String({ description: 'What chose the entry: reply:<index> (a reply matched), keys:<index> (the next entry of keys), or none.' }),
+              },
+              { additionalProperties: false },
+            ),
+            { description: 'Per menu or record prompt, in order.' },
+          ),
           code: Nullable(Type.String()),
           answeredAt: DateTime(),
         },
@@ -137,6 +164,7 @@ const InboundCallBody = Type.Object(
     keys: CalleeFields.keys,
     hangupAfterSeconds: CalleeFields.hangupAfterSeconds,
     speakSeconds: CalleeFields.speakSeconds,
+    replies: CalleeFields.replies,
   },
   { $id: 'SimInboundCallRequest', additionalProperties: false },
 );
@@ -185,8 +213,11 @@ export const operations = [
     bodyRequired: true,
     responses: { 201: { description: 'The script.', schema: ScriptView } },
     errors: phoneErrors,
-    handler: ({ rt, body }) =>
-      reply.created(scriptView(rt.carrier.addScript({ ...body, number: normalizePhone(body.number, 'number') }))),
+    handler: ({ rt, body }) => {
+      const number = normalizePhone(body.number, 'number');
+      checkReplies(body.replies, 'replies');
+      return reply.created(scriptView(rt.carrier.addScript({ ...body, number })));
+    },
   }),
   defineOperation({
     operationId: 'simClearCarrierScripts',
@@ -286,6 +317,7 @@ export const operations = [
     },
     errors: [...phoneErrors, numberErrors.NUMBER_NOT_FOUND],
     handler: ({ rt, body }) => {
+      checkReplies(body.replies, 'replies');
       const callId = rt.calls.inbound(body);
       return reply.created(callId === null ? { callId: null, rejected: true } : { callId });
     },

@@ -7,7 +7,7 @@
 // (spec "Verification": the code is stored only as a hash).
 import { Type, type Static } from '@sinclair/typebox';
 import { Table } from '../core/store.ts';
-import { defineError } from '../core/errors.ts';
+import { ApiError, defineError } from '../core/errors.ts';
 import { iso } from '../core/clock.ts';
 import { DateTime, Nullable, StringEnum, validate } from '../core/schema.ts';
 import type { Runtime } from '../runtime.ts';
@@ -30,6 +30,31 @@ export const carrierErrors = {
   }),
 };
 
+/** A reply by what was heard (issue 20): `heard` is a case-insensitive regular expression. */
+export const ReplySchema = Type.Object(
+  { heard: Type.String(), keys: Type.String(), speakSeconds: Nullable(Type.Integer({ minimum: 0 })) },
+  { additionalProperties: false },
+);
+export type Reply = Static<typeof ReplySchema>;
+
+/** A quantified group that itself holds a quantifier, e.g. (a+)+ or (\w*)*: backtracking can run away. */
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,?\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,?\d*\})/;
+
+/** Refuses reply patterns that do not compile or could run away (issue 20 "Bad input"). */
+export function checkReplies(replies: readonly { heard: string }[] | null | undefined, field: string): void {
+  (replies ?? []).forEach((r, i) => {
+    const path = `${field}.${i}.heard`;
+    try {
+      new RegExp(r.heard, 'i');
+    } catch (e) {
+      throw ApiError.validation(`${path} is not a valid regular expression: ${(e as Error).message}`, [{ path, message: 'does not compile' }]);
+    }
+    if (NESTED_QUANTIFIER.test(r.heard)) {
+      throw ApiError.validation(`${path} nests a quantifier inside a quantified group ("${r.heard}"), which can take exponential time; simplify it`, [{ path, message: 'nested quantifier' }]);
+    }
+  });
+}
+
 /** How the callee behaves once a call is answered (scripts that decide calls; issue 10 contract). */
 export const CalleeSchema = Type.Object(
   {
@@ -37,12 +62,14 @@ export const CalleeSchema = Type.Object(
     keys: Type.Array(Type.String()), // what the callee enters at each successive menu or record prompt; '' = no input
     hangupAfterSeconds: Nullable(Type.Number()), // the callee hangs up this long after answering; null: never
     speakSeconds: Type.Integer({ minimum: 0 }), // how long the callee talks at each record prompt
+    // issue 20: at a prompt, the first reply whose `heard` pattern matches what was said since the last input answers it
+    replies: Type.Array(ReplySchema),
   },
   { additionalProperties: false },
 );
 export type Callee = Static<typeof CalleeSchema>;
 export const DEFAULT_SPEAK_SECONDS = 3;
-export const DEFAULT_CALLEE: Callee = { answeredBy: 'human', keys: [], hangupAfterSeconds: null, speakSeconds: DEFAULT_SPEAK_SECONDS };
+export const DEFAULT_CALLEE: Callee = { answeredBy: 'human', keys: [], hangupAfterSeconds: null, speakSeconds: DEFAULT_SPEAK_SECONDS, replies: [] };
 
 const ScriptRowSchema = Type.Object(
   {
@@ -56,6 +83,7 @@ const ScriptRowSchema = Type.Object(
     keys: Type.Array(Type.String()), // calls: entries at successive menu/record prompts
     hangupAfterSeconds: Nullable(Type.Number()), // calls: the callee hangs up this long after answering
     speakSeconds: Type.Integer({ minimum: 0 }), // calls: seconds the callee talks at a record prompt
+    replies: Type.Array(ReplySchema), // calls: replies chosen by what the callee heard
     createdAt: DateTime(),
   },
   { additionalProperties: false },
@@ -150,6 +178,7 @@ export interface ScriptInput {
   keys?: string[] | null;
   hangupAfterSeconds?: number | null;
   speakSeconds?: number | null;
+  replies?: { heard: string; keys: string; speakSeconds?: number | null }[] | null;
 }
 
 /** What the carrier decided for one attempt. */
@@ -168,6 +197,7 @@ export interface PhoneCall {
   to: string;
   heard: string[]; // rendered say/hangup/prompt texts, in order
   entered: string[]; // the entry at each menu or record prompt; '' = none
+  prompts: { heard: string; entered: string; answer: string }[]; // per prompt: what was heard since the last input, the entry, and what chose it
   answeredAt: string;
 }
 
@@ -240,6 +270,7 @@ export class Carrier {
       keys: [...(input.keys ?? [])],
       hangupAfterSeconds: input.hangupAfterSeconds ?? null,
       speakSeconds: input.speakSeconds ?? DEFAULT_SPEAK_SECONDS,
+      replies: (input.replies ?? []).map((r) => ({ heard: r.heard, keys: r.keys, speakSeconds: r.speakSeconds ?? null })),
       createdAt: this.rt.clock.nowIso(),
     };
     this.lastScript++;
@@ -285,8 +316,8 @@ export class Carrier {
       type !== 'call'
         ? null
         : script
-          ? { answeredBy: script.answeredBy, keys: [...script.keys], hangupAfterSeconds: script.hangupAfterSeconds, speakSeconds: script.speakSeconds }
-          : { ...DEFAULT_CALLEE, keys: [] };
+          ? { answeredBy: script.answeredBy, keys: [...script.keys], hangupAfterSeconds: script.hangupAfterSeconds, speakSeconds: script.speakSeconds, replies: script.replies.map((r) => ({ ...r })) }
+          : { ...DEFAULT_CALLEE, keys: [], replies: [] };
     return { outcome, delaySeconds, scriptId: script?.id ?? null, callee };
   }
 
@@ -370,6 +401,7 @@ export class Carrier {
             heard: secretOf(d)?.content ?? d.content,
             texts: [secretOf(d)?.content ?? d.content],
             entered: [] as string[],
+            prompts: [] as { heard: string; entered: string; answer: string }[],
             code: secretOf(d)?.code ?? null,
             answeredAt: d.completedAt!,
           })),
@@ -383,6 +415,7 @@ export class Carrier {
           heard: c.heard.join('\n'),
           texts: c.heard,
           entered: c.entered,
+          prompts: c.prompts,
           code: null,
           answeredAt: c.answeredAt,
         })),

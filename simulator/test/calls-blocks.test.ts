@@ -174,4 +174,61 @@ describe('call flow blocks on real calls', () => {
     expect(Buffer.byteLength(got.Variables)).toBeLessThanOrEqual(8192);
     expect(Object.keys(got.vars)).toEqual(['caller', 'callee', 'big', 'a', 'c']);
   });
+
+  it('replies: the phone answers by what it heard, so a reordered menu gets the same choice; else keys, else nothing', async () => {
+    const h = sim();
+    const ended = await h.ended();
+    const menu = (prompt: string, branches: Record<string, string>): FlowGraph => ({
+      version: 1,
+      start: 'm',
+      nodes: {
+        m: { type: 'menu', prompt, branches, invalidNext: null, timeoutNext: null, saveAs: 'choice' },
+        book: { type: 'menu', prompt: 'Which day?', branches: { '5': 'r' }, invalidNext: 'r', timeoutNext: 'r', saveAs: 'day' },
+        other: { type: 'setvar', assignments: [{ name: 'went', value: 'other' }], next: null },
+        r: { type: 'record', prompt: 'Tell us more', maxLengthSec: 10, saveAs: 'memo', next: 'q' },
+        q: { type: 'menu', prompt: 'Anything else?', branches: { '1': 'other' }, invalidNext: null, timeoutNext: null, saveAs: 'more' },
+      },
+    });
+    const first = await h.flow(menu('For bookings press 1, for other matters press 2', { '1': 'book', '2': 'other' }));
+    const reordered = await h.flow(menu('For other matters press 1, for bookings press 2', { '1': 'other', '2': 'book' }));
+    const replies = [
+      { heard: 'bookings press 1', keys: '1' },
+      { heard: 'bookings press 2', keys: '2' },
+      { heard: 'tell us', keys: '#', speakSeconds: 7 },
+    ];
+    await h.script({ number: '010-6700-0001', replies, keys: ['5'] });
+    const a = await h.place('010-6700-0001', first);
+    const b = await h.place('010-6700-0001', reordered);
+    await h.advance(300);
+    await h.sim.webhooks.settle();
+    for (const id of [a, b]) {
+      expect(ended()[id]!.vars).toMatchObject({ day: '5', memo_duration: '7' });
+      expect(ended()[id]!.vars).not.toHaveProperty('more');
+    }
+    expect(ended()[a]!.vars.choice).toBe('1');
+    expect(ended()[b]!.vars.choice).toBe('2');
+    const phone = await h.sim.control.request<any>('GET', '/carrier/phones/010-6700-0001');
+    const call = phone.calls.find((c: { callId: string }) => c.callId === b);
+    expect(call.prompts).toEqual([
+      { heard: 'For other matters press 1, for bookings press 2', entered: '2', answer: 'reply:1' },
+      { heard: 'Which day?', entered: '5', answer: 'keys:0' },
+      { heard: 'Tell us more', entered: '#', answer: 'reply:2' },
+      { heard: 'Anything else?', entered: '', answer: 'none' },
+    ]);
+  });
+
+  it('replies that do not compile or could run away are refused with 400 and nothing is stored', async () => {
+    const h = sim();
+    for (const heard of ['(unclosed', '(a+)+$', '(\\w*)*x', '(x{2,})*']) {
+      const r = await h.call('POST', '/_sim/carrier/scripts', { number: '010-6800-0001', outcome: 'delivered', replies: [{ heard, keys: '1' }] });
+      expect([heard, r.status]).toEqual([heard, 400]);
+      expect(r.json.errors?.[0]?.path ?? r.json.issues?.[0]?.path ?? r.text).toContain('replies.0.heard');
+      const i = await h.call('POST', '/_sim/carrier/inbound-calls', { from: '010-6800-0002', to: '070-1234-0001', replies: [{ heard, keys: '1' }] });
+      expect(i.status).toBe(400);
+    }
+    expect((await h.sim.control.request<any>('GET', '/carrier/scripts')).data).toEqual([]);
+    expect((await h.call('GET', h.acme('/calls'))).json.meta.total).toBe(0);
+    const ok = await h.call('POST', '/_sim/carrier/scripts', { number: '010-6800-0001', outcome: 'delivered', replies: [{ heard: 'press (1|2)+', keys: '1' }] });
+    expect(ok.status).toBe(201);
+  });
 });

@@ -96,6 +96,7 @@ export interface InboundCallInput {
   keys?: string[] | null;
   hangupAfterSeconds?: number | null;
   speakSeconds?: number | null;
+  replies?: { heard: string; keys: string; speakSeconds?: number | null }[] | null;
 }
 
 export function callWire(r: CallRow) {
@@ -277,6 +278,7 @@ export class CallsModel {
         keys: [...(input.keys ?? [])],
         hangupAfterSeconds: input.hangupAfterSeconds ?? null,
         speakSeconds: input.speakSeconds ?? DEFAULT_CALLEE.speakSeconds,
+        replies: (input.replies ?? []).map((r) => ({ heard: r.heard, keys: r.keys, speakSeconds: r.speakSeconds ?? null })),
       },
     });
     this.callback(row, 'initiated');
@@ -398,15 +400,39 @@ export class CallsModel {
     this.rt.clock.schedule('calls.resume', this.rt.clock.now() + Math.round(seconds * 1000), { callId: d.id, seq: d.seq, input });
   }
 
-  private nextEntry(d: Draft): string {
-    const entry = d.callee.keys[d.keyIndex] ?? '';
-    d.keyIndex++;
-    d.entered = [...d.entered, entry];
-    return entry;
+  /**
+   * The phone's answer at a prompt (issue 20): the first reply whose `heard` pattern matches
+   * what it heard since its previous input, else the next entry of `keys`, else no input.
+   */
+  private answerPrompt(d: Draft): { keys: string; speakSeconds: number } {
+    const heard = d.sinceInput.join('\n');
+    const i = d.callee.replies.findIndex((r) => new RegExp(r.heard, 'i').test(heard));
+    let keys: string;
+    let answer: string;
+    let speakSeconds = d.callee.speakSeconds;
+    if (i >= 0) {
+      const r = d.callee.replies[i]!;
+      keys = r.keys;
+      answer = `reply:${i}`;
+      if (r.speakSeconds !== null) speakSeconds = r.speakSeconds;
+    } else if (d.keyIndex < d.callee.keys.length) {
+      keys = d.callee.keys[d.keyIndex]!;
+      answer = `keys:${d.keyIndex}`;
+      d.keyIndex++;
+    } else {
+      keys = '';
+      answer = 'none';
+    }
+    d.entered = [...d.entered, keys];
+    d.prompts = [...d.prompts, { heard, entered: keys, answer }];
+    d.sinceInput = [];
+    return { keys, speakSeconds };
   }
 
   private hear(d: Draft, text: string): void {
-    if (text !== '') d.heard = [...d.heard, text];
+    if (text === '') return;
+    d.heard = [...d.heard, text];
+    d.sinceInput = [...d.sinceInput, text];
   }
 
   private perform(d: Draft, e: Exclude<Effect, { type: 'end' }>): void {
@@ -419,14 +445,14 @@ export class CallsModel {
         return this.later(d, e.seconds, { kind: 'elapsed' });
       case 'listen': {
         this.hear(d, e.prompt);
-        const entry = this.nextEntry(d);
+        const entry = this.answerPrompt(d).keys;
         const spoken = e.prompt === '' ? 0 : speechSeconds(e.prompt);
         return this.later(d, spoken + (entry === '' ? e.timeoutSec : KEY_SECONDS), { kind: 'keys', keys: entry });
       }
       case 'record': {
         this.hear(d, e.prompt);
-        const entry = this.nextEntry(d);
-        const seconds = Math.min(d.callee.speakSeconds, e.maxLengthSec);
+        const { keys: entry, speakSeconds } = this.answerPrompt(d);
+        const seconds = Math.min(speakSeconds, e.maxLengthSec);
         const base = `/v1/accounts/${d.accountId}/recordings/${d.id}`;
         d.recordingUrl = base;
         const spoken = (e.prompt === '' ? 0 : speechSeconds(e.prompt)) + (e.playBeep ? 1 : 0);
@@ -522,7 +548,7 @@ export class CallsModel {
   private phoneCalls(number: string): PhoneCall[] {
     return this.calls
       .newestFirst((r) => r.answeredAt !== null && (r.direction === 'outbound' ? r.to === number : r.from === number))
-      .map((r) => ({ callId: r.id, direction: r.direction, from: r.from, to: r.to, heard: [...r.heard], entered: [...r.entered], answeredAt: r.answeredAt! }));
+      .map((r) => ({ callId: r.id, direction: r.direction, from: r.from, to: r.to, heard: [...r.heard], entered: [...r.entered], prompts: r.prompts.map((p) => ({ ...p })), answeredAt: r.answeredAt! }));
   }
 
   /** Usage meters from real calls: connected seconds by direction, one AMD invocation per answered call with detection. */
@@ -578,6 +604,8 @@ export class CallsModel {
       seq: 0,
       heard: [],
       entered: [],
+      sinceInput: [],
+      prompts: [],
       deliveryId: null,
     };
   }

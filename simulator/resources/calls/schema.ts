@@ -125,6 +125,8 @@ export const CallRowSchema = Type.Object(
     seq: Type.Integer({ minimum: 0 }), // bumped at every walk step: clock jobs of an older step are stale
     heard: Type.Array(Type.String()), // what the phone on the line heard (rendered texts)
     entered: Type.Array(Type.String()), // what it entered at each prompt
+    sinceInput: Type.Array(Type.String()), // texts heard since its last input (what replies match)
+    prompts: Type.Array(Type.Object({ heard: Type.String(), entered: Type.String(), answer: Type.String() }, { additionalProperties: false })), // per prompt: heard, entry, and what chose it
     deliveryId: Nullable(Type.String()), // the carrier delivery of an outbound call
   },
   { additionalProperties: false },
