@@ -101,6 +101,7 @@ async function main(): Promise<void> {
     `  fixture: ${args.fixture ?? 'fixtures/default.yaml'}`,
     `  control: ${server.url}/_sim${args['control-token'] ? ' (needs the control token)' : ''}`,
     `  openapi: ${server.url}/openapi.json`,
+    `  inspector: ${server.url}/_sim/ui (open it in a browser)`,
     `  webhooks: ${args['webhook-strict'] ? 'strict (internal addresses refused)' : 'local receivers allowed'}, timeout ${sim.runtime.webhookEngine.timeoutMs} ms`,
     '',
     'Accounts (demo API keys):',

@@ -1,11 +1,11 @@
 // The conformance CLI as a library (bin/conformance.ts is a thin shell over it, and the tests
-// call it directly): run, coverage, list, validate, contract.
-import { existsSync, readFileSync } from 'node:fs';
+// call it directly): run, coverage, list, validate. The contract it reads is written on the
+// simulator's side (`npm run contract`, bin/contract.ts).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLAUSES_PATH, loadClauses, type ClauseCatalogue } from './clauses.ts';
-import { CONTRACT_PATH, contractIsCurrent, writeContract } from './contract/build.ts';
-import { Contract, type PathOverride } from './contract/contract.ts';
+import { CONTRACT_PATH, Contract, type PathOverride } from './contract/contract.ts';
 import { allProperties } from './properties/index.ts';
 import { consoleProgress, summaryText } from './report/console.ts';
 import { computeCoverage, formatCoverage } from './report/coverage.ts';
@@ -30,7 +30,6 @@ commands:
   coverage                  which clauses have passing spec assertions (runs the suite, or reads --from)
   list [SCENARIO_GLOBS...]  the scenarios with their clauses and requirements
   validate [GLOBS...]       load scenarios and the clause catalogue, report problems with file:line
-  contract [--check|--write]  is conformance/contract.json current / regenerate it
 
 target:
   --target sim|URL          the in-process simulator (default) or a base URL
@@ -96,8 +95,6 @@ function parse(argv: string[]) {
       clauses: { type: 'string' },
       from: { type: 'string' },
       uncovered: { type: 'boolean' },
-      check: { type: 'boolean' },
-      write: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -249,16 +246,6 @@ export async function main(argv: string[], io: Io): Promise<number> {
         }
         io.out.write(`${scenarios.length} scenario(s) load without problems\n`);
         return 0;
-      }
-      case 'contract': {
-        if (v.write) {
-          writeContract();
-          io.out.write(`wrote ${path.relative(process.cwd(), CONTRACT_PATH)}\n`);
-          return 0;
-        }
-        const current = existsSync(CONTRACT_PATH) && contractIsCurrent();
-        io.out.write(current ? 'conformance/contract.json is current\n' : 'conformance/contract.json is stale: run `npm run conformance -- contract --write`\n');
-        return current ? 0 : 1;
       }
       default:
         throw new UsageError(`unknown command "${command}"`);

@@ -11,7 +11,7 @@
 // listens where --webhook-listen says (default 127.0.0.1, any free port).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseFormBody } from '../simulator/core/signing.ts';
+import { formFields } from './checks/signature.ts';
 import type { ReceivedWebhook } from './checks/webhooks.ts';
 
 export interface WebhookReceiverOptions {
@@ -57,7 +57,7 @@ function fieldsOf(method: string, url: URL, body: string, contentType: string): 
       // not JSON after all: read it as a form below
     }
   }
-  return { pairs: parseFormBody(body), format: 'form' };
+  return { pairs: formFields(body), format: 'form' };
 }
 
 export class WebhookReceiver {

@@ -55,7 +55,7 @@ export function errorResponse(e: ApiError, extra?: Record<string, string>): SimR
 
 function toResponse(r: Reply): SimResponse {
   if (r.status === 204) return { status: 204, headers: { ...r.headers }, body: '' };
-  if (r.raw !== undefined) return { status: r.status, headers: { ...r.headers }, body: r.raw };
+  if (r.raw !== undefined) return { status: r.status, headers: { ...r.headers }, body: r.raw, ...(r.stream ? { stream: r.stream } : {}) };
   if (r.bytes !== undefined) return { status: r.status, headers: { ...r.headers }, body: '', bytes: r.bytes };
   const json = r.json ?? JSON.stringify(r.body ?? null);
   return jsonResponse(r.status, json, r.headers);

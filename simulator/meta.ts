@@ -1,14 +1,13 @@
 // Documents the simulator serves about itself: the OpenAPI document at /openapi.json.
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from './core/operation.ts';
-import { buildOpenApi } from './openapi.ts';
-import { allOperations } from './operations.ts';
+import { openApiDocument } from './operations.ts';
 
 let cachedDocument: string | undefined;
 
 /** The OpenAPI document as JSON text (operations are static, so it is built once). */
 export function openApiJson(): string {
-  cachedDocument ??= JSON.stringify(buildOpenApi(allOperations()));
+  cachedDocument ??= JSON.stringify(openApiDocument());
   return cachedDocument;
 }
 

@@ -11,20 +11,6 @@ type Json = Record<string, unknown>;
 export const API_TITLE = 'Voice, Messaging, SIP and Email-Domain Platform (simulator)';
 export const API_VERSION = '0.1.0';
 
-const TAG_DESCRIPTIONS: Record<string, string> = {
-  'Blocked callers': 'Inbound call blocks: calls from these numbers are rejected without answering.',
-  'Call flows': 'Graphs of blocks (deterministic automated response scripts) that handle calls: placed with CallFlowId, or routed to from a number (routingType callflow).',
-  'Blocked recipients': 'Opt-outs per channel: outbound calls or messages to these numbers are refused.',
-  'Email domains': 'Outbound-email sender domains: DNS verification (DKIM), custom MAIL FROM, DMARC and optional inbound receiving.',
-  Calls: 'Voice calls, outbound and inbound: status on the virtual clock, hang-up, and the call flow that runs them.',
-  Numbers: 'Phone numbers the account owns and how inbound calls and messages route.',
-  Messages: 'Text messages (sms, lms, mms) and messenger notification template messages (ata), sent through the carrier and received on the account\'s numbers.',
-  Verifications: 'One-time codes sent by text or call and checked against their hash; the account comes from the API key.',
-  Webhooks: 'Account webhooks: which events go to which URL, their delivery logs and a test send. Deliveries are form-encoded, signed with X-Signature, and retried until a 2xx answer.',
-  'Control plane': 'Test-only scripting and introspection of the simulator (/_sim). Not part of the platform interface.',
-  Meta: 'Documents about this API.',
-};
-
 /** Copies a schema to plain JSON, hoisting every `$id` schema into components. */
 function hoist(schema: unknown, components: Record<string, Json>): unknown {
   if (Array.isArray(schema)) return schema.map((s) => hoist(s, components));
@@ -81,7 +67,8 @@ export function errorStatuses(op: Operation): Map<number, ErrorCodeInfo[]> {
   return out;
 }
 
-export function buildOpenApi(ops: readonly Operation[], serverUrl = '/'): Json {
+/** The document of `ops`; `tagDescriptions` describes every tag they use (the families declare them). */
+export function buildOpenApi(ops: readonly Operation[], tagDescriptions: Readonly<Record<string, string>>, serverUrl = '/'): Json {
   const components: Record<string, Json> = {};
   const paths: Record<string, Json> = {};
   const tags = new Set<string>();
@@ -145,7 +132,7 @@ export function buildOpenApi(ops: readonly Operation[], serverUrl = '/'): Json {
     },
     servers: [{ url: serverUrl, description: 'This simulator' }],
     security: [{ bearerAuth: [] }],
-    tags: [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+    tags: [...tags].sort().map((name) => ({ name, description: tagDescriptions[name] ?? name })),
     paths,
     components: {
       securitySchemes: {

@@ -9,40 +9,17 @@ import { References } from './core/refs.ts';
 import { ApiError } from './core/errors.ts';
 import { validate } from './core/schema.ts';
 import type { Fixture } from './fixture/schema.ts';
-import { AccountsModel } from './resources/accounts/model.ts';
-import { NumbersModel } from './resources/numbers/model.ts';
-import { BlockListsModel } from './resources/blocklists/model.ts';
-import { EmailDomainsModel } from './resources/email-domains/model.ts';
-import { MessagesModel } from './resources/messages/model.ts';
-import { VerificationsModel } from './resources/verifications/model.ts';
-import { GeoIp } from './peers/geoip.ts';
-import { FakeDns } from './peers/dns.ts';
-import { FakeImageHost } from './peers/image-host.ts';
-import { FakeMessenger } from './peers/messenger.ts';
-import { KakaoChannelsModel } from './resources/kakao-channels/model.ts';
-import { UsageModel } from './resources/usage/model.ts';
-import { Carrier } from './peers/carrier.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
 import { IoBarrier } from './core/io.ts';
 import { ClockAdvancer } from './core/advance.ts';
-import { WebhooksModel } from './resources/webhooks/model.ts';
-import { SipAuthModel } from './resources/sip-auth/model.ts';
-import { WebhookEngine } from './peers/webhooks/engine.ts';
 import { ReceiverPolicy } from './peers/webhooks/receiver-policy.ts';
-import { SipEndpointsModel } from './resources/sip-endpoints/model.ts';
-import { CallFlowsModel } from './resources/call-flows/model.ts';
-import { CallsModel } from './resources/calls/model.ts';
+import { FAMILIES, registry, type FamilyModels, type RefKind } from './resources/index.ts';
+import type { StatefulModel } from './resources/family.ts';
 
 export const SNAPSHOT_FORMAT = 'platform-simulator-state';
 export const SNAPSHOT_VERSION = 1;
 
-/** What every resource model offers the runtime: load seed data, save and restore state. */
-export interface StatefulModel {
-  loadFixture?(f: Fixture): void;
-  clear?(): void;
-  snapshot(): unknown;
-  restore(state: unknown): void;
-}
+export type { StatefulModel } from './resources/family.ts';
 
 export interface Snapshot {
   format: typeof SNAPSHOT_FORMAT;
@@ -71,6 +48,9 @@ const SnapshotEnvelope = Type.Object(
   { additionalProperties: false },
 );
 
+/** Each family's model as a typed field (`rt.numbers`), from the list in resources/index.ts. */
+export interface Runtime extends FamilyModels {}
+
 export class Runtime {
   readonly clock: VirtualClock;
   random: SeededRandom;
@@ -78,7 +58,7 @@ export class Runtime {
   /** The seed the simulator started with; reset without a seed returns to it. */
   readonly initialSeed: number;
   readonly events = new DomainEvents();
-  readonly refs = new References();
+  readonly refs = new References<RefKind>();
   /** Real I/O in flight to peers the user runs; the clock advance waits for it. */
   readonly io = new IoBarrier();
   readonly advancer: ClockAdvancer;
@@ -87,25 +67,8 @@ export class Runtime {
   /** Manual by default; createSimulator installs the realtime driver when asked. */
   clockDriver: ClockDriver = manualDriver();
 
-  readonly accounts: AccountsModel;
-  readonly numbers: NumbersModel;
-  readonly blockLists: BlockListsModel;
-  readonly emailDomains: EmailDomainsModel;
-  readonly geoip: GeoIp;
-  readonly dns: FakeDns;
-  readonly imageHost: FakeImageHost;
-  readonly messenger: FakeMessenger;
-  readonly kakaoChannels: KakaoChannelsModel;
-  readonly carrier: Carrier;
-  readonly usage: UsageModel;
-  readonly messages: MessagesModel;
-  readonly verifications: VerificationsModel;
-  readonly webhooks: WebhooksModel;
-  readonly webhookEngine: WebhookEngine;
-  readonly sipEndpoints: SipEndpointsModel;
-  readonly sipAuth: SipAuthModel;
-  readonly callFlows: CallFlowsModel;
-  readonly calls: CallsModel;
+  /** What /_sim/health lists (resources/index.ts). */
+  readonly capabilities: readonly string[];
 
   /** Models in snapshot order; the key is the model's name inside a snapshot. */
   private readonly models: [string, StatefulModel][];
@@ -118,62 +81,15 @@ export class Runtime {
     this.initialSeed = seed;
     this.clock = new VirtualClock(parseInstant(fixture.clock.start)!);
     this.random = new SeededRandom(seed);
-    this.accounts = new AccountsModel(this);
-    this.numbers = new NumbersModel(this);
-    this.blockLists = new BlockListsModel(this);
-    this.emailDomains = new EmailDomainsModel(this);
-    this.geoip = new GeoIp();
-    this.dns = new FakeDns();
-    this.imageHost = new FakeImageHost();
-    this.messenger = new FakeMessenger(this);
-    // The carrier first: messages and verifications register for its outcomes.
-    this.carrier = new Carrier(this);
-    // Usage before the resources that register their entries with it (derived, never stored).
-    this.usage = new UsageModel(this);
-    this.messages = new MessagesModel(this);
-    this.verifications = new VerificationsModel(this);
-    this.kakaoChannels = new KakaoChannelsModel(this);
-    this.webhooks = new WebhooksModel(this);
-    this.webhookEngine = new WebhookEngine(this);
-    this.sipEndpoints = new SipEndpointsModel(this);
-    this.sipAuth = new SipAuthModel(this);
-    this.callFlows = new CallFlowsModel({
-      clock: this.clock,
-      random: () => this.random,
-      refs: this.refs,
-      routedNumbers: (accountId, callFlowId) =>
-        this.numbers.numbers
-          .all()
-          .filter((n) => n.accountId === accountId && n.routingType === 'callflow' && n.callFlowId === callFlowId)
-          .map((n) => n.id)
-          .sort(),
-    });
-    this.calls = new CallsModel(this);
-    this.calls.flows = this.callFlows;
-    this.calls.connectStatusCallbacks();
+    this.capabilities = registry().capabilities;
     this.advancer = new ClockAdvancer(this.clock, this.io);
-    this.models = [
-      ['accounts', this.accounts],
-      ['numbers', this.numbers],
-      ['blockLists', this.blockLists],
-      ['emailDomains', this.emailDomains],
-      ['geoip', this.geoip],
-      ['dns', this.dns],
-      ['imageHost', this.imageHost],
-      ['messenger', this.messenger],
-      ['carrier', this.carrier],
-      ['usage', this.usage],
-      ['messages', this.messages],
-      ['verifications', this.verifications],
-      ['kakaoChannels', this.kakaoChannels],
-      ['webhooks', this.webhooks],
-      // After accounts: its snapshot lists every account's signing key.
-      ['webhookDeliveries', this.webhookEngine],
-      ['sipEndpoints', this.sipEndpoints],
-      ['sipAuth', this.sipAuth],
-      ['callFlows', this.callFlows],
-      ['calls', this.calls],
-    ];
+    // In list order: a model may use those listed before it.
+    const fields = this as unknown as Record<string, StatefulModel>;
+    this.models = FAMILIES.map((f) => {
+      const model = f.create(this);
+      fields[f.key] = model;
+      return [f.snapshotKey ?? f.key, model];
+    });
     this.reset(seed);
   }
 

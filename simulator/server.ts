@@ -13,8 +13,20 @@ export interface HttpHost {
   onDefect?: (error: unknown) => void;
 }
 
+/** A stream (server-sent events) stays open until the client goes or the server closes. */
+function writeStream(res: http.ServerResponse, r: SimResponse & { stream: NonNullable<SimResponse['stream']> }): void {
+  for (const k in r.headers) res.setHeader(k, r.headers[k]!);
+  res.writeHead(r.status);
+  res.write(r.body);
+  const stop = r.stream.open((chunk) => {
+    if (!res.destroyed) res.write(chunk);
+  });
+  res.on('close', stop);
+}
+
 function write(res: http.ServerResponse, r: SimResponse, close = false): void {
   if (res.headersSent || res.destroyed) return;
+  if (r.stream) return writeStream(res, r as SimResponse & { stream: NonNullable<SimResponse['stream']> });
   for (const k in r.headers) res.setHeader(k, r.headers[k]!);
   res.setHeader('content-length', r.bytes ? r.bytes.byteLength : Buffer.byteLength(r.body));
   if (close) res.setHeader('connection', 'close');

@@ -1,11 +1,14 @@
 // The contract as the kit reads it: operations by id, a path matcher, documented statuses and
 // content types, and compiled validators for response bodies. It is built from an OpenAPI 3.1
-// document (the committed conformance/contract.json by default), never from the target.
+// document (the committed conformance/contract.json by default), never from the target. The
+// kit only reads that JSON: it is written on the simulator's side (`npm run contract -- --write`).
 import { readFileSync } from 'node:fs';
-import { CONTRACT_PATH } from './build.ts';
+import { fileURLToPath } from 'node:url';
 import { SchemaValidator, type SchemaProblem } from './validator.ts';
 
 type Json = Record<string, any>;
+
+export const CONTRACT_PATH = fileURLToPath(new URL('../contract.json', import.meta.url));
 
 /** Who may call an operation, read from the document's `security` and path. */
 export type ContractAuth = 'account' | 'key' | 'none' | 'control';

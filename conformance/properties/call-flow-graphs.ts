@@ -2,7 +2,8 @@
 // single planted defect (unknown field, dangling link, unknown type, missing start, bad version,
 // bad variable name, out-of-range number, empty text) is refused with 400, never a 5xx, and
 // every entry of its `issues[]` names a real place in the graph that was sent: the parent of
-// the path exists there (the last segment may be a required field that is missing).
+// the path exists there (the last segment may be a required field that is missing). An accepted
+// graph must come back as sent with the defaults filled, by the kit's own table.
 import fc from 'fast-check';
 import { generatedProperty } from './harness.ts';
 import type { PropertyDef } from './types.ts';
@@ -77,6 +78,12 @@ function blockArb(ids: string[]): fc.Arbitrary<Json> {
   ).map(dropUndefined);
 }
 
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Json)[k])]));
+  return v;
+}
+
 function dropUndefined(o: Json): Json {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
@@ -108,6 +115,20 @@ const caseArb: fc.Arbitrary<GraphCase> = fc
     return { graph, mutation };
   });
 
+// The kit's own table of the defaults an answer fills (spec "Call flow", reference CallFlowNode).
+const DEFAULTS: Record<string, Json> = {
+  menu: { maxDigits: 1, timeoutSec: 5 },
+  record: { maxLengthSec: 60, playBeep: true, finishKey: 'any' },
+  dial: { timeoutSec: 30 },
+  optout: { number: '{{caller}}', channel: 'call' },
+};
+
+/** The graph a valid request should come back as: every default filled, the free voice in ko. */
+function filled(graph: Json): Json {
+  const nodes = Object.fromEntries(Object.entries(graph.nodes as Record<string, Json>).map(([id, b]) => [id, { ...(DEFAULTS[b.type as string] ?? {}), ...b }]));
+  return { version: 1, start: graph.start, voice: { provider: 'google', language: 'ko' }, nodes };
+}
+
 /** Whether the parent of a dotted path exists in `root` (as an object or array). */
 function parentExists(root: unknown, path: string): boolean {
   if (path === '') return false;
@@ -133,7 +154,7 @@ export const callFlowGraphProperty: PropertyDef = generatedProperty<GraphCase>({
   counts: (a) => a.id.startsWith('expect') || a.id === 'check:no-server-error',
   drive: async (v, c) => {
     const valid = v.mutation === 'none';
-    const r = await c.exec({
+    await c.exec({
       name: `create a generated graph (${v.mutation})`,
       request: { operationId: 'createCallFlow', body: { name: `generated ${v.mutation}`, graph: v.graph } },
       expect: { status: valid ? { $oneOf: [200, 201] } : 400 },
@@ -141,8 +162,13 @@ export const callFlowGraphProperty: PropertyDef = generatedProperty<GraphCase>({
       save: { status: 'status', body: 'body' },
     });
     const body = c.saved('body') as { callFlowId?: string; issues?: { path: string; message: string }[] } | undefined;
-    if (r.status === 'failed' || !body) return undefined;
+    // A wrong status already failed the step's own expectations; judge the body only when it is the expected kind.
+    const status = c.saved('status');
+    if (!body || status !== (valid ? 201 : 400)) return undefined;
     if (valid && body.callFlowId) {
+      const answered = JSON.stringify(sortKeys((body as Json).graph));
+      const expected = JSON.stringify(sortKeys(filled(v.graph)));
+      if (answered !== expected) return `the answered graph ${answered} is not the sent graph with its defaults filled ${expected}`;
       c.set('created', body.callFlowId);
       await c.exec({ name: 'remove it again', request: { operationId: 'deleteCallFlow', params: { callFlowId: '{{ created }}' } }, expectSim: { status: 204 } });
       return undefined;

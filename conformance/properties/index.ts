@@ -1,6 +1,7 @@
 // Every property the kit runs, in report order. A resource family adds its lists to lists.ts
 // (paging, filters and phone properties pick them up) and its own model-based suite here.
 import type { Contract } from '../contract/contract.ts';
+import { assignmentLinkModel } from './assignment-links-model.ts';
 import { blockListModel } from './blocklists-model.ts';
 import { callFlowGraphProperty } from './call-flow-graphs.ts';
 import { callFlowWalkProperty } from './call-flow-walk.ts';
@@ -13,5 +14,5 @@ import { verificationModel } from './verifications-model.ts';
 import type { PropertyDef } from './types.ts';
 
 export function allProperties(contract: Contract): PropertyDef[] {
-  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, emailDomainZoneProperty, callFlowGraphProperty, callFlowWalkProperty, fuzzProperty(contract)];
+  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, assignmentLinkModel, emailDomainZoneProperty, callFlowGraphProperty, callFlowWalkProperty, fuzzProperty(contract)];
 }

@@ -32,6 +32,12 @@ describe('the conformance suite against the in-process simulator', () => {
       'verification.transition.pending-to-max-attempts',
       'verification.transition.pending-to-failed',
       'verification.list.created-range',
+      'assignment-link.transition.pending-to-consumed',
+      'assignment-link.transition.pending-to-expired',
+      'assignment-link.transition.delete-not-pending',
+      'assignment-link.single-use',
+      'events.assignment-completed.link-id',
+      'errors.403-feature-disabled',
     ]) {
       expect(covered.has(id), id).toBe(true);
     }

@@ -3,9 +3,9 @@
 // callflow.ended field table. The webhook step itself is tested through the scenarios
 // (suite.test.ts) and a wrong sender in front of the receiver (wrong-sender.test.ts).
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSimulator, type Simulator } from '../../simulator/index.ts';
-import { computeSignature } from '../../simulator/core/signing.ts';
-import { sampleCallflowEnded } from '../../simulator/test/receivers.ts';
+// The simulator's signer (through its public entry) signs the hand-made requests: the kit's own
+// verifier must accept what it signs with the right key and nothing else.
+import { computeSignature, createSimulator, type Simulator } from '../../simulator/index.ts';
 import { WebhookReceiver } from '../webhook-receiver.ts';
 import { VARIABLES_LIMIT_BYTES, checkWebhook, type ReceivedWebhook } from '../checks/webhooks.ts';
 
@@ -33,7 +33,22 @@ async function setup(scope?: string): Promise<{ sim: Simulator; receiver: Webhoo
   return { sim, receiver, key: await sim.webhooks.signingKey(ACME.accountId) };
 }
 
-const callflowEnded = sampleCallflowEnded;
+/** A valid callflow.ended payload (the spec's field table), with overrides. */
+function callflowEnded(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    CallId: 'CA1',
+    AccountId: ACME.accountId,
+    From: '01012345678',
+    To: '07012340001',
+    Direction: 'inbound',
+    Event: 'callflow.ended',
+    Timestamp: '2026-03-02T00:00:00.000Z',
+    FlowId: 'CF1',
+    Status: 'completed',
+    Variables: { caller: '01012345678', callee: '07012340001' },
+    ...overrides,
+  };
+}
 
 async function send(sim: Simulator, payload: Record<string, unknown>): Promise<void> {
   await sim.control.request('POST', '/webhooks/events', { accountId: ACME.accountId, type: 'callflow.ended', payload });

@@ -7,7 +7,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
-import { computeSignature, parseFormBody } from '../../simulator/core/signing.ts';
+// A sender signs as the simulator does (its public entry); the kit verifies with its own code.
+import { computeSignature, parseFormBody } from '../../simulator/index.ts';
 
 export type SenderDefect =
   /** The fields as a JSON body instead of a form. */

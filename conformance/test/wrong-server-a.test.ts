@@ -1,4 +1,4 @@
-// First half of the wrong-server defects (see wrong-server-cases.ts), and --bail.
+// The wrong-server defects this file takes (FILE_OF in wrong-server-cases.ts), and --bail.
 import { describe, expect, it } from 'vitest';
 import { simTarget } from '../target.ts';
 import { runSuite, scenarios, SEED } from './helpers.ts';

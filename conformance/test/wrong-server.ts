@@ -1,7 +1,12 @@
 // Deliberately wrong servers: the simulator with one defect each, injected around its request
 // handler. The kit must fail on exactly the clauses each defect breaks (wrong-server-cases.ts).
+// Each defect declares which requests it may alter, by method, path and the correct server's
+// status; every other request must pass through untouched, which the self-tests check before
+// trusting that the units making only such requests cannot be affected and need not run again.
+// A defect looks at the simulator's state only through its public entry and control plane.
 import type { Simulator, SimRequest, SimResponse } from '../../simulator/index.ts';
 import type { Middleware } from '../target.ts';
+import { contract } from './helpers.ts';
 
 export type Defect =
   | 'auth-ignored'
@@ -17,6 +22,16 @@ export type Defect =
   | 'events-for-block-lists'
   | 'usage-minutes-without-transfer'
   | 'call-flow-defaults-unfilled';
+
+export interface DefectSpec {
+  /**
+   * Whether the defect may change the answer to (or the effects of) a request with this method
+   * and path (no query), which the correct server answers with this status.
+   */
+  alters(method: string, path: string, status: number): boolean;
+  /** The middleware that gives the simulator the defect. */
+  middleware(sim: Simulator): Middleware;
+}
 
 function header(req: SimRequest, name: string): string | undefined {
   for (const [k, v] of Object.entries(req.headers ?? {})) if (k.toLowerCase() === name) return Array.isArray(v) ? v[0] : v;
@@ -35,136 +50,216 @@ function withJson(res: SimResponse, body: unknown): SimResponse {
   return { ...res, body: JSON.stringify(body) };
 }
 
-const isApi = (req: SimRequest) => req.url.startsWith('/v1/') || req.url.startsWith('/v2/');
-const pathOf = (req: SimRequest) => req.url.split('?')[0]!;
+export const pathOf = (url: string) => url.split('?')[0]!;
+const isApiPath = (path: string) => path.startsWith('/v1/') || path.startsWith('/v2/');
 const queryOf = (req: SimRequest) => new URLSearchParams(req.url.split('?')[1] ?? '');
-const isBlockList = (req: SimRequest) => /\/blocked-(callers|recipients)(\/|$)/.test(pathOf(req));
-const isEmailDomain = (req: SimRequest) => /\/email-domains(\/|$)/.test(pathOf(req));
-const isCallFlow = (req: SimRequest) => /\/call-flows(\/|$)/.test(pathOf(req));
+const isBlockListPath = (path: string) => /\/blocked-(callers|recipients)(\/|$)/.test(path);
+const isEmailDomainPath = (path: string) => /\/email-domains(\/|$)/.test(path);
+const ACCOUNT_PATH = /^\/v1\/accounts\/([^/]+)/;
+const isCallFlowPath = (path: string) => /\/call-flows(\/|$)/.test(path);
 /** Fields a call-flow answer must fill when the request left them out (spec "Call flow"). */
 const DEFAULTED_BLOCK_FIELDS = ['maxDigits', 'timeoutSec', 'maxLengthSec', 'playBeep', 'finishKey', 'number', 'channel'];
 
+/** Whether the contract's 200 answer of the operation at this path has `meta.total` (lists, usage). */
+function documentsTotal(method: string, path: string): boolean {
+  const pointer = contract.match(method, path)?.op.responses.get(200)?.schemaPointer;
+  const body = pointer === undefined ? undefined : contract.resolve(contract.schemaAt(pointer));
+  return contract.resolve(body?.properties?.meta)?.properties?.total !== undefined;
+}
+
+/** An account's first API key, from the control plane; undefined for an unknown account. */
+async function keyOf(sim: Simulator, accountSegment: string): Promise<string | undefined> {
+  try {
+    return (await sim.control.request<{ apiKeys: string[] }>('GET', `/accounts/${accountSegment}`)).apiKeys[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every defect; each middleware sees only API requests (the control plane is never wrong). */
+const SPECS: Record<Defect, DefectSpec> = {
+  'auth-ignored': {
+    alters: (_m, path) => ACCOUNT_PATH.test(path),
+    // Any request is served as the account in its path, whatever key it carries.
+    middleware: (sim) => async (req, next) => {
+      const segment = ACCOUNT_PATH.exec(pathOf(req.url))?.[1];
+      const key = segment ? await keyOf(sim, segment) : undefined;
+      if (!key) return next(req);
+      return next({ ...req, headers: { ...req.headers, authorization: `Bearer ${key}` } });
+    },
+  },
+  'wrong-total': {
+    alters: (method, path, status) => method === 'GET' && status === 200 && documentsTotal(method, path),
+    middleware: () => async (req, next) => {
+      const res = await next(req);
+      const body = json(res);
+      if (res.status !== 200 || typeof body?.meta?.total !== 'number') return res;
+      body.meta.total += 1;
+      return withJson(res, body);
+    },
+  },
+  'numbers-not-normalised': {
+    alters: (_m, path) => isBlockListPath(path),
+    // Numbers are stored as sent, and filters compare the raw text.
+    middleware: () => async (req, next) => {
+      if (!isBlockListPath(pathOf(req.url))) return next(req);
+      const filter = queryOf(req).get('number');
+      if (req.method === 'GET' && filter !== null && !/^\d+$/.test(filter)) {
+        const res = await next(req);
+        const body = json(res);
+        return withJson(res, { ...body, data: [], meta: { ...body.meta, total: 0 } });
+      }
+      const res = await next(req);
+      let sent: unknown;
+      try {
+        sent = req.method === 'POST' && typeof req.body === 'string' ? (JSON.parse(req.body || '{}') as { number?: unknown }).number : undefined;
+      } catch {
+        sent = undefined; // not JSON: the simulator refuses it as usual
+      }
+      const body = json(res);
+      if (typeof sent !== 'string' || res.status >= 300 || !body?.number) return res;
+      body.number = sent;
+      return withJson(res, body);
+    },
+  },
+  'released-dropped': {
+    alters: (method, path) => method === 'GET' && isBlockListPath(path),
+    // Released entries vanish instead of staying as history.
+    middleware: () => async (req, next) => {
+      if (!isBlockListPath(pathOf(req.url)) || req.method !== 'GET') return next(req);
+      const res = await next(req);
+      const body = json(res);
+      if (res.status !== 200 || !body) return res;
+      if (body.active === false) return { status: 404, headers: res.headers, body: JSON.stringify({ error: 'not found', code: 'not_found' }) };
+      if (!Array.isArray(body.data)) return res;
+      const kept = body.data.filter((r: { active?: boolean }) => r.active !== false);
+      if (kept.length === body.data.length) return res;
+      body.meta.total -= body.data.length - kept.length;
+      body.data = kept;
+      return withJson(res, body);
+    },
+  },
+  'server-error-on-bad-input': {
+    alters: (_m, path, status) => isApiPath(path) && status === 400,
+    middleware: () => async (req, next) => {
+      const res = await next(req);
+      return res.status === 400 ? { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' } : res;
+    },
+  },
+  'key-echoed': {
+    alters: (_m, path) => isApiPath(path),
+    middleware: () => async (req, next) => {
+      const res = await next(req);
+      return { ...res, headers: { ...res.headers, 'x-debug-authorization': header(req, 'authorization') ?? '' } };
+    },
+  },
+  'mx-tie-accepted': {
+    alters: (_m, path) => isEmailDomainPath(path),
+    // Receiving is reported verified when another MX ties with (or beats) the service MX.
+    middleware: () => async (req, next) => {
+      if (!isEmailDomainPath(pathOf(req.url))) return next(req);
+      const res = await next(req);
+      const body = json(res);
+      if (res.status >= 300 || !body) return res;
+      const tied = (Array.isArray(body.data) ? body.data : [body]).filter((d: { receivingStatus?: string }) => d.receivingStatus === 'not_lowest_priority');
+      if (tied.length === 0) return res;
+      for (const d of tied) d.receivingStatus = 'verified';
+      return withJson(res, body);
+    },
+  },
+  'usage-minutes-without-transfer': {
+    alters: (_m, path) => /\/usage$/.test(path),
+    // Outbound billable minutes round up outbound seconds alone, leaving the transfer leg out.
+    middleware: () => async (req, next) => {
+      const res = await next(req);
+      if (!/\/usage$/.test(pathOf(req.url)) || res.status !== 200) return res;
+      const body = json(res);
+      if (!Array.isArray(body?.totals)) return res;
+      for (const t of body.totals) if (t.meter === 'outbound_seconds') t.billableMinutes = Math.ceil(t.quantity / 60);
+      return withJson(res, body);
+    },
+  },
+  'call-flow-defaults-unfilled': {
+    alters: (_m, path) => isCallFlowPath(path),
+    // Answers graphs as if the defaulted fields had never been filled in.
+    middleware: () => async (req, next) => {
+      if (!isCallFlowPath(pathOf(req.url))) return next(req);
+      const res = await next(req);
+      const body = json(res);
+      if (res.status >= 300 || !body?.graph) return res;
+      if (body.graph.voice) delete body.graph.voice.language;
+      for (const node of Object.values(body.graph.nodes ?? {}) as Record<string, unknown>[]) for (const f of DEFAULTED_BLOCK_FIELDS) delete node[f];
+      return withJson(res, body);
+    },
+  },
+  'events-for-block-lists': {
+    alters: (method, path) => method === 'POST' && /^\/v1\/accounts\/[^/]+\/blocked-callers$/.test(path),
+    // Every new blocked caller is announced to all the account's webhooks.
+    middleware: (sim) => async (req, next) => {
+      const res = await next(req);
+      const segment = /^\/v1\/accounts\/([^/]+)\/blocked-callers$/.exec(pathOf(req.url))?.[1];
+      if (req.method !== 'POST' || res.status >= 300 || !segment) return res;
+      const accountId = decodeURIComponent(segment);
+      const key = await keyOf(sim, segment);
+      const hooks = await sim.handle({ method: 'GET', url: `/v1/accounts/${segment}/webhooks`, headers: { authorization: `Bearer ${key}` } });
+      for (const hook of (json(hooks)?.data ?? []) as { url: string }[]) {
+        const payload = { Event: 'blocked-caller.created', AccountId: accountId, Number: json(res)?.number };
+        await sim.control.request('POST', '/webhooks/events', { accountId, type: 'blocked-caller.created', payload, to: { url: hook.url } });
+      }
+      return res;
+    },
+  },
+  'note-not-cleared': {
+    alters: (method, path) => method === 'PATCH' && isApiPath(path),
+    // An empty or null note on PATCH is ignored instead of clearing the note.
+    middleware: () => async (req, next) => {
+      if (req.method !== 'PATCH' || typeof req.body !== 'string' || !req.body.startsWith('{')) return next(req);
+      const body = JSON.parse(req.body) as { note?: unknown };
+      if (body.note !== null && body.note !== '') return next(req);
+      delete body.note;
+      return next({ ...req, body: JSON.stringify(body) });
+    },
+  },
+  'verification-channel-ignored': {
+    alters: (method, path) => method === 'GET' && path === '/v2/verifications',
+    // The verification list ignores its channel filter.
+    middleware: () => async (req, next) => {
+      if (req.method !== 'GET' || pathOf(req.url) !== '/v2/verifications') return next(req);
+      const q = queryOf(req);
+      q.delete('channel');
+      return next({ ...req, url: `${pathOf(req.url)}?${q.toString()}` });
+    },
+  },
+  'code-echoed': {
+    alters: (method, path) => method === 'GET' && /^\/v2\/verifications\/[^/]+$/.test(path),
+    // A verification read answers the one-time code the phone received.
+    middleware: (sim) => async (req, next) => {
+      const res = await next(req);
+      const body = json(res);
+      if (req.method !== 'GET' || !/^\/v2\/verifications\/[^/]+$/.test(pathOf(req.url)) || res.status !== 200 || !body) return res;
+      type Received = { verificationId?: string; code?: string | null };
+      const phone = await sim.control.request<{ messages: Received[]; calls: Received[] }>('GET', `/carrier/phones/${encodeURIComponent(body.to)}`);
+      const code = [...phone.messages, ...phone.calls].find((d) => d.verificationId === body.verificationId)?.code;
+      return code ? withJson(res, { ...body, code }) : res;
+    },
+  },
+};
+
+export const DEFECTS = Object.keys(SPECS) as Defect[];
+
+export function defectSpec(defect: Defect): DefectSpec {
+  return SPECS[defect];
+}
+
+/** The middleware of a defect; control-plane requests pass untouched. */
+export function defectMiddleware(spec: DefectSpec): (sim: Simulator) => Middleware {
+  return (sim) => {
+    const inner = spec.middleware(sim);
+    return (req, next) => (isApiPath(pathOf(req.url)) ? inner(req, next) : next(req));
+  };
+}
+
 /** The middleware that gives the simulator one defect. */
 export function wrongServer(defect: Defect): (sim: Simulator) => Middleware {
-  return (sim) => async (req, next) => {
-    if (!isApi(req)) return next(req);
-    switch (defect) {
-      case 'auth-ignored': {
-        // Any request is served as the account in its path, whatever key it carries.
-        const accountId = /^\/v1\/accounts\/([^/]+)/.exec(pathOf(req))?.[1];
-        const account = accountId ? sim.runtime.accounts.get(decodeURIComponent(accountId)) : undefined;
-        if (!account) return next(req);
-        return next({ ...req, headers: { ...req.headers, authorization: `Bearer ${account.apiKeys[0]}` } });
-      }
-      case 'wrong-total': {
-        const res = await next(req);
-        const body = json(res);
-        if (res.status === 200 && body?.meta && typeof body.meta.total === 'number') body.meta.total += 1;
-        return body ? withJson(res, body) : res;
-      }
-      case 'numbers-not-normalised': {
-        // Numbers are stored as sent, and filters compare the raw text.
-        if (!isBlockList(req)) return next(req);
-        const filter = queryOf(req).get('number');
-        if (req.method === 'GET' && filter !== null && !/^\d+$/.test(filter)) {
-          const res = await next(req);
-          const body = json(res);
-          return withJson(res, { ...body, data: [], meta: { ...body.meta, total: 0 } });
-        }
-        const res = await next(req);
-        let sent: unknown;
-        try {
-          sent = req.method === 'POST' && typeof req.body === 'string' ? (JSON.parse(req.body || '{}') as { number?: unknown }).number : undefined;
-        } catch {
-          sent = undefined; // not JSON: the simulator refuses it as usual
-        }
-        const body = json(res);
-        if (typeof sent === 'string' && res.status < 300 && body?.number) body.number = sent;
-        return body ? withJson(res, body) : res;
-      }
-      case 'released-dropped': {
-        // Released entries vanish instead of staying as history.
-        if (!isBlockList(req) || req.method !== 'GET') return next(req);
-        const res = await next(req);
-        const body = json(res);
-        if (res.status !== 200 || !body) return res;
-        if (body.active === false) return { status: 404, headers: res.headers, body: JSON.stringify({ error: 'not found', code: 'not_found' }) };
-        if (Array.isArray(body.data)) {
-          const kept = body.data.filter((r: { active?: boolean }) => r.active !== false);
-          body.meta.total -= body.data.length - kept.length;
-          body.data = kept;
-        }
-        return withJson(res, body);
-      }
-      case 'server-error-on-bad-input': {
-        const res = await next(req);
-        return res.status === 400 ? { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' } : res;
-      }
-      case 'key-echoed': {
-        const res = await next(req);
-        return { ...res, headers: { ...res.headers, 'x-debug-authorization': header(req, 'authorization') ?? '' } };
-      }
-      case 'mx-tie-accepted': {
-        // Receiving is reported verified when another MX ties with (or beats) the service MX.
-        if (!isEmailDomain(req)) return next(req);
-        const res = await next(req);
-        const body = json(res);
-        if (res.status >= 300 || !body) return res;
-        for (const d of Array.isArray(body.data) ? body.data : [body]) if (d.receivingStatus === 'not_lowest_priority') d.receivingStatus = 'verified';
-        return withJson(res, body);
-      }
-      case 'usage-minutes-without-transfer': {
-        // Outbound billable minutes round up outbound seconds alone, leaving the transfer leg out.
-        const res = await next(req);
-        const body = json(res);
-        if (!/\/usage$/.test(pathOf(req)) || res.status !== 200 || !Array.isArray(body?.totals)) return res;
-        for (const t of body.totals) if (t.meter === 'outbound_seconds') t.billableMinutes = Math.ceil(t.quantity / 60);
-        return withJson(res, body);
-      }
-      case 'call-flow-defaults-unfilled': {
-        // Answers graphs as if the defaulted fields had never been filled in.
-        if (!isCallFlow(req)) return next(req);
-        const res = await next(req);
-        const body = json(res);
-        if (res.status >= 300 || !body?.graph) return res;
-        if (body.graph.voice) delete body.graph.voice.language;
-        for (const node of Object.values(body.graph.nodes ?? {}) as Record<string, unknown>[]) for (const f of DEFAULTED_BLOCK_FIELDS) delete node[f];
-        return withJson(res, body);
-      }
-      case 'events-for-block-lists': {
-        // Every new blocked caller is announced to all the account's webhooks.
-        const res = await next(req);
-        const accountId = decodeURIComponent(/^\/v1\/accounts\/([^/]+)\/blocked-callers$/.exec(pathOf(req))?.[1] ?? '');
-        if (req.method !== 'POST' || res.status >= 300 || !accountId) return res;
-        for (const hook of sim.runtime.webhooks.listFor(accountId)) {
-          const payload = { Event: 'blocked-caller.created', AccountId: accountId, Number: json(res)?.number };
-          await sim.control.request('POST', '/webhooks/events', { accountId, type: 'blocked-caller.created', payload, to: { url: hook.url } });
-        }
-        return res;
-      }
-      case 'note-not-cleared': {
-        // An empty or null note on PATCH is ignored instead of clearing the note.
-        if (req.method !== 'PATCH' || typeof req.body !== 'string' || !req.body.startsWith('{')) return next(req);
-        const body = JSON.parse(req.body) as { note?: unknown };
-        if (body.note === null || body.note === '') delete body.note;
-        return next({ ...req, body: JSON.stringify(body) });
-      }
-      case 'verification-channel-ignored': {
-        // The verification list ignores its channel filter.
-        if (req.method !== 'GET' || pathOf(req) !== '/v2/verifications') return next(req);
-        const q = queryOf(req);
-        q.delete('channel');
-        return next({ ...req, url: `${pathOf(req)}?${q.toString()}` });
-      }
-      case 'code-echoed': {
-        // A verification read answers the one-time code the phone received.
-        const res = await next(req);
-        const body = json(res);
-        if (req.method !== 'GET' || !/^\/v2\/verifications\/[^/]+$/.test(pathOf(req)) || res.status !== 200 || !body) return res;
-        const phone = sim.runtime.carrier.phone(body.to);
-        const code = [...phone.messages, ...phone.calls].find((d) => d.verificationId === body.verificationId)?.code;
-        return code ? withJson(res, { ...body, code }) : res;
-      }
-    }
-  };
+  return defectMiddleware(SPECS[defect]);
 }

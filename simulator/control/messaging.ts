@@ -7,7 +7,8 @@ import { ApiError } from '../core/errors.ts';
 import { accountErrors } from '../resources/accounts/model.ts';
 import { messageErrors } from '../resources/messages/errors.ts';
 import { templateWire } from '../resources/messages/templates.ts';
-import { CreateTemplateBody, KakaoTemplate, QuotaView, UpdateTemplateBody, UsageRecord } from '../resources/messages/schema.ts';
+import { CreateBrandTemplateBody, CreateTemplateBody, KakaoTemplate, QuotaView, UpdateTemplateBody, UsageRecord } from '../resources/messages/schema.ts';
+import { wireOf as brandTemplateWire } from '../resources/kakao-channels/brand-routes.ts';
 import { PlanFixture } from '../fixture/schema.ts';
 import type { PlanRow } from '../resources/accounts/schema.ts';
 
@@ -128,6 +129,42 @@ export const operations = [
     handler: ({ rt, params }) => {
       rt.accounts.require(params.accountId);
       rt.messages.templates.remove(params.accountId, params.templateId);
+      return reply.noContent();
+    },
+  }),
+  defineOperation({
+    operationId: 'simCreateKakaoBrandTemplate',
+    method: 'POST',
+    path: '/_sim/accounts/{accountId}/kakao-brand-templates',
+    tag: TAG,
+    summary: 'Plant a brand-message template (no review: it can be sent at once)',
+    description: 'Its variables are the #{...} placeholders of `content` and `header`, or `variables` when given (which must include them all). `channelId` is the messenger\'s channel id.',
+    origin: 'simulator',
+    auth: 'control',
+    params: accountParam,
+    body: CreateBrandTemplateBody,
+    bodyRequired: true,
+    responses: { 201: { description: 'The brand template as listKakaoBrandTemplates shows it.' } },
+    errors: [accountErrors.ACCOUNT_NOT_FOUND, messageErrors.TEMPLATE_EXISTS],
+    handler: ({ rt, params, body }) => {
+      rt.accounts.require(params.accountId);
+      return reply.created(brandTemplateWire(rt.messages.brandTemplates.create(params.accountId, body)));
+    },
+  }),
+  defineOperation({
+    operationId: 'simDeleteKakaoBrandTemplate',
+    method: 'DELETE',
+    path: '/_sim/accounts/{accountId}/kakao-brand-templates/{templateId}',
+    tag: TAG,
+    summary: 'Remove a brand template (messages already sent keep their text)',
+    origin: 'simulator',
+    auth: 'control',
+    params: templateParams,
+    responses: { 204: { description: 'Removed.' } },
+    errors: [accountErrors.ACCOUNT_NOT_FOUND, messageErrors.TEMPLATE_NOT_FOUND],
+    handler: ({ rt, params }) => {
+      rt.accounts.require(params.accountId);
+      rt.messages.brandTemplates.remove(params.accountId, params.templateId);
       return reply.noContent();
     },
   }),

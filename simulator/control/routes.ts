@@ -14,9 +14,6 @@ import { CreateAccountBody, CreatedAccount } from '../resources/accounts/schema.
 const TAG = 'Control plane';
 const FIXED = 'fixed control-plane contract (DESIGN.md)';
 
-/** What this control plane can script; the conformance kit reads it from /_sim/health. */
-export const CAPABILITIES = ['clock', 'accounts', 'state', 'geoip', 'writes', 'blocklist-intake', 'dns', 'email-provider', 'carrier', 'images', 'kakao-templates', 'messenger', 'plans', 'usage', 'webhooks', 'sip-auth', 'call-flows', 'phone-calls'];
-
 const Health = Type.Object(
   { status: Type.Literal('ok'), now: DateTime(), seed: Type.Integer(), capabilities: Type.Array(Type.String()) },
   { $id: 'SimHealth', additionalProperties: false },
@@ -50,7 +47,7 @@ const Snapshot = Type.Object(
   { $id: 'SimSnapshot', description: 'All state as plain JSON; PUT it back to restore exactly.' },
 );
 function health(rt: Runtime) {
-  return { status: 'ok' as const, now: rt.nowIso(), seed: rt.seed, capabilities: CAPABILITIES };
+  return { status: 'ok' as const, now: rt.nowIso(), seed: rt.seed, capabilities: [...rt.capabilities] };
 }
 
 export const operations = [

@@ -30,6 +30,7 @@ export class VirtualClock {
   private readonly handlers = new Map<string, JobHandler>();
   private running = false;
   private scheduledListener?: (due: number) => void; // the realtime driver re-arms its timer here
+  private readonly movedListeners = new Set<(now: number) => void>(); // watchers of time moving (the inspector's live feed)
 
   constructor(start: number) {
     this.current = start;
@@ -62,6 +63,16 @@ export class VirtualClock {
   /** Called with the due time of every newly scheduled job (one listener: the clock driver). */
   onScheduled(listener: ((due: number) => void) | undefined): void {
     this.scheduledListener = listener;
+  }
+
+  /** Calls `listener` with the new time after every advance and restore; returns the unsubscribe. */
+  watch(listener: (now: number) => void): () => void {
+    this.movedListeners.add(listener);
+    return () => this.movedListeners.delete(listener);
+  }
+
+  private moved(): void {
+    for (const l of this.movedListeners) l(this.current);
   }
 
   scheduleIn(kind: string, delayMs: number, payload: unknown = null): number {
@@ -115,6 +126,7 @@ export class VirtualClock {
     } finally {
       this.running = false;
     }
+    this.moved();
     return fired;
   }
 
@@ -131,6 +143,7 @@ export class VirtualClock {
     this.heap = [];
     this.cancelled.clear();
     for (const j of s.jobs) this.push({ ...j });
+    this.moved();
   }
 
   // --- binary heap ordered by (due, seq) ---

@@ -28,6 +28,13 @@ export interface SimResponse {
   body: string;
   /** A binary body (images): sent instead of `body`, which is then "". */
   bytes?: Uint8Array;
+  /** A stream that follows `body` (server-sent events): the HTTP adapter keeps the response open. */
+  stream?: EventStream;
+}
+
+/** An open-ended response body: `open` starts writing chunks and returns the function that stops. */
+export interface EventStream {
+  open(write: (chunk: string) => void): () => void;
 }
 
 /** A request header by lowercase name (first value when repeated). */
@@ -56,6 +63,8 @@ export interface Reply {
   raw?: string;
   /** A binary body (images) with its content type in `headers`. */
   bytes?: Uint8Array;
+  /** Server-sent events after `raw` (with its content type in `headers`). */
+  stream?: EventStream;
 }
 
 export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {

@@ -5,8 +5,9 @@
 // code-point order, each written as key then value with no separator. A GET delivery carries
 // its fields in the query string, which is part of the URL, so it signs the URL alone.
 //
-// Customers import these functions in their receivers; the simulator signs with them and the
-// conformance kit checks with them, so all three agree by construction.
+// Customers import these functions in their receivers and the simulator signs with them. The
+// conformance kit checks with its own implementation (conformance/checks/signature.ts), so a bug
+// here shows there.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const SIGNATURE_HEADER = 'X-Signature';

@@ -12,14 +12,14 @@ import { iso } from '../core/clock.ts';
 import { DateTime, Nullable, StringEnum, validate } from '../core/schema.ts';
 import type { Runtime } from '../runtime.ts';
 
-export const DELIVERY_TYPES = ['sms', 'lms', 'mms', 'ata', 'call'] as const;
+export const DELIVERY_TYPES = ['sms', 'lms', 'mms', 'ata', 'bms', 'call'] as const;
 export type DeliveryType = (typeof DELIVERY_TYPES)[number];
 
 /** What the carrier can make of a delivery. Texts know only delivered and failed. */
 export const OUTCOMES = ['delivered', 'failed', 'no-answer', 'busy', 'rejected'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-/** Who handed the delivery over and hears its outcome. */
+/** Who handed the delivery over and hears its outcome (the descriptors' `carrierOwners`, checked at load). */
 export const OWNERS = ['message', 'verification', 'call'] as const;
 export type Owner = (typeof OWNERS)[number];
 
@@ -135,13 +135,14 @@ export interface MagicNumber {
 }
 
 function magic(number: string, description: string, text: Outcome, ata: Outcome, call: Outcome, delaySeconds: number | null = null): MagicNumber {
-  return { number, description, outcomes: { sms: text, lms: text, mms: text, ata, call }, delaySeconds };
+  // Brand messages (bms) travel the messenger like ata messages, so they share its outcome.
+  return { number, description, outcomes: { sms: text, lms: text, mms: text, ata, bms: ata, call }, delaySeconds };
 }
 
 export const MAGIC_NUMBERS: readonly MagicNumber[] = [
   magic('01000000400', 'Every delivery fails: messages end failed, calls fail.', 'failed', 'failed', 'failed'),
   magic('01000000408', 'Slow network: every delivery succeeds, one hour late.', 'delivered', 'delivered', 'delivered', 3600),
-  magic('01000000410', 'Not a KakaoTalk user: ata messages fail (their fallback text is sent); texts and calls succeed.', 'delivered', 'failed', 'delivered'),
+  magic('01000000410', 'Not a KakaoTalk user: ata messages fail (their fallback text is sent), brand (bms) messages fail; texts and calls succeed.', 'delivered', 'failed', 'delivered'),
   magic('01000000480', 'Never answers: calls end no-answer; messages are delivered.', 'delivered', 'delivered', 'no-answer'),
   magic('01000000486', 'Always busy: calls end busy; messages are delivered.', 'delivered', 'delivered', 'busy'),
 ];

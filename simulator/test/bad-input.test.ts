@@ -37,18 +37,19 @@ const request = fc.constantFrom(...ops).chain((op) =>
 );
 
 describe('malformed requests', () => {
-  it('never get a 5xx; refusals carry the error body and leave state unchanged', () => {
+  it('never get a 5xx; refusals carry the error body and leave state unchanged', async () => {
     const sim = createSimulator();
     const opts = { maxBodyBytes: DEFAULT_MAX_BODY_BYTES };
-    fc.assert(
-      fc.property(request, ({ op, params, query, body, contentType }) => {
+    await fc.assert(
+      // Async: some handlers await (multipart parsing, real I/O to peers).
+      fc.asyncProperty(request, async ({ op, params, query, body, contentType }) => {
         let path = op.path;
         for (const [k, v] of Object.entries(params)) path = path.replace(`{${k}}`, encodeURIComponent(v as string));
         const qs = new URLSearchParams(query as Record<string, string>).toString();
         const headers: Record<string, string> = { authorization: `Bearer ${ACME.key}` };
         if (contentType) headers['content-type'] = contentType;
         const before = JSON.stringify(sim.runtime.snapshot());
-        const res = dispatch(sim.runtime, opts, { method: op.method, url: qs ? `${path}?${qs}` : path, headers, body: body?.raw }) as SimResponse;
+        const res: SimResponse = await dispatch(sim.runtime, opts, { method: op.method, url: qs ? `${path}?${qs}` : path, headers, body: body?.raw });
         expect(res.status, `${op.operationId}: ${res.body}`).toBeLessThan(500);
         if (res.status >= 400) {
           const parsed = JSON.parse(res.body);

@@ -1,5 +1,6 @@
 // Graph validation, default filling and `variables`, table-driven against graph.ts alone.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { deriveVariables, parseGraph, readStoredGraph, renderTemplate } from '../resources/call-flows/graph.ts';
 
 const hello = {
@@ -99,5 +100,63 @@ describe('variables', () => {
   it('reads a stored graph that no longer validates as null', () => {
     expect(readStoredGraph({ version: 0, nodes: 'old' })).toBeNull();
     expect(readStoredGraph(hello)).not.toBeNull();
+  });
+});
+
+// Any JSON at any depth of a graph (fast-check, fixed seed from setup.ts): parseGraph never
+// throws, and each issue's parent path exists in what was sent; a graph that validates
+// validates again unchanged once filled (normalisation is idempotent).
+describe('parseGraph on generated input', () => {
+  const parentExists = (root: unknown, path: string) => {
+    let at: unknown = root;
+    for (const part of path.split('.').slice(0, -1)) {
+      if (at === null || typeof at !== 'object' || !Object.prototype.hasOwnProperty.call(at, part)) return false;
+      at = (at as Record<string, unknown>)[part];
+    }
+    return at !== null && typeof at === 'object';
+  };
+  const blockish = fc.record(
+    {
+      type: fc.constantFrom('say', 'menu', 'record', 'dial', 'hangup', 'setvar', 'condition', 'http', 'optout', 'pause', 'play', 'message', 'nope'),
+      text: fc.oneof(fc.string(), fc.integer()),
+      next: fc.constantFrom('a', 'b', null, 'ghost', 'constructor', 7),
+      seconds: fc.integer({ min: -5, max: 70 }),
+      branches: fc.dictionary(fc.constantFrom('1', '#', 'x', '12'), fc.constantFrom('a', 'b', null)),
+      assignments: fc.array(fc.record({ name: fc.constantFrom('ok', '9no', ''), value: fc.string() }), { maxLength: 2 }),
+      cases: fc.array(fc.record({ variable: fc.constantFrom('v', '1'), op: fc.constantFrom('eq', 'exists', 'bad'), next: fc.constantFrom('a', null) }), { maxLength: 2 }),
+      target: fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.record({ kind: fc.constantFrom('number', 'sip'), value: fc.constantFrom('01012345678', 'sip:x', 'nope') })),
+      junk: fc.jsonValue({ maxDepth: 2 }),
+    },
+    { requiredKeys: [] },
+  );
+  const graphish = fc.record(
+    {
+      version: fc.constantFrom(1, 2, '1', null),
+      start: fc.constantFrom('a', 'b', 'ghost', '__proto__', 5),
+      voice: fc.oneof(fc.jsonValue({ maxDepth: 1 }), fc.record({ provider: fc.constantFrom('google', 'elevenlabs', 'tts_paid_1', 'x'), model: fc.constantFrom('m', undefined) }, { requiredKeys: ['provider'] })),
+      nodes: fc.oneof(fc.dictionary(fc.constantFrom('a', 'b', 'c.d', '__proto__', ''), blockish, { maxKeys: 4 }), fc.jsonValue({ maxDepth: 2 })),
+      ui: fc.jsonValue({ maxDepth: 1 }),
+      extra: fc.jsonValue({ maxDepth: 1 }),
+    },
+    { requiredKeys: [] },
+  );
+
+  it('never throws, and names only real places', () => {
+    fc.assert(
+      fc.property(fc.oneof(graphish, fc.jsonValue({ maxDepth: 3 })), (input) => {
+        const sent = JSON.parse(JSON.stringify(input ?? null));
+        const r = parseGraph(sent);
+        if (r.ok) {
+          expect(parseGraph(JSON.parse(JSON.stringify(r.graph)))).toEqual(r);
+          return;
+        }
+        expect(r.issues.length).toBeGreaterThan(0);
+        if (typeof sent !== 'object' || sent === null || Array.isArray(sent)) {
+          expect(r.issues).toEqual([{ path: '', message: expect.any(String) }]);
+          return;
+        }
+        for (const issue of r.issues) expect(parentExists(sent, issue.path), issue.path).toBe(true);
+      }),
+    );
   });
 });

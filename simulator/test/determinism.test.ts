@@ -33,6 +33,10 @@ function script(): SimRequest[] {
   reqs.push(json('POST', `${a}/blocked-recipients`, { number: 'bad', channel: 'call' }));
   reqs.push(json('POST', `${a}/webhooks`, { url: 'https://hooks.example/in', events: ['callflow.ended', 'message.sent'] }));
   reqs.push(json('GET', `${a}/webhooks`));
+  const flowGraph = { version: 1, start: 'm', nodes: { m: { type: 'menu', prompt: '{{name}}', branches: { '1': 'h' }, invalidNext: null, timeoutNext: null }, h: { type: 'hangup' } } };
+  reqs.push(json('POST', `${a}/call-flows`, { name: 'flow', graph: flowGraph }));
+  reqs.push(json('POST', `${a}/call-flows`, { name: 'bad', graph: { ...flowGraph, start: 'x' } }));
+  reqs.push(json('GET', `${a}/call-flows`));
   reqs.push(json('GET', `/_sim/accounts/${ACME.accountId}/signing-key`));
   reqs.push(json('GET', `${a}/blocked-callers?pageSize=3&page=1`));
   reqs.push(json('GET', `${a}/blocked-recipients?status=all`));

@@ -8,7 +8,7 @@ import { iso, parseInstant } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
 import type { Runtime } from '../../runtime.ts';
 import type { Fixture } from '../../fixture/schema.ts';
-import { AccountsStateSchema, type AccountRow, type AccountsState, type PlanRow } from './schema.ts';
+import { AccountsStateSchema, type AccountRow, type AccountsState, type PlanRow, ACCOUNT_IDS } from './schema.ts';
 
 export const accountErrors = {
   ACCOUNT_NOT_FOUND: defineError({
@@ -116,7 +116,7 @@ export class AccountsModel {
       plan,
       addons: [...new Set(input.addons ?? [])],
       subscription: { status: input.subscription?.status ?? 'active', startedAt: input.subscription?.startedAt ?? now },
-      apiKeys: [newId(this.rt.random, 'apiKey')],
+      apiKeys: [newId(this.rt.random, ACCOUNT_IDS.apiKey)],
       ipExceptions: [],
       messagingOps: { blocked: false, monthlyCap: null },
       createdAt: now,
@@ -152,7 +152,7 @@ export class AccountsModel {
   /** Control plane: issues another API key for the account. */
   addKey(accountId: string): string {
     const a = this.require(accountId);
-    const key = newId(this.rt.random, 'apiKey');
+    const key = newId(this.rt.random, ACCOUNT_IDS.apiKey);
     this.accounts.replace({ ...a, apiKeys: [...a.apiKeys, key] });
     this.reindex();
     return key;
@@ -169,7 +169,7 @@ export class AccountsModel {
 
   private freshAccountId(): string {
     for (;;) {
-      const id = newId(this.rt.random, 'account');
+      const id = newId(this.rt.random, ACCOUNT_IDS.account);
       if (!this.accounts.has(id)) return id;
     }
   }

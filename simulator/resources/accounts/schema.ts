@@ -2,6 +2,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ADDONS, PlanFixture } from '../../fixture/schema.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+/** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
+export const ACCOUNT_IDS = {
+  account: { prefix: 'AC', hex: 8 },
+  apiKey: { prefix: 'sk_test_', hex: 32 },
+} as const satisfies Record<string, IdFormat>;
 
 export const PlanRowSchema = Type.Composite([Type.Object({ id: Type.String() }), PlanFixture], { additionalProperties: false });
 export type PlanRow = Static<typeof PlanRowSchema>;

@@ -3,13 +3,14 @@
 // and the unblocked* fields; re-registering an active pair returns the existing entry.
 import { Table } from '../../core/store.ts';
 import { defineError } from '../../core/errors.ts';
-import { newId, type IdKind } from '../../core/ids.ts';
+import { newId, type IdFormat } from '../../core/ids.ts';
 import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
+import { normalizeRecipient, normalizeRecipientFilter, type Channel } from './recipient.ts';
 import { WireCache } from '../../core/wire.ts';
 import type { Runtime } from '../../runtime.ts';
 import type { Fixture } from '../../fixture/schema.ts';
-import { BlockListsStateSchema, type BlockListsState, type BlockRow } from './schema.ts';
+import { BlockListsStateSchema, type BlockListsState, type BlockRow, type PhoneChannel, BLOCKLIST_IDS } from './schema.ts';
 
 export const blockErrors = {
   BLOCKED_CALLER_NOT_FOUND: defineError({
@@ -26,7 +27,9 @@ export type StatusFilter = 'active' | 'released' | 'all';
 
 export interface BlockInput {
   number: string;
-  channel?: 'call' | 'message' | null;
+  /** The body field the number came from, named in errors (recipient is number's alias). */
+  field?: string;
+  channel?: Channel | null;
   note?: string | null;
   source: string;
   sourceRef?: string | null;
@@ -56,7 +59,7 @@ export class BlockList {
 
   constructor(
     private readonly rt: Runtime,
-    private readonly idKind: IdKind,
+    private readonly idFormat: IdFormat,
     private readonly notFound: (typeof blockErrors)['BLOCKED_CALLER_NOT_FOUND'],
     toWire: (row: BlockRow) => unknown,
   ) {
@@ -74,8 +77,14 @@ export class BlockList {
   }
 
   /** Entries of the account, newest first, filtered as the list operations say. */
-  list(accountId: string, filter: { number?: string; channel?: string; status: StatusFilter }): readonly BlockRow[] {
-    const number = filter.number === undefined ? undefined : normalizePhone(filter.number, 'number');
+  list(accountId: string, filter: { number?: string; field?: string; channel?: string; status: StatusFilter }): readonly BlockRow[] {
+    // Callers are phone numbers only; recipients may be addresses (the email channel).
+    const number =
+      filter.number === undefined
+        ? undefined
+        : this.idFormat === BLOCKLIST_IDS.blockedRecipient
+          ? normalizeRecipientFilter(filter.number, filter.channel, filter.field ?? 'number')
+          : normalizePhone(filter.number, 'number');
     const { channel, status } = filter;
     return this.table.newestFirstCached(
       `${accountId}|${number ?? ''}|${channel ?? ''}|${status}`,
@@ -100,8 +109,8 @@ export class BlockList {
 
   /** Registers a block; an active entry for the same number (and channel) is returned as is. */
   create(accountId: string, input: BlockInput): { row: BlockRow; created: boolean } {
-    const number = normalizePhone(input.number, 'number');
     const channel = input.channel ?? null;
+    const number = normalizeRecipient(input.number, channel, input.field ?? 'number');
     const existing = this.findActive(accountId, number, channel);
     if (existing) return { row: existing, created: false };
     const now = this.rt.clock.nowIso();
@@ -154,7 +163,7 @@ export class BlockList {
 
   private freshId(): string {
     for (;;) {
-      const id = newId(this.rt.random, this.idKind);
+      const id = newId(this.rt.random, this.idFormat);
       if (!this.rows.has(id)) return id;
     }
   }
@@ -165,7 +174,8 @@ function blockWire(r: BlockRow, recipient: boolean) {
   return {
     id: r.id,
     number: r.number,
-    ...(recipient ? { channel: r.channel } : {}),
+    // The real service's later name for the same value (docs/compatibility.md).
+    ...(recipient ? { recipient: r.number, channel: r.channel } : {}),
     active: r.active,
     source: r.source,
     ...(recipient ? { sourceRef: r.sourceRef } : {}),
@@ -188,8 +198,8 @@ export class BlockListsModel {
   readonly recipients: BlockList;
 
   constructor(rt: Runtime) {
-    this.callers = new BlockList(rt, 'blockedCaller', blockErrors.BLOCKED_CALLER_NOT_FOUND, callerWire);
-    this.recipients = new BlockList(rt, 'blockedRecipient', blockErrors.BLOCKED_RECIPIENT_NOT_FOUND, recipientWire);
+    this.callers = new BlockList(rt, BLOCKLIST_IDS.blockedCaller, blockErrors.BLOCKED_CALLER_NOT_FOUND, callerWire);
+    this.recipients = new BlockList(rt, BLOCKLIST_IDS.blockedRecipient, blockErrors.BLOCKED_RECIPIENT_NOT_FOUND, recipientWire);
   }
 
   loadFixture(f: Fixture): void {
@@ -222,7 +232,7 @@ export class BlockListsModel {
   }
 
   /** Whether sending to `number` on `channel` is refused (the outbound check other slices call). */
-  isRecipientBlocked(accountId: string, number: string, channel: 'call' | 'message'): boolean {
+  isRecipientBlocked(accountId: string, number: string, channel: PhoneChannel): boolean {
     return this.recipients.findActive(accountId, number, channel) !== undefined;
   }
 

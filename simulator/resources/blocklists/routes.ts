@@ -9,6 +9,7 @@ import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../
 import type { BlockList, StatusFilter } from './model.ts';
 import { blockErrors } from './model.ts';
 import type { BlockRow } from './schema.ts';
+import { normalizeRecipient, normalizeRecipientFilter, recipientFromAliases } from './recipient.ts';
 import {
   BlockedCaller,
   BlockedCallerList,
@@ -31,7 +32,7 @@ const listQuery = {
   ...standardPagingParams,
 };
 
-function listReply(list: BlockList, ctx: Ctx, filter: { number?: string; channel?: string; status?: StatusFilter }): Reply {
+function listReply(list: BlockList, ctx: Ctx, filter: { number?: string; field?: string; channel?: string; status?: StatusFilter }): Reply {
   const paging = parsePaging(ctx.query as PagingQuery);
   const rows = list.list(ctx.accountId, { ...filter, status: filter.status ?? 'active' });
   const page = pageOf(rows, paging);
@@ -134,11 +135,19 @@ export const operations = [
     origin: 'reference',
     auth: 'account',
     params: account,
-    query: { channel: StringEnum(CHANNELS, { description: 'call or message; all channels when omitted.' }), ...listQuery },
+    query: {
+      channel: StringEnum(CHANNELS, { description: 'call, message or email; all channels when omitted.' }),
+      ...listQuery,
+      number: Type.String({ description: 'Exact match after normalisation: a phone number (hyphens and +82 accepted) or, holding "@", an email address.' }),
+      recipient: Type.String({ description: 'Alias of `number` (the real service renamed it); when both are sent they must agree.' }),
+    },
     responses: { 200: { description: 'A page of blocked recipients.', schema: BlockedRecipientList } },
     errors: phoneErrors,
-    handler: (ctx) =>
-      listReply(ctx.rt.blockLists.recipients, ctx, { number: ctx.query.number, channel: ctx.query.channel, status: ctx.query.status }),
+    handler: (ctx) => {
+      const { number, recipient, channel, status } = ctx.query;
+      const given = number === undefined && recipient === undefined ? undefined : recipientFromAliases({ number, recipient }, (v, f) => normalizeRecipientFilter(v, channel, f));
+      return listReply(ctx.rt.blockLists.recipients, ctx, { number: given, field: number === undefined ? 'recipient' : 'number', channel, status });
+    },
   }),
   defineOperation({
     operationId: 'getBlockedRecipient',
@@ -177,8 +186,10 @@ export const operations = [
     handler: (ctx) => {
       const list = ctx.rt.blockLists.recipients;
       const b = ctx.body;
+      const number = recipientFromAliases(b, (v, field) => normalizeRecipient(v, b.channel, field));
       const { row, created } = list.create(ctx.accountId, {
-        number: b.number,
+        number,
+        field: b.number === undefined ? 'recipient' : 'number',
         channel: b.channel,
         note: b.note,
         source: b.source ?? 'api',

@@ -4,12 +4,21 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+/** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
+export const BLOCKLIST_IDS = {
+  blockedCaller: { prefix: 'bc_', hex: 24 },
+  blockedRecipient: { prefix: 'blk_', hex: 24 },
+} as const satisfies Record<string, IdFormat>;
 
 export const CALLER_SOURCES = ['console', 'api', 'mcp'] as const;
 /** Values the public API may register (spec); internal intake adds ars, sms and agent. */
 export const RECIPIENT_API_SOURCES = ['api', 'console', 'import'] as const;
 export const RECIPIENT_SOURCES = ['api', 'console', 'import', 'ars', 'sms', 'agent'] as const;
-export const CHANNELS = ['call', 'message'] as const;
+export const CHANNELS = ['call', 'message', 'email'] as const;
+/** The channels an outbound call or text checks (an `email` entry never blocks either). */
+export type PhoneChannel = 'call' | 'message';
 export const STATUS_FILTER = ['active', 'released', 'all'] as const;
 
 const Note = Type.String({ maxLength: 500, description: 'Free memo, at most 500 characters.' });
@@ -35,8 +44,10 @@ export const BlockedCaller = Type.Object(
 export const BlockedRecipient = Type.Object(
   {
     id: Type.String(),
-    number: Type.String({ description: 'Opted-out number, domestic notation.' }),
-    channel: StringEnum(CHANNELS, { description: 'call, or message (SMS, LMS and MMS); each channel is a separate entry.' }),
+    number: Type.String({ description: 'Opted-out number in domestic notation, or the lowercased address for the email channel.' }),
+    // Optional in the contract: the spec's shape has no such field, so a target without it is not faulted.
+    recipient: Type.Optional(Type.String({ description: 'The same value as `number`: the name the real service uses since 2026-09 (docs/compatibility.md). Always sent by the simulator.' })),
+    channel: StringEnum(CHANNELS, { description: 'call, message (SMS, LMS and MMS) or email; each channel is a separate entry.' }),
     active: Type.Boolean(),
     source: Type.String({ description: 'api, console or import from the public API; ars, sms, agent from internal intake.' }),
     sourceRef: Nullable(Type.String({ description: 'Evidence link (a call or message id).' })),
@@ -69,9 +80,17 @@ export const CreateBlockedCallerBody = Type.Object(
   { $id: 'CreateBlockedCallerRequest', additionalProperties: false },
 );
 
+/** An email address at most 254 characters long (RFC 5321's path limit). */
+const RecipientValue = Type.String({
+  minLength: 1,
+  maxLength: 254,
+  description: 'A phone number (hyphens and +82 accepted; stored in domestic notation), or an email address for the email channel (stored lowercased).',
+});
+
 export const CreateBlockedRecipientBody = Type.Object(
   {
-    number: Type.String({ minLength: 1, maxLength: 40, description: 'Hyphens and +82 accepted; stored in domestic notation.' }),
+    number: Type.Optional(RecipientValue),
+    recipient: Type.Optional({ ...RecipientValue, description: 'Alias of `number` (the real service renamed it); when both are sent they must agree.' }),
     channel: StringEnum(CHANNELS),
     source: Type.Optional(StringEnum(RECIPIENT_API_SOURCES, { default: 'api' })),
     sourceRef: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
@@ -134,7 +153,7 @@ export const IntakeBlockedCallerBody = Type.Object(
 
 export const IntakeBlockedRecipientBody = Type.Object(
   {
-    number: Type.String({ minLength: 1, maxLength: 40 }),
+    number: Type.String({ minLength: 1, maxLength: 254, description: 'A phone number, or an email address for the email channel.' }),
     channel: StringEnum(CHANNELS),
     note: Type.Optional(Nullable(Note)),
     source: Type.Optional(StringEnum(RECIPIENT_SOURCES, { default: 'ars' })),

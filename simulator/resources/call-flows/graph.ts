@@ -92,8 +92,25 @@ export function parseGraph(input: unknown): GraphResult {
   }
   if (typeof start === 'string' && isObject(input.nodes) && !hasOwn(input.nodes, start)) add('start', `"${start}" is not a block of this graph`);
 
-  if (issues.length > 0) return { ok: false, issues };
+  if (issues.length > 0) return { ok: false, issues: issues.map((i) => anchored(input, i)) };
   return { ok: true, graph: { version: 1, start: start as string, voice: voice ?? { ...VOICE_DEFAULTS }, nodes } };
+}
+
+/**
+ * Dotted paths cannot name a key that itself holds a dot (`nodes.c.d`): such an issue is moved to
+ * the deepest place that does exist, the rest of the path going into the message, so every path
+ * names a real place in what was sent.
+ */
+function anchored(input: Record<string, unknown>, issue: Issue): Issue {
+  const parts = issue.path.split('.');
+  let at: unknown = input;
+  let i = 0;
+  for (; i < parts.length - 1; i++) {
+    if (at === null || typeof at !== 'object' || !hasOwn(at, parts[i]!)) break;
+    at = (at as Record<string, unknown>)[parts[i]!];
+  }
+  if (i === parts.length - 1 && at !== null && typeof at === 'object') return issue;
+  return { path: parts.slice(0, i).join('.'), message: `${parts.slice(i).join('.')}: ${issue.message}` };
 }
 
 function parseVoice(raw: unknown, add: (path: string, message: string) => void): FlowVoice | undefined {

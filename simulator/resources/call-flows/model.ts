@@ -10,7 +10,10 @@ import type { VirtualClock } from '../../core/clock.ts';
 import type { SeededRandom } from '../../core/random.ts';
 import type { References } from '../../core/refs.ts';
 import { deriveVariables, parseGraph, readStoredGraph } from './graph.ts';
+import { fixtureGraph, wireProvider } from './fixture.ts';
+import type { Fixture } from '../../fixture/schema.ts';
 import {
+  CALL_FLOW_IDS,
   CallFlowsStateSchema,
   FLOWS_PER_ACCOUNT,
   GRAPH_MAX_BYTES,
@@ -98,6 +101,17 @@ export class CallFlowsModel implements CallFlowsReader {
     this.voices = new Map();
   }
 
+  /** Seed voices and flows (checked when the fixture loaded); flows oldest first by createdAt. */
+  loadFixture(f: Fixture): void {
+    for (const a of f.accounts) for (const v of a.voices ?? []) this.registerVoice(a.accountId, wireProvider(v.provider), v.voiceId);
+    const seeds = f.accounts.flatMap((a) => (a.callFlows ?? []).map((flow) => ({ accountId: a.accountId, flow, at: flow.createdAt ?? f.clock.start })));
+    seeds.sort((x, y) => x.at.localeCompare(y.at));
+    for (const { accountId, flow, at } of seeds) {
+      const id = flow.callFlowId ?? freshId(this.ports.random(), CALL_FLOW_IDS.callFlow, (x) => this.flows.has(x) || seeds.some((s) => s.flow.callFlowId === x));
+      this.flows.insert({ id, accountId, name: flow.name, graph: fixtureGraph(flow), canvas: null, dateCreated: at, dateUpdated: at });
+    }
+  }
+
   snapshot(): CallFlowsState {
     return { flows: [...this.flows.all()], voices: [...this.voices.values()] };
   }
@@ -152,7 +166,7 @@ export class CallFlowsModel implements CallFlowsReader {
       throw callFlowErrors.LIMIT_REACHED(`the account already has ${FLOWS_PER_ACCOUNT} call flows; delete one first`);
     }
     const now = this.ports.clock.nowIso();
-    const id = freshId(this.ports.random(), 'callFlow', (x) => this.flows.has(x));
+    const id = freshId(this.ports.random(), CALL_FLOW_IDS.callFlow, (x) => this.flows.has(x));
     return this.flows.insert({ id, accountId, name: name!, graph: graph!, canvas: null, dateCreated: now, dateUpdated: now });
   }
 

@@ -4,6 +4,10 @@
 // row carry. The calls engine reads flows through `FlowGraph` / `FlowBlock` (the filled form).
 import { Kind, Type, TypeRegistry, type Static, type TObject, type TProperties, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+/** Call flow ids: `CF` + 12 hex (the SDK fixture's `CF41b8e07d9c25`). */
+export const CALL_FLOW_IDS = { callFlow: { prefix: 'CF', hex: 12 } } as const satisfies Record<string, IdFormat>;
 
 /** Variable names (reference): what `{{name}}`, `saveAs`, `setvar` and `condition` use. */
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -388,3 +392,24 @@ export const CallFlowsStateSchema = Type.Object(
   { additionalProperties: false },
 );
 export type CallFlowsState = Static<typeof CallFlowsStateSchema>;
+
+// --- seed data (fixture `accounts[].voices`, `accounts[].callFlows`) ---
+
+export const VoiceFixture = Type.Object(
+  {
+    provider: StringEnum([...VOICE_PROVIDERS, ...Object.keys(PROVIDER_ALIASES)], { description: 'A paid provider (or the spec\'s placeholder).' }),
+    voiceId: Type.String({ minLength: 1, maxLength: 100 }),
+  },
+  { additionalProperties: false, description: 'A cloned voice this account registered: other accounts get 403 call_flow_voice_forbidden.' },
+);
+export const CallFlowFixture = Type.Object(
+  {
+    callFlowId: Type.Optional(Type.String({ pattern: '^CF[A-Za-z0-9]{1,64}$', description: 'Default: drawn from the seed.' })),
+    name: Type.String({ minLength: 1, maxLength: NAME_MAX }),
+    graph: Type.Unknown({ description: 'A graph as createCallFlow takes it; checked on load.' }),
+    createdAt: Type.Optional(DateTime()),
+  },
+  { additionalProperties: false },
+);
+export type CallFlowFixtureT = Static<typeof CallFlowFixture>;
+export type VoiceFixtureT = Static<typeof VoiceFixture>;

@@ -22,6 +22,7 @@ import { ENDINGS, carrierSource, phoneSide, platformSide, type Ending } from './
 import { FlowHttpClient } from './flow-http.ts';
 import { flowEndedPayload, statusPayload } from './announce.ts';
 import {
+  CALL_IDS,
   CallsStateSchema,
   DEFAULT_STATUS_CALLBACK_EVENTS,
   IN_PROGRESS,
@@ -190,7 +191,7 @@ export class CallsModel {
     refuseOptedOut(this.rt, accountId, to, 'call');
 
     const ringSeconds = input.Timeout === undefined || input.Timeout < 1 ? DEFAULT_RING_SECONDS : Math.min(input.Timeout, MAX_RING_SECONDS);
-    const id = freshId(this.rt.random, 'call', (x) => this.calls.has(x));
+    const id = freshId(this.rt.random, CALL_IDS.call, (x) => this.calls.has(x));
     const decision = this.rt.carrier.decide(to, 'call', ringSeconds);
     const delivery = this.rt.carrier.submit(
       { accountId, owner: 'call', ownerId: id, type: 'call', from, to, content: '' },
@@ -266,7 +267,7 @@ export class CallsModel {
     if (this.rt.blockLists.isCallerBlocked(accountId, from)) return null;
     const route = this.inboundRoute(to);
     const number = this.rt.numbers.numbers.get(to)!;
-    const id = freshId(this.rt.random, 'call', (x) => this.calls.has(x));
+    const id = freshId(this.rt.random, CALL_IDS.call, (x) => this.calls.has(x));
     const flowId = route.kind === 'callflow' ? route.flowId : null;
     const row = this.calls.insert({
       ...this.blank(accountId, id, 'inbound', from, to, flowId, { caller: from, callee: to }),

@@ -4,6 +4,11 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import { CalleeSchema } from '../../peers/carrier.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+export const CALL_IDS = {
+  call: { prefix: 'CA', hex: 32 },
+} as const satisfies Record<string, IdFormat>;
 
 export const CALL_STATUSES = ['queued', 'ringing', 'in-progress', 'completed', 'failed', 'busy', 'no-answer', 'canceled', 'rejected'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];

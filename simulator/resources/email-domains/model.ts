@@ -20,6 +20,7 @@ import {
   type EmailDomainWire,
   type EmailDomainsState,
   type EmailProviderSettings,
+  EMAIL_DOMAIN_IDS,
 } from './schema.ts';
 
 const HOUR = 3_600_000;
@@ -330,7 +331,7 @@ export class EmailDomainsModel {
 
   private freshId(): string {
     for (;;) {
-      const id = newId(this.rt.random, 'emailDomain');
+      const id = newId(this.rt.random, EMAIL_DOMAIN_IDS.emailDomain);
       if (!this.domains.has(id)) return id;
     }
   }

@@ -11,7 +11,7 @@ import { validate } from '../../core/schema.ts';
 import { WireCache } from '../../core/wire.ts';
 import type { Runtime } from '../../runtime.ts';
 import { CATEGORIES, maskPhone, searchIdOf } from '../../peers/messenger.ts';
-import { KakaoChannelsStateSchema, type ConnectInput, type KakaoChannelRow, type KakaoChannelsState, type KakaoChannelWire } from './schema.ts';
+import { KakaoChannelsStateSchema, type ConnectInput, type KakaoChannelRow, type KakaoChannelsState, type KakaoChannelWire, KAKAO_CHANNEL_IDS } from './schema.ts';
 
 export const kakaoChannelErrors = {
   CHANNEL_NOT_FOUND: defineError({
@@ -87,7 +87,7 @@ export class KakaoChannelsModel {
     const now = this.rt.clock.nowIso();
     const row: KakaoChannelRow = {
       accountId,
-      id: freshId(this.rt.random, 'kakaoChannel', (id) => this.channels.has(id)),
+      id: freshId(this.rt.random, KAKAO_CHANNEL_IDS.kakaoChannel, (id) => this.channels.has(id)),
       channelId: channel.channelId,
       searchId,
       name: channel.name,
@@ -127,8 +127,18 @@ export class KakaoChannelsModel {
     return row;
   }
 
+  /**
+   * The account's connection named by either id: the messenger's `channelId` (the public document)
+   * or the connection's own `id` (today's SDK, docs/compatibility.md); our own id is tried first.
+   */
+  find(accountId: string, channelOrConnectionId: string): KakaoChannelRow | undefined {
+    const own = this.channels.get(channelOrConnectionId);
+    if (own?.accountId === accountId) return own;
+    return this.channels.all().find((c) => c.accountId === accountId && c.channelId === channelOrConnectionId);
+  }
+
   private require(accountId: string, channelId: string): KakaoChannelRow {
-    const row = this.channels.all().find((c) => c.accountId === accountId && c.channelId === channelId);
+    const row = this.find(accountId, channelId);
     if (!row) throw kakaoChannelErrors.CHANNEL_NOT_FOUND(`no channel ${channelId} is connected to this account`);
     return row;
   }

@@ -4,18 +4,24 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
+import { requiredChannelId } from './channel-query.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { CATEGORIES, messengerErrors } from '../../peers/messenger.ts';
 import { kakaoChannelErrors as E } from './model.ts';
-import { ConnectBody, KakaoCategoryList, KakaoChannel, KakaoChannelList, TokenRequestBody, TokenRequested } from './schema.ts';
+import { ConnectBody, KakaoCategoryList, KakaoChannel, KakaoChannelList, KakaoTemplateList, TokenRequestBody, TokenRequested } from './schema.ts';
+import type { TemplateRow } from '../messages/schema.ts';
+import { operations as brandOperations } from './brand-routes.ts';
 
 const TAG = 'Kakao channels';
 const account = { accountId: Type.String({ description: 'Account id.' }) };
-const channelParams = { ...account, channelId: Type.String({ description: 'The messenger\'s channel id (channelId of the connection).' }) };
+const channelParams = {
+  ...account,
+  channelId: Type.String({ description: 'The messenger\'s channel id (channelId of the connection) or, as today\'s SDK sends it, the connection\'s own id.' }),
+};
 const phoneErrors = [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY];
 
-export const operations = [
+const channelOperations = [
   defineOperation({
     operationId: 'listKakaoChannelCategories',
     method: 'GET',
@@ -30,7 +36,7 @@ export const operations = [
     errors: [messengerErrors.PROVIDER_UNAVAILABLE],
     handler: (ctx) => {
       ctx.rt.messenger.call();
-      return reply.ok({ data: CATEGORIES, meta: { page: 0, pageSize: CATEGORIES.length, total: CATEGORIES.length } });
+      return reply.ok({ data: CATEGORIES, meta: { fetchedAt: ctx.rt.nowIso(), cached: false } });
     },
   }),
   defineOperation({
@@ -117,4 +123,47 @@ export const operations = [
     errors: [E.CHANNEL_NOT_FOUND, messengerErrors.RATE_LIMITED, messengerErrors.PROVIDER_UNAVAILABLE],
     handler: (ctx) => reply.json(200, ctx.rt.kakaoChannels.wire.json(ctx.rt.kakaoChannels.disconnect(ctx.accountId, ctx.params.channelId))),
   }),
+  defineOperation({
+    operationId: 'listKakaoTemplates',
+    method: 'GET',
+    path: '/v1/accounts/{accountId}/kakao/templates',
+    tag: TAG,
+    summary: 'Notification templates of one of the account\'s channels',
+    description: 'Newest first. `channelId` takes the connection\'s own id or the messenger\'s channel id. Review happens at the messenger (the simulator: templates are planted through the control plane); `sendable` says whether a message can use the template now.',
+    origin: 'simulator',
+    basis: 'the official Node SDK lists templates here (docs/compatibility.md); the public API document has no such operation',
+    auth: 'account',
+    params: account,
+    query: { channelId: Type.String({ description: 'Required (400 without, as the real service): the connection\'s id or the messenger\'s channel id.' }), ...standardPagingParams },
+    responses: { 200: { description: 'A page of templates.', schema: KakaoTemplateList } },
+    handler: (ctx) => {
+      const channels = ctx.rt.kakaoChannels;
+      const named = requiredChannelId(ctx.query.channelId);
+      const wanted = channels.find(ctx.accountId, named)?.channelId ?? named;
+      const rows = ctx.rt.messages.templates.list(ctx.accountId).filter((t) => t.channelId === wanted);
+      const page = pageOf(rows, parsePaging(ctx.query as PagingQuery));
+      const shown = (t: TemplateRow) => channels.find(ctx.accountId, t.channelId)?.id ?? t.channelId;
+      return reply.ok({ data: page.data.map((t) => templateListWire(t, shown(t))), meta: page.meta });
+    },
+  }),
 ];
+
+export const operations = [...channelOperations, ...brandOperations];
+
+function templateListWire(t: TemplateRow, channelId: string) {
+  return {
+    id: t.id,
+    channelId,
+    name: t.name,
+    content: t.body,
+    status: t.status,
+    dormant: t.status === 'DORMANT',
+    sendable: t.status === 'APPROVED',
+    assignType: 'CHANNEL',
+    messageType: 'BA',
+    emphasizeType: 'NONE',
+    variables: t.variables,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt ?? t.createdAt,
+  };
+}

@@ -3,6 +3,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+/** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
+export const KAKAO_CHANNEL_IDS = {
+  kakaoChannel: { prefix: 'kch_', hex: 24 },
+} as const satisfies Record<string, IdFormat>;
 
 export const CHANNEL_STATUSES = ['connected', 'needs_attention'] as const;
 
@@ -32,7 +38,17 @@ export type KakaoChannelsState = Static<typeof KakaoChannelsStateSchema>;
 export const KakaoChannelList = Type.Object({ data: Type.Array(KakaoChannel), meta: ListMetaSchema }, { $id: 'KakaoChannelListResponse', additionalProperties: false });
 
 export const KakaoCategoryList = Type.Object(
-  { data: Type.Array(Type.Object({ code: Type.String(), name: Type.String() }, { additionalProperties: false })), meta: ListMetaSchema },
+  {
+    data: Type.Array(Type.Object({ code: Type.String(), name: Type.String() }, { additionalProperties: false })),
+    // Not the paging envelope: the public document's meta says when the list came from the messenger.
+    meta: Type.Object(
+      {
+        fetchedAt: DateTime({ description: 'When the list was fetched from the messenger.' }),
+        cached: Type.Boolean({ description: 'Whether a cache answered; the simulator always asks the fake messenger, so false.' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
   { $id: 'KakaoChannelCategoryListResponse', additionalProperties: false },
 );
 
@@ -54,3 +70,25 @@ export const ConnectBody = Type.Object(
   { $id: 'KakaoChannelCreateRequest', additionalProperties: false },
 );
 export type ConnectInput = Static<typeof ConnectBody>;
+
+// --- notification templates as today's SDK lists them (docs/compatibility.md) ---
+
+export const KakaoTemplateWire = Type.Object(
+  {
+    id: Type.String({ description: 'The template id; a message create sends it as Kakao.TemplateId.' }),
+    channelId: Type.String({ description: 'The connection\'s own id when the channel is connected to the account, else the messenger\'s channel id; either is accepted as Kakao.ChannelId.' }),
+    name: Type.String(),
+    content: Type.String({ description: 'The reviewed text with #{variable} placeholders.' }),
+    status: Type.String({ description: 'The messenger\'s review status (an open set): APPROVED, PENDING, REJECTED, DORMANT.' }),
+    dormant: Type.Boolean(),
+    sendable: Type.Boolean({ description: 'status APPROVED and not dormant: the authoritative "can send now".' }),
+    assignType: Type.String({ description: 'CHANNEL (owned by the channel) or GROUP (provided); the simulator\'s templates are CHANNEL.' }),
+    messageType: Type.String({ description: 'The messenger\'s message type; BA (basic) for every simulated template.' }),
+    emphasizeType: Type.String({ description: 'NONE for every simulated template.' }),
+    variables: Type.Array(Type.String(), { description: 'Every variable name a send must fill.' }),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+  },
+  { $id: 'KakaoTemplate', additionalProperties: false },
+);
+export const KakaoTemplateList = Type.Object({ data: Type.Array(KakaoTemplateWire), meta: ListMetaSchema }, { $id: 'KakaoTemplateListResponse', additionalProperties: false });

@@ -4,7 +4,7 @@
 import { ApiError, type ErrorFactory } from '../../core/errors.ts';
 import { messageErrors as E } from './errors.ts';
 import { variableName } from './templates.ts';
-import type { FallbackPlan, MessageType, SendMessageInput, TemplateRow, TextType } from './schema.ts';
+import type { BrandSent, FallbackPlan, MessageType, SendMessageInput, TemplateRow, TextType } from './schema.ts';
 
 /** The carrier's SMS ceiling (API document: 90 EUC-KR bytes, 45 Hangul). */
 export const SMS_MAX_BYTES = 90;
@@ -34,7 +34,7 @@ export function chooseTextType(body: string, subject: string | null, mediaCount:
   return 'sms';
 }
 
-function refuse(factory: ErrorFactory, path: string, message: string): never {
+export function refuse(factory: ErrorFactory, path: string, message: string): never {
   throw factory(message, { errors: [{ path, message }] });
 }
 
@@ -78,11 +78,15 @@ export function checkMediaUrls(urls: readonly string[], path: string): void {
 }
 
 /** The template's text with each #{name} replaced; every variable required, no other accepted. */
-export function renderTemplate(template: Pick<TemplateRow, 'body' | 'variables'>, given: Record<string, string> | null | undefined): string {
+export function renderTemplate(
+  template: Pick<TemplateRow, 'body' | 'variables'>,
+  given: Record<string, string> | null | undefined,
+  field = 'Kakao.Variables',
+): string {
   const values = new Map<string, string>();
   for (const [key, value] of Object.entries(given ?? {})) {
     const name = variableName(key);
-    const path = `Kakao.Variables.${key}`;
+    const path = `${field}.${key}`;
     if (!template.variables.includes(name)) {
       refuse(E.KAKAO_VARIABLE_UNKNOWN, path, `the template has no variable "${name}" (its variables: ${template.variables.join(', ') || 'none'})`);
     }
@@ -92,8 +96,8 @@ export function renderTemplate(template: Pick<TemplateRow, 'body' | 'variables'>
   // An empty value counts as missing: the messenger accepts it and then fails the message.
   const missing = template.variables.filter((v) => !values.get(v));
   if (missing.length > 0) {
-    throw E.KAKAO_VARIABLE_MISSING(`the template needs ${missing.map((m) => `"${m}"`).join(', ')} in Kakao.Variables (non-empty)`, {
-      errors: missing.map((m) => ({ path: `Kakao.Variables.${m}`, message: 'is required' })),
+    throw E.KAKAO_VARIABLE_MISSING(`the template needs ${missing.map((m) => `"${m}"`).join(', ')} in ${field} (non-empty)`, {
+      errors: missing.map((m) => ({ path: `${field}.${m}`, message: 'is required' })),
     });
   }
   return template.body.replace(/#\{([^{}]+)\}/g, (whole, name: string) => values.get(name) ?? whole);
@@ -101,15 +105,19 @@ export function renderTemplate(template: Pick<TemplateRow, 'body' | 'variables'>
 
 export interface PlannedContent {
   type: MessageType;
-  body: string;
+  /** null only for a brand bubble without a text slot. */
+  body: string | null;
   subject: string | null;
   mediaUrl: string[];
   template: TemplateRow | null;
   fallback: FallbackPlan | null;
+  /** What a bms message is built from (brand-content.ts); null for every other type. */
+  brand: BrandSent | null;
 }
 
 /** Checks the content of a send request (every 400 of it) and says what would be sent. */
 export function planContent(input: SendMessageInput, findTemplate: (channelId: string, templateId: string) => TemplateRow | undefined): PlannedContent {
+  if (input.Type === 'bms') refuse(E.KAKAO_BRAND_REQUIRED, 'Brand', 'Type bms needs Brand {ChannelId, TemplateId or Free}');
   const kakao = input.Kakao ?? null;
   if (input.Type === 'ata' && !kakao) refuse(E.KAKAO_TYPE_MISMATCH, 'Kakao', 'Type ata needs Kakao {ChannelId, TemplateId, Variables}');
   if (kakao && input.Type && input.Type !== 'ata') {
@@ -130,14 +138,14 @@ export function planContent(input: SendMessageInput, findTemplate: (channelId: s
     const body = renderTemplate(template, kakao.Variables);
     const chars = charCount(body);
     if (chars > ATA_MAX_CHARS) refuse(E.BODY_TOO_LONG, 'Kakao.Variables', `the rendered template is ${chars} characters; at most ${ATA_MAX_CHARS}`);
-    return { type: 'ata', body, subject: null, mediaUrl: [], template, fallback: planFallback(input.Fallback, body) };
+    return { type: 'ata', body, subject: null, mediaUrl: [], template, fallback: planFallback(input.Fallback, body), brand: null };
   }
 
   if (input.Body === undefined || input.Body === null) throw ApiError.validation('Body is required for sms, lms and mms', [{ path: 'Body', message: 'is required' }]);
   if (input.Body === '') refuse(E.INVALID_INPUT, 'Body', 'Body is empty');
   const type = (input.Type as TextType | undefined) ?? chooseTextType(input.Body, subject, mediaUrl.length);
   checkText(type, input.Body, subject, mediaUrl);
-  return { type, body: input.Body, subject, mediaUrl: [...mediaUrl], template: null, fallback: null };
+  return { type, body: input.Body, subject, mediaUrl: [...mediaUrl], template: null, fallback: null, brand: null };
 }
 
 /** The text sent when an ata message fails: none when disabled, else checked like any text. */

@@ -108,4 +108,37 @@ export const messageErrors = {
     code: 'template_exists', status: 409, origin: 'simulator',
     description: 'Control plane: a template with this id already exists.',
   }),
+  // Brand messages (type bms), the codes the official Node SDK documents (docs/compatibility.md).
+  KAKAO_BRAND_REQUIRED: defineError({
+    code: 'kakao_brand_required', status: 400, origin: 'reference',
+    description: 'Type bms needs Brand {ChannelId, TemplateId or Free}; Brand goes with type bms only.',
+  }),
+  KAKAO_BRAND_NIGHT_BLOCKED: defineError({
+    code: 'kakao_brand_night_blocked', status: 422, origin: 'reference',
+    description: 'Brand messages cannot be sent from 20:50 to 08:00 Korea time (KST); nothing is stored. Send again after 08:00 KST.',
+  }),
+  KAKAO_FALLBACK_NOT_ALLOWED: defineError({
+    code: 'kakao_fallback_not_allowed', status: 400, origin: 'reference',
+    description: 'Brand messages have no fallback text; drop Fallback.',
+  }),
+  KAKAO_BRAND_TEMPLATE_NOT_FOUND: defineError({
+    code: 'kakao_brand_template_not_found', status: 400, origin: 'reference',
+    description: 'The account has no brand template with this TemplateId on this ChannelId.',
+  }),
+  KAKAO_BRAND_BODY_EMPTY: defineError({
+    code: 'kakao_brand_body_empty', status: 400, origin: 'reference',
+    description: 'A free-form TEXT bubble needs non-empty content.',
+  }),
+  KAKAO_BRAND_IMAGE_NOT_FOUND: defineError({
+    code: 'kakao_brand_image_not_found', status: 400, origin: 'reference',
+    description: 'Brand.Free.imageId names no brand image of the account (upload it with createKakaoBrandImage), or an IMAGE/WIDE bubble has none.',
+  }),
+  BRAND_IMAGE_INVALID: defineError({
+    code: 'kakao_brand_image_invalid', status: 400, origin: 'simulator',
+    description: 'The brand image upload is not a multipart form with a JPEG or PNG `image` part and a `bubbleType`.',
+  }),
+  BRAND_IMAGE_TOO_LARGE: defineError({
+    code: 'kakao_brand_image_too_large', status: 413, origin: 'simulator',
+    description: 'A brand image is at most 500 KB.',
+  }),
 };

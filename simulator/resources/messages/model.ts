@@ -18,6 +18,8 @@ import { downloadMedia, mediaApiUrls } from './media.ts';
 import { linkIdOf, ownedSender, refuseOptedOut, requireSubscription } from './outbound.ts';
 import { MessageQuota, countsTowardUsage } from './quota.ts';
 import { KakaoTemplates } from './templates.ts';
+import { BrandImages, BrandTemplates } from './brand-assets.ts';
+import { isBrandNight, planBrand } from './brand-content.ts';
 import {
   MessagesStateSchema,
   type InboundMessageInput,
@@ -28,6 +30,7 @@ import {
   type SendMessageInput,
   type StoredMedia,
   type UsageRecordWire,
+  MESSAGE_IDS,
 } from './schema.ts';
 
 export function messageWire(r: MessageRow) {
@@ -60,12 +63,17 @@ type OutboundFields = Pick<MessageRow, 'accountId' | 'from' | 'to' | 'idempotenc
 export class MessagesModel {
   messages = new Table<MessageRow>(); // maps a messageId to a sent or received message
   readonly templates: KakaoTemplates;
+  readonly brandTemplates: BrandTemplates;
+  readonly brandImages: BrandImages;
   readonly wire = new WireCache<MessageRow>(messageWire);
   private readonly quota: MessageQuota; // monthly counts per type (derived from the rows)
   private idempotency = new Map<string, string>(); // maps account|IdempotencyKey to the first message's id (derived)
 
   constructor(private readonly rt: Runtime) {
     this.templates = new KakaoTemplates(rt);
+    const kernel = { clock: rt.clock, random: () => rt.random };
+    this.brandTemplates = new BrandTemplates(kernel);
+    this.brandImages = new BrandImages(kernel);
     this.quota = new MessageQuota(rt);
     rt.carrier.onOutcome('message', (d) => this.carrierReported(d));
     rt.usage.register((accountId) =>
@@ -76,11 +84,18 @@ export class MessagesModel {
   loadFixture(f: Fixture): void {
     this.messages = new Table();
     this.templates.loadFixture(f);
+    this.brandTemplates.rows = new Table();
+    this.brandImages.rows = new Table();
     this.reindex();
   }
 
   snapshot(): MessagesState {
-    return { messages: [...this.messages.all()], templates: [...this.templates.rows.all()] };
+    return {
+      messages: [...this.messages.all()],
+      templates: [...this.templates.rows.all()],
+      brandTemplates: [...this.brandTemplates.rows.all()],
+      brandImages: [...this.brandImages.rows.all()],
+    };
   }
 
   restore(state: unknown): void {
@@ -88,6 +103,8 @@ export class MessagesModel {
     const s = state as MessagesState;
     this.messages = new Table(s.messages);
     this.templates.rows = new Table(s.templates);
+    this.brandTemplates.rows = new Table(s.brandTemplates ?? []);
+    this.brandImages.rows = new Table(s.brandImages ?? []);
     this.reindex();
   }
 
@@ -95,6 +112,14 @@ export class MessagesModel {
     this.quota.rebuild(this.messages.all());
     this.idempotency = new Map();
     for (const r of this.messages.all()) if (r.idempotencyKey !== null) this.idempotency.set(`${r.accountId}|${r.idempotencyKey}`, r.id);
+  }
+
+  /**
+   * The messenger's channel id for a `ChannelId` as sent: today's SDK sends the connection's own id
+   * (docs/compatibility.md), the public document the messenger's; templates are filed under the latter.
+   */
+  private messengerChannelId(accountId: string, channelId: string): string {
+    return this.rt.kakaoChannels.find(accountId, channelId)?.channelId ?? channelId;
   }
 
   /**
@@ -107,13 +132,22 @@ export class MessagesModel {
     const earlier = key === null ? undefined : this.idempotency.get(`${accountId}|${key}`);
     if (earlier !== undefined) return { row: this.messages.get(earlier)!, replayed: true };
 
-    const content = planContent(input, (channelId, templateId) => this.templates.find(accountId, channelId, templateId));
+    const content = input.Brand
+      ? planBrand(input, {
+          channelId: (sent) => this.messengerChannelId(accountId, sent),
+          template: (channelId, templateId) => this.brandTemplates.find(accountId, channelId, templateId),
+          image: (imageId) => this.brandImages.get(accountId, imageId),
+        })
+      : planContent(input, (channelId, templateId) => this.templates.find(accountId, this.messengerChannelId(accountId, channelId), templateId));
     const to = normalizePhone(input.To, 'To');
     const from = ownedSender(this.rt, accountId, input.From, 'From');
     const media = downloadMedia(this.rt.imageHost, content.mediaUrl, 'MediaUrl');
     requireSubscription(this.rt, accountId);
     if (this.barred(accountId)) throw E.MESSAGING_BLOCKED(`account ${accountId} is barred from sending messages by the service's operations`);
     refuseOptedOut(this.rt, accountId, to, 'message');
+    if (content.type === 'bms' && isBrandNight(this.rt.clock.now())) {
+      throw E.KAKAO_BRAND_NIGHT_BLOCKED('brand messages cannot be sent from 20:50 to 08:00 Korea time; send again after 08:00 KST');
+    }
     if (content.template && content.template.status !== 'APPROVED') {
       throw E.KAKAO_TEMPLATE_NOT_SENDABLE(`template ${content.template.id} is ${content.template.status}; only APPROVED templates can be sent`);
     }
@@ -217,7 +251,7 @@ export class MessagesModel {
 
   private blankRow(accountId: string, from: string, to: string): MessageRow {
     return {
-      id: freshId(this.rt.random, 'message', (id) => this.messages.has(id)),
+      id: freshId(this.rt.random, MESSAGE_IDS.message, (id) => this.messages.has(id)),
       accountId,
       direction: 'outbound',
       type: 'sms',
@@ -253,6 +287,7 @@ export class MessagesModel {
       template: f.template ? { channelId: f.template.channelId, templateId: f.template.id } : null,
       fallback: f.fallback,
       fallbackFor: f.fallbackFor,
+      ...(f.brand ? { brand: f.brand } : {}),
     };
     this.messages.insert(row);
     this.quota.add(row);
@@ -298,6 +333,7 @@ export class MessagesModel {
       type: plan.type,
       body: plan.body,
       subject: plan.subject,
+      brand: null,
       media: [],
       origin: '', // no images, so no media URLs to build
       template: null,

@@ -62,7 +62,7 @@ export class MessageQuota {
     const month = monthOf(this.rt.clock.nowIso());
     const used = this.counts.get(key(accountId, type, month)) ?? 0;
     if (!this.overage(accountId, type) && used >= limit) {
-      const lift = type === 'ata' ? '' : `, or add the ${type}_overage add-on`;
+      const lift = type === 'ata' || type === 'bms' ? '' : `, or add the ${type}_overage add-on`;
       return E.QUOTA_EXCEEDED(`the monthly ${type} quota is used up (${used}/${limit} in ${month}); sending works again on the first of next month (UTC)${lift}`);
     }
     const cap = this.rt.accounts.get(accountId)?.messagingOps.monthlyCap ?? null;
@@ -87,12 +87,14 @@ export class MessageQuota {
     };
   }
 
+  /** A plan without a bms cap gives brand messages its ata cap: both go out over the messenger (docs/decisions.md). */
   private limit(accountId: string, type: MessageType): number {
-    return this.rt.accounts.plan(accountId).monthlyMessageQuota[type];
+    const quota = this.rt.accounts.plan(accountId).monthlyMessageQuota;
+    return type === 'bms' ? (quota.bms ?? quota.ata) : quota[type];
   }
 
-  /** sms_overage, lms_overage and mms_overage exist (guides); ata has no overage add-on. */
+  /** sms_overage, lms_overage and mms_overage exist (guides); ata and bms have no overage add-on. */
   private overage(accountId: string, type: MessageType): boolean {
-    return type !== 'ata' && this.rt.accounts.hasAddon(accountId, `${type}_overage`);
+    return type !== 'ata' && type !== 'bms' && this.rt.accounts.hasAddon(accountId, `${type}_overage`);
   }
 }

@@ -52,6 +52,12 @@ export const operations = [
       E.TYPE_NOT_SUPPORTED,
       E.QUOTA_EXCEEDED,
       E.OVERRIDE_QUOTA_EXCEEDED,
+      E.KAKAO_BRAND_REQUIRED,
+      E.KAKAO_FALLBACK_NOT_ALLOWED,
+      E.KAKAO_BRAND_TEMPLATE_NOT_FOUND,
+      E.KAKAO_BRAND_BODY_EMPTY,
+      E.KAKAO_BRAND_IMAGE_NOT_FOUND,
+      E.KAKAO_BRAND_NIGHT_BLOCKED,
     ],
     handler: (ctx) => {
       const { row } = ctx.rt.messages.send(ctx.accountId, ctx.body, apiOrigin(ctx.request));

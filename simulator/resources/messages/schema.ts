@@ -6,8 +6,18 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
+import type { IdFormat } from '../../core/ids.ts';
 
-export const MESSAGE_TYPES = ['sms', 'lms', 'mms', 'ata'] as const;
+/** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
+export const MESSAGE_IDS = {
+  message: { prefix: 'MG', hex: 32 },
+  kakaoTemplate: { prefix: 'KA01TP', hex: 26 },
+  brandTemplate: { prefix: 'BT', hex: 24 },
+  brandImage: { prefix: 'bimg_', hex: 24 },
+} as const satisfies Record<string, IdFormat>;
+
+/** bms (messenger brand message) since the real service added it in 2026-09 (docs/compatibility.md). */
+export const MESSAGE_TYPES = ['sms', 'lms', 'mms', 'ata', 'bms'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 export const TEXT_TYPES = ['sms', 'lms', 'mms'] as const;
 export type TextType = (typeof TEXT_TYPES)[number];
@@ -55,6 +65,26 @@ const KakaoBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** One chat bubble of a free-form brand message; bubble types carry more fields, which pass through. */
+const BrandFreeBody = Type.Object(
+  {
+    chatBubbleType: Type.String({ minLength: 1, maxLength: 40, description: 'TEXT, IMAGE, WIDE, WIDE_ITEM_LIST, CAROUSEL_FEED, COMMERCE, CAROUSEL_COMMERCE (an open set).' }),
+    content: Type.Optional(Nullable(Type.String({ maxLength: 1300, description: 'The bubble text; required (non-empty) for TEXT.' }))),
+    imageId: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'An uploaded brand image (createKakaoBrandImage); required for IMAGE and WIDE.' }))),
+  },
+  { additionalProperties: true },
+);
+
+const BrandBody = Type.Object(
+  {
+    ChannelId: Type.String({ minLength: 1, description: 'The connection\'s own id or the messenger\'s channel id.' }),
+    TemplateId: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'A brand template of that channel (exclusive with Free).' }))),
+    Variables: Type.Optional(Nullable(Type.Record(Type.String(), Type.String(), { description: 'The brand template\'s variables, as for Kakao.' }))),
+    Free: Type.Optional(Nullable(BrandFreeBody)),
+  },
+  { additionalProperties: false },
+);
+
 const FallbackBody = Type.Object(
   {
     Body: Type.Optional(Nullable(Type.String({ description: 'Text sent instead; default: the rendered template.' }))),
@@ -85,6 +115,9 @@ export const SendMessageBody = Type.Object(
       Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'A repeated key returns the first message instead of sending again.' })),
     ),
     Kakao: Type.Optional(Nullable(KakaoBody)),
+    Brand: Type.Optional(
+      Nullable({ ...BrandBody, description: 'A messenger brand message (type bms): exactly one of TemplateId and Free; nothing else beside it, no Fallback (docs/compatibility.md).' }),
+    ),
     Fallback: Type.Optional(Nullable(FallbackBody)),
   },
   { $id: 'SendMessageRequest', additionalProperties: false },
@@ -109,6 +142,17 @@ export const StoredMediaSchema = Type.Object(
 );
 export type StoredMedia = Static<typeof StoredMediaSchema>;
 
+export const BrandSentSchema = Type.Object(
+  {
+    channelId: Type.String(), // the messenger's channel id
+    templateId: Nullable(Type.String()), // the brand template, or null for a free-form bubble
+    chatBubbleType: Type.String(),
+    imageId: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type BrandSent = Static<typeof BrandSentSchema>;
+
 export const MessageRowSchema = Type.Object(
   {
     id: Type.String(), // the messageId
@@ -129,6 +173,7 @@ export const MessageRowSchema = Type.Object(
     template: Nullable(Type.Object({ channelId: Type.String(), templateId: Type.String() }, { additionalProperties: false })),
     fallback: Nullable(FallbackPlanSchema), // the text to send when this ata message fails
     fallbackFor: Nullable(Type.String()), // the ata message this text replaces
+    brand: Type.Optional(BrandSentSchema), // what a bms message was built from; absent for other types
   },
   { additionalProperties: false },
 );
@@ -144,13 +189,51 @@ export const TemplateRowSchema = Type.Object(
     variables: Type.Array(Type.String()), // names without #{}; body placeholders plus those of buttons and highlights
     status: StringEnum(TEMPLATE_STATUSES),
     createdAt: DateTime(),
+    updatedAt: Type.Optional(DateTime()), // the last control-plane change; absent until one (and in older snapshots)
   },
   { additionalProperties: false },
 );
 export type TemplateRow = Static<typeof TemplateRowSchema>;
 
+export const BrandTemplateRowSchema = Type.Object(
+  {
+    id: Type.String(), // the templateId
+    accountId: Type.String(),
+    channelId: Type.String(), // the messenger's channel id
+    name: Type.String(),
+    chatBubbleType: Type.String(),
+    content: Nullable(Type.String()), // with #{variable} placeholders; null for bubble types without a text slot
+    header: Nullable(Type.String()), // WIDE_ITEM_LIST only
+    variables: Type.Array(Type.String()),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+  },
+  { additionalProperties: false },
+);
+export type BrandTemplateRow = Static<typeof BrandTemplateRowSchema>;
+
+export const BrandImageRowSchema = Type.Object(
+  {
+    id: Type.String(),
+    accountId: Type.String(),
+    bubbleType: Type.String(),
+    slot: Nullable(Type.String()),
+    contentType: Type.String(), // image/jpeg or image/png, from the file's own bytes
+    size: Type.Integer(), // bytes
+    sha256: Type.String(), // of the uploaded bytes, which are not kept (nothing renders them)
+    createdAt: DateTime(),
+  },
+  { additionalProperties: false },
+);
+export type BrandImageRow = Static<typeof BrandImageRowSchema>;
+
 export const MessagesStateSchema = Type.Object(
-  { messages: Type.Array(MessageRowSchema), templates: Type.Array(TemplateRowSchema) },
+  {
+    messages: Type.Array(MessageRowSchema),
+    templates: Type.Array(TemplateRowSchema),
+    brandTemplates: Type.Optional(Type.Array(BrandTemplateRowSchema)), // optional: snapshots from before brand messages
+    brandImages: Type.Optional(Type.Array(BrandImageRowSchema)),
+  },
   { additionalProperties: false },
 );
 export type MessagesState = Static<typeof MessagesStateSchema>;
@@ -242,7 +325,7 @@ const QuotaLine = Type.Object(
 export const QuotaView = Type.Object(
   {
     month: Type.String({ description: 'The UTC calendar month, YYYY-MM.' }),
-    types: Type.Object({ sms: QuotaLine, lms: QuotaLine, mms: QuotaLine, ata: QuotaLine }, { additionalProperties: false }),
+    types: Type.Object({ sms: QuotaLine, lms: QuotaLine, mms: QuotaLine, ata: QuotaLine, bms: QuotaLine }, { additionalProperties: false }),
     operationsCap: Type.Object(
       {
         used: Type.Integer({ description: 'Outbound messages of all types this month that count.' }),
@@ -253,3 +336,19 @@ export const QuotaView = Type.Object(
   },
   { $id: 'SimMessageQuota', additionalProperties: false },
 );
+
+// --- brand templates and images (control plane plants templates; the API uploads images) ---
+
+export const CreateBrandTemplateBody = Type.Object(
+  {
+    templateId: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Default: generated ("BT" + 24 hex digits).' })),
+    channelId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'The messenger\'s channel id.' }),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    chatBubbleType: Type.Optional(Type.String({ minLength: 1, maxLength: 40, default: 'TEXT' })),
+    content: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 1300, description: 'Text with #{variable} placeholders; null for bubble types without a text slot.' }))),
+    header: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+    variables: Type.Optional(VariableNames),
+  },
+  { $id: 'SimCreateKakaoBrandTemplate', additionalProperties: false },
+);
+export type CreateBrandTemplateInput = Static<typeof CreateBrandTemplateBody>;

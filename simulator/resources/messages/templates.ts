@@ -4,6 +4,7 @@
 import { Table } from '../../core/store.ts';
 import { ApiError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
+import { MESSAGE_IDS } from './schema.ts';
 import type { Runtime } from '../../runtime.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import { messageErrors as E } from './errors.ts';
@@ -96,7 +97,7 @@ export class KakaoTemplates {
   create(accountId: string, input: CreateTemplateInput): TemplateRow {
     if (input.templateId !== undefined && this.rows.has(input.templateId)) throw E.TEMPLATE_EXISTS(`template ${input.templateId} already exists`);
     const variables = variablesOrRefuse(input.body, input.variables);
-    const id = input.templateId ?? freshId(this.rt.random, 'kakaoTemplate', (id) => this.rows.has(id));
+    const id = input.templateId ?? freshId(this.rt.random, MESSAGE_IDS.kakaoTemplate, (id) => this.rows.has(id));
     return this.rows.insert({
       id,
       accountId,
@@ -114,7 +115,7 @@ export class KakaoTemplates {
     const body = input.body ?? t.body;
     // A new body without a new list re-derives the variables from the body.
     const variables = input.variables !== undefined || input.body !== undefined ? variablesOrRefuse(body, input.variables) : t.variables;
-    return this.rows.replace({ ...t, name: input.name ?? t.name, body, variables, status: input.status ?? t.status });
+    return this.rows.replace({ ...t, name: input.name ?? t.name, body, variables, status: input.status ?? t.status, updatedAt: this.rt.clock.nowIso() });
   }
 
   remove(accountId: string, templateId: string): void {

@@ -5,7 +5,7 @@ import { defineError, errorCodes, ApiError } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
 import { isRepresentativeNumber, normalizePhone, tryNormalizePhone } from '../../core/phone.ts';
-import type { RefKind } from '../../core/refs.ts';
+import type { RefKind } from '../index.ts';
 import type { Runtime } from '../../runtime.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import {

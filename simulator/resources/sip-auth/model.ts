@@ -26,6 +26,7 @@ import {
   type WebrtcTokenRow,
   type UpdateSipCredentialInput,
   type UpdateSipIpAclInput,
+  SIP_AUTH_IDS,
 } from './schema.ts';
 
 export const sipAuthErrors = {
@@ -153,7 +154,7 @@ export class SipAuthModel {
     this.requireAddon(accountId, 'creating a SIP IP ACL');
     const cidrs = checkCidrs(input.cidrs ?? []);
     const now = this.rt.clock.nowIso();
-    const id = freshId(this.rt.random, 'sipIpAcl', (x) => this.acls.has(x));
+    const id = freshId(this.rt.random, SIP_AUTH_IDS.sipIpAcl, (x) => this.acls.has(x));
     return this.acls.insert({ id, accountId, name: input.name, cidrs, status: 'active', dateCreated: now, dateUpdated: now, deletedAt: null });
   }
 
@@ -216,7 +217,7 @@ export class SipAuthModel {
     const password = input.password ?? generatedPassword!;
     const realm = realmOf(accountId);
     const now = this.rt.clock.nowIso();
-    const id = freshId(this.rt.random, 'sipCredential', (x) => this.credentials.has(x));
+    const id = freshId(this.rt.random, SIP_AUTH_IDS.sipCredential, (x) => this.credentials.has(x));
     const row = this.credentials.insert({
       id,
       accountId,
@@ -274,7 +275,7 @@ export class SipAuthModel {
     const ttl = input?.ttl_seconds ?? 3600;
     const now = this.rt.clock.now();
     const password = this.generatePassword();
-    const id = freshId(this.rt.random, 'webrtcToken', (x) => this.tokens.has(x));
+    const id = freshId(this.rt.random, SIP_AUTH_IDS.webrtcToken, (x) => this.tokens.has(x));
     const username = `ephem_${id.slice(ID_TAIL)}`;
     const row: WebrtcTokenRow = {
       id,

@@ -4,6 +4,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+/** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
+export const SIP_AUTH_IDS = {
+  sipIpAcl: { prefix: 'SA', hex: 32 },
+  sipCredential: { prefix: 'SC', hex: 32 },
+  webrtcToken: { prefix: 'WT', hex: 32 },
+} as const satisfies Record<string, IdFormat>;
 
 export const ACL_STATUSES = ['active', 'disabled'] as const;
 export const CREDENTIAL_STATUSES = ['active', 'disabled', 'deleted'] as const;

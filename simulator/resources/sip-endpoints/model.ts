@@ -17,6 +17,7 @@ import {
   type SipEndpointsState,
   type UpdateSipEndpointInput,
   type UpdateSipRouteInput,
+  SIP_ENDPOINT_IDS,
 } from './schema.ts';
 
 export const sipEndpointErrors = {
@@ -139,7 +140,7 @@ export class SipEndpointsModel {
     this.requireAddon(accountId);
     const name = checkName(input.name);
     const now = this.rt.clock.nowIso();
-    const id = freshId(this.rt.random, 'sipEndpoint', (x) => this.endpoints.has(x));
+    const id = freshId(this.rt.random, SIP_ENDPOINT_IDS.sipEndpoint, (x) => this.endpoints.has(x));
     return this.endpoints.insert({ id, accountId, name, maxConcurrent: input.maxConcurrent ?? null, status: 'active', dateCreated: now, dateUpdated: now });
   }
 
@@ -184,7 +185,7 @@ export class SipEndpointsModel {
     const transport = input.transport ?? (uri.startsWith('sips:') ? 'tls' : 'udp');
     checkTransport(uri, transport);
     const now = this.rt.clock.nowIso();
-    const id = freshId(this.rt.random, 'sipRoute', (x) => this.routes.has(x));
+    const id = freshId(this.rt.random, SIP_ENDPOINT_IDS.sipRoute, (x) => this.routes.has(x));
     return this.routes.insert({
       id,
       endpointId,

@@ -3,6 +3,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+/** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
+export const SIP_ENDPOINT_IDS = {
+  sipEndpoint: { prefix: 'SE', hex: 16 },
+  sipRoute: { prefix: 'SR', hex: 16 },
+} as const satisfies Record<string, IdFormat>;
 
 export const ENDPOINT_STATUSES = ['active', 'disabled'] as const;
 /** Stored statuses: a deleted endpoint is kept (soft delete, reference) but never shown. */

@@ -28,6 +28,7 @@ import {
   type VerificationRow,
   type VerificationStatus,
   type VerificationsState,
+  VERIFICATION_IDS,
 } from './schema.ts';
 
 export const verificationErrors = {
@@ -118,7 +119,7 @@ export class VerificationsModel {
 
     const codeLength = input.codeLength ?? CODE_LENGTH.default;
     const ttlSeconds = input.ttlSeconds ?? TTL_SECONDS.default;
-    const id = freshId(this.rt.random, 'verification', (id) => this.rows.has(id));
+    const id = freshId(this.rt.random, VERIFICATION_IDS.verification, (id) => this.rows.has(id));
     const code = this.rt.random.digits(codeLength);
     const now = this.rt.clock.now();
     const row: VerificationRow = {

@@ -3,6 +3,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+/** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
+export const VERIFICATION_IDS = {
+  verification: { prefix: 'VE', hex: 32 },
+} as const satisfies Record<string, IdFormat>;
 
 export const VERIFICATION_STATUSES = ['pending', 'verified', 'expired', 'max_attempts', 'canceled', 'failed'] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];

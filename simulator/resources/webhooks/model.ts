@@ -14,6 +14,7 @@ import {
   type UpdateWebhookInput,
   type WebhookRow,
   type WebhooksState,
+  WEBHOOK_IDS,
 } from './schema.ts';
 
 export const webhookErrors = {
@@ -80,7 +81,7 @@ export class WebhooksModel {
   create(accountId: string, input: CreateWebhookInput): WebhookRow {
     const url = this.rt.receiverPolicy.check(input.url, 'url');
     const events = checkEvents(input.events);
-    const id = freshId(this.rt.random, 'webhook', (x) => this.webhooks.has(x));
+    const id = freshId(this.rt.random, WEBHOOK_IDS.webhook, (x) => this.webhooks.has(x));
     return this.webhooks.insert({ id, accountId, url, events, active: true, createdAt: this.rt.clock.nowIso() });
   }
 

@@ -4,11 +4,17 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
+import type { IdFormat } from '../../core/ids.ts';
+
+/** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
+export const WEBHOOK_IDS = {
+  webhook: { prefix: 'WH', hex: 16 },
+} as const satisfies Record<string, IdFormat>;
 
 /**
  * Event names an account webhook may subscribe to: the public API document's list, plus
- * `email.received` from the guides (inbound mail). A later producer with a new subscribable
- * event adds its name here; nothing else changes.
+ * `email.received` from the guides (inbound mail). Each name is declared by the family that emits
+ * it (its descriptor's `events`); resources/index.ts checks at load that this list says the same.
  */
 export const WEBHOOK_EVENTS = [
   'message.sent',

@@ -1,0 +1,21 @@
+// What the kernel itself contributes besides the families: the fixed control-plane contract
+// (health, clock, accounts, reset, state), the OpenAPI document, and the fixture's own fields.
+// A function, read once the modules have loaded: the control plane and the document import the
+// generated tables back (an import cycle that is harmless only if nothing is read at load).
+import type { Contribution } from './resources/family.ts';
+import { operations as fixedControl } from './control/routes.ts';
+import { operations as meta } from './meta.ts';
+import { operations as inspector } from './web/inspector/routes.ts';
+
+export function kernel(): Contribution {
+  return {
+    operations: meta,
+    control: [...fixedControl, ...inspector],
+    tags: {
+      'Control plane': 'Test-only scripting and introspection of the simulator (/_sim). Not part of the platform interface.',
+      Meta: 'Documents about this API.',
+    },
+    capabilities: ['clock', 'state', 'writes', 'inspector'],
+    fixture: ['description', 'seed', 'clock'],
+  };
+}

@@ -1,0 +1,143 @@
+// THE list of resource families and peers, in construction and snapshot order (a model may use
+// those listed before it; the order of the snapshot's keys is this order). Everything the
+// simulator registers per family is read from here: the runtime's models and snapshot keys,
+// the operation table, the OpenAPI tags, the id formats, the reference kinds, the webhook
+// events, the capabilities, the carrier's owners and the fixture sections.
+// Adding a family: its folder with an index.ts descriptor, and one line in FAMILIES.
+import type { Operation } from '../core/operation.ts';
+import type { IdFormat } from '../core/ids.ts';
+import type { Fixture } from '../fixture/schema.ts';
+import { FixtureSchema } from '../fixture/schema.ts';
+import { WEBHOOK_EVENTS } from './webhooks/schema.ts';
+import { OWNERS } from '../peers/carrier.ts';
+import { kernel } from '../kernel.ts';
+import type { Contribution } from './family.ts';
+import { accounts } from './accounts/index.ts';
+import { numbers } from './numbers/index.ts';
+import { blockLists } from './blocklists/index.ts';
+import { emailDomains } from './email-domains/index.ts';
+import { geoip, dns, imageHost, messenger, carrier, webhookEngine, kyc } from '../peers/index.ts';
+import { usage } from './usage/index.ts';
+import { messages } from './messages/index.ts';
+import { verifications } from './verifications/index.ts';
+import { kakaoChannels } from './kakao-channels/index.ts';
+import { webhooks } from './webhooks/index.ts';
+import { sipEndpoints } from './sip-endpoints/index.ts';
+import { sipAuth } from './sip-auth/index.ts';
+import { callFlows } from './call-flows/index.ts';
+import { calls } from './calls/index.ts';
+import { assignmentLinks } from './assignment-links/index.ts';
+
+export const FAMILIES = [
+  accounts,
+  numbers,
+  blockLists,
+  emailDomains,
+  geoip,
+  dns,
+  imageHost,
+  messenger,
+  carrier, // before messages and verifications: they register for its outcomes
+  usage, // before the families that register their usage entries with it
+  messages,
+  verifications,
+  kakaoChannels,
+  webhooks,
+  webhookEngine,
+  sipEndpoints,
+  sipAuth,
+  callFlows, // after numbers: phoneNumbers reads their routing
+  calls, // after call flows (its flow port), messages, block lists, usage and the webhook engine (status callbacks)
+  kyc,
+  assignmentLinks, // after accounts, numbers and kyc, which its ports use
+] as const;
+
+type Entry = (typeof FAMILIES)[number];
+
+/** The models, typed: `rt.numbers` is a NumbersModel (Runtime extends this). */
+export type FamilyModels = { readonly [F in Entry as F['key']]: ReturnType<F['create']> };
+
+/** Kinds of cross-family reference (core/refs.ts), from the families' `refKinds`. */
+export type RefKind = Entry extends { refKinds?: readonly (infer R)[] } ? R : never;
+
+/** Everything generated from the list (built on first use: see kernel.ts). */
+export interface Registry {
+  /** Public operations in list order, then the control plane (the fixed contract first), then the documents. */
+  operations: readonly Operation[];
+  /** Every OpenAPI tag with its description. */
+  tags: Readonly<Record<string, string>>;
+  /** Every id format by kind; no two kinds share a prefix. */
+  idFormats: Readonly<Record<string, IdFormat>>;
+  /** What /_sim/health lists: the kernel's words, then each entry's in list order. */
+  capabilities: readonly string[];
+  /** Subscribable webhook events the families emit (or that the public document names for families to come). */
+  events: readonly string[];
+  /** Who hands deliveries to the carrier, in list order. */
+  carrierOwners: readonly string[];
+  /** The top-level fixture sections, each read by one entry. */
+  fixtureSections: readonly (keyof Fixture)[];
+}
+
+let built: Registry | undefined;
+
+export function registry(): Registry {
+  return (built ??= build());
+}
+
+function build(): Registry {
+  const k = kernel();
+  const all: readonly Contribution<string>[] = [k, ...FAMILIES];
+  const operations = [
+    ...FAMILIES.flatMap((f) => f.operations ?? []),
+    ...(k.control ?? []),
+    ...FAMILIES.flatMap((f) => f.control ?? []),
+    ...(k.operations ?? []),
+  ];
+  const tags = merge('tag', all.map((c) => c.tags ?? {}));
+  for (const op of operations) {
+    if (!(op.tag in tags)) throw new Error(`operation ${op.operationId}: tag "${op.tag}" has no description in any family descriptor`);
+  }
+  const idFormats = merge('id kind', all.map((c) => c.idFormats ?? {}));
+  const prefixes = Object.values(idFormats).map((f) => f.prefix);
+  if (new Set(prefixes).size !== prefixes.length) throw new Error(`two id kinds share a prefix: ${prefixes.join(', ')}`);
+  const r: Registry = {
+    operations,
+    tags,
+    idFormats,
+    capabilities: unique('capability', all.flatMap((c) => c.capabilities ?? [])),
+    events: unique('webhook event', all.flatMap((c) => c.events ?? [])),
+    carrierOwners: unique('carrier owner', all.flatMap((c) => c.carrierOwners ?? [])),
+    fixtureSections: unique('fixture section', all.flatMap((c) => c.fixture ?? [])),
+  };
+  // The webhook schema's enum and the carrier's row schema are built when their modules load,
+  // before this list exists; they keep their literal lists, which must say what the list says.
+  sameSet('webhook events (WEBHOOK_EVENTS in resources/webhooks/schema.ts)', WEBHOOK_EVENTS, r.events);
+  sameSet('carrier owners (OWNERS in peers/carrier.ts)', OWNERS, r.carrierOwners);
+  sameSet('fixture sections (FixtureSchema in fixture/schema.ts)', Object.keys(FixtureSchema.properties), r.fixtureSections);
+  return r;
+}
+
+function merge<T>(what: string, parts: readonly Readonly<Record<string, T>>[]): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const part of parts) {
+    for (const [k, v] of Object.entries(part)) {
+      if (k in out) throw new Error(`${what} "${k}" is declared by two family descriptors`);
+      out[k] = v;
+    }
+  }
+  return out;
+}
+
+function unique<T extends string>(what: string, names: readonly T[]): T[] {
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup !== undefined) throw new Error(`${what} "${dup}" is declared by two family descriptors`);
+  return [...names];
+}
+
+function sameSet(what: string, declared: readonly string[], listed: readonly string[]): void {
+  const missing = listed.filter((n) => !declared.includes(n));
+  const extra = declared.filter((n) => !listed.includes(n));
+  if (missing.length > 0 || extra.length > 0) {
+    throw new Error(`${what} differ from the family descriptors: missing ${missing.join(', ') || 'none'}; no family declares ${extra.join(', ') || 'none'}`);
+  }
+}

@@ -1,0 +1,145 @@
+// Brand-message assets as today's official SDK reaches them (docs/compatibility.md): the brand
+// templates of a channel and the account's uploaded brand images. The public API document has
+// none of these operations; paths and field names follow the SDK.
+import { Type } from '@sinclair/typebox';
+import { defineOperation, header, reply } from '../../core/operation.ts';
+import { DateTime, Nullable } from '../../core/schema.ts';
+import { ListMetaSchema, pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
+import { messageErrors } from '../messages/errors.ts';
+import { BRAND_IMAGE_MAX_BYTES } from '../messages/brand-assets.ts';
+import type { BrandImageRow, BrandTemplateRow } from '../messages/schema.ts';
+import { requiredChannelId } from './channel-query.ts';
+
+const TAG = 'Kakao channels';
+const BASIS = 'the official Node SDK calls it (docs/compatibility.md); the public API document has no such operation';
+const account = { accountId: Type.String({ description: 'Account id.' }) };
+
+const BrandTemplate = Type.Object(
+  {
+    id: Type.String({ description: 'Send it as Brand.TemplateId.' }),
+    channelId: Type.String({ description: 'The connection\'s own id when the channel is connected, else the messenger\'s channel id.' }),
+    name: Type.String(),
+    chatBubbleType: Type.String({ description: 'An open set: TEXT, IMAGE, WIDE, WIDE_ITEM_LIST, CAROUSEL_FEED, COMMERCE, CAROUSEL_COMMERCE.' }),
+    content: Nullable(Type.String({ description: 'Only TEXT, IMAGE and WIDE bubbles have a text slot.' })),
+    header: Nullable(Type.String({ description: 'WIDE_ITEM_LIST only.' })),
+    variables: Type.Array(Type.String()),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+  },
+  { $id: 'KakaoBrandTemplate', additionalProperties: false },
+);
+
+const BrandImage = Type.Object(
+  {
+    id: Type.String({ description: 'Send it as Brand.Free.imageId.' }),
+    bubbleType: Type.String(),
+    slot: Nullable(Type.String()),
+    contentType: Type.String(),
+    size: Type.Integer({ description: 'Bytes.' }),
+    createdAt: DateTime(),
+  },
+  { $id: 'KakaoBrandImage', additionalProperties: false },
+);
+
+function brandImageWire(r: BrandImageRow) {
+  return { id: r.id, bubbleType: r.bubbleType, slot: r.slot, contentType: r.contentType, size: r.size, createdAt: r.createdAt };
+}
+
+/** The parts of a multipart/form-data body (undici's WHATWG parser; no hand-written MIME code). */
+async function formParts(body: string | Uint8Array | undefined, contentType: string | undefined): Promise<FormData> {
+  const invalid = (why: string) => messageErrors.BRAND_IMAGE_INVALID(`send multipart/form-data with an image part: ${why}`, { errors: [{ path: 'image', message: why }] });
+  if (!contentType || !/^multipart\/form-data\s*;/i.test(contentType)) throw invalid(`the content type is ${contentType ?? '(none)'}`);
+  try {
+    return await new Response(body ?? '', { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw invalid('the multipart body does not parse');
+  }
+}
+
+export const operations = [
+  defineOperation({
+    operationId: 'listKakaoBrandTemplates',
+    method: 'GET',
+    path: '/v1/accounts/{accountId}/kakao/brand-templates',
+    tag: TAG,
+    summary: 'Brand-message templates of one of the account\'s channels',
+    description: 'No review: a listed template can be sent. Newest first. `channelId` is required (400 without): the connection\'s own id or the messenger\'s channel id. The simulator plants them through POST /_sim/accounts/{accountId}/kakao-brand-templates.',
+    origin: 'simulator',
+    basis: BASIS,
+    auth: 'account',
+    params: account,
+    query: { channelId: Type.String({ description: 'Required.' }), ...standardPagingParams },
+    responses: { 200: { description: 'A page of brand templates.', schema: Type.Object({ data: Type.Array(BrandTemplate), meta: ListMetaSchema }, { $id: 'KakaoBrandTemplateList', additionalProperties: false }) } },
+    handler: (ctx) => {
+      const named = requiredChannelId(ctx.query.channelId);
+      const connection = ctx.rt.kakaoChannels.find(ctx.accountId, named);
+      const channelId = connection?.channelId ?? named;
+      const page = pageOf(ctx.rt.messages.brandTemplates.list(ctx.accountId, channelId), parsePaging(ctx.query as PagingQuery));
+      const shown = connection?.id ?? channelId;
+      return reply.ok({ data: page.data.map((t: BrandTemplateRow) => ({ ...wireOf(t), channelId: shown })), meta: page.meta });
+    },
+  }),
+  defineOperation({
+    operationId: 'createKakaoBrandImage',
+    method: 'POST',
+    path: '/v1/accounts/{accountId}/kakao/brand-images',
+    tag: TAG,
+    summary: 'Upload an image for brand-message bubbles',
+    description: `multipart/form-data: the file part \`image\` (JPEG or PNG, judged by its bytes, at most ${BRAND_IMAGE_MAX_BYTES} bytes), the field \`bubbleType\` and an optional \`slot\`. Answers 201 with the image's id, which a free-form bubble sends as \`imageId\`. A refused upload stores nothing.`,
+    origin: 'simulator',
+    basis: BASIS,
+    auth: 'account',
+    params: account,
+    responses: { 201: { description: 'The stored image.', schema: BrandImage } },
+    errors: [messageErrors.BRAND_IMAGE_INVALID, messageErrors.BRAND_IMAGE_TOO_LARGE],
+    handler: async (ctx) => {
+      const form = await formParts(ctx.request.body, header(ctx.request, 'content-type'));
+      const file = form.get('image');
+      if (file === null || typeof file === 'string') {
+        throw messageErrors.BRAND_IMAGE_INVALID('the form needs a file part named image', { errors: [{ path: 'image', message: 'is required (a file part)' }] });
+      }
+      const bubbleType = form.get('bubbleType');
+      if (typeof bubbleType !== 'string' || bubbleType.trim() === '' || bubbleType.length > 40) {
+        throw messageErrors.BRAND_IMAGE_INVALID('the form needs a bubbleType field (TEXT, IMAGE, WIDE, ...)', { errors: [{ path: 'bubbleType', message: 'is required' }] });
+      }
+      const slot = form.get('slot');
+      const row = ctx.rt.messages.brandImages.upload(ctx.accountId, {
+        bytes: new Uint8Array(await file.arrayBuffer()),
+        bubbleType: bubbleType.trim(),
+        slot: typeof slot === 'string' && slot !== '' ? slot.slice(0, 40) : null,
+      });
+      return reply.created(brandImageWire(row));
+    },
+  }),
+  defineOperation({
+    operationId: 'listKakaoBrandImages',
+    method: 'GET',
+    path: '/v1/accounts/{accountId}/kakao/brand-images',
+    tag: TAG,
+    summary: 'The account\'s uploaded brand images, newest first',
+    origin: 'simulator',
+    basis: BASIS,
+    auth: 'account',
+    params: account,
+    query: { ...standardPagingParams },
+    responses: { 200: { description: 'A page of images.', schema: Type.Object({ data: Type.Array(BrandImage), meta: ListMetaSchema }, { $id: 'KakaoBrandImageList', additionalProperties: false }) } },
+    handler: (ctx) => {
+      const page = pageOf(ctx.rt.messages.brandImages.list(ctx.accountId), parsePaging(ctx.query as PagingQuery));
+      return reply.ok({ data: page.data.map(brandImageWire), meta: page.meta });
+    },
+  }),
+];
+
+export function wireOf(t: BrandTemplateRow) {
+  return {
+    id: t.id,
+    channelId: t.channelId,
+    name: t.name,
+    chatBubbleType: t.chatBubbleType,
+    content: t.content,
+    header: t.header,
+    variables: t.variables,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  };
+}

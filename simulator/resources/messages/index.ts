@@ -1,0 +1,20 @@
+// The messages family: outbound and inbound texts (sms, lms, mms) and template messages (ata).
+import type { Family } from '../family.ts';
+import { MessagesModel } from './model.ts';
+import { operations } from './routes.ts';
+import { MESSAGE_IDS } from './schema.ts';
+import { operations as control } from '../../control/messaging.ts';
+
+export const messages: Family<'messages', MessagesModel> = {
+  key: 'messages',
+  create: (rt) => new MessagesModel(rt),
+  operations,
+  control,
+  tags: {
+    Messages: 'Text messages (sms, lms, mms) and messenger notification template messages (ata), sent through the carrier and received on the account\'s numbers.',
+  },
+  idFormats: MESSAGE_IDS,
+  events: ['message.sent', 'message.failed', 'message.received'],
+  capabilities: ['kakao-templates', 'plans'],
+  carrierOwners: ['message'],
+};

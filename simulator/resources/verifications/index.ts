@@ -1,0 +1,16 @@
+// The verifications family: one-time codes sent by text or call and checked against their hash.
+import type { Family } from '../family.ts';
+import { VerificationsModel } from './model.ts';
+import { operations } from './routes.ts';
+import { VERIFICATION_IDS } from './schema.ts';
+
+export const verifications: Family<'verifications', VerificationsModel> = {
+  key: 'verifications',
+  create: (rt) => new VerificationsModel(rt),
+  operations,
+  tags: {
+    Verifications: 'One-time codes sent by text or call and checked against their hash; the account comes from the API key.',
+  },
+  idFormats: VERIFICATION_IDS,
+  carrierOwners: ['verification'],
+};

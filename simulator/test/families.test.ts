@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { FAMILIES, registry } from '../resources/index.ts';
+import { openApiJson } from '../meta.ts';
+import { harness } from './helpers.ts';
+
+describe('the list of families', () => {
+  it('gives every runtime model its field and the snapshot its keys, in list order', async () => {
+    const h = harness();
+    const rt = h.sim.runtime as unknown as Record<string, unknown>;
+    for (const f of FAMILIES) expect(rt[f.key], f.key).toBeDefined();
+    const state = (await h.call('GET', '/_sim/state', undefined, { key: null })).json as { models: Record<string, unknown> };
+    expect(Object.keys(state.models)).toEqual(FAMILIES.map((f) => f.snapshotKey ?? f.key));
+  });
+
+  it('describes every OpenAPI tag with a sentence of its own', () => {
+    const doc = JSON.parse(openApiJson()) as { tags: { name: string; description: string }[] };
+    for (const t of doc.tags) {
+      expect(t.description, t.name).not.toBe(t.name);
+      expect(t.description.length, t.name).toBeGreaterThan(20);
+    }
+  });
+
+  it('serves the capabilities the descriptors declare, and each id kind has its own prefix', async () => {
+    const h = harness();
+    const health = (await h.call('GET', '/_sim/health', undefined, { key: null })).json as { capabilities: string[] };
+    expect(health.capabilities).toEqual([...registry().capabilities]);
+    expect(health.capabilities).toEqual(expect.arrayContaining(['clock', 'accounts', 'carrier', 'webhooks', 'sip-auth']));
+    const prefixes = Object.values(registry().idFormats).map((f) => f.prefix);
+    expect(new Set(prefixes).size).toBe(prefixes.length);
+    expect(registry().idFormats.message).toEqual({ prefix: 'MG', hex: 32 });
+  });
+
+  it('routes every operation once', () => {
+    const ids = registry().operations.map((op) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
