@@ -6,7 +6,7 @@ import { createSimulator, parseClockMode, FixtureError, DEFAULT_FIXTURE_PATH } f
 
 const USAGE = `usage: npm start -- [--port 4010] [--host 127.0.0.1] [--seed N] [--fixture fixtures/default.yaml]
                     [--clock manual|realtime[:speed]] [--control-token T] [--max-body-bytes N]
-                    [--webhook-strict] [--webhook-timeout-ms 10000]`;
+                    [--max-snapshot-bytes N] [--strict-egress] [--webhook-strict] [--webhook-timeout-ms 10000] [--mcp-timeout-ms 10000]`;
 
 function fail(message: string): never {
   process.stderr.write(`sim: ${message}\n`);
@@ -31,7 +31,10 @@ async function main(): Promise<void> {
         clock: { type: 'string', default: 'manual' },
         'control-token': { type: 'string' },
         'max-body-bytes': { type: 'string' },
+        'max-snapshot-bytes': { type: 'string' },
         'webhook-strict': { type: 'boolean', default: false },
+        'strict-egress': { type: 'boolean', default: false },
+        'mcp-timeout-ms': { type: 'string' },
         'webhook-timeout-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -47,7 +50,9 @@ async function main(): Promise<void> {
   const port = integer('port', args.port, 0, 65535)!;
   const seed = integer('seed', args.seed, 0, 4294967295);
   const maxBodyBytes = integer('max-body-bytes', args['max-body-bytes'], 1, 1024 ** 3);
+  const maxSnapshotBytes = integer('max-snapshot-bytes', args['max-snapshot-bytes'], 1, 512 * 1024 ** 2);
   const webhookTimeoutMs = integer('webhook-timeout-ms', args['webhook-timeout-ms'], 1, 600_000);
+  const mcpTimeoutMs = integer('mcp-timeout-ms', args['mcp-timeout-ms'], 1, 120_000);
   let clock;
   try {
     clock = parseClockMode(args.clock);
@@ -63,7 +68,10 @@ async function main(): Promise<void> {
       clock,
       controlToken: args['control-token'],
       maxBodyBytes,
+      maxSnapshotBytes,
       webhooks: { strict: args['webhook-strict'], timeoutMs: webhookTimeoutMs },
+      strictEgress: args['strict-egress'],
+      mcp: { timeoutMs: mcpTimeoutMs },
     });
   } catch (e) {
     if (e instanceof FixtureError) fail(`bad fixture: ${e.message}`);
@@ -102,7 +110,8 @@ async function main(): Promise<void> {
     `  control: ${server.url}/_sim${args['control-token'] ? ' (needs the control token)' : ''}`,
     `  openapi: ${server.url}/openapi.json`,
     `  inspector: ${server.url}/_sim/ui (open it in a browser)`,
-    `  webhooks: ${args['webhook-strict'] ? 'strict (internal addresses refused)' : 'local receivers allowed'}, timeout ${sim.runtime.webhookEngine.timeoutMs} ms`,
+    `  egress:  ${sim.runtime.egress.strict ? 'strict (as the real service: https:443 for MCP, no internal addresses)' : 'local servers allowed (webhooks, MCP)'}`,
+    `  webhooks: timeout ${sim.runtime.webhookEngine.timeoutMs} ms; MCP tests: ${sim.runtime.mcpRunner.timeoutMs} ms`,
     '',
     'Accounts (demo API keys):',
     ...sim.fixture.accounts.map((a) => `  ${a.accountId}  ${a.apiKeys[0]}  ${a.plan.padEnd(9)} ${a.name}`),

@@ -38,7 +38,8 @@ if (stale()) {
       target: 'node20',
       // undici (the webhook client, loaded on first delivery) stays in node_modules: it is most
       // of the bundle's size otherwise and most runs never need it.
-      external: ['undici'],
+      // The MCP SDK likewise: loaded with the first MCP connection test or fake MCP server.
+      external: ['undici', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
       logLevel: 'silent',
       banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     });

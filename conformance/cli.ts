@@ -10,6 +10,8 @@ import { allProperties } from './properties/index.ts';
 import { consoleProgress, summaryText } from './report/console.ts';
 import { computeCoverage, formatCoverage } from './report/coverage.ts';
 import { parseReportSpecs, writeReports } from './report/files.ts';
+import { MergeError, mergeReports } from './report/merge.ts';
+import { diffRuns } from './report/diff.ts';
 import type { RunReport } from './result.ts';
 import { runConformance, type WebhookOptions } from './run.ts';
 import { loadScenarios, scenarioFiles } from './scenario/load.ts';
@@ -28,13 +30,17 @@ export const USAGE = `usage: npm run conformance -- <command> [options]
 commands:
   run [SCENARIO_GLOBS...]   run scenarios and properties against a target (default: all, in-process simulator)
   coverage                  which clauses have passing spec assertions (runs the suite, or reads --from)
+  merge REPORT.json...      join the JSON reports of a sharded run (--shard) into one: same verdict and coverage
+  diff --a T --b T [GLOBS]  the same scenarios against two targets (sim, a URL or a target file each): every status,
+                            verdict, field and order difference; spec-level differences fail, the rest are observations
   list [SCENARIO_GLOBS...]  the scenarios with their clauses and requirements
   validate [GLOBS...]       load scenarios and the clause catalogue, report problems with file:line
 
 target:
   --target sim|URL          the in-process simulator (default) or a base URL
   --target-file FILE        YAML: baseUrl, accounts (main, alt), operations mapping; secrets as \${ENV_VAR}
-  --account ID --key KEY    the main account (or CONFORMANCE_ACCOUNT / CONFORMANCE_KEY)
+  --account ID --key KEY    the main account; prefer CONFORMANCE_ACCOUNT / CONFORMANCE_KEY (a key given as a flag
+                            is echoed by npm and kept in CI logs: the kit warns)
   --alt-account ID --alt-key KEY   a second account for isolation checks (or CONFORMANCE_ALT_ACCOUNT / _ALT_KEY)
   --control-token T         bearer token of the target's /_sim control plane (or CONFORMANCE_CONTROL_TOKEN)
 
@@ -50,6 +56,7 @@ selection and behaviour:
   --read-only               skip every step that writes (safe against production)
   --seed N                  seed for generated values, properties and the simulator (default 20261121 on sim, random on URLs)
   --bail                    stop after the first failed unit
+  --shard I/N               run only shard I of N (units dealt round-robin, deterministic); join with merge
   --no-properties           scenarios only
   --sim-level fail|observe  whether sim-level mismatches fail (default: fail on sim, observe elsewhere)
   --report junit:PATH,json:PATH,md:PATH   write reports
@@ -90,6 +97,9 @@ function parse(argv: string[]) {
       'sim-level': { type: 'string' },
       report: { type: 'string' },
       'replay-dir': { type: 'string' },
+      shard: { type: 'string' },
+      a: { type: 'string' },
+      b: { type: 'string' },
       verbose: { type: 'boolean' },
       contract: { type: 'string' },
       clauses: { type: 'string' },
@@ -167,12 +177,47 @@ function seedOf(v: Values, isSimTarget: boolean): number {
   return isSimTarget ? DEFAULT_SIM_SEED : Math.floor(Math.random() * 0xffffffff);
 }
 
+/** Secrets given as flags end up in npm's echo of the command line and in CI logs. */
+const SECRET_FLAGS: [keyof Values, string][] = [
+  ['key', 'CONFORMANCE_KEY'],
+  ['alt-key', 'CONFORMANCE_ALT_KEY'],
+  ['control-token', 'CONFORMANCE_CONTROL_TOKEN'],
+];
+
+function warnSecretFlags(v: Values, io: Io): void {
+  for (const [flag, env] of SECRET_FLAGS) {
+    if (v[flag] !== undefined) io.err.write(`conformance: warning: --${flag} puts a secret on the command line, where npm echoes it and CI logs keep it; set ${env} instead\n`);
+  }
+}
+
+/** The options that point a replay at the same target (never a secret: keys come from the same variables or target file). */
+function replayArgs(v: Values): string {
+  const args: string[] = [];
+  if (v['target-file']) args.push(`--target-file ${v['target-file']}`);
+  else if (v.target && v.target !== 'sim') {
+    args.push(`--target ${v.target}`);
+    if (v.account) args.push(`--account ${v.account}`);
+    if (v['alt-account']) args.push(`--alt-account ${v['alt-account']}`);
+  }
+  if (v['sim-level']) args.push(`--sim-level ${v['sim-level']}`);
+  if (v['read-only']) args.push('--read-only');
+  return args.join(' ');
+}
+
+function shardOf(text: string | undefined): { index: number; count: number } | undefined {
+  if (text === undefined) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  if (!m || Number(m[2]) < 1 || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) throw new UsageError(`--shard is I/N with 1 <= I <= N (e.g. 2/4), got "${text}"`);
+  return { index: Number(m[1]), count: Number(m[2]) };
+}
+
 function catalogue(v: Values): ClauseCatalogue {
   return loadClauses(v.clauses ?? CLAUSES_PATH, path.relative(process.cwd(), v.clauses ?? CLAUSES_PATH));
 }
 
 async function run(v: Values, positionals: string[], io: Io): Promise<{ code: number; report: RunReport }> {
   const isSimTarget = !v['target-file'] && (v.target ?? 'sim') === 'sim';
+  warnSecretFlags(v, io);
   const seed = seedOf(v, isSimTarget);
   const built = buildTarget(v, io.env, seed);
   try {
@@ -197,6 +242,8 @@ async function run(v: Values, positionals: string[], io: Io): Promise<{ code: nu
       tagFilter: list(v.tag),
       extraCapabilities: built.extraCapabilities,
       replayDir: v['replay-dir'],
+      replayArgs: replayArgs(v),
+      shard: shardOf(v.shard),
       webhooks,
       progress: consoleProgress(io.out, { verbose: v.verbose }),
     });
@@ -207,6 +254,35 @@ async function run(v: Values, positionals: string[], io: Io): Promise<{ code: nu
   } finally {
     await built.target.close();
   }
+}
+
+/** `diff --a T --b T`: both targets run the same scenarios with the same seed; the differences are the report. */
+async function diff(v: Values, positionals: string[], io: Io): Promise<number> {
+  if (!v.a || !v.b) throw new UsageError('diff needs --a TARGET and --b TARGET (each "sim", an http(s) URL, or a target file)');
+  warnSecretFlags(v, io);
+  const spec = (t: string): Values => ({ ...v, target: /\.ya?ml$/.test(t) ? undefined : t, 'target-file': /\.ya?ml$/.test(t) ? t : undefined });
+  const bothSim = v.a === 'sim' && v.b === 'sim';
+  const seed = seedOf(v, bothSim);
+  const runOne = async (t: string) => {
+    const built = buildTarget(spec(t), io.env, seed);
+    try {
+      const contract = Contract.load(v.contract ?? CONTRACT_PATH, built.overrides);
+      const clauses = catalogue(v);
+      const scenarios = loadScenarios(scenarioFiles(positionals), { contract, clauses });
+      return await runConformance({ target: built.target, contract, clauses, scenarios, properties: [], seed, simLevel: 'fail', readOnly: v['read-only'], clauseFilter: list(v.clause), tagFilter: list(v.tag), extraCapabilities: built.extraCapabilities, webhooks: webhookOptions(v, io.env, built.webhooks), recordResponses: true });
+    } finally {
+      await built.target.close();
+    }
+  };
+  const reports = parseReportSpecs(v.report ?? '');
+  io.out.write(`Differential run, seed ${seed}: A ${v.a}, B ${v.b}\n`);
+  const result = diffRuns(await runOne(v.a), await runOne(v.b));
+  const progress = consoleProgress(io.out, { verbose: v.verbose });
+  for (const u of result.units) if (u.steps.length) progress.unit?.(u);
+  io.out.write(summaryText(result, io.out));
+  writeReports(reports, result, catalogue(v));
+  for (const r of reports) io.out.write(`report: ${r.format} ${r.path}\n`);
+  return result.summary.exitCode;
 }
 
 /** Runs the CLI; returns the exit code (0 conformant, 1 failures, 2 usage or loading errors). */
@@ -237,6 +313,16 @@ export async function main(argv: string[], io: Io): Promise<number> {
         io.out.write(`${formatCoverage(computeCoverage(units, clauses), { onlyUncovered: v.uncovered })}\n`);
         return 0;
       }
+      case 'merge': {
+        const merged = mergeReports(positionals.map((file) => ({ file, report: JSON.parse(readFileSync(file, 'utf8')) as RunReport })));
+        io.out.write(summaryText(merged, io.out));
+        const reports = parseReportSpecs(v.report ?? '');
+        writeReports(reports, merged, catalogue(v));
+        for (const r of reports) io.out.write(`report: ${r.format} ${r.path}\n`);
+        return merged.summary.exitCode;
+      }
+      case 'diff':
+        return await diff(v, positionals, io);
       case 'list':
       case 'validate': {
         const contract = Contract.load(v.contract ?? CONTRACT_PATH);
@@ -253,6 +339,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (e) {
     if (e instanceof LoadError) {
       io.err.write(`${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof MergeError) {
+      io.err.write(`conformance merge: ${e.message}\n`);
       return 2;
     }
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

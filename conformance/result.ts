@@ -21,9 +21,13 @@ export interface StepResult {
   line?: number;
   status: 'passed' | 'failed' | 'skipped';
   skipReason?: string;
+  /** A teardown step (it undoes what the scenario created; it never makes a unit pass). */
+  teardown?: boolean;
   /** Method and path as sent (secrets redacted). */
   request?: string;
   responseStatus?: number;
+  /** The answer's body, kept only when the run records responses (`diff` compares them). */
+  responseBody?: unknown;
   ms: number;
   assertions: AssertionResult[];
 }
@@ -42,6 +46,8 @@ export interface UnitResult {
   steps: StepResult[];
   /** A property failure's shrunk, replayable scenario. */
   replayFile?: string;
+  /** The command that replays it against the same target. */
+  replayCommand?: string;
 }
 
 export interface RunSummary {
@@ -57,6 +63,10 @@ export interface RunReport {
   version: 1;
   target: { label: string; capabilities: string[]; simLevel: 'fail' | 'observe'; readOnly: boolean };
   seed: number;
+  /** "i/n" when the run was one shard of n (`run --shard`); `merge` joins the shards' reports. */
+  shard?: string;
+  /** The shard reports a merged report was made from. */
+  mergedFrom?: string[];
   startedAt: string;
   ms: number;
   units: UnitResult[];
@@ -72,10 +82,25 @@ export function stepStatus(assertions: readonly AssertionResult[]): 'passed' | '
   return assertions.some((a) => a.outcome === 'fail') ? 'failed' : 'passed';
 }
 
-export function unitStatus(steps: readonly StepResult[]): 'passed' | 'failed' | 'skipped' {
-  if (steps.some((s) => s.status === 'failed')) return 'failed';
-  if (steps.length > 0 && steps.every((s) => s.status === 'skipped')) return 'skipped';
-  return 'passed';
+/** The unit's own expectations (`expect`, `expectSim`, a property's verdict), not the checks and probes every response gets. */
+export function isOwnAssertion(a: AssertionResult): boolean {
+  return !/^(check|probe|webhook-check):/.test(a.id);
+}
+
+/**
+ * A unit passes only when an assertion of its own ran and passed: one that only skipped steps,
+ * or whose expectations were all sim-level observations, asserted nothing and is `skipped`
+ * with the reason, never passed.
+ */
+export function unitVerdict(steps: readonly StepResult[]): { status: 'passed' | 'failed' | 'skipped'; skipReason?: string } {
+  if (steps.some((s) => s.status === 'failed')) return { status: 'failed' };
+  const own = steps.flatMap((s) => s.assertions.filter(isOwnAssertion));
+  if (own.some((a) => a.outcome === 'pass')) return { status: 'passed' };
+  const skippedStep = steps.find((s) => s.status === 'skipped');
+  if (skippedStep) return { status: 'skipped', skipReason: skippedStep.skipReason ?? 'skipped' };
+  const observation = own.find((a) => a.outcome === 'observation');
+  if (observation) return { status: 'skipped', skipReason: `only sim-level observations, nothing this target is held to (${observation.id}: ${observation.message ?? 'differs'})` };
+  return { status: 'skipped', skipReason: 'no assertion ran' };
 }
 
 export function summarize(units: readonly UnitResult[]): RunSummary {

@@ -10,6 +10,7 @@ import type { Scenario } from './scenario/types.ts';
 import { SecretSet } from './secrets.ts';
 import { probeCapabilities, type Target } from './target.ts';
 import { WebhookReceiver } from './webhook-receiver.ts';
+import { guardedTarget } from './target-guard.ts';
 
 export interface ProgressListener {
   start?(info: { target: string; capabilities: string[]; units: number; seed: number; receiver?: { publicUrl: string; localUrl: string } }): void;
@@ -36,8 +37,20 @@ export interface RunOptions {
   clauses?: ClauseCatalogue;
   /** Where properties write the shrunk scenario of a failure. */
   replayDir?: string;
+  /** Options that point a replay at the same target (the CLI passes its --target or --target-file). */
+  replayArgs?: string;
   progress?: ProgressListener;
   webhooks?: WebhookOptions;
+  /** Keep every API answer's body in the step results (for `diff`). */
+  recordResponses?: boolean;
+  /** Run only shard `index` (1-based) of `count`: the selected units dealt round-robin in their order. */
+  shard?: { index: number; count: number };
+}
+
+/** The units of shard `index` of `count`: every count-th of the selected units, so shards are disjoint, cover all, and balance. */
+export function inShard<T>(units: readonly T[], shard: { index: number; count: number } | undefined): T[] {
+  if (!shard) return [...units];
+  return units.filter((_, i) => i % shard.count === shard.index - 1);
 }
 
 /** The kit's webhook receiver, started for runs whose scenarios need it (capability `receiver`). */
@@ -75,7 +88,8 @@ function selected(clauses: string[], tags: string[], opts: RunOptions): boolean 
   return true;
 }
 
-export async function runConformance(opts: RunOptions): Promise<RunReport> {
+export async function runConformance(options: RunOptions): Promise<RunReport> {
+  const opts = { ...options, target: guardedTarget(options.target) };
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const capabilities = await probeCapabilities(opts.target, { readOnly: Boolean(opts.readOnly), extra: [...(opts.extraCapabilities ?? [])] });
@@ -91,15 +105,19 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     simLevel,
     secrets,
     probesDone: new Set(),
+    missingOperations: new Map(),
     seed: opts.seed,
     knownClause: opts.clauses && ((id) => opts.clauses!.has(id)),
     webhooksChecked: new Set(),
     signingKeys: opts.webhooks?.signingKeys,
     webhookGraceMs: opts.webhooks?.graceMs,
+    recordResponses: opts.recordResponses,
   };
 
-  const scenarios = opts.scenarios.filter((s) => selected(stepClauses(s), s.tags, opts));
-  const properties = (opts.properties ?? []).filter((p) => selected(p.clauses, p.tags, opts));
+  // Scenarios and properties are dealt to shards as one sequence, in run order.
+  const chosen: (Scenario | PropertyDef)[] = inShard([...opts.scenarios.filter((s) => selected(stepClauses(s), s.tags, opts)), ...(opts.properties ?? []).filter((p) => selected(p.clauses, p.tags, opts))], opts.shard);
+  const scenarios = chosen.filter((u): u is Scenario => 'steps' in u);
+  const properties = chosen.filter((u): u is PropertyDef => !('steps' in u));
 
   // The receiver is there for a target that can reach it (capability `receiver`); it runs only
   // when a scenario that will run needs it.
@@ -127,7 +145,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     }
     if (!stop) {
       for (const p of properties) {
-        if (finish(await p.run(ctx, { replayDir: opts.replayDir }))) break;
+        if (finish(await p.run(ctx, { replayDir: opts.replayDir, replayArgs: opts.replayArgs }))) break;
       }
     }
   } finally {
@@ -138,6 +156,7 @@ export async function runConformance(opts: RunOptions): Promise<RunReport> {
     tool: 'conformance-kit',
     version: 1,
     target: { label: opts.target.label, capabilities: [...capabilities].sort(), simLevel, readOnly: Boolean(opts.readOnly) },
+    ...(opts.shard ? { shard: `${opts.shard.index}/${opts.shard.count}` } : {}),
     seed: opts.seed,
     startedAt,
     ms: performance.now() - started,

@@ -106,6 +106,25 @@ export interface RemoteTargetOptions {
   timeoutMs?: number;
   /** Reset the remote simulator's state before each scenario (needs the `state` capability). */
   resetBetweenScenarios?: boolean;
+  /** The largest answer body the kit reads (default 1 MiB); a larger one is a failed request. */
+  maxBodyBytes?: number;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** Reads a body up to `max` bytes; past that it stops reading and says so, rather than holding 10 MB in memory and reports. */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      throw new Error(`the answer's body is over ${max} bytes, more than the kit reads (no answer of the interface is that large)`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Any implementation at a base URL. */
@@ -128,7 +147,7 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
         body: req.body,
         dispatcher: agent,
       });
-      const text = await res.body.text();
+      const text = await readCapped(res.body, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) {
         if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;

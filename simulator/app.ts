@@ -17,6 +17,8 @@ export interface PipelineOptions {
   controlToken?: string;
   /** Largest accepted request body in bytes. */
   maxBodyBytes: number;
+  /** Largest accepted state snapshot (PUT /_sim/state) in bytes: snapshots outgrow ordinary bodies. */
+  maxSnapshotBytes?: number;
   /** Runs before each request (the realtime clock catches up here). */
   beforeRequest?: () => void;
   /** Receives defects (non-ApiError throws) for logging. */
@@ -24,6 +26,12 @@ export interface PipelineOptions {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+function snapshotLimit(opts: PipelineOptions): number {
+  return opts.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
+}
+
+/** 256 MiB: a snapshot of several hundred thousand rows, well under V8's largest string (~512 MiB). */
+export const DEFAULT_MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -144,20 +152,48 @@ function parseBody(op: Operation, req: SimRequest): unknown {
   return value;
 }
 
+/** HEAD is GET without the body (RFC 9110 §9.3.2): it routes to the GET operation. */
+function routedMethod(method: string): string {
+  const m = method.toUpperCase();
+  return m === 'HEAD' ? 'GET' : m;
+}
+
+/** The body limit of the operation at method and URL: the snapshot limit for a state import, else the request-body limit. */
+export function bodyLimit(opts: PipelineOptions, method: string, url: string): number {
+  const q = url.indexOf('?');
+  const match = router().match(routedMethod(method), q === -1 ? url : url.slice(0, q));
+  return match.kind === 'found' && match.value.snapshotBody ? snapshotLimit(opts) : opts.maxBodyBytes;
+}
+
+/** A HEAD answer: the GET answer's status and headers, its length declared, no body. */
+function headOf(r: SimResponse): SimResponse {
+  const length = r.bytes ? r.bytes.byteLength : Buffer.byteLength(r.body);
+  return { status: r.status, headers: { ...r.headers, 'content-length': String(length) }, body: '' };
+}
+
 /** Runs one request through the pipeline. Sync when the handler is; never throws. */
 export function dispatch(rt: Runtime, opts: PipelineOptions, req: SimRequest): SimResponse | Promise<SimResponse> {
+  if (req.method.toUpperCase() !== 'HEAD') return dispatchRouted(rt, opts, req);
+  const out = dispatchRouted(rt, opts, req);
+  return out instanceof Promise ? out.then(headOf) : headOf(out);
+}
+
+function dispatchRouted(rt: Runtime, opts: PipelineOptions, req: SimRequest): SimResponse | Promise<SimResponse> {
   const q = req.url.indexOf('?');
   const path = q === -1 ? req.url : req.url.slice(0, q);
-  const match = router().match(req.method.toUpperCase(), path);
-  if (match.kind === 'not-found') return errorResponse(errorCodes.NOT_FOUND(`no operation at ${req.method.toUpperCase()} ${path}`));
+  const method = req.method.toUpperCase();
+  const match = router().match(routedMethod(method), path);
+  if (match.kind === 'not-found') return errorResponse(errorCodes.NOT_FOUND(`no operation at ${method} ${path}`));
   if (match.kind === 'bad-path') return errorResponse(ApiError.validation(match.reason));
   if (match.kind === 'method-not-allowed') {
-    return errorResponse(errorCodes.METHOD_NOT_ALLOWED(`${req.method.toUpperCase()} is not allowed on ${path} (allowed: ${match.allowed.join(', ')})`), { allow: match.allowed.join(', ') });
+    const allowed = match.allowed.includes('GET') ? [...match.allowed, 'HEAD'].sort() : match.allowed;
+    return errorResponse(errorCodes.METHOD_NOT_ALLOWED(`${method} is not allowed on ${path} (allowed: ${allowed.join(', ')})`), { allow: allowed.join(', ') });
   }
   const op = match.value;
   try {
-    if (bodyLength(req.body) > opts.maxBodyBytes) {
-      throw errorCodes.PAYLOAD_TOO_LARGE(`the request body is larger than ${opts.maxBodyBytes} bytes`);
+    const limit = op.snapshotBody ? snapshotLimit(opts) : opts.maxBodyBytes;
+    if (bodyLength(req.body) > limit) {
+      throw errorCodes.PAYLOAD_TOO_LARGE(`the request body is larger than ${limit} bytes`);
     }
     opts.beforeRequest?.();
     const accountId = authenticate(rt, op, req, match.params, opts);

@@ -2,7 +2,7 @@
 // requests without a socket (`handle`, `fetch`) or serves them over HTTP (`listen`).
 import type http from 'node:http';
 import { Runtime } from './runtime.ts';
-import { DEFAULT_MAX_BODY_BYTES, dispatch, type PipelineOptions } from './app.ts';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SNAPSHOT_BYTES, bodyLimit, dispatch, type PipelineOptions } from './app.ts';
 import { createHttpServer, listenOn } from './server.ts';
 import { loadFixtureFile, parseFixture, DEFAULT_FIXTURE_PATH } from './fixture/load.ts';
 import type { Fixture } from './fixture/schema.ts';
@@ -30,9 +30,15 @@ export interface SimulatorOptions {
   controlToken?: string;
   /** Largest accepted request body (default 1 MiB). */
   maxBodyBytes?: number;
+  /** Largest accepted state snapshot for PUT /_sim/state (default 256 MiB). */
+  maxSnapshotBytes?: number;
   /** Where defects (bugs: non-API errors) are reported; default stderr. */
   onDefect?: (error: unknown) => void;
   /** Webhook delivery (docs/webhooks.md). */
+  /** Refuse what the real service refuses when connecting out (webhooks, MCP servers): --strict-egress. */
+  strictEgress?: boolean;
+  /** MCP connection tests: wall-clock ceiling per test (default 10000 ms). */
+  mcp?: { timeoutMs?: number };
   webhooks?: {
     /** Refuse receivers on loopback, private and other internal addresses, as the real service does (default false). */
     strict?: boolean;
@@ -124,7 +130,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const seed = options.seed ?? fixture.seed ?? 1;
   const onDefect = options.onDefect ?? ((e: unknown) => console.error('[simulator defect]', e));
   const rt = new Runtime(fixture, seed);
-  rt.receiverPolicy.strict = options.webhooks?.strict ?? false;
+  rt.egress.strict = (options.strictEgress ?? false) || (options.webhooks?.strict ?? false);
+  if (options.mcp?.timeoutMs !== undefined) rt.mcpRunner.timeoutMs = options.mcp.timeoutMs;
   const timeoutMs = options.webhooks?.timeoutMs ?? DEFAULT_RECEIVER_TIMEOUT_MS;
   if (!(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new Error(`webhooks.timeoutMs must be a positive integer, got ${timeoutMs}`);
   rt.webhookEngine.configure({ timeoutMs });
@@ -135,6 +142,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const pipeline: PipelineOptions = {
     controlToken: options.controlToken,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxSnapshotBytes: options.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES,
     beforeRequest: mode.kind === 'realtime' ? () => rt.clockDriver.sync() : undefined,
     onDefect: (e) => onDefect(e),
   };
@@ -161,10 +169,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       request.headers.forEach((v, k) => (headers[k] = v));
       const body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
       const res = await run({ method: request.method, url: url.pathname + url.search, headers, body });
-      return new Response(res.status === 204 ? null : (res.bytes ?? res.body), { status: res.status, headers: res.headers });
+      const empty = res.status === 204 || res.status === 304 || request.method === 'HEAD';
+      return new Response(empty ? null : (res.bytes ?? res.body), { status: res.status, headers: res.headers });
     },
     async listen(port = 0, host = '127.0.0.1') {
-      const server = createHttpServer({ dispatch: run, maxBodyBytes: pipeline.maxBodyBytes, onDefect });
+      const server = createHttpServer({ dispatch: run, bodyLimit: (method, url) => bodyLimit(pipeline, method, url), onDefect });
       const addr = await listenOn(server, port, host);
       servers.add(server);
       const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
@@ -205,6 +214,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     async close() {
       rt.clockDriver.stop();
       await rt.webhookEngine.close();
+      await rt.mcpServers.stopAll();
       await Promise.all(
         [...servers].map(
           (s) =>

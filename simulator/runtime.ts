@@ -11,6 +11,10 @@ import { validate } from './core/schema.ts';
 import type { Fixture } from './fixture/schema.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
 import { IoBarrier } from './core/io.ts';
+import { EgressGuard } from './peers/egress.ts';
+import type { FakeDns } from './peers/dns.ts';
+import { FakeMcpServers } from './peers/mcp/fake-servers.ts';
+import { McpRunner } from './peers/mcp/runner.ts';
 import { ClockAdvancer } from './core/advance.ts';
 import { ReceiverPolicy } from './peers/webhooks/receiver-policy.ts';
 import { FAMILIES, registry, type FamilyModels, type RefKind } from './resources/index.ts';
@@ -51,6 +55,11 @@ const SnapshotEnvelope = Type.Object(
 /** Each family's model as a typed field (`rt.numbers`), from the list in resources/index.ts. */
 export interface Runtime extends FamilyModels {}
 
+// Handlers see this runtime as ctx.rt; core/operation.ts declares the slot without importing us.
+declare module './core/operation.ts' {
+  interface HandlerRuntime extends Runtime {}
+}
+
 export class Runtime {
   readonly clock: VirtualClock;
   random: SeededRandom;
@@ -62,8 +71,14 @@ export class Runtime {
   /** Real I/O in flight to peers the user runs; the clock advance waits for it. */
   readonly io = new IoBarrier();
   readonly advancer: ClockAdvancer;
-  /** Which URLs may receive webhooks (strict mode is a simulator option, not state). */
-  readonly receiverPolicy = new ReceiverPolicy();
+  /** Where the simulator may connect for customers (strict mode is an option, not state). */
+  readonly egress = new EgressGuard(() => (this as unknown as { dns: FakeDns }).dns);
+  /** Which URLs may receive webhooks (the egress guard's rules). */
+  readonly receiverPolicy = new ReceiverPolicy(this.egress);
+  /** Fake external MCP servers on loopback (live peers, not state). */
+  readonly mcpServers = new FakeMcpServers();
+  /** The call runtime's MCP client (connection tests); registered with the I/O barrier. */
+  readonly mcpRunner = new McpRunner(this.egress, this.mcpServers);
   /** Manual by default; createSimulator installs the realtime driver when asked. */
   clockDriver: ClockDriver = manualDriver();
 
@@ -83,6 +98,7 @@ export class Runtime {
     this.random = new SeededRandom(seed);
     this.capabilities = registry().capabilities;
     this.advancer = new ClockAdvancer(this.clock, this.io);
+    this.io.register(this.mcpRunner);
     // In list order: a model may use those listed before it.
     const fields = this as unknown as Record<string, StatefulModel>;
     this.models = FAMILIES.map((f) => {

@@ -1,17 +1,31 @@
 // node:http adapter: reads the request (bounded), hands it to the pipeline, writes the answer.
 // No domain logic here. The Date header is off so that the bytes on the wire are as
-// deterministic as the pipeline's answers.
+// deterministic as the pipeline's answers. Refusals at the HTTP layer (a body over the limit,
+// a request node's parser rejects) answer the spec's JSON error body and close in stages
+// (RFC 9112 §9.6) so the client reads the answer instead of a connection reset.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { AddressInfo, Socket } from 'node:net';
 import { errorResponse } from './app.ts';
-import { errorCodes } from './core/errors.ts';
+import { errorCodes, type ApiError } from './core/errors.ts';
 import type { SimRequest, SimResponse } from './core/operation.ts';
 
 export interface HttpHost {
   dispatch(req: SimRequest): SimResponse | Promise<SimResponse>;
-  maxBodyBytes: number;
+  /** The largest body accepted for the request at method and URL. */
+  bodyLimit(method: string, url: string): number;
   onDefect?: (error: unknown) => void;
 }
+
+/**
+ * How long, in wall-clock milliseconds, a refused connection stays open to read what the client
+ * is still sending before it is closed for good; and how many such bytes it reads at most.
+ * I/O pacing only, never domain behaviour.
+ */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 64 * 1024 * 1024;
+/** A request line longer than this (half node's 16 KiB header limit) makes an overflow a 414. */
+const URI_SHARE = 8 * 1024;
 
 /** A stream (server-sent events) stays open until the client goes or the server closes. */
 function writeStream(res: http.ServerResponse, r: SimResponse & { stream: NonNullable<SimResponse['stream']> }): void {
@@ -28,7 +42,8 @@ function write(res: http.ServerResponse, r: SimResponse, close = false): void {
   if (res.headersSent || res.destroyed) return;
   if (r.stream) return writeStream(res, r as SimResponse & { stream: NonNullable<SimResponse['stream']> });
   for (const k in r.headers) res.setHeader(k, r.headers[k]!);
-  res.setHeader('content-length', r.bytes ? r.bytes.byteLength : Buffer.byteLength(r.body));
+  // A HEAD answer declares the GET body's length itself (app.ts).
+  if (!res.hasHeader('content-length')) res.setHeader('content-length', r.bytes ? r.bytes.byteLength : Buffer.byteLength(r.body));
   if (close) res.setHeader('connection', 'close');
   res.writeHead(r.status);
   res.end(r.bytes ?? r.body);
@@ -55,6 +70,91 @@ function respond(host: HttpHost, res: http.ServerResponse, req: SimRequest): voi
   }
 }
 
+/**
+ * Closes a connection whose request is refused unread, in stages: after the answer is written,
+ * half-close (FIN) instead of closing, keep reading and discarding what the client still sends,
+ * and close fully once it stops (its FIN), after LINGER_MS or after LINGER_BYTES. Closing with
+ * unread bytes would make the kernel reset the connection and the client lose the answer.
+ */
+function lingerThenClose(socket: Socket | Duplex): void {
+  let discarded = 0;
+  const close = () => {
+    clearTimeout(timer);
+    socket.destroy();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  timer.unref();
+  socket.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > LINGER_BYTES) close();
+  });
+  socket.once('end', close);
+  socket.once('close', () => clearTimeout(timer));
+  socket.on('error', close);
+  socket.resume();
+  socket.end();
+}
+
+/** Answers 413 before reading the body, then closes in stages. */
+function refuseTooLarge(req: http.IncomingMessage, res: http.ServerResponse, limit: number): void {
+  const socket = req.socket;
+  // node:http closes a `connection: close` response with destroySoon(), which destroys once
+  // the answer is written, unread bytes or not: linger instead.
+  socket.destroySoon = () => lingerThenClose(socket);
+  let discarded = 0;
+  req.on('error', () => socket.destroy());
+  // node's parser keeps consuming the body; its bytes are counted and dropped.
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > LINGER_BYTES) socket.destroy();
+  });
+  write(res, errorResponse(errorCodes.PAYLOAD_TOO_LARGE(`the request body is larger than ${limit} bytes`)), true);
+}
+
+/** The refusal for an error node's HTTP parser raises, or undefined when nothing should be answered. */
+function parserRefusal(err: Error & { code?: string; rawPacket?: Buffer }): ApiError | undefined {
+  switch (err.code) {
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return undefined; // the client is gone or stalled: nothing to answer
+    case 'HPE_HEADER_OVERFLOW': {
+      // When the request line alone takes most of the 16 KiB, the URL is the long part (414), else the headers (431).
+      const raw = err.rawPacket?.toString('latin1') ?? '';
+      const lineEnd = raw.indexOf('\n');
+      return lineEnd === -1 || lineEnd > URI_SHARE
+        ? errorCodes.URI_TOO_LONG('the request line exceeds the 16 KiB header limit')
+        : errorCodes.HEADERS_TOO_LARGE('the request headers exceed 16 KiB');
+    }
+    case 'HPE_INVALID_METHOD':
+      return errorCodes.NOT_IMPLEMENTED('the server does not know this HTTP method');
+    case 'HPE_INVALID_TRANSFER_ENCODING':
+      // llhttp raises this for Content-Length beside Transfer-Encoding as well as for an unknown coding.
+      return /Content-Length/i.test(err.message)
+        ? errorCodes.BAD_REQUEST('send either Content-Length or Transfer-Encoding, not both')
+        : errorCodes.NOT_IMPLEMENTED('the only transfer coding understood is chunked');
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
+      return errorCodes.BAD_REQUEST('send either Content-Length or Transfer-Encoding, not both');
+    case 'HPE_INVALID_CONTENT_LENGTH':
+      return errorCodes.BAD_REQUEST('Content-Length must be one non-negative decimal number');
+    case 'HPE_INVALID_CHUNK_SIZE':
+      return errorCodes.BAD_REQUEST('a chunk size is not a hexadecimal number');
+    case 'HPE_INVALID_URL':
+    case 'HPE_INVALID_CHARACTER':
+      return errorCodes.BAD_REQUEST('the request line holds bytes a URL cannot (encode them as %XX)');
+    default:
+      return errorCodes.BAD_REQUEST(`malformed HTTP request (${err.code ?? 'parse error'})`);
+  }
+}
+
+/** The raw bytes of a JSON error answer that closes the connection. */
+function rawAnswer(e: ApiError): string {
+  const r = errorResponse(e);
+  const reason = http.STATUS_CODES[r.status] ?? 'Error';
+  const head = [`HTTP/1.1 ${r.status} ${reason}`, ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`), `content-length: ${Buffer.byteLength(r.body)}`, 'connection: close'];
+  return `${head.join('\r\n')}\r\n\r\n${r.body}`;
+}
+
 export function createHttpServer(host: HttpHost): http.Server {
   const server = http.createServer((req, res) => {
     res.sendDate = false;
@@ -71,37 +171,40 @@ export function createHttpServer(host: HttpHost): http.Server {
       respond(host, res, base);
       return;
     }
-    const tooLarge = () => {
-      write(res, errorResponse(errorCodes.PAYLOAD_TOO_LARGE(`the request body is larger than ${host.maxBodyBytes} bytes`)), true);
-      req.destroy();
-    };
-    if (declared !== undefined && Number(declared) > host.maxBodyBytes) {
-      tooLarge();
+    const limit = host.bodyLimit(base.method, base.url);
+    if (declared !== undefined && Number(declared) > limit) {
+      refuseTooLarge(req, res, limit);
       return;
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    let aborted = false;
+    let refused = false;
     req.on('data', (chunk: Buffer) => {
-      if (aborted) return;
+      if (refused) return;
       size += chunk.length;
-      if (size > host.maxBodyBytes) {
-        aborted = true;
-        tooLarge();
+      if (size > limit) {
+        refused = true;
+        chunks.length = 0;
+        refuseTooLarge(req, res, limit);
         return;
       }
       chunks.push(chunk);
     });
     req.on('end', () => {
-      if (!aborted) respond(host, res, { ...base, body: Buffer.concat(chunks) });
+      if (!refused) respond(host, res, { ...base, body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks) });
     });
     req.on('error', () => {
-      aborted = true;
+      refused = true;
     });
   });
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-    else socket.destroy();
+  server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
+    const refusal = parserRefusal(err);
+    if (!refusal || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    socket.write(rawAnswer(refusal));
+    lingerThenClose(socket);
   });
   return server;
 }

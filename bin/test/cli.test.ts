@@ -98,10 +98,11 @@ describe('npm start', () => {
     expect((await s.exit).code).toBe(0);
   });
 
-  it('--webhook-strict refuses local receivers; --webhook-timeout-ms applies', async () => {
-    const s = await start(['--port', '0', '--webhook-strict', '--webhook-timeout-ms', '1500']);
+  it('--webhook-strict (an alias of --strict-egress) refuses local receivers; --webhook-timeout-ms applies', async () => {
+    const s = await start(['--port', '0', '--webhook-strict', '--webhook-timeout-ms', '1500', '--mcp-timeout-ms', '2500']);
     try {
-      expect(s.stdout()).toMatch(/webhooks: strict \(internal addresses refused\), timeout 1500 ms/);
+      expect(s.stdout()).toMatch(/egress: +strict/);
+      expect(s.stdout()).toMatch(/webhooks: timeout 1500 ms; MCP tests: 2500 ms/);
       const post = (url: string) =>
         fetch(`${s.url}/v1/accounts/AC1a2b3c4d/webhooks`, {
           method: 'POST',

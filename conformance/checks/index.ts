@@ -21,6 +21,9 @@ export const CHECKS: readonly Check[] = [
   noSecretEchoed,
 ];
 
+/** A HEAD answer carries no body (RFC 9110 §9.3.2): only the checks of its status apply. */
+export const HEAD_CHECKS: readonly Check[] = [noServerError, statusDocumented];
+
 export const PROBES: readonly Probe[] = [missingKey, invalidKey, otherAccountKey, otherAccountResource, deletedIsGone];
 
 export type { Check, Exchange, Probe } from './types.ts';

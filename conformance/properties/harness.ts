@@ -32,6 +32,8 @@ export interface CaseContext {
   saved(name: string): unknown;
   /** Sets a name for later steps; it becomes one of the replay scenario's `vars`. */
   set(name: string, value: unknown): void;
+  /** Says this case could not reach its verdict (it proves nothing either way); returns undefined for `return c.inconclusive(...)`. */
+  inconclusive(reason: string): undefined;
 }
 
 export interface GeneratedPropertySpec<T> {
@@ -59,6 +61,24 @@ interface CaseRecord {
   steps: RawStep[];
   results: StepResult[];
   verdict?: string;
+  /** Why the case proved nothing, when it did not reach its verdict. */
+  inconclusive?: string;
+}
+
+/**
+ * Why a case that did not fail still proves nothing: a step was skipped (an operation marked
+ * unsupported, a missing capability), a counted expectation was only a sim-level observation,
+ * or no counted assertion ran at all (e.g. the target never answered).
+ */
+function whyInconclusive(record: CaseRecord, counts: (a: AssertionResult) => boolean): string | undefined {
+  if (record.inconclusive) return record.inconclusive;
+  const skipped = record.results.find((r) => r.status === 'skipped');
+  if (skipped) return `step "${skipped.name}" was skipped: ${skipped.skipReason ?? 'skipped'}`;
+  const counted = record.results.flatMap((r) => r.assertions.filter(counts));
+  const observation = counted.find((a) => a.outcome === 'observation');
+  if (observation) return `only a sim-level observation where the verdict needs an answer this target is held to (${observation.id}: ${observation.message ?? 'differs'})`;
+  if (!counted.some((a) => a.outcome === 'pass')) return 'no assertion of the property ran';
+  return undefined;
 }
 
 const MAX_FAILURE_LINES = 6;
@@ -72,10 +92,15 @@ function failuresOf(results: readonly StepResult[]): string[] {
   return results.flatMap((r) => r.assertions.filter((a) => a.outcome === 'fail').map((a) => `step ${r.index + 1} "${r.name}": ${a.id}: ${a.message ?? ''}`));
 }
 
-export function replayYaml(spec: { id: string; description: string; clauses: string[]; requires: string[] }, seed: number, record: CaseRecord, counterexample: string): string {
+/** The command that replays a scenario file against the same target (credentials come from the same CONFORMANCE_* variables or target file). */
+export function replayCommand(file: string, seed: number, replayArgs = ''): string {
+  return `npm run conformance -- run ${file} --seed ${seed}${replayArgs ? ` ${replayArgs}` : ''}`;
+}
+
+export function replayYaml(spec: { id: string; description: string; clauses: string[]; requires: string[] }, seed: number, record: CaseRecord, counterexample: string, replayArgs = ''): string {
   const header = [
     `# Shrunk counterexample of property "${spec.id}" (seed ${seed}), written by the conformance kit.`,
-    `# Replay: npm run conformance -- run <this file> --seed ${seed}`,
+    `# Replay: ${replayCommand('<this file>', seed, replayArgs)}`,
     `# Counterexample: ${counterexample.replace(/\n/g, ' ')}`,
     ...(record.verdict ? [`# Property verdict: ${record.verdict.replace(/\n/g, ' ')}`] : []),
     ...failuresOf(record.results).slice(0, MAX_FAILURE_LINES).map((f) => `# Failed: ${f.replace(/\n/g, ' ')}`),
@@ -99,9 +124,13 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
       if (missing.length > 0) return { ...unit, status: 'skipped', skipReason: lackReason(missing) };
 
       await ctx.target.isolate(ctx.seed);
-      const counts = spec.counts ?? ((a: AssertionResult) => a.id.startsWith('expect'));
+      const own = spec.counts ?? ((a: AssertionResult) => a.id.startsWith('expect'));
+      // A request that got no answer at all fails the case whatever the property counts.
+      const counts = (a: AssertionResult) => a.id === 'transport' || own(a);
       let caseIndex = 0;
       let lastFailure: CaseRecord | undefined;
+      let earned = 0;
+      let firstInconclusive: string | undefined;
       // Each property draws its numbers from its own region, so properties never meet each
       // other's rows on a target that keeps state between them.
       const base = ((ctx.seed ^ hashString(spec.id)) >>> 0) % 9_000_000;
@@ -125,6 +154,10 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
             record.vars[name] = value;
             scope.set(name, value);
           },
+          inconclusive: (reason) => {
+            record.inconclusive ??= reason;
+            return undefined;
+          },
         };
         try {
           record.verdict = await spec.drive(value, c);
@@ -133,6 +166,11 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
         }
         const failed = record.verdict !== undefined || record.results.some((r) => r.assertions.some((a) => a.outcome === 'fail' && counts(a)));
         if (failed) lastFailure = record;
+        else {
+          const why = whyInconclusive(record, counts);
+          if (why === undefined) earned++;
+          else firstInconclusive ??= why;
+        }
         return !failed;
       };
 
@@ -146,8 +184,9 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
         const counterexample = fc.stringify(details.counterexample);
         const file = path.join(opts.replayDir ?? 'reports/replay', `${spec.id}-seed${ctx.seed}.yaml`);
         mkdirSync(path.dirname(file), { recursive: true });
-        writeFileSync(file, ctx.secrets.redact(replayYaml(spec, ctx.seed, lastFailure, counterexample)));
+        writeFileSync(file, ctx.secrets.redact(replayYaml(spec, ctx.seed, lastFailure, counterexample, opts.replayArgs)));
         unit.replayFile = file;
+        unit.replayCommand = replayCommand(file, ctx.seed, opts.replayArgs);
         const why = lastFailure.verdict ?? failuresOf(lastFailure.results)[0] ?? 'failed';
         summary.outcome = outcomeFor(spec.level, false, ctx.simLevel);
         summary.message = ctx.secrets.redact(`failed after ${details.numRuns} case(s), seed ${ctx.seed}, path ${details.counterexamplePath}; shrunk counterexample ${counterexample}: ${why}`);
@@ -157,6 +196,10 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
         summary.outcome = 'fail';
         summary.message = `fast-check failed without a recorded case: ${details.errorInstance ? String(details.errorInstance) : 'unknown'}`;
         unit.status = 'failed';
+      } else if (earned === 0) {
+        // Every case stopped before its verdict: the property asserted nothing, so it claims nothing.
+        unit.ms = performance.now() - started;
+        return { ...unit, status: 'skipped', skipReason: ctx.secrets.redact(`none of ${details.numRuns} generated case(s) reached the verdict: ${firstInconclusive ?? 'no case ran'}`) };
       }
       unit.steps.push({ index: unit.steps.length, name: `${details.numRuns} generated case(s)`, status: summary.outcome === 'fail' ? 'failed' : 'passed', ms: 0, assertions: [summary] });
       unit.ms = performance.now() - started;

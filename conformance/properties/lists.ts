@@ -265,7 +265,8 @@ export async function makeRow(c: CaseContext, list: PagedList, number: string, a
  * target can make one (`fresh`), else the main account.
  */
 export async function rowAccount(c: CaseContext, list: PagedList, name: string): Promise<{ as: string; fresh: boolean }> {
-  if (!list.account && !c.can('accounts')) return { as: 'main', fresh: false };
+  // Read-only, no rows are made: the case reads the main account's data as it is.
+  if (!c.can('writes') || (!list.account && !c.can('accounts'))) return { as: 'main', fresh: false };
   await c.exec({ name: 'a fresh account', control: { createAccount: list.account ?? { numbers: 0 }, as: name } });
   return { as: name, fresh: true };
 }

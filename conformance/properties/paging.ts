@@ -17,7 +17,9 @@ async function drive(list: PagedList, v: PagingCase, c: CaseContext): Promise<st
   // In a fresh account the kit knows every row; otherwise it pages through what is there.
   const { as, fresh } = await rowAccount(c, list, 'pg');
   const created: string[] = [];
-  for (let i = 0; i < v.rows; i++) {
+  // Read-only (no writes): no rows are made; the case pages through the data that is there.
+  const rows = c.can('writes') ? v.rows : 0;
+  for (let i = 0; i < rows; i++) {
     await makeRow(c, list, c.number(i), as, `row${i}`, i % (list.variants ?? 2), { name: `row ${i + 1}` });
     created.push(`row${i}`);
   }
@@ -34,12 +36,12 @@ async function drive(list: PagedList, v: PagingCase, c: CaseContext): Promise<st
     await c.exec({
       name: 'total counts every row',
       request: { operationId: list.list, as, query: { pageSize: v.pageSize, ...every } },
-      [expect]: { status: 200, body: { meta: { total: v.rows } } },
+      [expect]: { status: 200, body: { meta: { total: rows } } },
       clauses: list.clauses.total,
     });
   }
   // In a fresh account the true count is known; elsewhere the kit can only take the target's word.
-  const total = fresh ? v.rows : Number(c.saved('total'));
+  const total = fresh ? rows : Number(c.saved('total'));
   await c.exec({
     name: 'no page size: the default',
     request: { operationId: list.list, as, query: { ...every } },
@@ -47,7 +49,7 @@ async function drive(list: PagedList, v: PagingCase, c: CaseContext): Promise<st
     clauses: ['conventions.paging.page-size-default', 'conventions.paging.page-zero-based', ...(list.clauses.pagingDefaults ?? [])],
   });
   const pages = Math.ceil(total / v.pageSize);
-  if (pages > 50) return undefined; // a huge existing list: the first page already showed the envelope
+  if (pages > 50) return c.inconclusive(`${total} rows: too many pages to walk`); // a huge existing list: the first page already showed the envelope
   const idField = idFieldOf(list);
   const seen = new Map<string, number>();
   for (let page = 0; page <= pages; page++) {
@@ -91,7 +93,8 @@ function pagingProperty(list: PagedList): PropertyDef {
     description: `${list.list}: pages are disjoint, cover total, the page past the last is empty, aliases agree`,
     clauses: [...new Set([...list.clauses.paging, ...list.clauses.total, 'conventions.paging.alias-page-size', 'conventions.paging.alias-limit', 'conventions.paging.page-size-default', ...(list.clauses.pagingDefaults ?? [])])],
     tags: ['paging', 'property'],
-    requires: ['writes', ...(list.requires ?? [])],
+    // Without writes it still walks the pages of the data that is there.
+    requires: [...(list.requires ?? [])],
     level: list.level,
     numRuns: 12,
     arbitrary: fc.record({ rows: fc.integer({ min: 0, max: 7 }), pageSize: fc.integer({ min: 1, max: 4 }), alias: fc.constantFrom('page_size' as const, 'limit' as const) }),

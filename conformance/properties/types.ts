@@ -7,6 +7,8 @@ import type { RunContext } from '../scenario/step.ts';
 export interface PropertyRunOptions {
   /** Folder for the shrunk scenario of a failure (default reports/replay). */
   replayDir?: string;
+  /** Options that point a replay at the same target ("--target https://... --sim-level observe"); empty for the in-process simulator. */
+  replayArgs?: string;
 }
 
 export interface PropertyDef {

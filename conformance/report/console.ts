@@ -18,6 +18,14 @@ function ms(n: number): string {
   return n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${Math.round(n)} ms`;
 }
 
+/** Past this, the console shows the start of a message (where the differing path is); reports keep it whole. */
+const CONSOLE_MESSAGE_LIMIT = 400;
+
+function consoleMessage(message: string): string {
+  const oneLine = message.replace(/\s*\n\s*/g, ' ');
+  return oneLine.length > CONSOLE_MESSAGE_LIMIT ? `${oneLine.slice(0, CONSOLE_MESSAGE_LIMIT)}... (${oneLine.length} characters; whole in the JSON and JUnit reports)` : oneLine;
+}
+
 export function unitLines(u: UnitResult, c = painter({ write: () => 0 })): string[] {
   const icon = u.status === 'passed' ? c.green('✓') : u.status === 'failed' ? c.red('✗') : c.yellow('-');
   const kind = u.kind === 'property' ? 'property ' : '';
@@ -28,11 +36,11 @@ export function unitLines(u: UnitResult, c = painter({ write: () => 0 })): strin
       if (a.outcome === 'pass') continue;
       const tag = a.outcome === 'fail' ? c.red(`${a.level} FAIL`) : c.yellow('sim observation');
       lines.push(`    ${tag} ${a.id} [${a.clauses.join(', ')}] step ${s.index + 1} "${s.name}" (${where})`);
-      if (a.message) lines.push(`      ${a.message}`);
+      if (a.message) lines.push(`      ${consoleMessage(a.message)}`);
     }
     if (s.status === 'skipped' && u.status !== 'skipped') lines.push(c.dim(`    skipped step ${s.index + 1} "${s.name}": ${s.skipReason}`));
   }
-  if (u.replayFile) lines.push(`    replay: npm run conformance -- run ${u.replayFile} --seed ${u.seed}`);
+  if (u.replayFile) lines.push(`    replay: ${u.replayCommand ?? `npm run conformance -- run ${u.replayFile} --seed ${u.seed}`}`);
   return lines;
 }
 

@@ -116,9 +116,7 @@ export function loadScenario(file: string, ctx: LoadContext): Scenario {
     if (!ctx.clauses.has(id)) problems.push(source.problem(`/clauses/${i}`, `unknown clause "${id}" (not in the clause catalogue)`));
   });
 
-  const steps: Step[] = [];
-  (raw.steps as Raw[]).forEach((s, i) => {
-    const at = `/steps/${i}`;
+  const loadStep = (s: Raw, at: string): Step => {
     const step = stepFromRaw(s, at, source.position(at).line);
     (s.clauses ?? []).forEach((id: string, j: number) => {
       if (!ctx.clauses.has(id)) problems.push(source.problem(`${at}/clauses/${j}`, `unknown clause "${id}" (not in the clause catalogue)`));
@@ -176,8 +174,11 @@ export function loadScenario(file: string, ctx: LoadContext): Scenario {
       if (!(name in (step.save ?? {}))) problems.push(source.problem(`${at}/secrets/${j}`, `"${name}" is not saved by this step (secrets names values this step saves)`));
     });
     if (step.kind === 'control' && step.control.as) known.add(step.control.as);
-    steps.push(step);
-  });
+    return step;
+  };
+  const steps = (raw.steps as Raw[]).map((s, i) => loadStep(s, `/steps/${i}`));
+  // Teardown steps see every name the steps save (a name that was not saved skips its step).
+  const teardown = ((raw.teardown ?? []) as Raw[]).map((s, i) => loadStep(s, `/teardown/${i}`));
   if (problems.length > 0) throw new LoadError(problems);
 
   const id = path.relative(root, file).replace(/\\/g, '/').replace(/\.ya?ml$/, '');
@@ -189,15 +190,28 @@ export function loadScenario(file: string, ctx: LoadContext): Scenario {
     tags: raw.tags ?? [],
     requires: [...new Set([...(raw.requires ?? []), ...(usesReceiver(raw) ? ['receiver'] : [])])],
     vars: raw.vars ?? {},
+    ...(raw.independent ? { independent: true } : {}),
     steps,
+    teardown,
   };
 }
 
-/** Files matching the globs (relative to the current folder), sorted. Default: every scenario. */
+function matching(patterns: readonly string[]): string[] {
+  return globSync(patterns.map((g) => g.replace(/\\/g, '/')), { absolute: true, onlyFiles: true }).filter((f) => /\.ya?ml$/.test(f));
+}
+
+/**
+ * Files matching the globs, sorted. Default: every scenario. A relative glob is read from the
+ * current folder; when nothing there matches, from the folder holding the kit's own `scenarios/`,
+ * so `scenarios/auth/*.yaml` names the shipped scenarios from any directory (the installed bin).
+ */
 export function scenarioFiles(globs: readonly string[], root = SCENARIOS_ROOT): string[] {
-  const patterns = globs.length > 0 ? [...globs] : [path.join(root, '**/*.{yaml,yml}')];
-  const files = globSync(patterns.map((g) => g.replace(/\\/g, '/')), { absolute: true, onlyFiles: true });
-  return [...new Set(files)].filter((f) => /\.ya?ml$/.test(f)).sort();
+  if (globs.length === 0) return matching([path.join(root, '**/*.{yaml,yml}')]).sort();
+  const files = globs.flatMap((g) => {
+    const here = matching([g]);
+    return here.length > 0 || path.isAbsolute(g) ? here : matching([path.join(path.dirname(root), g)]);
+  });
+  return [...new Set(files)].sort();
 }
 
 /** Loads every file; throws one LoadError listing the problems of all files. */

@@ -76,10 +76,42 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
+/** Values are shown whole in reports (the console shortens lines); only a huge one is cut. */
+const SHOW_LIMIT = 4000;
+
 export function show(v: unknown): string {
   if (v === undefined) return '(absent)';
   const s = JSON.stringify(v);
-  return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+  return s.length > SHOW_LIMIT ? `${s.slice(0, SHOW_LIMIT)}... (${s.length} characters)` : s;
+}
+
+/** Where two values first differ (depth first), so a message can name the faulty part first. */
+export function firstDifference(expected: unknown, actual: unknown, path: string): { path: string; expected: unknown; actual: unknown } | undefined {
+  if (deepEqual(expected, actual)) return undefined;
+  if (expected && actual && typeof expected === 'object' && typeof actual === 'object' && Array.isArray(expected) === Array.isArray(actual)) {
+    if (Array.isArray(expected)) {
+      const a = actual as unknown[];
+      for (let i = 0; i < Math.max(expected.length, a.length); i++) {
+        const d = firstDifference(expected[i], a[i], child(path, i));
+        if (d) return d;
+      }
+    } else {
+      const e = expected as Record<string, unknown>;
+      const a = actual as Record<string, unknown>;
+      for (const k of new Set([...Object.keys(e), ...Object.keys(a)])) {
+        const d = firstDifference(e[k], a[k], child(path, k));
+        if (d) return d;
+      }
+    }
+  }
+  return { path, expected, actual };
+}
+
+/** "differs at body.meta.page: expected 0, got -36730516", then the whole values. */
+function differs(expected: unknown, actual: unknown, path: string, what: string): string {
+  const d = firstDifference(expected, actual, path);
+  const where = d && d.path !== path ? `differs at ${d.path}: expected ${show(d.expected)}, got ${show(d.actual)}; ` : '';
+  return `${where}expected ${what}${show(expected)}, got ${show(actual)}`;
 }
 
 /** Compares numbers, or two ISO datetimes by instant. Undefined when not comparable. */
@@ -118,7 +150,7 @@ function matchOperators(m: Record<string, unknown>, actual: unknown, present: bo
         if (arg === false && present) fail(`must be absent, got ${show(actual)}`);
         break;
       case '$literal':
-        if (!deepEqual(actual, arg)) fail(`expected ${show(arg)}, got ${show(actual)}`);
+        if (!deepEqual(actual, arg)) fail(differs(arg, actual, path, ''));
         break;
       default:
         if (!present) {
@@ -158,7 +190,7 @@ function matchOne(op: string, arg: unknown, actual: unknown, path: string): Mism
       return ok ? [] : fail(`expected ${words} ${show(arg)}, got ${show(actual)}`);
     }
     case '$eq':
-      return deepEqual(actual, arg) ? [] : fail(`expected exactly ${show(arg)}, got ${show(actual)}`);
+      return deepEqual(actual, arg) ? [] : fail(differs(arg, actual, path, 'exactly '));
     case '$ne':
       return deepEqual(actual, arg) ? fail(`expected anything but ${show(arg)}`) : [];
     case '$exact': {
@@ -218,7 +250,7 @@ export function match(expected: unknown, actual: unknown, path = '', present = a
     const obj = actual as Record<string, unknown>;
     return Object.entries(expected).flatMap(([k, e]) => match(e, obj[k], child(path, k), Object.prototype.hasOwnProperty.call(obj, k)));
   }
-  return deepEqual(expected, actual) ? [] : [{ path, message: `expected ${show(expected)}, got ${show(actual)}` }];
+  return deepEqual(expected, actual) ? [] : [{ path, message: differs(expected, actual, path, '') }];
 }
 
 /** Syntax problems of an expectation tree (unknown operators, bad operands), with JSON pointers. */

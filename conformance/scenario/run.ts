@@ -2,7 +2,7 @@
 // order. A step that cannot run (missing capability, a value an earlier step did not produce)
 // is skipped with the reason, and so are the steps after it, which build on its effects.
 import type { StepResult, UnitResult } from '../result.ts';
-import { unitStatus } from '../result.ts';
+import { unitVerdict } from '../result.ts';
 import { hashString, Scope, SeededRandom, Unavailable, UnresolvedError } from './interpolate.ts';
 import { lackReason } from '../target.ts';
 import { runStep, type RunContext } from './step.ts';
@@ -51,17 +51,32 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
     }
   }
   let skippedAt: { index: number; reason: string } | undefined;
-  for (const [i, step] of scenario.steps.entries()) {
-    // Steps build on the state earlier steps made, so once one is skipped the rest are too.
-    const r: StepResult = skippedAt
-      ? { index: i, name: step.name ?? `step ${i + 1}`, line: step.line, status: 'skipped', skipReason: `step ${skippedAt.index + 1} was skipped (${skippedAt.reason})`, ms: 0, assertions: [] }
-      : await runStep(ctx, step, i, scope, scenario.clauses, scenario.requires);
-    if (!skippedAt && r.status === 'skipped') skippedAt = { index: i, reason: r.skipReason ?? 'skipped' };
-    result.steps.push(r);
-    onStep?.(scenario.id, r);
+  try {
+    for (const [i, step] of scenario.steps.entries()) {
+      // Steps build on the state earlier steps made, so once one is skipped the rest are too
+      // (unless the scenario says its steps stand alone).
+      const r: StepResult = skippedAt
+        ? { index: i, name: step.name ?? `step ${i + 1}`, line: step.line, status: 'skipped', skipReason: `step ${skippedAt.index + 1} was skipped (${skippedAt.reason})`, ms: 0, assertions: [] }
+        : await runStep(ctx, step, i, scope, scenario.clauses, scenario.requires);
+      if (!skippedAt && !scenario.independent && r.status === 'skipped') skippedAt = { index: i, reason: r.skipReason ?? 'skipped' };
+      result.steps.push(r);
+      onStep?.(scenario.id, r);
+    }
+  } finally {
+    // What the scenario created goes away whatever happened, so the next scenario on a shared
+    // target starts from the same state; each teardown step stands alone.
+    for (const [j, step] of scenario.teardown.entries()) {
+      const r = await runStep(ctx, step, scenario.steps.length + j, scope, scenario.clauses, scenario.requires);
+      r.teardown = true;
+      r.name = `teardown: ${r.name}`;
+      result.steps.push(r);
+      onStep?.(scenario.id, r);
+    }
   }
-  result.status = unitStatus(result.steps);
-  if (result.status === 'skipped') result.skipReason = result.steps[0]?.skipReason;
+  const verdict = unitVerdict(result.steps.filter((st) => !st.teardown));
+  const teardownFailed = result.steps.some((st) => st.teardown && st.status === 'failed');
+  result.status = teardownFailed ? 'failed' : verdict.status;
+  if (!teardownFailed && verdict.skipReason) result.skipReason = verdict.skipReason;
   result.ms = performance.now() - started;
   return result;
 }

@@ -1,7 +1,7 @@
 // Runs one step: skip it when the target lacks what it needs, send it, then judge the answer:
 // the step's expectations (level spec for `expect`, sim for `expectSim`), every check, and the
 // probes that apply. Values named under `save` are kept for later steps.
-import { CHECKS, PROBES } from '../checks/index.ts';
+import { CHECKS, HEAD_CHECKS, PROBES } from '../checks/index.ts';
 import { levelOf, type Exchange } from '../checks/types.ts';
 import type { Contract } from '../contract/contract.ts';
 import { outcomeFor, stepStatus, type AssertionResult, type StepResult } from '../result.ts';
@@ -12,6 +12,7 @@ import type { WebhookReceiver } from '../webhook-receiver.ts';
 import { Scope, selectFromResponse, Unavailable, UnresolvedError } from './interpolate.ts';
 import { match, statusMatches, type Mismatch } from './matchers.ts';
 import { buildApiRequest, controlCall, controlRequest, invalidKeyFor } from './request.ts';
+import { missingOperation } from './missing-operation.ts';
 import type { Expectation, Level, Step } from './types.ts';
 import { runReceiverStep, runWebhookStep } from './webhook-step.ts';
 
@@ -25,6 +26,8 @@ export interface RunContext {
   secrets: SecretSet;
   /** Probe keys already run, so that each probe runs once per operation per run. */
   probesDone: Set<string>;
+  /** Operations found not to be served at this target, with the message that said so (reported once). */
+  missingOperations: Map<string, string>;
   seed: number;
   /** When set, a step naming a clause outside the catalogue is a defect of the kit (properties build steps in code). */
   knownClause?: (id: string) => boolean;
@@ -36,6 +39,8 @@ export interface RunContext {
   signingKeys?: Map<string, string>;
   /** How long to wait for deliveries after a virtual advance when the target cannot say they settled. */
   webhookGraceMs?: number;
+  /** Keep each API answer's body in its step result (for `diff`). */
+  recordResponses?: boolean;
 }
 
 function headerMatches(expected: Record<string, unknown>, res: WireResponse): Mismatch[] {
@@ -80,7 +85,7 @@ function exchangeOf(ctx: RunContext, request: WireRequest, response: WireRespons
 
 function runChecks(ctx: RunContext, ex: Exchange, prefix = 'check'): AssertionResult[] {
   const out: AssertionResult[] = [];
-  for (const check of CHECKS) {
+  for (const check of ex.request.method.toUpperCase() === 'HEAD' ? HEAD_CHECKS : CHECKS) {
     if (!check.applies(ex)) continue;
     const level = levelOf(check, ex);
     const message = check.run(ex);
@@ -152,6 +157,8 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
       request = built.wire;
       sentBody = built.body;
       if (built.op && ctx.contract.isUnsupported(built.op)) return skipped(base, `the target file marks ${built.op.operationId} unsupported`);
+      const missing = built.op && ctx.missingOperations.get(built.op.operationId);
+      if (missing) return skipped(base, `${built.op!.operationId} is not at this target (${missing})`);
       if (built.op?.auth === 'control' || request.path.startsWith('/_sim')) isControl = true;
       if (request.method !== 'GET' && request.method !== 'HEAD') needs.push('writes');
       if (built.op?.origin === 'spec') defaultLevel = 'spec';
@@ -187,11 +194,27 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
     // spec does not show, that is the simulator's promise rather than the spec's.
     const level = isControl ? 'sim' : defaultLevel;
     const ok = res.status >= 200 && res.status < 300;
-    assertions.push({ id: 'expect.status', level, clauses, outcome: outcomeFor(level, ok, ctx.simLevel), message: ok ? undefined : ctx.secrets.redact(`expected 2xx, got ${res.status}: ${res.text.slice(0, 200)}`) });
+    assertions.push({ id: 'expect.status', level, clauses, outcome: outcomeFor(level, ok, ctx.simLevel), message: ok ? undefined : ctx.secrets.redact(`expected 2xx, got ${res.status}: ${res.text.slice(0, 2000)}`) });
   }
   assertions.push(...judge(expect, isControl ? 'sim' : 'spec', res, clauses, 'expect', ctx.simLevel));
   assertions.push(...judge(expectSim, 'sim', res, clauses, 'expectSim', ctx.simLevel));
   for (const a of assertions) if (a.message) a.message = ctx.secrets.redact(a.message);
+
+  // A 404/405 where another status was expected may mean the target does not serve the
+  // operation at all: say that once, rather than blaming auth or validation on every step.
+  const statusFailed = assertions.some((a) => a.id.endsWith('.status') && a.outcome !== 'pass');
+  if (step.kind === 'request' && statusFailed && !isControl) {
+    const op = ctx.contract.match(request.method, request.path)?.op;
+    const why = op && !ctx.missingOperations.has(op.operationId) ? await missingOperation(ctx, op, request, res, scope) : undefined;
+    if (op && why) {
+      const fix = `map it in the target file (operations: { ${op.operationId}: { path: "/the/path/it/has" } }) or mark it unsupported (operations: { ${op.operationId}: { unsupported: true } })`;
+      const message = `operation ${op.operationId} (${op.method} ${ctx.contract.pathOf(op)}) is not at this target: ${why}. Fix: ${fix}`;
+      ctx.missingOperations.set(op.operationId, why);
+      const level: Level = op.origin === 'spec' ? 'spec' : 'sim';
+      const missingAssertion: AssertionResult = { id: 'operation-missing', level, clauses: [], outcome: outcomeFor(level, false, ctx.simLevel), message: ctx.secrets.redact(message) };
+      return { ...base, request: shown, responseStatus: res.status, ms: res.ms, status: stepStatus([missingAssertion]), assertions: [missingAssertion] };
+    }
+  }
 
   if (!isControl) {
     const ex = exchangeOf(ctx, request, res);
@@ -213,5 +236,6 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
     scope.set(step.control.as, new Unavailable(`the account "${step.control.as}" was not created (status ${res.status})`));
   }
 
-  return { ...base, request: shown, responseStatus: res.status, ms: res.ms, status: stepStatus(assertions), assertions };
+  const recorded = ctx.recordResponses && !isControl ? { responseBody: ctx.secrets.redactValue(res.json ?? (res.text ? res.text.slice(0, 2000) : undefined)) } : {};
+  return { ...base, request: shown, responseStatus: res.status, ...recorded, ms: res.ms, status: stepStatus(assertions), assertions };
 }

@@ -147,5 +147,9 @@ export interface Scenario {
   requires: string[];
   /** Values computed once per run, before the first step (may use generators such as fresh.mobile). */
   vars: Record<string, unknown>;
+  /** Each step stands alone: a skipped step does not skip the ones after it. */
+  independent?: boolean;
   steps: Step[];
+  /** Steps that undo what the scenario created; they run after the steps, whatever happened. */
+  teardown: Step[];
 }

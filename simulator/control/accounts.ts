@@ -42,7 +42,7 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'Accounts.', schema: Type.Object({ data: Type.Array(AccountView) }) } },
-    handler: ({ rt }) => reply.ok({ data: rt.accounts.accounts.all().map((a) => accountView(rt, a)) }),
+    handler: ({ rt }) => reply.ok({ data: rt.accounts.list().map((a) => accountView(rt, a)) }),
   }),
   defineOperation({
     operationId: 'simGetAccount',

@@ -7,7 +7,7 @@ import { errorCodes } from '../core/errors.ts';
 import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
 import { normalizePhone } from '../core/phone.ts';
 import { CalleeSchema, ReplySchema, checkReplies, DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, OWNERS, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
-import { numberErrors } from '../resources/numbers/model.ts';
+import { sharedErrors } from '../rules/errors.ts';
 import { apiOrigin } from '../resources/messages/media.ts';
 import { messageErrors } from '../resources/messages/errors.ts';
 import { InboundMessageBody, Message } from '../resources/messages/schema.ts';
@@ -15,7 +15,7 @@ import { InboundMessageBody, Message } from '../resources/messages/schema.ts';
 const TAG = 'Control plane';
 
 const Outcome = StringEnum(OUTCOMES);
-const Outcomes = Type.Object({ sms: Outcome, lms: Outcome, mms: Outcome, ata: Outcome, call: Outcome }, { additionalProperties: false });
+const Outcomes = Type.Object({ sms: Outcome, lms: Outcome, mms: Outcome, ata: Outcome, bms: Outcome, call: Outcome }, { additionalProperties: false });
 const MagicNumberView = Type.Object(
   { number: Type.String(), description: Type.String(), outcomes: Outcomes, delaySeconds: Nullable(Type.Number()) },
   { $id: 'SimMagicNumber', additionalProperties: false },
@@ -294,8 +294,11 @@ export const operations = [
     body: InboundMessageBody,
     bodyRequired: true,
     responses: { 201: { description: 'The received message.', schema: Message } },
-    errors: [...phoneErrors, numberErrors.NUMBER_NOT_FOUND, messageErrors.MEDIA_DOWNLOAD_FAILED],
-    handler: ({ rt, body, request }) => reply.json(201, rt.messages.wire.json(rt.messages.receive(body, apiOrigin(request)))),
+    errors: [...phoneErrors, sharedErrors.NUMBER_NOT_FOUND, messageErrors.MEDIA_DOWNLOAD_FAILED],
+    handler: ({ rt, body, request }) => {
+      const origin = apiOrigin(request);
+      return reply.json(201, rt.messages.wireAt(origin).json(rt.messages.receive(body, origin)));
+    },
   }),
   defineOperation({
     operationId: 'simInjectInboundCall',
@@ -315,7 +318,7 @@ export const operations = [
         schema: Type.Object({ callId: Nullable(Type.String()), rejected: Type.Optional(Type.Boolean()) }, { $id: 'SimInboundCall', additionalProperties: false }),
       },
     },
-    errors: [...phoneErrors, numberErrors.NUMBER_NOT_FOUND],
+    errors: [...phoneErrors, sharedErrors.NUMBER_NOT_FOUND],
     handler: ({ rt, body }) => {
       checkReplies(body.replies, 'replies');
       const callId = rt.calls.inbound(body);

@@ -35,7 +35,7 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'Plans.', schema: Type.Object({ data: Type.Array(PlanView) }, { additionalProperties: false }) } },
-    handler: ({ rt }) => reply.ok({ data: rt.accounts.plans.all().map(planView) }),
+    handler: ({ rt }) => reply.ok({ data: rt.accounts.listPlans().map(planView) }),
   }),
   defineOperation({
     operationId: 'simPutPlan',

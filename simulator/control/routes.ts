@@ -4,7 +4,7 @@
 // introspection and scripting live under simulator/control/ and nowhere else.
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../core/operation.ts';
-import { ApiError } from '../core/errors.ts';
+import { ApiError, errorCodes } from '../core/errors.ts';
 import { DateTime, Nullable } from '../core/schema.ts';
 import { iso, parseInstant } from '../core/clock.ts';
 import type { Runtime } from '../runtime.ts';
@@ -91,6 +91,7 @@ export const operations = [
     body: AdvanceBody,
     bodyRequired: true,
     responses: { 200: { description: 'The new time and the number of jobs run.', schema: AdvanceResult } },
+    errors: [errorCodes.CLOCK_RUNAWAY],
     handler: ({ rt, body }) => {
       if ((body.seconds === undefined) === (body.to === undefined)) {
         throw ApiError.validation('give exactly one of "seconds" and "to"', [{ path: '', message: 'seconds or to' }]);
@@ -174,6 +175,7 @@ export const operations = [
     auth: 'control',
     body: Snapshot,
     bodyRequired: true,
+    snapshotBody: true,
     responses: { 200: { description: 'State is exactly the snapshot.', schema: StateAck } },
     handler: ({ rt, body }) => {
       rt.restore(body);

@@ -45,7 +45,7 @@ export const operations = [
       if (body.sourceIp !== undefined && !isIpv4(body.sourceIp)) {
         throw ApiError.validation('sourceIp must be an IPv4 address', [{ path: 'sourceIp', message: 'not an IPv4 address' }]);
       }
-      const r = authenticateSip(rt, rt.sipAuth, body);
+      const r = authenticateSip(rt.sipAuth, rt.numbers, body);
       return reply.ok({ ok: r.outcome === 'ok', outcome: r.outcome, credentialId: r.credentialId });
     },
   }),

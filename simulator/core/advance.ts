@@ -4,7 +4,7 @@
 // before time passes them: on a manual clock the same requests always give the same sequence,
 // whatever the network's speed. Without I/O in flight it is synchronous, as before.
 // Concurrent advances run one after another; each computes its target when its turn comes.
-import { ApiError } from './errors.ts';
+import { errorCodes } from './errors.ts';
 import { RUNAWAY_LIMIT, type VirtualClock } from './clock.ts';
 import type { IoBarrier } from './io.ts';
 
@@ -53,7 +53,7 @@ export class ClockAdvancer {
       }
       fired += this.clock.advanceTo(next);
       if (fired >= RUNAWAY_LIMIT) {
-        throw new ApiError(409, 'CLOCK_RUNAWAY', `more than ${RUNAWAY_LIMIT} jobs fell due in one advance; a job keeps rescheduling itself`);
+        throw errorCodes.CLOCK_RUNAWAY(`more than ${RUNAWAY_LIMIT} jobs fell due in one advance; a job keeps rescheduling itself`);
       }
     }
   }

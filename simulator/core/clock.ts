@@ -1,7 +1,7 @@
 // Virtual clock and job scheduler. Time is epoch milliseconds; nothing here reads the wall
 // clock. Jobs are plain data ({kind, payload}) so that a state snapshot can carry them, and
 // they run in one total order: due time, then creation sequence (DESIGN "Rules").
-import { ApiError } from './errors.ts';
+import { ApiError, errorCodes } from './errors.ts';
 
 export interface Job {
   id: number; // maps a scheduled job to its handle for cancel()
@@ -119,7 +119,7 @@ export class VirtualClock {
         handler(top.payload, top);
         fired++;
         if (fired >= RUNAWAY_LIMIT) {
-          throw new ApiError(409, 'CLOCK_RUNAWAY', `more than ${RUNAWAY_LIMIT} jobs fell due in one advance; a job keeps rescheduling itself`);
+          throw errorCodes.CLOCK_RUNAWAY(`more than ${RUNAWAY_LIMIT} jobs fell due in one advance; a job keeps rescheduling itself`);
         }
       }
       this.current = target;

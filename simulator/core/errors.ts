@@ -90,13 +90,13 @@ export const errorCodes = {
     code: 'FEATURE_DISABLED', status: 403, origin: 'spec',
     description: 'The managed-number add-on is off: assignment-link POST and DELETE only (the spec reserves this code for them).',
   }),
-  SIP_TRUNK_REQUIRED: defineError({
-    code: 'SIP_TRUNK_REQUIRED', status: 403, origin: 'simulator',
-    description: 'The account lacks the sip_trunk add-on: SIP endpoint, route, IP ACL and credential changes, and sip/softphone routing of numbers. (The API document answers FEATURE_DISABLED here; the spec reserves that code for assignment links.)',
-  }),
   IN_USE: defineError({
     code: 'IN_USE', status: 409, origin: 'reference',
     description: 'Something still uses the resource: numbers route to the SIP endpoint (`blockers` names each number), or a credential refers to the IP ACL. Remove the use first.',
+  }),
+  CLOCK_RUNAWAY: defineError({
+    code: 'CLOCK_RUNAWAY', status: 409, origin: 'simulator',
+    description: 'A clock advance ran more than 1,000,000 jobs: a job keeps rescheduling itself. The clock stops at the last job run.',
   }),
   NOT_FOUND: defineError({
     code: 'NOT_FOUND', status: 404, origin: 'simulator',
@@ -109,6 +109,22 @@ export const errorCodes = {
   PAYLOAD_TOO_LARGE: defineError({
     code: 'PAYLOAD_TOO_LARGE', status: 413, origin: 'simulator',
     description: 'The body exceeds the size limit.',
+  }),
+  BAD_REQUEST: defineError({
+    code: 'BAD_REQUEST', status: 400, origin: 'simulator',
+    description: 'The HTTP framing is malformed (bad Content-Length or chunk size, both Content-Length and Transfer-Encoding, bytes not allowed in the request line); the connection is closed.',
+  }),
+  URI_TOO_LONG: defineError({
+    code: 'URI_TOO_LONG', status: 414, origin: 'simulator',
+    description: 'The request line is longer than the header limit (16 KiB); the connection is closed.',
+  }),
+  HEADERS_TOO_LARGE: defineError({
+    code: 'HEADERS_TOO_LARGE', status: 431, origin: 'simulator',
+    description: 'The request headers together exceed 16 KiB; the connection is closed.',
+  }),
+  NOT_IMPLEMENTED: defineError({
+    code: 'NOT_IMPLEMENTED', status: 501, origin: 'simulator',
+    description: 'The HTTP method or transfer coding is one the server does not know; the connection is closed.',
   }),
   UNSUPPORTED_MEDIA_TYPE: defineError({
     code: 'UNSUPPORTED_MEDIA_TYPE', status: 415, origin: 'simulator',

@@ -5,7 +5,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { ErrorFactory, Origin } from './errors.ts';
 import type { Method } from './router.ts';
-import type { Runtime } from '../runtime.ts';
 
 /** Who may call: an account key matching {accountId}, any account key, anyone, or the control plane. */
 export type AuthMode = 'account' | 'key' | 'none' | 'control';
@@ -67,8 +66,15 @@ export interface Reply {
   stream?: EventStream;
 }
 
+/**
+ * What handlers receive as `ctx.rt`. Empty here so that the core knows nothing above it; the
+ * composition root (runtime.ts) fills it in by declaration merging, so routes see the typed
+ * runtime (`ctx.rt.numbers`) without core importing it.
+ */
+export interface HandlerRuntime {}
+
 export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
-  rt: Runtime;
+  rt: HandlerRuntime;
   /** The authenticated account (from the key); undefined for `none` and `control` routes. */
   accountId: string;
   params: P;
@@ -107,6 +113,8 @@ export interface OperationSpec<
   body?: B;
   /** Whether a body must be present; an empty body with a JSON content type counts as none. */
   bodyRequired?: boolean;
+  /** The body is a state snapshot: it may be as large as the snapshot limit, not the request-body limit. */
+  snapshotBody?: boolean;
   /** Body fields that exist on the resource but cannot be changed here, with the advice to give. */
   immutable?: { fields: string[]; advice: string };
   /** The success responses. */

@@ -25,6 +25,14 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 }
 
 /** `T` or null; emitted as `anyOf: [T, {type: null}]` (OpenAPI 3.1 has no `nullable`). */
+/**
+ * The schema with its own description. Typed as the original: a spread (`{ ...schema }`) would
+ * carry TypeBox's symbol keys into the inferred type, which declaration files cannot name.
+ */
+export function withDescription<T extends TSchema>(schema: T, description: string): T {
+  return { ...schema, description };
+}
+
 export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = {}) {
   return Type.Union([schema, Type.Null()], options);
 }

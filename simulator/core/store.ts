@@ -11,7 +11,7 @@ const QUERY_CACHE_SIZE = 256;
 
 export class Table<T extends Row> {
   private rows: T[] = [];
-  private readonly index = new Map<string, number>();
+  private index = new Map<string, number>();
   private version = 0; // bumped by every change; cached views of an older version are stale
   private readonly views = new Map<string, { version: number; rows: T[] }>();
 
@@ -89,6 +89,14 @@ export class Table<T extends Row> {
 
   find(pred: (row: T) => boolean): T | undefined {
     return this.rows.find(pred);
+  }
+
+  /** Takes over another table's rows in place (restore and reset), so holders keep one object. */
+  adopt(other: Table<T>): void {
+    this.rows = other.rows;
+    this.index = other.index;
+    this.views.clear();
+    this.version++;
   }
 
   toJSON(): T[] {

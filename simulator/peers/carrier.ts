@@ -10,7 +10,7 @@ import { Table } from '../core/store.ts';
 import { ApiError, defineError } from '../core/errors.ts';
 import { iso } from '../core/clock.ts';
 import { DateTime, Nullable, StringEnum, validate } from '../core/schema.ts';
-import type { Runtime } from '../runtime.ts';
+import type { Kernel } from '../core/ports.ts';
 
 export const DELIVERY_TYPES = ['sms', 'lms', 'mms', 'ata', 'bms', 'call'] as const;
 export type DeliveryType = (typeof DELIVERY_TYPES)[number];
@@ -208,6 +208,9 @@ interface Secret {
   code: string;
 }
 
+/** The carrier needs only the virtual clock. */
+export type CarrierPorts = Pick<Kernel, 'clock'>;
+
 export class Carrier {
   private scripts = new Table<ScriptRow>();
   private deliveries = new Table<DeliveryRow>();
@@ -217,7 +220,7 @@ export class Carrier {
   private readonly listeners = new Map<Owner, (d: DeliveryRow) => void>(); // maps an owner to who hears its outcomes
   private callLog: (number: string) => PhoneCall[] = () => []; // the calls model tells what phones lived through
 
-  constructor(private readonly rt: Runtime) {
+  constructor(private readonly rt: CarrierPorts) {
     rt.clock.on('carrier.outcome', (p: { deliveryId: string }) => this.complete(p.deliveryId));
   }
 

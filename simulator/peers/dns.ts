@@ -4,12 +4,15 @@
 // name and type. Failures are scripted too: a provider `outage` (per domain or global) makes
 // the whole check impossible, a lookup `timeout` (per name, per domain or global) fails the
 // lookups it covers. Names are normalised like sender domains (lowercase, punycode, no dot).
+// A and AAAA records answer the egress guard's address lookups (peers/egress.ts); a rebinding
+// rule makes a name change its address answer after a number of lookups.
 import { Type, type Static } from '@sinclair/typebox';
+import ipaddr from 'ipaddr.js';
 import { ApiError } from '../core/errors.ts';
 import { Nullable, StringEnum, validate } from '../core/schema.ts';
 import { DNS_NAME, isWithin, parseDomainName } from '../core/domain.ts';
 
-export const RECORD_TYPES = ['CNAME', 'MX', 'TXT'] as const;
+export const RECORD_TYPES = ['CNAME', 'MX', 'TXT', 'A', 'AAAA'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 export const FAILURE_KINDS = ['outage', 'timeout'] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
@@ -21,7 +24,7 @@ export const DnsRecordSchema = Type.Object(
   {
     name: Type.String({ description: 'Owner name, normalised (lowercase, punycode, no trailing dot).' }),
     type: StringEnum(RECORD_TYPES),
-    value: Type.String({ description: 'CNAME and MX: a host name (normalised). TXT: the text exactly as given; quotes are kept and are part of the value.' }),
+    value: Type.String({ description: 'CNAME and MX: a host name (normalised). TXT: the text exactly as given; quotes are kept and are part of the value. A: an IPv4 address (dotted quad); AAAA: an IPv6 address (normalised).' }),
     priority: Nullable(Type.Integer({ minimum: 0, maximum: 65535 }), { description: 'MX preference; null for CNAME and TXT.' }),
   },
   { $id: 'SimDnsRecord', additionalProperties: false },
@@ -38,8 +41,23 @@ export const DnsFailureSchema = Type.Object(
 );
 export type DnsFailure = Static<typeof DnsFailureSchema>;
 
+export const DnsRebindSchema = Type.Object(
+  {
+    name: Type.String({ description: 'The name, normalised.' }),
+    afterLookups: Type.Integer({ minimum: 0, description: 'Address lookups answered from the A/AAAA records first; every later one gets `addresses`.' }),
+    addresses: Type.Array(Type.String(), { description: 'The answer after the switch (IPv4 or IPv6 addresses; [] answers "no address").' }),
+  },
+  { $id: 'SimDnsRebind', additionalProperties: false },
+);
+export type DnsRebind = Static<typeof DnsRebindSchema>;
+
 export const DnsStateSchema = Type.Object(
-  { records: Type.Array(DnsRecordSchema), failures: Type.Array(DnsFailureSchema) },
+  {
+    records: Type.Array(DnsRecordSchema),
+    failures: Type.Array(DnsFailureSchema),
+    rebinds: Type.Optional(Type.Array(DnsRebindSchema)),
+    addressLookups: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 0 }), { description: 'Address lookups answered per name (rebinding counts them).' })),
+  },
   { additionalProperties: false },
 );
 export type DnsState = Static<typeof DnsStateSchema>;
@@ -56,14 +74,23 @@ export type LookupResult = { ok: true; records: DnsRecord[] } | { ok: false; fai
 export class FakeDns {
   private byName = new Map<string, DnsRecord[]>(); // maps an owner name to its records, in the order set
   private failures: DnsFailure[] = []; // scripted failures, in the order added
+  private rebinds = new Map<string, DnsRebind>(); // maps a name to the answer it switches to
+  private addressLookups = new Map<string, number>(); // maps a name to the address lookups answered
 
   clear(): void {
     this.byName = new Map();
     this.failures = [];
+    this.rebinds = new Map();
+    this.addressLookups = new Map();
   }
 
   snapshot(): DnsState {
-    return { records: this.allRecords(), failures: this.failures.map((f) => ({ ...f })) };
+    return {
+      records: this.allRecords(),
+      failures: this.failures.map((f) => ({ ...f })),
+      rebinds: [...this.rebinds.values()].map((r) => ({ ...r, addresses: [...r.addresses] })),
+      addressLookups: Object.fromEntries([...this.addressLookups].sort(([a], [b]) => a.localeCompare(b))),
+    };
   }
 
   restore(state: unknown): void {
@@ -75,8 +102,46 @@ export class FakeDns {
       byName.set(rec.name, dedupe([...(byName.get(rec.name) ?? []), rec]));
     });
     const failures = s.failures.map((f, i) => normalizeFailure(f, `dns.failures[${i}]`));
+    const rebinds = new Map((s.rebinds ?? []).map((r, i) => [dnsName(r.name, `dns.rebinds[${i}].name`), normalizeRebind(r, `dns.rebinds[${i}]`)] as const));
     this.byName = byName;
     this.failures = failures;
+    this.rebinds = rebinds;
+    this.addressLookups = new Map(Object.entries(s.addressLookups ?? {}));
+  }
+
+  // --- addresses (the egress guard's lookups) ---
+
+  /** Scripts a name to answer `addresses` once `afterLookups` address lookups were answered. */
+  setRebind(input: { name: string; afterLookups: number; addresses: string[] }): DnsRebind {
+    const rule = normalizeRebind({ ...input, name: dnsName(input.name, 'name') }, '');
+    this.rebinds.set(rule.name, rule);
+    return { ...rule };
+  }
+
+  removeRebind(name: string): boolean {
+    this.addressLookups.delete(name);
+    return this.rebinds.delete(name);
+  }
+
+  listRebinds(): DnsRebind[] {
+    return [...this.rebinds.values()].map((r) => ({ ...r, addresses: [...r.addresses] }));
+  }
+
+  /**
+   * The addresses a name has (A then AAAA, or the rebinding answer once due), counting the
+   * lookup; undefined when the fake DNS knows no address for the name (the system resolver
+   * answers then). A scripted timeout or outage covering the name answers [].
+   */
+  addressLookup(name: string): string[] | undefined {
+    const rule = this.rebinds.get(name);
+    const records = (this.byName.get(name) ?? []).filter((r) => r.type === 'A' || r.type === 'AAAA');
+    if (!rule && records.length === 0) return undefined;
+    const served = this.addressLookups.get(name) ?? 0;
+    this.addressLookups.set(name, served + 1);
+    const failed = this.lookup(name, 'A');
+    if (!failed.ok) return [];
+    if (rule && served >= rule.afterLookups) return [...rule.addresses];
+    return [...records.filter((r) => r.type === 'A'), ...records.filter((r) => r.type === 'AAAA')].map((r) => r.value);
   }
 
   // --- scripting (control plane) ---
@@ -164,11 +229,25 @@ function normalizeRecord(owner: string, r: RecordInput, at: string): DnsRecord {
   const hasPriority = r.priority !== undefined && r.priority !== null;
   if (r.type === 'MX' && !hasPriority) throw refuse('priority', 'is required for MX');
   if (r.type !== 'MX' && hasPriority) throw refuse('priority', `must be absent: only MX records have one (this is ${r.type})`);
+  if (r.type === 'A' || r.type === 'AAAA') return { name: owner, type: r.type, value: addressValue(r.type, r.value, field('value')), priority: null };
   if (r.type === 'TXT') {
     if (r.value.length > MAX_TXT_LENGTH) throw refuse('value', `is longer than ${MAX_TXT_LENGTH} characters`);
     return { name: owner, type: 'TXT', value: r.value, priority: null };
   }
   return { name: owner, type: r.type, value: dnsName(r.value, field('value')), priority: r.type === 'MX' ? r.priority! : null };
+}
+
+/** An address as an A or AAAA record holds it; 400 VALIDATION naming `field` otherwise. */
+function addressValue(type: 'A' | 'AAAA', value: string, field: string): string {
+  const ok = type === 'A' ? ipaddr.IPv4.isValidFourPartDecimal(value) : ipaddr.IPv6.isValid(value);
+  if (!ok) throw ApiError.validation(`${field} must be an ${type === 'A' ? 'IPv4 address (a.b.c.d)' : 'IPv6 address'}, got "${value}"`, [{ path: field, message: `not an ${type} address` }]);
+  return ipaddr.parse(value).toString();
+}
+
+function normalizeRebind(r: DnsRebind, at: string): DnsRebind {
+  const field = (x: string) => (at ? `${at}.${x}` : x);
+  const addresses = r.addresses.map((a, i) => addressValue(a.includes(':') ? 'AAAA' : 'A', a, field(`addresses[${i}]`)));
+  return { name: r.name, afterLookups: r.afterLookups, addresses };
 }
 
 function normalizeFailure(f: DnsFailure, at: string): DnsFailure {

@@ -8,7 +8,7 @@ import { ApiError, defineError } from '../core/errors.ts';
 import { iso, parseInstant } from '../core/clock.ts';
 import { DateTime, Nullable, StringEnum, validate } from '../core/schema.ts';
 import { normalizePhone } from '../core/phone.ts';
-import type { Runtime } from '../runtime.ts';
+import type { Kernel } from '../core/ports.ts';
 import type { Fixture } from '../fixture/schema.ts';
 
 /** How long a token can be used, and how soon another may be asked for the same manager. */
@@ -89,12 +89,15 @@ export function searchIdOf(raw: string, field = 'searchId'): string {
   return id;
 }
 
+/** The messenger needs the clock and the seeded random. */
+export type MessengerPorts = Pick<Kernel, 'clock' | 'random'>;
+
 export class FakeMessenger {
   private channels = new Map<string, MessengerChannel>(); // maps a search id to the provider's channel
   private tokens: MessengerToken[] = []; // every token sent, oldest first
   failure: FailureMode = 'none';
 
-  constructor(private readonly rt: Runtime) {}
+  constructor(private readonly rt: MessengerPorts) {}
 
   loadFixture(f: Fixture): void {
     this.clear();

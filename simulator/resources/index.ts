@@ -27,6 +27,8 @@ import { sipAuth } from './sip-auth/index.ts';
 import { callFlows } from './call-flows/index.ts';
 import { calls } from './calls/index.ts';
 import { assignmentLinks } from './assignment-links/index.ts';
+import { mcpConnections } from './mcp-connections/index.ts';
+import { mcpApps } from './mcp-apps/index.ts';
 
 export const FAMILIES = [
   accounts,
@@ -50,6 +52,8 @@ export const FAMILIES = [
   calls, // after call flows (its flow port), messages, block lists, usage and the webhook engine (status callbacks)
   kyc,
   assignmentLinks, // after accounts, numbers and kyc, which its ports use
+  mcpConnections,
+  mcpApps, // after usage: get_usage reads it
 ] as const;
 
 type Entry = (typeof FAMILIES)[number];

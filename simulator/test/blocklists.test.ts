@@ -192,7 +192,7 @@ describe('blocked callers', () => {
     const a = (await h.call('POST', h.acme('/blocked-callers'), { number: '02-123-4567' })).json;
     const patch = await h.call('PATCH', h.acme(`/blocked-callers/${a.id}`), { note: 'x' });
     expect(patch.status).toBe(405);
-    expect(patch.headers.allow).toBe('DELETE, GET');
+    expect(patch.headers.allow).toBe('DELETE, GET, HEAD');
     expect((await h.call('POST', h.acme('/blocked-callers'), { number: '02-123-4567', channel: 'call' })).status).toBe(400);
   });
 });

@@ -128,6 +128,12 @@ describe('determinism', () => {
       // Real I/O to customers' webhook receivers: the network timeout and the measured latency
       // need wall-clock time; when to attempt and retry stays on the virtual clock (engine.ts).
       'peers/webhooks/receiver-client.ts',
+      // The HTTP adapter bounds how long a refused connection lingers before it closes (socket
+      // I/O, RFC 9112 §9.6); no answer depends on it.
+      'server.ts',
+      // Real I/O to MCP servers: the network ceiling of a connection test (peers/mcp/budget.ts
+      // keeps scripted delays on virtual time).
+      'peers/mcp/runner.ts',
     ]);
     const forbidden: [RegExp, string][] = [
       [/\bDate\.now\s*\(/, 'Date.now()'],

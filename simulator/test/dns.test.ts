@@ -127,7 +127,7 @@ describe('/_sim/dns', () => {
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.json.code).toBe('VALIDATION');
     }
-    for (const bad of [{ records: [{ type: 'MX', value: 'mx.x.com' }] }, { records: [{ type: 'A', value: '1.2.3.4' }] }, {}, { records: 'x' }]) {
+    for (const bad of [{ records: [{ type: 'MX', value: 'mx.x.com' }] }, { records: [{ type: 'SRV', value: '1.2.3.4' }] }, { records: [{ type: 'A', value: '1.2.3' }] }, { records: [{ type: 'AAAA', value: '1.2.3.4' }] }, {}, { records: 'x' }]) {
       expect((await sim('PUT', '/dns/records/x.com', bad)).status, JSON.stringify(bad)).toBe(400);
     }
     expect((await sim('PUT', '/dns/records/bad..name', { records: [] })).status).toBe(400);
@@ -161,7 +161,7 @@ describe('/_sim/dns', () => {
     await sim('PUT', '/dns/records/example.com', { records: [{ type: 'TXT', value: 'x' }] });
     await sim('POST', '/dns/failures', { kind: 'timeout', name: 'example.com' });
     const snap = (await sim('GET', '/state')).json;
-    expect(snap.models.dns).toEqual({ records: [{ name: 'example.com', type: 'TXT', value: 'x', priority: null }], failures: [{ kind: 'timeout', domain: null, name: 'example.com' }] });
+    expect(snap.models.dns).toEqual({ records: [{ name: 'example.com', type: 'TXT', value: 'x', priority: null }], failures: [{ kind: 'timeout', domain: null, name: 'example.com' }], rebinds: [], addressLookups: {} });
     await sim('POST', '/reset', {});
     expect((await sim('GET', '/dns')).json).toEqual({ records: [], failures: [] });
     await sim('PUT', '/state', snap);

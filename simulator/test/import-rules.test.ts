@@ -40,13 +40,6 @@ function projectImports(file: string): Edge[] {
 
 const show = (edges: Edge[]) => edges.map((e) => `${e.from} -> ${e.to}`);
 
-/**
- * Known violations of the core rule, to be removed by issue 9 part 2 (a kernel with explicit
- * ports: core must not know the composition root). Nothing may be added here; an entry that no
- * longer occurs must be deleted, so the list only shrinks.
- */
-const CORE_ALLOWED = ['simulator/core/operation.ts -> simulator/runtime.ts'];
-
 describe('import rules', () => {
   it('the scanner sees every kind of import and nothing in comments or strings', () => {
     const text = [
@@ -73,14 +66,5 @@ describe('import rules', () => {
     const offending = edges.filter((e) => (e.to === 'simulator' || e.to.startsWith('simulator/')) && e.to !== 'simulator/index.ts');
     expect(show(offending), 'the kit must not depend on the simulator\'s internals: use simulator/index.ts or the control plane').toEqual([]);
   });
-
-  it('nothing under simulator/core/ imports a project file outside it (known violations listed)', () => {
-    const files = sourceFiles('simulator/core');
-    expect(files).toContain('simulator/core/clock.ts');
-    const outside = show(files.flatMap(projectImports).filter((e) => !e.to.startsWith('simulator/core/')));
-    const fresh = outside.filter((e) => !CORE_ALLOWED.includes(e));
-    expect(fresh, 'core must not import above itself: give it a port instead').toEqual([]);
-    const stale = CORE_ALLOWED.filter((e) => !outside.includes(e));
-    expect(stale, 'fixed: delete these entries from CORE_ALLOWED').toEqual([]);
-  });
+  // The core rule (core imports nothing above it) lives in layers.test.ts, with the runtime's.
 });

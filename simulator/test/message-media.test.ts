@@ -64,6 +64,45 @@ describe('getMessageMedia', () => {
     expect(c.json.mediaUrl[0]).toMatch(/^http:\/\/localhost\/v1\//);
   });
 
+  it('never stores a forged Host: other readers and snapshots see paths, rendered at their own origin', async () => {
+    const h = harness();
+    const forged = await send(h, { MediaUrl: ['https://img.example/a.jpg'] }, { host: 'evil.example' });
+    const id = forged.json.messageId;
+    expect(forged.json.mediaUrl[0]).toBe(`http://evil.example/v1/accounts/${ACME.accountId}/messages/${id}/media/0`); // only the forger sees it
+    const honest = await h.call('GET', h.acme(`/messages/${id}`), undefined, { headers: { host: 'sim.test:4010' } });
+    expect(honest.json.mediaUrl).toEqual([`http://sim.test:4010/v1/accounts/${ACME.accountId}/messages/${id}/media/0`]);
+    const listed = await h.call('GET', h.acme('/messages'), undefined, { headers: { host: 'sim.test:4010' } });
+    expect(listed.json.data[0].mediaUrl[0]).toMatch(/^http:\/\/sim\.test:4010\//);
+    expect(snapshot(h)).not.toContain('evil.example');
+    expect((h.sim.runtime.snapshot() as any).models.messages.messages[0].mediaUrl).toEqual([`/v1/accounts/${ACME.accountId}/messages/${id}/media/0`]);
+  });
+
+  it('a snapshot restored in another simulator points at that simulator', async () => {
+    const first = harness();
+    const id = (await send(first, { MediaUrl: ['https://img.example/a.jpg'] }, { host: '127.0.0.1:1' })).json.messageId;
+    const second = harness();
+    await second.sim.control.restore(await first.sim.control.snapshot());
+    const server = await second.sim.listen(0);
+    try {
+      const auth = { authorization: `Bearer ${ACME.key}` };
+      const got = (await (await fetch(`${server.url}/v1/accounts/${ACME.accountId}/messages/${id}`, { headers: auth })).json()) as { mediaUrl: string[] };
+      expect(got.mediaUrl[0]!.startsWith(`${server.url}/v1/`)).toBe(true);
+      expect((await fetch(got.mediaUrl[0]!, { headers: auth })).status).toBe(200);
+    } finally {
+      await second.sim.close();
+    }
+  });
+
+  it('renders the absolute URLs an older snapshot stored at the serving origin', async () => {
+    const h = harness();
+    const id = (await send(h, { MediaUrl: ['https://img.example/a.jpg'] })).json.messageId;
+    const old = h.sim.runtime.snapshot() as any;
+    old.models.messages.messages[0].mediaUrl = [`http://old-host:9/v1/accounts/${ACME.accountId}/messages/${id}/media/0`];
+    await h.sim.control.restore(old);
+    const got = await h.call('GET', h.acme(`/messages/${id}`), undefined, { headers: { host: 'new-host:8' } });
+    expect(got.json.mediaUrl).toEqual([`http://new-host:8/v1/accounts/${ACME.accountId}/messages/${id}/media/0`]);
+  });
+
   it('over real HTTP the listed URL itself fetches the image with the API key', async () => {
     const h = harness();
     const server = await h.sim.listen(0);

@@ -41,7 +41,7 @@ describe('targets that change or go away', () => {
     expect(r.requests).toHaveLength(0);
     const journal = await h.sim.webhooks.journal();
     expect(journal).toHaveLength(1);
-    expect(journal[0]).toMatchObject({ status: 'failed', url: 'http://127.0.0.1:9/inbound', error: 'address not allowed in strict mode: the internal address 127.0.0.1' });
+    expect(journal[0]).toMatchObject({ status: 'failed', url: 'http://127.0.0.1:9/inbound', error: 'address not allowed in strict mode: the loopback address 127.0.0.1' });
     expect((await h.sim.webhooks.deliveries())[0]).toMatchObject({ status: 'failed', attempts: 1 });
   });
 });

@@ -17,11 +17,13 @@ import { iso } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
 import type { DomainEvent } from '../../core/events.ts';
 import type { PendingIo } from '../../core/io.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { AccountsModel } from '../../resources/accounts/model.ts';
+import type { ReceiverPolicy } from './receiver-policy.ts';
 import { TEST_EVENT, type WebhookRow } from '../../resources/webhooks/schema.ts';
 import { buildRequest, toFormFields, type OutgoingRequest } from './request.ts';
 import { ReceiverClient, type AttemptOutcome } from './receiver-client.ts';
-import { DeliveryTargets } from './targets.ts';
+import { DeliveryTargets, type TargetsPorts } from './targets.ts';
 import { SigningKeys } from './signing-keys.ts';
 import { filterAttempts, filterDeliveries, withinLimit } from './journal.ts';
 import { EngineStateSchema, type AttemptRow, type DeliveryRow, type EngineState, type JournalFilter, type Target } from './schema.ts';
@@ -66,6 +68,15 @@ function isSuccess(status: number | null): boolean {
   return status !== null && status >= 200 && status < 300;
 }
 
+/** What the engine uses: the kernel's clock, events and I/O barrier, the receivers' settings
+ * (through its targets), the accounts for their signing keys, the URL policy and the seed. */
+export interface EnginePorts extends Pick<Kernel, 'clock' | 'events' | 'io'>, TargetsPorts {
+  accounts: Pick<AccountsModel, 'list'>;
+  receiverPolicy: ReceiverPolicy;
+  /** The current seed (signing keys derive from it); read at each use, a reset changes it. */
+  readonly seed: number;
+}
+
 export class WebhookEngine implements PendingIo {
   readonly targets: DeliveryTargets;
   readonly signingKeys: SigningKeys;
@@ -85,7 +96,7 @@ export class WebhookEngine implements PendingIo {
   private idleWaiters: (() => void)[] = [];
   private finishWaiters = new Map<string, ((row: DeliveryRow | undefined) => void)[]>();
 
-  constructor(private readonly rt: Runtime) {
+  constructor(private readonly rt: EnginePorts) {
     this.targets = new DeliveryTargets(rt);
     this.signingKeys = new SigningKeys(() => rt.seed);
     this.client = new ReceiverClient(rt.receiverPolicy);
@@ -431,7 +442,7 @@ export class WebhookEngine implements PendingIo {
       nextQueued: this.nextQueued,
       deliveries: [...this.deliveries.all()],
       attempts: [...this.attempts.all()],
-      signingKeys: this.signingKeys.snapshot(this.rt.accounts.accounts.all().map((a) => a.id)),
+      signingKeys: this.signingKeys.snapshot(this.rt.accounts.list().map((a) => a.id)),
     };
   }
 

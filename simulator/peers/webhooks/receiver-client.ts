@@ -7,11 +7,11 @@
 // its body; redirects are not followed (a 3xx is a failed attempt); at most RESPONSE_BODY_KEEP
 // bytes of the answer are read, the rest is dropped with the connection; in strict mode, names
 // that resolve to internal addresses are refused before connecting.
-import dns from 'node:dns';
+import type dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import type { Agent } from 'undici';
 import type { OutgoingRequest } from './request.ts';
-import { isInternalAddress, type ReceiverPolicy } from './receiver-policy.ts';
+import type { ReceiverPolicy } from './receiver-policy.ts';
 
 export const DEFAULT_RECEIVER_TIMEOUT_MS = 10_000;
 /** Bytes of a receiver's answer kept for the logs; the rest is never read. */
@@ -37,19 +37,13 @@ const BLOCKED = 'WEBHOOK_ADDRESS_BLOCKED';
 let undici: Promise<typeof import('undici')> | undefined;
 const loadUndici = () => (undici ??= import('undici'));
 
-/** dns.lookup that refuses internal addresses (strict mode), for names; literals are checked by the engine. */
+/** A lookup through the egress guard: the fake DNS first, and in strict mode internal answers refused. */
 function strictLookup(policy: ReceiverPolicy): LookupFunction {
   return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
-    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err);
-      const list = addresses as dns.LookupAddress[];
-      const internal = policy.strict ? list.find((a) => isInternalAddress(a.address)) : undefined;
-      if (internal) {
-        const e = Object.assign(new Error(`${hostname} resolves to the internal address ${internal.address}`), { code: BLOCKED });
-        return callback(e);
-      }
-      if (options.all) return callback(null, list);
-      const first = list[0];
+    void policy.guard.resolve(hostname).then((r) => {
+      if (!r.ok) return callback(Object.assign(new Error(r.reason), { code: r.blocked ? BLOCKED : 'ENOTFOUND' }));
+      if (options.all) return callback(null, r.addresses);
+      const first = r.addresses[0];
       if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }));
       return callback(null, first.address, first.family);
     });

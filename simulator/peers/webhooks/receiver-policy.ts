@@ -3,8 +3,10 @@
 // addresses as the real service does ("internal addresses are refused", numbers guide): at
 // registration for URLs whose host is an internal address or a localhost name, and again at
 // delivery for names that resolve to one.
-import net from 'node:net';
+// The address rules themselves are the shared egress guard's (peers/egress.ts); strict mode is
+// the guard's switch (`--strict-egress`, `--webhook-strict`, PUT /_sim/egress).
 import { ApiError, defineError } from '../../core/errors.ts';
+import { blockedHostReason, isInternalAddress, type EgressGuard } from '../egress.ts';
 
 export const receiverErrors = {
   URL_BLOCKED: defineError({
@@ -13,50 +15,19 @@ export const receiverErrors = {
   }),
 };
 
-/** Ranges no public receiver lives in (IANA special-purpose registries, the non-global ones). */
-const INTERNAL = new net.BlockList();
-for (const [base, bits] of [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local (cloud metadata lives here)
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) INTERNAL.addSubnet(base, bits, 'ipv4');
-for (const [base, bits] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['fc00::', 7], // unique local
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-] as const) INTERNAL.addSubnet(base, bits, 'ipv6');
-
-/** True for addresses a public receiver cannot have (IPv4-mapped IPv6 is judged as IPv4). */
-export function isInternalAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 0) return false;
-  return INTERNAL.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
-
-/** The URL's host as an address when it is an IP literal. */
-function literalAddress(hostname: string): string | undefined {
-  const h = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
-  return net.isIP(h) ? h : undefined;
-}
-
-function isLocalhostName(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/\.$/, '');
-  return h === 'localhost' || h.endsWith('.localhost');
-}
+export { isInternalAddress };
 
 export class ReceiverPolicy {
-  /** Set from the simulator's options (`--webhook-strict`); not part of the state. */
-  strict = false;
+  constructor(readonly guard: EgressGuard) {}
+
+  /** The egress guard's strict mode (set from the options or the control plane; not state). */
+  get strict(): boolean {
+    return this.guard.strict;
+  }
+
+  set strict(on: boolean) {
+    this.guard.strict = on;
+  }
 
   /**
    * Checks a receiver URL given in a request body and returns it normalised (WHATWG
@@ -96,10 +67,6 @@ export class ReceiverPolicy {
 
   /** Why delivering to this host is refused in strict mode, or undefined when it is allowed. */
   internalReason(hostname: string): string | undefined {
-    if (!this.strict) return undefined;
-    if (isLocalhostName(hostname)) return `the local host name "${hostname}"`;
-    const ip = literalAddress(hostname);
-    if (ip !== undefined && isInternalAddress(ip)) return `the internal address ${ip}`;
-    return undefined;
+    return this.strict ? blockedHostReason(hostname) : undefined;
   }
 }

@@ -5,7 +5,8 @@
 // callback to a call's statusCallback, say) registers its route here without touching the engine.
 import type { DomainEvent } from '../../core/events.ts';
 import { tryNormalizePhone } from '../../core/phone.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { NumbersModel } from '../../resources/numbers/model.ts';
+import type { WebhooksModel } from '../../resources/webhooks/model.ts';
 import type { DeliveryMethod, Target } from './schema.ts';
 
 /** Extra receivers of an event beyond the subscribed account webhooks. */
@@ -14,10 +15,16 @@ export type Route = (event: DomainEvent) => Target[];
 /** A target's receiver as it stands now, or why it can no longer receive. */
 export type Receiver = { url: string; method: DeliveryMethod; headers: Record<string, string> } | { gone: string };
 
+/** Whose settings decide the receivers: numbers' webhooks and account webhooks. */
+export interface TargetsPorts {
+  numbers: Pick<NumbersModel, 'find'>;
+  webhooks: Pick<WebhooksModel, 'find' | 'subscribers'>;
+}
+
 export class DeliveryTargets {
   private readonly routes = new Map<string, Route[]>();
 
-  constructor(private readonly rt: Runtime) {
+  constructor(private readonly rt: TargetsPorts) {
     this.route('message.received', this.numberWebhookOf('To'));
   }
 
@@ -40,7 +47,7 @@ export class DeliveryTargets {
       const raw = event.payload[field];
       if (typeof raw !== 'string') return [];
       const n = tryNormalizePhone(raw);
-      const row = n.ok ? this.rt.numbers.numbers.get(n.number) : undefined;
+      const row = n.ok ? this.rt.numbers.find(n.number) : undefined;
       if (!row || row.accountId !== event.accountId || !row.webhookUrl) return [];
       return [{ kind: 'number', number: row.id }];
     };
@@ -53,12 +60,12 @@ export class DeliveryTargets {
   receiver(target: Target, accountId: string, opts: { test: boolean }): Receiver {
     if (target.kind === 'url') return { url: target.url, method: target.method, headers: target.headers };
     if (target.kind === 'webhook') {
-      const w = this.rt.webhooks.webhooks.get(target.webhookId);
+      const w = this.rt.webhooks.find(target.webhookId);
       if (!w || w.accountId !== accountId) return { gone: 'the webhook was deleted' };
       if (!w.active && !opts.test) return { gone: 'the webhook was deactivated' };
       return { url: w.url, method: 'POST', headers: {} };
     }
-    const n = this.rt.numbers.numbers.get(target.number);
+    const n = this.rt.numbers.find(target.number);
     if (!n || n.accountId !== accountId) return { gone: `number ${target.number} is no longer held by the account` };
     if (!n.webhookUrl) return { gone: `number ${target.number} has no webhookUrl any more` };
     return { url: new URL(n.webhookUrl).href, method: n.webhookMethod, headers: { ...(n.webhookHeaders ?? {}) } };

@@ -6,9 +6,12 @@ import { defineError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { iso, parseInstant } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import { AccountsStateSchema, type AccountRow, type AccountsState, type PlanRow, ACCOUNT_IDS } from './schema.ts';
+
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export type AccountsPorts = Pick<Kernel, 'clock' | 'random'>;
 
 export const accountErrors = {
   ACCOUNT_NOT_FOUND: defineError({
@@ -30,7 +33,7 @@ export class AccountsModel {
   plans = new Table<PlanRow>(); // maps a plan key ("business") to its limits
   private keyIndex = new Map<string, string>(); // maps an API key to its accountId (derived)
 
-  constructor(private readonly rt: Runtime) {}
+  constructor(private readonly rt: AccountsPorts) {}
 
   loadFixture(f: Fixture): void {
     this.plans = new Table(Object.entries(f.plans).map(([id, p]) => ({ id, ...p })));
@@ -72,6 +75,16 @@ export class AccountsModel {
   /** The account an API key belongs to, or undefined for an unknown key. */
   accountForKey(key: string): string | undefined {
     return this.keyIndex.get(key);
+  }
+
+  /** Every account, in creation order. */
+  list(): readonly AccountRow[] {
+    return this.accounts.all();
+  }
+
+  /** Every plan, in creation order. */
+  listPlans(): readonly PlanRow[] {
+    return this.plans.all();
   }
 
   get(accountId: string): AccountRow | undefined {

@@ -8,9 +8,12 @@ import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { normalizeRecipient, normalizeRecipientFilter, type Channel } from './recipient.ts';
 import { WireCache } from '../../core/wire.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import { BlockListsStateSchema, type BlockListsState, type BlockRow, type PhoneChannel, BLOCKLIST_IDS } from './schema.ts';
+
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export type BlockListsPorts = Pick<Kernel, 'clock' | 'random'>;
 
 export const blockErrors = {
   BLOCKED_CALLER_NOT_FOUND: defineError({
@@ -58,7 +61,7 @@ export class BlockList {
   readonly wire: WireCache<BlockRow>;
 
   constructor(
-    private readonly rt: Runtime,
+    private readonly rt: BlockListsPorts,
     private readonly idFormat: IdFormat,
     private readonly notFound: (typeof blockErrors)['BLOCKED_CALLER_NOT_FOUND'],
     toWire: (row: BlockRow) => unknown,
@@ -197,7 +200,7 @@ export class BlockListsModel {
   readonly callers: BlockList;
   readonly recipients: BlockList;
 
-  constructor(rt: Runtime) {
+  constructor(rt: BlockListsPorts) {
     this.callers = new BlockList(rt, BLOCKLIST_IDS.blockedCaller, blockErrors.BLOCKED_CALLER_NOT_FOUND, callerWire);
     this.recipients = new BlockList(rt, BLOCKLIST_IDS.blockedRecipient, blockErrors.BLOCKED_RECIPIENT_NOT_FOUND, recipientWire);
   }

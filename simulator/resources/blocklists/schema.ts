@@ -2,7 +2,7 @@
 // recipient"). Recipient shapes follow the public API document exactly; caller shapes are
 // shaped after them (the reference has no caller block operations).
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, Nullable, StringEnum, withDescription } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
@@ -90,7 +90,7 @@ const RecipientValue = Type.String({
 export const CreateBlockedRecipientBody = Type.Object(
   {
     number: Type.Optional(RecipientValue),
-    recipient: Type.Optional({ ...RecipientValue, description: 'Alias of `number` (the real service renamed it); when both are sent they must agree.' }),
+    recipient: Type.Optional(withDescription(RecipientValue, 'Alias of `number` (the real service renamed it); when both are sent they must agree.')),
     channel: StringEnum(CHANNELS),
     source: Type.Optional(StringEnum(RECIPIENT_API_SOURCES, { default: 'api' })),
     sourceRef: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),

@@ -15,7 +15,7 @@ import type { Runtime } from '../../runtime.ts';
 import { DEFAULT_CALLEE, type Callee, type DeliveryRow, type PhoneCall } from '../../peers/carrier.ts';
 import { numberErrors } from '../numbers/model.ts';
 import { callFlowErrors } from '../call-flows/model.ts';
-import { linkIdOf, ownedSender, refuseOptedOut, requireSubscription } from '../messages/outbound.ts';
+import { OutboundRules } from '../../rules/outbound.ts';
 import type { FlowGraph } from './flow-graph.ts';
 import { initialState, speechSeconds, step, type Effect, type WalkInput } from './interpreter.ts';
 import { ENDINGS, carrierSource, phoneSide, platformSide, type Ending } from './endings.ts';
@@ -136,7 +136,10 @@ export class CallsModel {
   /** Call flows; the runtime connects the call-flows family here. */
   flows: FlowPort = { find: () => undefined };
 
+  private readonly outbound: OutboundRules;
+
   constructor(private readonly rt: Runtime) {
+    this.outbound = new OutboundRules(rt); // rt's numbers, accounts and blockLists are its ports
     this.http = new FlowHttpClient(rt.receiverPolicy);
     rt.io.register(this.http);
     rt.carrier.onOutcome('call', (d) => this.carrierReported(d));
@@ -175,7 +178,7 @@ export class CallsModel {
   /** createCall. Every check runs before the first write; a refusal stores nothing and draws no id. */
   create(accountId: string, input: CreateCallInput): CallRow {
     const to = normalizePhone(input.To, 'To');
-    const from = ownedSender(this.rt, accountId, input.From, 'From');
+    const from = this.outbound.ownedSender(accountId, input.From, 'From');
     const modes = (['Url', 'AgentId', 'CallFlowId'] as const).filter((k) => input[k] !== undefined);
     if (modes.length > 1) throw ApiError.validation(`${modes.join(' and ')} are exclusive; give one of Url, AgentId, CallFlowId`, modes.map((m) => ({ path: m, message: 'exclusive with ' + modes.filter((x) => x !== m).join(', ') })));
     if (input.Variables !== undefined && input.CallFlowId === undefined) throw ApiError.validation('Variables go only with CallFlowId', [{ path: 'Variables', message: 'needs CallFlowId' }]);
@@ -187,8 +190,8 @@ export class CallsModel {
     if (input.AgentId !== undefined) throw callErrors.AGENT_NOT_FOUND(`no agent ${input.AgentId} in this account`);
     if (input.CallFlowId === undefined) throw callErrors.AGENT_NOT_CONNECTED(`no Agent SDK is connected to ${from}; give CallFlowId`);
     this.requireFlow(accountId, input.CallFlowId);
-    requireSubscription(this.rt, accountId);
-    refuseOptedOut(this.rt, accountId, to, 'call');
+    this.outbound.requireSubscription(accountId);
+    this.outbound.refuseOptedOut(accountId, to, 'call');
 
     const ringSeconds = input.Timeout === undefined || input.Timeout < 1 ? DEFAULT_RING_SECONDS : Math.min(input.Timeout, MAX_RING_SECONDS);
     const id = freshId(this.rt.random, CALL_IDS.call, (x) => this.calls.has(x));
@@ -475,7 +478,7 @@ export class CallsModel {
     const own = d.direction === 'outbound' ? d.from : d.to;
     const phone = d.direction === 'outbound' ? d.to : d.from;
     try {
-      this.rt.messages.send(d.accountId, { To: to ?? phone, From: own, Body: body, ...(subject ? { Subject: subject } : {}) }, '');
+      this.rt.messages.send(d.accountId, { To: to ?? phone, From: own, Body: body, ...(subject ? { Subject: subject } : {}) });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
     }
@@ -558,7 +561,7 @@ export class CallsModel {
     for (const r of this.calls.all()) {
       if (r.accountId !== accountId || r.dateUpdated === null) continue;
       const own = r.direction === 'outbound' ? r.from : r.to;
-      const linkId = linkIdOf(this.rt, accountId, own);
+      const linkId = this.outbound.linkIdOf(accountId, own);
       if (r.duration !== null && r.duration > 0) {
         out.push({ meter: r.direction === 'outbound' ? 'outbound_seconds' : 'inbound_seconds', quantity: r.duration, at: r.dateUpdated, phoneNumber: own, linkId });
       }

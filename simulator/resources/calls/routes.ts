@@ -5,7 +5,7 @@ import { defineOperation, reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { DateTime, StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
-import { messageErrors } from '../messages/errors.ts';
+import { outboundErrors } from '../../rules/outbound.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
 import { callErrors } from './model.ts';
 import { CALL_STATUSES, Call, CallControlResponse, CallList, CreateCallBody, UpdateCallBody } from './schema.ts';
@@ -32,9 +32,9 @@ export const operations = [
     responses: { 201: { description: 'The queued call.', schema: Call } },
     errors: [
       ...phoneErrors,
-      messageErrors.FROM_NOT_REGISTERED,
-      messageErrors.NO_SUBSCRIPTION,
-      messageErrors.RECIPIENT_BLOCKED,
+      outboundErrors.FROM_NOT_REGISTERED,
+      outboundErrors.NO_SUBSCRIPTION,
+      outboundErrors.RECIPIENT_BLOCKED,
       receiverErrors.URL_BLOCKED,
       callErrors.CALL_FLOW_NOT_FOUND,
       callErrors.CALL_FLOW_UNREADABLE,

@@ -10,7 +10,8 @@ import { iso, parseInstant } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
 import { HOST_NAME, parseDomainName } from '../../core/domain.ts';
 import { WireCache } from '../../core/wire.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { FakeDns } from '../../peers/dns.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import { FAILED, observe, type Observation } from './checks.ts';
 import { dnsRecordsOf } from './records.ts';
@@ -22,6 +23,11 @@ import {
   type EmailProviderSettings,
   EMAIL_DOMAIN_IDS,
 } from './schema.ts';
+
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export interface EmailDomainsPorts extends Pick<Kernel, 'clock' | 'random'> {
+  dns: Pick<FakeDns, 'outage' | 'lookup'>;
+}
 
 const HOUR = 3_600_000;
 /** An unverified registration holds the domain this long after registration or the last verification request (guides: 72 hours). */
@@ -97,7 +103,7 @@ export class EmailDomainsModel {
   private owners = new Map<string, string>(); // maps a normalised domain to the id of its registration (derived)
   readonly wire = new WireCache(emailDomainWire);
 
-  constructor(private readonly rt: Runtime) {
+  constructor(private readonly rt: EmailDomainsPorts) {
     rt.clock.on(CHECK_JOB, (p: { emailDomainId: string }, job) => this.periodicCheck(p.emailDomainId, job.due));
   }
 

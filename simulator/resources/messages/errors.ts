@@ -2,6 +2,7 @@
 // are the spec's; the 400 content codes are the public guides' and API document's; the rest
 // are ours where those are silent (docs/decisions.md, "Messages").
 import { defineError } from '../../core/errors.ts';
+import { outboundErrors } from '../../rules/outbound.ts';
 
 export const messageErrors = {
   MESSAGE_NOT_FOUND: defineError({
@@ -12,10 +13,7 @@ export const messageErrors = {
     code: 'media_not_found', status: 404, origin: 'simulator',
     description: 'The message has no image at this index (indexes start at 0).',
   }),
-  FROM_NOT_REGISTERED: defineError({
-    code: 'from_not_registered', status: 400, origin: 'reference',
-    description: 'The sender (From / from) is not a number the account owns.',
-  }),
+  FROM_NOT_REGISTERED: outboundErrors.FROM_NOT_REGISTERED, // shared with every outbound send (rules/outbound.ts)
   INVALID_INPUT: defineError({
     code: 'invalid_input', status: 400, origin: 'reference',
     description: 'A required field is present but empty (e.g. Body "").',
@@ -76,10 +74,7 @@ export const messageErrors = {
     code: 'kakao_template_not_sendable', status: 422, origin: 'reference',
     description: 'The template is not approved or is dormant.',
   }),
-  NO_SUBSCRIPTION: defineError({
-    code: 'NO_SUBSCRIPTION', status: 422, origin: 'spec',
-    description: 'The account has no active subscription.',
-  }),
+  NO_SUBSCRIPTION: outboundErrors.NO_SUBSCRIPTION, // shared with every outbound send (rules/outbound.ts)
   MESSAGING_BLOCKED: defineError({
     code: 'messaging_blocked', status: 403, origin: 'reference',
     description: 'The service\'s operations staff barred the account from texting (the simulator: PATCH /_sim/accounts/{id} messagingOps.blocked).',
@@ -88,10 +83,7 @@ export const messageErrors = {
     code: 'override_quota_exceeded', status: 422, origin: 'reference',
     description: 'The cap operations set on the account\'s outbound messages of all types this calendar month (UTC) is reached; overage add-ons do not lift it (the simulator: messagingOps.monthlyCap).',
   }),
-  RECIPIENT_BLOCKED: defineError({
-    code: 'recipient_blocked', status: 422, origin: 'spec',
-    description: 'The recipient is on the account\'s opt-out list for this channel; do not retry, release the entry first. Nothing is sent or stored.',
-  }),
+  RECIPIENT_BLOCKED: outboundErrors.RECIPIENT_BLOCKED, // shared with every outbound send (rules/outbound.ts)
   TYPE_NOT_SUPPORTED: defineError({
     code: 'type_not_supported', status: 422, origin: 'reference',
     description: 'The plan does not offer this message type (its monthly cap is 0).',

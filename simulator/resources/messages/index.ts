@@ -1,5 +1,6 @@
 // The messages family: outbound and inbound texts (sms, lms, mms) and template messages (ata).
 import type { Family } from '../family.ts';
+import { OutboundRules } from '../../rules/outbound.ts';
 import { MessagesModel } from './model.ts';
 import { operations } from './routes.ts';
 import { MESSAGE_IDS } from './schema.ts';
@@ -7,7 +8,7 @@ import { operations as control } from '../../control/messaging.ts';
 
 export const messages: Family<'messages', MessagesModel> = {
   key: 'messages',
-  create: (rt) => new MessagesModel(rt),
+  create: (rt) => new MessagesModel(rt, new OutboundRules(rt)), // rt's numbers, accounts and blockLists are its ports
   operations,
   control,
   tags: {

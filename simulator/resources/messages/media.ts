@@ -1,6 +1,8 @@
 // MMS images: downloaded from the fake image host when a message is accepted, stored with the
 // message, and served back by getMessageMedia. A message's `mediaUrl` lists absolute API URLs to
 // that endpoint, as the service's do (guides); the URLs the sender gave stay with the stored image.
+// The row stores the paths only and each answer puts the origin it was reached at in front, so a
+// forged Host reaches no other reader and a restored snapshot points at the serving simulator.
 import { header, type SimRequest } from '../../core/operation.ts';
 import type { FakeImageHost } from '../../peers/image-host.ts';
 import { whitePixel } from '../../peers/image-host.ts';
@@ -35,7 +37,13 @@ export function apiOrigin(req: SimRequest): string {
   return host && /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? `${proto}://${host}` : 'http://localhost';
 }
 
-/** The API URLs of a message's images (getMessageMedia, index from 0). */
-export function mediaApiUrls(origin: string, accountId: string, messageId: string, count: number): string[] {
-  return Array.from({ length: count }, (_, i) => `${origin}/v1/accounts/${accountId}/messages/${messageId}/media/${i}`);
+/** The API paths of a message's images (getMessageMedia, index from 0), as stored. */
+export function mediaApiPaths(accountId: string, messageId: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `/v1/accounts/${accountId}/messages/${messageId}/media/${i}`);
+}
+
+/** Stored media paths as the absolute URLs a client reached at `origin` uses. */
+export function mediaUrlsAt(origin: string, paths: readonly string[]): string[] {
+  // A snapshot taken before paths were stored holds absolute URLs: their path counts.
+  return paths.map((p) => `${origin}${p.startsWith('/') ? p : new URL(p).pathname}`);
 }

@@ -8,16 +8,23 @@ import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import { ApiError } from '../../core/errors.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { AccountsModel } from '../accounts/model.ts';
+import type { NumbersModel } from '../numbers/model.ts';
+import type { BlockListsModel } from '../blocklists/model.ts';
+import type { UsageModel } from '../usage/model.ts';
+import type { Carrier } from '../../peers/carrier.ts';
+import type { FakeImageHost } from '../../peers/image-host.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import type { DeliveryRow } from '../../peers/carrier.ts';
-import { numberErrors } from '../numbers/model.ts';
+import { sharedErrors } from '../../rules/errors.ts';
 import { messageErrors as E } from './errors.ts';
 import { chooseTextType, planContent, type PlannedContent } from './content.ts';
-import { downloadMedia, mediaApiUrls } from './media.ts';
-import { linkIdOf, ownedSender, refuseOptedOut, requireSubscription } from './outbound.ts';
-import { MessageQuota, countsTowardUsage } from './quota.ts';
-import { KakaoTemplates } from './templates.ts';
+import { downloadMedia, mediaApiPaths, mediaUrlsAt } from './media.ts';
+import type { OutboundRules } from '../../rules/outbound.ts';
+import type { KakaoChannelsModel } from '../kakao-channels/model.ts';
+import { MessageQuota, countsTowardUsage, type QuotaPorts } from './quota.ts';
+import { KakaoTemplates, type TemplatesPorts } from './templates.ts';
 import { BrandImages, BrandTemplates } from './brand-assets.ts';
 import { isBrandNight, planBrand } from './brand-content.ts';
 import {
@@ -33,7 +40,8 @@ import {
   MESSAGE_IDS,
 } from './schema.ts';
 
-export function messageWire(r: MessageRow) {
+/** A message on the wire, its media paths as URLs on `origin` (where the client reached the API). */
+export function messageWire(r: MessageRow, origin: string) {
   return {
     messageId: r.id,
     status: r.status,
@@ -43,7 +51,7 @@ export function messageWire(r: MessageRow) {
     from: r.from,
     body: r.body,
     numMedia: r.mediaUrl.length,
-    mediaUrl: r.mediaUrl,
+    mediaUrl: mediaUrlsAt(origin, r.mediaUrl),
     direction: r.direction,
     accountId: r.accountId,
     dateCreated: r.dateCreated,
@@ -58,18 +66,47 @@ export interface MessageFilter {
 }
 
 type OutboundFields = Pick<MessageRow, 'accountId' | 'from' | 'to' | 'idempotencyKey' | 'linkId' | 'fallbackFor' | 'media'> &
-  Omit<PlannedContent, 'mediaUrl'> & { origin: string };
+  Omit<PlannedContent, 'mediaUrl'>;
+
+/** How many origins keep a cache of serialised messages (a client sends one Host; forged ones come and go). */
+const CACHED_ORIGINS = 8;
+
+/** What the model uses beyond its own tables (and what its quota and templates use); the descriptor passes the runtime. */
+export interface MessagesPorts extends QuotaPorts, TemplatesPorts, Pick<Kernel, 'clock' | 'random' | 'events'> {
+  accounts: Pick<AccountsModel, 'get' | 'hasAddon' | 'plan' | 'subscriptionActive'>;
+  numbers: Pick<NumbersModel, 'ownerOf'>;
+  blockLists: Pick<BlockListsModel, 'isRecipientBlocked'>;
+  usage: Pick<UsageModel, 'register'>;
+  carrier: Pick<Carrier, 'onOutcome' | 'submit'>;
+  imageHost: FakeImageHost;
+  /** Read at send time only (the channels family is built after this one). */
+  kakaoChannels: Pick<KakaoChannelsModel, 'find'>;
+}
 
 export class MessagesModel {
   messages = new Table<MessageRow>(); // maps a messageId to a sent or received message
   readonly templates: KakaoTemplates;
   readonly brandTemplates: BrandTemplates;
   readonly brandImages: BrandImages;
-  readonly wire = new WireCache<MessageRow>(messageWire);
+  private readonly wires = new Map<string, WireCache<MessageRow>>(); // maps an origin to its serialised messages
+
+  /** Serialised messages as a client that reached the API at `origin` sees them. */
+  wireAt(origin: string): WireCache<MessageRow> {
+    let wire = this.wires.get(origin);
+    if (!wire) {
+      if (this.wires.size >= CACHED_ORIGINS) this.wires.delete(this.wires.keys().next().value!);
+      wire = new WireCache<MessageRow>((r) => messageWire(r, origin));
+      this.wires.set(origin, wire);
+    }
+    return wire;
+  }
   private readonly quota: MessageQuota; // monthly counts per type (derived from the rows)
   private idempotency = new Map<string, string>(); // maps account|IdempotencyKey to the first message's id (derived)
 
-  constructor(private readonly rt: Runtime) {
+  constructor(
+    private readonly rt: MessagesPorts,
+    private readonly outbound: OutboundRules,
+  ) {
     this.templates = new KakaoTemplates(rt);
     const kernel = { clock: rt.clock, random: () => rt.random };
     this.brandTemplates = new BrandTemplates(kernel);
@@ -125,9 +162,9 @@ export class MessagesModel {
   /**
    * sendMessage. Every check runs before the first write, in this order: idempotent replay,
    * content (400), numbers (400), image downloads (400), subscription (422), operations bar
-   * (403), opt-out, template approval, type, monthly cap and operations cap (422). `origin` is where clients reach the API (media URLs).
+   * (403), opt-out, template approval, type, monthly cap and operations cap (422).
    */
-  send(accountId: string, input: SendMessageInput, origin: string): { row: MessageRow; replayed: boolean } {
+  send(accountId: string, input: SendMessageInput): { row: MessageRow; replayed: boolean } {
     const key = input.IdempotencyKey ?? null;
     const earlier = key === null ? undefined : this.idempotency.get(`${accountId}|${key}`);
     if (earlier !== undefined) return { row: this.messages.get(earlier)!, replayed: true };
@@ -140,11 +177,11 @@ export class MessagesModel {
         })
       : planContent(input, (channelId, templateId) => this.templates.find(accountId, this.messengerChannelId(accountId, channelId), templateId));
     const to = normalizePhone(input.To, 'To');
-    const from = ownedSender(this.rt, accountId, input.From, 'From');
+    const from = this.outbound.ownedSender(accountId, input.From, 'From');
     const media = downloadMedia(this.rt.imageHost, content.mediaUrl, 'MediaUrl');
-    requireSubscription(this.rt, accountId);
+    this.outbound.requireSubscription(accountId);
     if (this.barred(accountId)) throw E.MESSAGING_BLOCKED(`account ${accountId} is barred from sending messages by the service's operations`);
-    refuseOptedOut(this.rt, accountId, to, 'message');
+    this.outbound.refuseOptedOut(accountId, to, 'message');
     if (content.type === 'bms' && isBrandNight(this.rt.clock.now())) {
       throw E.KAKAO_BRAND_NIGHT_BLOCKED('brand messages cannot be sent from 20:50 to 08:00 Korea time; send again after 08:00 KST');
     }
@@ -154,7 +191,7 @@ export class MessagesModel {
     const refusal = this.quota.refusal(accountId, content.type);
     if (refusal) throw refusal;
 
-    const row = this.queue({ ...content, media, origin, accountId, from, to, idempotencyKey: key, linkId: linkIdOf(this.rt, accountId, from), fallbackFor: null });
+    const row = this.queue({ ...content, media, accountId, from, to, idempotencyKey: key, linkId: this.outbound.linkIdOf(accountId, from), fallbackFor: null });
     return { row, replayed: false };
   }
 
@@ -191,13 +228,14 @@ export class MessagesModel {
 
   /**
    * Control plane: a text from a phone to a number some account owns arrives as received. Its
-   * images come through the fake image host like a send's; `origin` builds their API URLs.
+   * images come through the fake image host like a send's. `origin` (where the control plane was
+   * reached) makes the media URLs of the message.received webhook absolute.
    */
   receive(input: InboundMessageInput, origin: string): MessageRow {
     const to = normalizePhone(input.to, 'to');
     const from = normalizePhone(input.from, 'from');
     const accountId = this.rt.numbers.ownerOf(to);
-    if (!accountId) throw numberErrors.NUMBER_NOT_FOUND(`no account owns ${to}; inbound messages go to a number of some account`);
+    if (!accountId) throw sharedErrors.NUMBER_NOT_FOUND(`no account owns ${to}; inbound messages go to a number of some account`);
     const mediaUrl = input.mediaUrl ?? [];
     const subject = input.subject ? input.subject : null;
     const body = input.body ?? null;
@@ -214,11 +252,11 @@ export class MessagesModel {
       status: 'received',
       subject,
       body,
-      mediaUrl: mediaApiUrls(origin, accountId, blank.id, media.length),
+      mediaUrl: mediaApiPaths(accountId, blank.id, media.length),
       media,
     };
     this.messages.insert(row);
-    this.announce('message.received', row);
+    this.announce('message.received', row, origin);
     return row;
   }
 
@@ -280,7 +318,7 @@ export class MessagesModel {
       type: f.type,
       subject: f.subject,
       body: f.body,
-      mediaUrl: mediaApiUrls(f.origin, f.accountId, blank.id, f.media.length),
+      mediaUrl: mediaApiPaths(f.accountId, blank.id, f.media.length),
       media: f.media,
       idempotencyKey: f.idempotencyKey,
       linkId: f.linkId,
@@ -335,7 +373,6 @@ export class MessagesModel {
       subject: plan.subject,
       brand: null,
       media: [],
-      origin: '', // no images, so no media URLs to build
       template: null,
       fallback: null,
       idempotencyKey: null,
@@ -345,7 +382,7 @@ export class MessagesModel {
   }
 
   /** Domain event for the webhook engine: the message webhook's form fields (guides 2a). */
-  private announce(type: 'message.sent' | 'message.failed' | 'message.received', row: MessageRow): void {
+  private announce(type: 'message.sent' | 'message.failed' | 'message.received', row: MessageRow, origin = ''): void {
     const at = this.rt.clock.now();
     const payload: Record<string, string> = {
       MessageId: row.id,
@@ -361,7 +398,7 @@ export class MessagesModel {
       payload.Subject = row.subject ?? '';
       payload.Body = row.body ?? '';
       payload.NumMedia = String(row.mediaUrl.length);
-      row.mediaUrl.forEach((url, i) => (payload[`MediaUrl${i}`] = url));
+      mediaUrlsAt(origin, row.mediaUrl).forEach((url, i) => (payload[`MediaUrl${i}`] = url));
     }
     this.rt.events.emit({ type, accountId: row.accountId, resourceId: row.id, at, payload });
   }

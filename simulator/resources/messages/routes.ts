@@ -60,8 +60,8 @@ export const operations = [
       E.KAKAO_BRAND_NIGHT_BLOCKED,
     ],
     handler: (ctx) => {
-      const { row } = ctx.rt.messages.send(ctx.accountId, ctx.body, apiOrigin(ctx.request));
-      return reply.json(201, ctx.rt.messages.wire.json(row));
+      const { row } = ctx.rt.messages.send(ctx.accountId, ctx.body);
+      return reply.json(201, ctx.rt.messages.wireAt(apiOrigin(ctx.request)).json(row));
     },
   }),
   defineOperation({
@@ -86,7 +86,7 @@ export const operations = [
       const paging = parsePaging(ctx.query as PagingQuery);
       const rows = ctx.rt.messages.list(ctx.accountId, { type: ctx.query.type, status: ctx.query.status, number: ctx.query.number });
       const page = pageOf(rows, paging);
-      return reply.json(200, ctx.rt.messages.wire.list(page.data, page.meta));
+      return reply.json(200, ctx.rt.messages.wireAt(apiOrigin(ctx.request)).list(page.data, page.meta));
     },
   }),
   defineOperation({
@@ -100,7 +100,7 @@ export const operations = [
     params: { ...account, messageId: Type.String() },
     responses: { 200: { description: 'The message.', schema: Message } },
     errors: [E.MESSAGE_NOT_FOUND],
-    handler: (ctx) => reply.json(200, ctx.rt.messages.wire.json(ctx.rt.messages.get(ctx.accountId, ctx.params.messageId))),
+    handler: (ctx) => reply.json(200, ctx.rt.messages.wireAt(apiOrigin(ctx.request)).json(ctx.rt.messages.get(ctx.accountId, ctx.params.messageId))),
   }),
   defineOperation({
     operationId: 'getMessageMedia',

@@ -4,7 +4,7 @@
 // `Kakao: {ChannelId, TemplateId, Variables}`; its templates live in the fixture and the
 // control plane.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, Nullable, StringEnum, withDescription } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
@@ -116,7 +116,7 @@ export const SendMessageBody = Type.Object(
     ),
     Kakao: Type.Optional(Nullable(KakaoBody)),
     Brand: Type.Optional(
-      Nullable({ ...BrandBody, description: 'A messenger brand message (type bms): exactly one of TemplateId and Free; nothing else beside it, no Fallback (docs/compatibility.md).' }),
+      Nullable(withDescription(BrandBody, 'A messenger brand message (type bms): exactly one of TemplateId and Free; nothing else beside it, no Fallback (docs/compatibility.md).')),
     ),
     Fallback: Type.Optional(Nullable(FallbackBody)),
   },
@@ -164,7 +164,7 @@ export const MessageRowSchema = Type.Object(
     to: Type.String(),
     subject: Nullable(Type.String()),
     body: Nullable(Type.String()),
-    mediaUrl: Type.Array(Type.String()), // API URLs of the stored images (getMessageMedia)
+    mediaUrl: Type.Array(Type.String()), // API paths of the stored images (getMessageMedia); answers put the origin in front
     media: Type.Array(StoredMediaSchema), // the images, in MediaUrl order
     dateCreated: DateTime(),
     dateUpdated: Nullable(DateTime()),

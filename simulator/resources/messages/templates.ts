@@ -5,10 +5,13 @@ import { Table } from '../../core/store.ts';
 import { ApiError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { MESSAGE_IDS } from './schema.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import { messageErrors as E } from './errors.ts';
 import type { CreateTemplateInput, TemplateRow, UpdateTemplateInput } from './schema.ts';
+
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export type TemplatesPorts = Pick<Kernel, 'clock' | 'random'>;
 
 /** "#{name}" and "name" both name the variable `name` (API document: both spellings accepted). */
 export function variableName(key: string): string {
@@ -58,7 +61,7 @@ function variablesOrRefuse(body: string, declared: readonly string[] | undefined
 export class KakaoTemplates {
   rows = new Table<TemplateRow>(); // maps a templateId to its template
 
-  constructor(private readonly rt: Runtime) {}
+  constructor(private readonly rt: TemplatesPorts) {}
 
   loadFixture(f: Fixture): void {
     this.rows = new Table();

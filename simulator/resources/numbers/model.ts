@@ -1,12 +1,16 @@
 // Numbers an account owns, the pool they are issued from, and the history of who held which
 // number when (the usage `number` axis is cut at these boundaries, usage rule 6).
+import { sharedErrors } from '../../rules/errors.ts';
+import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
 import { Table } from '../../core/store.ts';
-import { defineError, errorCodes, ApiError } from '../../core/errors.ts';
+import { defineError, ApiError } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
 import { isRepresentativeNumber, normalizePhone, tryNormalizePhone } from '../../core/phone.ts';
 import type { RefKind } from '../index.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { AccountsModel } from '../accounts/model.ts';
+import type { ReceiverPolicy } from '../../peers/webhooks/receiver-policy.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import {
   NumbersStateSchema,
@@ -20,11 +24,14 @@ import {
   type UpdateNumberInput,
 } from './schema.ts';
 
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export interface NumbersPorts extends Pick<Kernel, 'clock' | 'refs'> {
+  accounts: Pick<AccountsModel, 'hasAddon' | 'plan' | 'subscriptionActive'>;
+  receiverPolicy: Pick<ReceiverPolicy, 'refuseInternal'>;
+}
+
 export const numberErrors = {
-  NUMBER_NOT_FOUND: defineError({
-    code: 'number_not_found', status: 404, origin: 'simulator',
-    description: 'No number with this value exists (or the path is not a phone number).',
-  }),
+  NUMBER_NOT_FOUND: sharedErrors.NUMBER_NOT_FOUND, // rules/errors.ts
   NUMBER_NOT_OWNED: defineError({
     code: 'number_not_owned', status: 403, origin: 'reference',
     description: 'The number exists but belongs to another account (reference: updateNumber/deleteNumber 403).',
@@ -53,10 +60,7 @@ export const numberErrors = {
     code: 'NUMBER_POOL_EMPTY', status: 503, origin: 'reference',
     description: 'The number pool has no free number (reference: registerNumber 503).',
   }),
-  NOTHING_TO_UPDATE: defineError({
-    code: 'NOTHING_TO_UPDATE', status: 400, origin: 'reference',
-    description: 'The update body has no field.',
-  }),
+  NOTHING_TO_UPDATE: sharedErrors.NOTHING_TO_UPDATE, // rules/errors.ts
   ROUTING_TARGET_MISSING: defineError({
     code: 'ROUTING_TARGET_MISSING', status: 400, origin: 'reference',
     description: 'The routing type needs its target field (webhook: webhookUrl, agent: agentId, callflow: callFlowId, forward: forwardTo, sip: sipEndpointId, softphone: sipCredentialId).',
@@ -117,7 +121,7 @@ export class NumbersModel {
   pool: Pool = { first: '07040000000', size: 1, nextOffset: 0, returned: [] }; // the free numbers
   representativePool: Pool | null = null; // the free 15xx-19xx numbers, when the fixture has a pool
 
-  constructor(private readonly rt: Runtime) {}
+  constructor(private readonly rt: NumbersPorts) {}
 
   loadFixture(f: Fixture): void {
     this.numbers = new Table();
@@ -160,8 +164,28 @@ export class NumbersModel {
     return this.numbers.newestFirst((n) => n.accountId === accountId);
   }
 
+  /** The row of a held number (domestic notation), if any account holds it. */
+  find(number: string): NumberRow | undefined {
+    return this.numbers.get(number);
+  }
+
+  /** The account's numbers that route to the SIP endpoint, sorted. */
+  routedToSipEndpoint(accountId: string, endpointId: string): string[] {
+    return this.numbers
+      .all()
+      .filter((n) => n.accountId === accountId && n.routingType === 'sip' && n.sipEndpointId === endpointId)
+      .map((n) => n.id)
+      .sort();
+  }
+
   ownerOf(number: string): string | undefined {
     return this.numbers.get(number)?.accountId;
+  }
+
+  /** The assignment link the account's current holding of the number came through (usage rule 7). */
+  openLinkOf(accountId: string, number: string): string | null {
+    const open = this.assignments.find((a) => a.number === number && a.accountId === accountId && a.to === null);
+    return open?.linkId ?? null;
   }
 
   /** A number of this account, looked up from a path or body value in any accepted spelling. */
@@ -246,7 +270,7 @@ export class NumbersModel {
     }
     if (routing === 'sip' || routing === 'softphone') {
       if (!this.rt.accounts.hasAddon(accountId, 'sip_trunk')) {
-        throw errorCodes.SIP_TRUNK_REQUIRED(`routingType "${routing}" needs the sip_trunk add-on`);
+        throw SIP_TRUNK_REQUIRED(`routingType "${routing}" needs the sip_trunk add-on`);
       }
     }
     if (input.forwardTo !== undefined && input.forwardTo !== null) {

@@ -1,8 +1,8 @@
 // HTTP surface of numbers, exactly as the public API document shapes it: listNumbers (all,
 // unpaged, `{data}`), registerNumber (201), updateNumber (PUT, partial), deleteNumber (204).
+import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../../core/operation.ts';
-import { errorCodes } from '../../core/errors.ts';
 import { WireCache } from '../../core/wire.ts';
 import { numberErrors } from './model.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
@@ -107,7 +107,7 @@ export const operations = [
       receiverErrors.URL_BLOCKED,
       numberErrors.NUMBER_NOT_FOUND,
       numberErrors.NUMBER_NOT_OWNED,
-      errorCodes.SIP_TRUNK_REQUIRED,
+      SIP_TRUNK_REQUIRED,
     ],
     handler: (ctx) => reply.json(200, wire.json(ctx.rt.numbers.update(ctx.accountId, ctx.params.number, ctx.body))),
   }),

@@ -3,23 +3,24 @@
 // deleted refers to it. A credential stores only its digest HA1; DELETE retires it (status
 // deleted, enabled false) and it stays readable by id. Every check runs before the first write, so
 // a refused request changes nothing, not even the random state (docs/decisions.md).
+import { TableState } from '../../core/table-state.ts';
+import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
 import { cidrProblem } from './cidr.ts';
 import { digestHa1, realmOf, signJwt, WS_URL } from './digest.ts';
 import { Table } from '../../core/store.ts';
 import { iso } from '../../core/clock.ts';
 import { ApiError, defineError, errorCodes } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
-import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
-import type { Runtime } from '../../runtime.ts';
-import { numberErrors } from '../numbers/model.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { AccountsModel } from '../accounts/model.ts';
+import { sharedErrors } from '../../rules/errors.ts';
 import {
   GENERATED_PASSWORD_LENGTH,
   SipAuthStateSchema,
   type CreateSipCredentialInput,
   type CreateSipIpAclInput,
-  type SipAuthState,
   type SipCredentialRow,
   type SipIpAclRow,
   type CreateWebrtcTokenInput,
@@ -28,6 +29,11 @@ import {
   type UpdateSipIpAclInput,
   SIP_AUTH_IDS,
 } from './schema.ts';
+
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export interface SipAuthPorts extends Pick<Kernel, 'clock' | 'random' | 'refs'> {
+  accounts: Pick<AccountsModel, 'hasAddon'>;
+}
 
 export const sipAuthErrors = {
   SIP_IP_ACL_NOT_FOUND: defineError({
@@ -55,7 +61,7 @@ export const sipAuthErrors = {
     description: 'No WebRTC token with this jti under the credential, or it has expired or was revoked.',
   }),
   IN_USE: errorCodes.IN_USE,
-  NOTHING_TO_UPDATE: numberErrors.NOTHING_TO_UPDATE,
+  NOTHING_TO_UPDATE: sharedErrors.NOTHING_TO_UPDATE,
 };
 
 const ID_TAIL = 2; // the ephemeral username is "ephem_" + the jti without its "WT" prefix
@@ -100,13 +106,16 @@ export function credentialWire(r: SipCredentialRow) {
 export type StatusFilter = 'active' | 'disabled';
 
 export class SipAuthModel {
-  acls = new Table<SipIpAclRow>(); // maps an ACL id to the ACL (deleted ones stay with deletedAt set)
-  tokens = new Table<WebrtcTokenRow>(); // maps a jti to a WebRTC token's ephemeral credential (expired and revoked ones stay)
-  credentials = new Table<SipCredentialRow>(); // maps a credential id to the credential (deleted ones stay)
+  readonly acls = new Table<SipIpAclRow>(); // maps an ACL id to the ACL (deleted ones stay with deletedAt set)
+  readonly tokens = new Table<WebrtcTokenRow>(); // maps a jti to a WebRTC token's ephemeral credential (expired and revoked ones stay)
+  readonly credentials = new Table<SipCredentialRow>(); // maps a credential id to the credential (deleted ones stay)
   readonly aclWire = new WireCache(aclWire);
   readonly credentialWire = new WireCache(credentialWire);
 
-  constructor(private readonly rt: Runtime) {
+  // Snapshot, restore and reset of the tables above (core/table-state.ts).
+  private readonly state = new TableState(SipAuthStateSchema, 'sipAuth', { acls: this.acls, credentials: this.credentials, tokens: this.tokens });
+
+  constructor(private readonly rt: SipAuthPorts) {
     rt.refs.register('sipCredential', (accountId, id) => {
       const row = this.credentials.get(id);
       if (!row || row.accountId !== accountId) return false;
@@ -117,25 +126,25 @@ export class SipAuthModel {
   }
 
   clear(): void {
-    this.acls = new Table();
-    this.credentials = new Table();
-    this.tokens = new Table();
+    this.state.clear();
   }
 
-  snapshot(): SipAuthState {
-    return { acls: [...this.acls.all()], credentials: [...this.credentials.all()], tokens: [...this.tokens.all()] };
+  snapshot() {
+    return this.state.snapshot();
   }
 
   restore(state: unknown): void {
-    validate(SipAuthStateSchema, state, 'snapshot sipAuth', 'sipAuth');
-    const s = state as SipAuthState;
-    this.acls = new Table(s.acls);
-    this.credentials = new Table(s.credentials);
-    this.tokens = new Table(s.tokens);
+    this.state.restore(state);
+  }
+
+  /** A successful registration: the credential's lastUsedAt becomes now (spec Authentication 6). */
+  markUsed(credentialId: string): void {
+    const row = this.credentials.get(credentialId);
+    if (row) this.credentials.replace({ ...row, lastUsedAt: this.rt.clock.nowIso() });
   }
 
   private requireAddon(accountId: string, what: string): void {
-    if (!this.rt.accounts.hasAddon(accountId, 'sip_trunk')) throw errorCodes.SIP_TRUNK_REQUIRED(`${what} needs the sip_trunk add-on`);
+    if (!this.rt.accounts.hasAddon(accountId, 'sip_trunk')) throw SIP_TRUNK_REQUIRED(`${what} needs the sip_trunk add-on`);
   }
 
   // --- IP ACLs ---

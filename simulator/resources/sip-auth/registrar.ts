@@ -1,7 +1,7 @@
 // The fake SIP registrar behind the control plane: what a SIP client presenting these credentials
 // would get (spec Authentication 6).
 import { normalizePhone } from '../../core/phone.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { NumberOwnership } from '../../rules/outbound.ts';
 import { ipInCidr } from './cidr.ts';
 import { digestHa1 } from './digest.ts';
 import type { SipAuthModel } from './model.ts';
@@ -20,7 +20,7 @@ export interface SipAuthAttempt {
  * Spec Authentication 6: username, realm and password, then the ACL (a disabled ACL admits no
  * address) and allowedNumbers (empty: any number the account holds). Success records lastUsedAt.
  */
-export function authenticateSip(rt: Runtime, m: SipAuthModel, a: SipAuthAttempt): { outcome: SipAuthOutcome; credentialId: string | null } {
+export function authenticateSip(m: SipAuthModel, numbers: Pick<NumberOwnership, 'ownerOf'>, a: SipAuthAttempt): { outcome: SipAuthOutcome; credentialId: string | null } {
   // A WebRTC token's ephemeral username stands for its parent credential while it lives.
   const token = m.tokens.all().find((t) => t.realm === a.realm && t.username === a.username);
   const row = token
@@ -38,9 +38,9 @@ export function authenticateSip(rt: Runtime, m: SipAuthModel, a: SipAuthAttempt)
   }
   if (a.fromNumber !== undefined) {
     const from = normalizePhone(a.fromNumber, 'fromNumber');
-    const allowed = row.allowedNumbers.length > 0 ? row.allowedNumbers.includes(from) : rt.numbers.ownerOf(from) === row.accountId;
+    const allowed = row.allowedNumbers.length > 0 ? row.allowedNumbers.includes(from) : numbers.ownerOf(from) === row.accountId;
     if (!allowed) return refuse('number_not_allowed');
   }
-  m.credentials.replace({ ...row, lastUsedAt: rt.clock.nowIso() });
+  m.markUsed(row.id);
   return { outcome: 'ok', credentialId: row.id };
 }

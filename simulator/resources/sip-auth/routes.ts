@@ -1,6 +1,7 @@
 // HTTP surface of SIP IP ACLs and SIP credentials, as the public API document shapes it: paged
 // lists with a status filter, 201 on create, PUT as a partial update, DELETE answering 200
 // {ok: true}. Changes need the sip_trunk add-on (403 SIP_TRUNK_REQUIRED); reads do not.
+import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply, type Ctx } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
@@ -72,7 +73,7 @@ export const operations = [
     body: CreateSipIpAclBody,
     bodyRequired: true,
     responses: { 201: { description: 'The new ACL (status active).', schema: SipIpAcl } },
-    errors: [errorCodes.SIP_TRUNK_REQUIRED],
+    errors: [SIP_TRUNK_REQUIRED],
     handler: (ctx) => {
       const m = ctx.rt.sipAuth;
       return reply.json(201, m.aclWire.json(m.createAcl(ctx.accountId, ctx.body)));
@@ -108,7 +109,7 @@ export const operations = [
     body: UpdateSipIpAclBody,
     bodyRequired: true,
     responses: { 200: { description: 'The ACL.', schema: SipIpAcl } },
-    errors: [errorCodes.SIP_TRUNK_REQUIRED, sipAuthErrors.SIP_IP_ACL_NOT_FOUND, sipAuthErrors.NOTHING_TO_UPDATE],
+    errors: [SIP_TRUNK_REQUIRED, sipAuthErrors.SIP_IP_ACL_NOT_FOUND, sipAuthErrors.NOTHING_TO_UPDATE],
     handler: (ctx) => {
       const m = ctx.rt.sipAuth;
       return reply.json(200, m.aclWire.json(m.updateAcl(ctx.accountId, ctx.params.aclId, ctx.body)));
@@ -125,7 +126,7 @@ export const operations = [
     auth: 'account',
     params: aclParams,
     responses: { 200: { description: '{ ok: true }', schema: OkResponse } },
-    errors: [errorCodes.SIP_TRUNK_REQUIRED, sipAuthErrors.SIP_IP_ACL_NOT_FOUND, sipAuthErrors.IN_USE],
+    errors: [SIP_TRUNK_REQUIRED, sipAuthErrors.SIP_IP_ACL_NOT_FOUND, sipAuthErrors.IN_USE],
     handler: (ctx) => {
       ctx.rt.sipAuth.deleteAcl(ctx.accountId, ctx.params.aclId);
       return reply.json(200, OK);
@@ -165,7 +166,7 @@ export const operations = [
     body: CreateSipCredentialBody,
     bodyRequired: true,
     responses: { 201: { description: 'The credential, with `password` only when it was generated.', schema: SipCredentialCreateResponse } },
-    errors: [errorCodes.SIP_TRUNK_REQUIRED, sipAuthErrors.INVALID_ACL, sipAuthErrors.USERNAME_TAKEN, ...phoneErrors],
+    errors: [SIP_TRUNK_REQUIRED, sipAuthErrors.INVALID_ACL, sipAuthErrors.USERNAME_TAKEN, ...phoneErrors],
     handler: (ctx) => {
       const { row, generatedPassword } = ctx.rt.sipAuth.createCredential(ctx.accountId, ctx.body);
       const body = generatedPassword === null ? (ctx.rt.sipAuth.credentialWire.wire(row) as object) : { ...(ctx.rt.sipAuth.credentialWire.wire(row) as object), password: generatedPassword };
@@ -204,7 +205,7 @@ export const operations = [
     bodyRequired: true,
     immutable: { fields: ['username'], advice: 'issue a new credential and delete this one' },
     responses: { 200: { description: 'The credential (without password).', schema: SipCredential } },
-    errors: [errorCodes.SIP_TRUNK_REQUIRED, sipAuthErrors.SIP_CREDENTIAL_NOT_FOUND, sipAuthErrors.INVALID_ACL, sipAuthErrors.NOTHING_TO_UPDATE, errorCodes.IMMUTABLE_FIELD, ...phoneErrors],
+    errors: [SIP_TRUNK_REQUIRED, sipAuthErrors.SIP_CREDENTIAL_NOT_FOUND, sipAuthErrors.INVALID_ACL, sipAuthErrors.NOTHING_TO_UPDATE, errorCodes.IMMUTABLE_FIELD, ...phoneErrors],
     handler: (ctx) => {
       const m = ctx.rt.sipAuth;
       return reply.json(200, m.credentialWire.json(m.updateCredential(ctx.accountId, ctx.params.credentialId, ctx.body)));
@@ -221,7 +222,7 @@ export const operations = [
     auth: 'account',
     params: credentialParams,
     responses: { 200: { description: '{ ok: true }', schema: OkResponse } },
-    errors: [errorCodes.SIP_TRUNK_REQUIRED, sipAuthErrors.SIP_CREDENTIAL_NOT_FOUND],
+    errors: [SIP_TRUNK_REQUIRED, sipAuthErrors.SIP_CREDENTIAL_NOT_FOUND],
     handler: (ctx) => {
       ctx.rt.sipAuth.deleteCredential(ctx.accountId, ctx.params.credentialId);
       return reply.json(200, OK);

@@ -1,12 +1,15 @@
 // SIP endpoints and their origination routes. Numbers route to an endpoint (routingType sip);
 // this model answers the cross-reference check for them (refs 'sipEndpoint') and refuses to
 // disable or delete an endpoint while numbers still route to it (409 IN_USE with `blockers`).
+import { TableState } from '../../core/table-state.ts';
+import { SIP_TRUNK_REQUIRED } from './trunk.ts';
 import { Table } from '../../core/store.ts';
 import { ApiError, defineError, errorCodes } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
-import { validate } from '../../core/schema.ts';
-import type { Runtime } from '../../runtime.ts';
-import { numberErrors } from '../numbers/model.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { AccountsModel } from '../accounts/model.ts';
+import type { NumbersModel } from '../numbers/model.ts';
+import { sharedErrors } from '../../rules/errors.ts';
 import {
   ROUTE_DEFAULTS,
   SipEndpointsStateSchema,
@@ -14,11 +17,16 @@ import {
   type CreateSipRouteInput,
   type EndpointRow,
   type RouteRow,
-  type SipEndpointsState,
   type UpdateSipEndpointInput,
   type UpdateSipRouteInput,
   SIP_ENDPOINT_IDS,
 } from './schema.ts';
+
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export interface SipEndpointsPorts extends Pick<Kernel, 'clock' | 'random' | 'refs'> {
+  accounts: Pick<AccountsModel, 'hasAddon'>;
+  numbers: Pick<NumbersModel, 'routedToSipEndpoint'>;
+}
 
 export const sipEndpointErrors = {
   SIP_ENDPOINT_NOT_FOUND: defineError({
@@ -35,7 +43,7 @@ export const sipEndpointErrors = {
   }),
   IN_USE: errorCodes.IN_USE,
   /** Shared with numbers: a PUT whose body has no field. */
-  NOTHING_TO_UPDATE: numberErrors.NOTHING_TO_UPDATE,
+  NOTHING_TO_UPDATE: sharedErrors.NOTHING_TO_UPDATE,
 };
 
 /** Blocker code for a number that routes to the endpoint (our choice; the spec names only number_not_carrier_issued). */
@@ -86,10 +94,13 @@ function byPriority(routes: readonly RouteRow[]): RouteRow[] {
 }
 
 export class SipEndpointsModel {
-  endpoints = new Table<EndpointRow>(); // maps an endpoint id to its settings and owner (deleted ones kept)
-  routes = new Table<RouteRow>(); // maps a route id to its target and owning endpoint
+  readonly endpoints = new Table<EndpointRow>(); // maps an endpoint id to its settings and owner (deleted ones kept)
+  readonly routes = new Table<RouteRow>(); // maps a route id to its target and owning endpoint
 
-  constructor(private readonly rt: Runtime) {
+  // Snapshot, restore and reset of the tables above (core/table-state.ts).
+  private readonly state = new TableState(SipEndpointsStateSchema, 'sipEndpoints', { endpoints: this.endpoints, routes: this.routes });
+
+  constructor(private readonly rt: SipEndpointsPorts) {
     rt.refs.register('sipEndpoint', (accountId, id) => {
       const e = this.endpoints.get(id);
       if (!e || e.accountId !== accountId || e.status === 'deleted') return false;
@@ -100,19 +111,15 @@ export class SipEndpointsModel {
   }
 
   clear(): void {
-    this.endpoints = new Table();
-    this.routes = new Table();
+    this.state.clear();
   }
 
-  snapshot(): SipEndpointsState {
-    return { endpoints: [...this.endpoints.all()], routes: [...this.routes.all()] };
+  snapshot() {
+    return this.state.snapshot();
   }
 
   restore(state: unknown): void {
-    validate(SipEndpointsStateSchema, state, 'snapshot sipEndpoints', 'sipEndpoints');
-    const s = state as SipEndpointsState;
-    this.endpoints = new Table(s.endpoints);
-    this.routes = new Table(s.routes);
+    this.state.restore(state);
   }
 
   // --- endpoints ---
@@ -231,17 +238,13 @@ export class SipEndpointsModel {
 
   private requireAddon(accountId: string): void {
     if (!this.rt.accounts.hasAddon(accountId, 'sip_trunk')) {
-      throw errorCodes.SIP_TRUNK_REQUIRED('SIP endpoints and routes need the sip_trunk add-on');
+      throw SIP_TRUNK_REQUIRED('SIP endpoints and routes need the sip_trunk add-on');
     }
   }
 
   /** 409 IN_USE naming every number of the account that routes to the endpoint. */
   private refuseInUse(endpoint: EndpointRow, becoming: 'disabled' | 'deleted'): void {
-    const numbers = this.rt.numbers.numbers
-      .all()
-      .filter((n) => n.accountId === endpoint.accountId && n.routingType === 'sip' && n.sipEndpointId === endpoint.id)
-      .map((n) => n.id)
-      .sort();
+    const numbers = this.rt.numbers.routedToSipEndpoint(endpoint.accountId, endpoint.id);
     if (numbers.length === 0) return;
     throw sipEndpointErrors.IN_USE(
       `SIP endpoint ${endpoint.id} cannot be ${becoming}: ${numbers.length} number(s) route to it; route them elsewhere first`,

@@ -1,9 +1,9 @@
 // HTTP surface of SIP endpoints and their origination routes, as the public API document shapes
 // them: the endpoint list is a standard paged list, the route list is `{ data }` without meta
 // (spec "SIP route list"), deletes answer 200 `{ ok: true }`.
+import { SIP_TRUNK_REQUIRED } from './trunk.ts';
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../../core/operation.ts';
-import { errorCodes } from '../../core/errors.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { WireCache } from '../../core/wire.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
@@ -99,7 +99,7 @@ export const operations = [
     body: CreateSipEndpointBody,
     bodyRequired: true,
     responses: { 201: { description: 'The endpoint.', schema: SipEndpoint } },
-    errors: [errorCodes.SIP_TRUNK_REQUIRED],
+    errors: [SIP_TRUNK_REQUIRED],
     handler: (ctx) => reply.created(sipEndpointWire(ctx.rt, ctx.rt.sipEndpoints.create(ctx.accountId, ctx.body))),
   }),
   defineOperation({
@@ -131,7 +131,7 @@ export const operations = [
     body: UpdateSipEndpointBody,
     bodyRequired: true,
     responses: { 200: { description: 'The endpoint with its routes.', schema: SipEndpoint } },
-    errors: [E.SIP_ENDPOINT_NOT_FOUND, E.NOTHING_TO_UPDATE, E.IN_USE, errorCodes.SIP_TRUNK_REQUIRED],
+    errors: [E.SIP_ENDPOINT_NOT_FOUND, E.NOTHING_TO_UPDATE, E.IN_USE, SIP_TRUNK_REQUIRED],
     handler: (ctx) => reply.ok(sipEndpointWire(ctx.rt, ctx.rt.sipEndpoints.update(ctx.accountId, ctx.params.endpointId, ctx.body))),
   }),
   defineOperation({
@@ -147,7 +147,7 @@ export const operations = [
     auth: 'account',
     params: endpointParam,
     responses: { 200: { description: 'Deleted.', schema: OkResult } },
-    errors: [E.SIP_ENDPOINT_NOT_FOUND, E.IN_USE, errorCodes.SIP_TRUNK_REQUIRED],
+    errors: [E.SIP_ENDPOINT_NOT_FOUND, E.IN_USE, SIP_TRUNK_REQUIRED],
     handler: (ctx) => {
       ctx.rt.sipEndpoints.delete(ctx.accountId, ctx.params.endpointId);
       return reply.ok({ ok: true });
@@ -186,7 +186,7 @@ export const operations = [
     body: CreateSipRouteBody,
     bodyRequired: true,
     responses: { 201: { description: 'The route.', schema: SipOriginationRoute } },
-    errors: [E.SIP_ENDPOINT_NOT_FOUND, E.INVALID_SIP_URI, errorCodes.SIP_TRUNK_REQUIRED],
+    errors: [E.SIP_ENDPOINT_NOT_FOUND, E.INVALID_SIP_URI, SIP_TRUNK_REQUIRED],
     handler: (ctx) => reply.json(201, routeWire.json(ctx.rt.sipEndpoints.createRoute(ctx.accountId, ctx.params.endpointId, ctx.body))),
   }),
   defineOperation({
@@ -216,7 +216,7 @@ export const operations = [
     body: UpdateSipRouteBody,
     bodyRequired: true,
     responses: { 200: { description: 'The route.', schema: SipOriginationRoute } },
-    errors: [E.SIP_ENDPOINT_NOT_FOUND, E.SIP_ROUTE_NOT_FOUND, E.INVALID_SIP_URI, E.NOTHING_TO_UPDATE, errorCodes.SIP_TRUNK_REQUIRED],
+    errors: [E.SIP_ENDPOINT_NOT_FOUND, E.SIP_ROUTE_NOT_FOUND, E.INVALID_SIP_URI, E.NOTHING_TO_UPDATE, SIP_TRUNK_REQUIRED],
     handler: (ctx) =>
       reply.json(200, routeWire.json(ctx.rt.sipEndpoints.updateRoute(ctx.accountId, ctx.params.endpointId, ctx.params.routeId, ctx.body))),
   }),
@@ -232,7 +232,7 @@ export const operations = [
     auth: 'account',
     params: routeParam,
     responses: { 200: { description: 'Deleted.', schema: OkResult } },
-    errors: [E.SIP_ENDPOINT_NOT_FOUND, E.SIP_ROUTE_NOT_FOUND, errorCodes.SIP_TRUNK_REQUIRED],
+    errors: [E.SIP_ENDPOINT_NOT_FOUND, E.SIP_ROUTE_NOT_FOUND, SIP_TRUNK_REQUIRED],
     handler: (ctx) => {
       ctx.rt.sipEndpoints.deleteRoute(ctx.accountId, ctx.params.endpointId, ctx.params.routeId);
       return reply.ok({ ok: true });

@@ -8,7 +8,8 @@ import { iso, parseInstant } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { parsePaging, type PagingQuery, type PagingRules } from '../../core/paging.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { AccountsModel } from '../accounts/model.ts';
 import { cycleAt, RANGE_DAY_MS, startOfUtcDay, utcDate } from './cycle.ts';
 import {
   DEFAULT_USAGE_PAGE_SIZE,
@@ -26,6 +27,11 @@ import {
   type UsageResponseWire,
   type UsageTotalWire,
 } from './schema.ts';
+
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export interface UsagePorts extends Pick<Kernel, 'clock'> {
+  accounts: Pick<AccountsModel, 'get' | 'require' | 'subscriptionActive'>;
+}
 
 export const USAGE_PAGING: PagingRules = { firstPage: 1, defaultPageSize: DEFAULT_USAGE_PAGE_SIZE, maxPageSize: MAX_USAGE_PAGE_SIZE };
 
@@ -53,7 +59,7 @@ export class UsageModel {
   private readonly sources: UsageSource[] = [];
   private injected: InjectedEntry[] = []; // control plane: usage of slices the simulator does not run yet
 
-  constructor(private readonly rt: Runtime) {
+  constructor(private readonly rt: UsagePorts) {
     this.register((accountId) => this.injected.filter((e) => e.accountId === accountId));
   }
 

@@ -7,17 +7,19 @@
 //   pending -> canceled      cancel, or another verification of the same number verified first
 //   pending -> failed        the carrier reports the text failed or the call not answered
 // Every other state is final.
+import { TableState } from '../../core/table-state.ts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Table } from '../../core/store.ts';
 import { defineError, ApiError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { iso, parseInstant } from '../../core/clock.ts';
-import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { Carrier } from '../../peers/carrier.ts';
+import type { NumbersModel } from '../numbers/model.ts';
 import type { DeliveryRow } from '../../peers/carrier.ts';
-import { ownedSender, refuseOptedOut, requireSubscription } from '../messages/outbound.ts';
+import type { OutboundRules } from '../../rules/outbound.ts';
 import {
   CODE_LENGTH,
   MAX_ATTEMPTS,
@@ -27,9 +29,14 @@ import {
   type VerificationChannel,
   type VerificationRow,
   type VerificationStatus,
-  type VerificationsState,
   VERIFICATION_IDS,
 } from './schema.ts';
+
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export interface VerificationsPorts extends Pick<Kernel, 'clock' | 'random'> {
+  carrier: Pick<Carrier, 'onOutcome' | 'submit'>;
+  numbers: Pick<NumbersModel, 'listFor'>;
+}
 
 export const verificationErrors = {
   VERIFICATION_NOT_FOUND: defineError({
@@ -86,10 +93,16 @@ export interface VerificationFilter {
 }
 
 export class VerificationsModel {
-  rows = new Table<VerificationRow>(); // maps a verificationId to the verification
+  readonly rows = new Table<VerificationRow>(); // maps a verificationId to the verification
   readonly wire = new WireCache<VerificationRow>(verificationWire);
 
-  constructor(private readonly rt: Runtime) {
+  // Snapshot, restore and reset of the tables above (core/table-state.ts).
+  private readonly state = new TableState(VerificationsStateSchema, 'verifications', { verifications: this.rows });
+
+  constructor(
+    private readonly rt: VerificationsPorts,
+    private readonly outbound: OutboundRules,
+  ) {
     rt.clock.on('verifications.expire', (p: { verificationId: string }) => this.finishIfPending(p.verificationId, 'expired'));
     rt.carrier.onOutcome('verification', (d: DeliveryRow) => {
       if (d.status !== 'delivered') this.finishIfPending(d.ownerId, 'failed');
@@ -97,25 +110,24 @@ export class VerificationsModel {
   }
 
   clear(): void {
-    this.rows = new Table();
+    this.state.clear();
   }
 
-  snapshot(): VerificationsState {
-    return { verifications: [...this.rows.all()] };
+  snapshot() {
+    return this.state.snapshot();
   }
 
   restore(state: unknown): void {
-    validate(VerificationsStateSchema, state, 'snapshot verifications', 'verifications');
-    this.rows = new Table((state as VerificationsState).verifications);
+    this.state.restore(state);
   }
 
   /** createVerification: every check first, then the code is drawn, hashed and handed to the carrier. */
   create(accountId: string, input: CreateVerificationInput): VerificationRow {
     const channel = input.channel ?? 'sms';
     const to = normalizePhone(input.to, 'to');
-    const from = input.from ? ownedSender(this.rt, accountId, input.from, 'from') : this.defaultSender(accountId);
-    requireSubscription(this.rt, accountId);
-    refuseOptedOut(this.rt, accountId, to, channel === 'sms' ? 'message' : 'call');
+    const from = input.from ? this.outbound.ownedSender(accountId, input.from, 'from') : this.defaultSender(accountId);
+    this.outbound.requireSubscription(accountId);
+    this.outbound.refuseOptedOut(accountId, to, channel === 'sms' ? 'message' : 'call');
 
     const codeLength = input.codeLength ?? CODE_LENGTH.default;
     const ttlSeconds = input.ttlSeconds ?? TTL_SECONDS.default;

@@ -1,21 +1,26 @@
 // Account webhook registrations (spec "Webhook registration"; shaped after the public API
 // document). The delivery engine (peers/webhooks) asks this model who subscribes to an event;
 // this model knows nothing about delivery.
+import { TableState } from '../../core/table-state.ts';
 import { Table } from '../../core/store.ts';
 import { defineError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
-import { validate } from '../../core/schema.ts';
-import type { Runtime } from '../../runtime.ts';
-import { numberErrors } from '../numbers/model.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { ReceiverPolicy } from '../../peers/webhooks/receiver-policy.ts';
+import { sharedErrors } from '../../rules/errors.ts';
 import {
   WEBHOOK_EVENTS,
   WebhooksStateSchema,
   type CreateWebhookInput,
   type UpdateWebhookInput,
   type WebhookRow,
-  type WebhooksState,
   WEBHOOK_IDS,
 } from './schema.ts';
+
+/** What the model uses beyond its own tables; the descriptor passes the runtime. */
+export interface WebhooksPorts extends Pick<Kernel, 'clock' | 'random'> {
+  receiverPolicy: Pick<ReceiverPolicy, 'check'>;
+}
 
 export const webhookErrors = {
   WEBHOOK_NOT_FOUND: defineError({
@@ -27,7 +32,7 @@ export const webhookErrors = {
     description: 'An entry of `events` is not an event name a webhook can subscribe to; the message lists the known names.',
   }),
   /** Shared with numbers: a PUT whose body has no field. */
-  NOTHING_TO_UPDATE: numberErrors.NOTHING_TO_UPDATE,
+  NOTHING_TO_UPDATE: sharedErrors.NOTHING_TO_UPDATE,
 };
 
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(WEBHOOK_EVENTS);
@@ -45,28 +50,35 @@ function checkEvents(events: readonly string[]): string[] {
 }
 
 export class WebhooksModel {
-  webhooks = new Table<WebhookRow>(); // maps a webhook id to its URL, events, state and owner
+  readonly webhooks = new Table<WebhookRow>(); // maps a webhook id to its URL, events, state and owner
 
-  constructor(private readonly rt: Runtime) {}
+  // Snapshot, restore and reset of the tables above (core/table-state.ts).
+  private readonly state = new TableState(WebhooksStateSchema, 'webhooks', { webhooks: this.webhooks });
 
-  clear(): void {
-    this.webhooks = new Table();
-  }
-
-  snapshot(): WebhooksState {
-    return { webhooks: [...this.webhooks.all()] };
-  }
-
-  restore(state: unknown): void {
-    validate(WebhooksStateSchema, state, 'snapshot webhooks', 'webhooks');
-    this.webhooks = new Table((state as WebhooksState).webhooks);
-  }
+  constructor(private readonly rt: WebhooksPorts) {}
 
   listFor(accountId: string): WebhookRow[] {
     return this.webhooks.newestFirst((w) => w.accountId === accountId);
   }
 
+  clear(): void {
+    this.state.clear();
+  }
+
+  snapshot() {
+    return this.state.snapshot();
+  }
+
+  restore(state: unknown): void {
+    this.state.restore(state);
+  }
+
   /** A webhook of this account; another account's webhook is 404 like an unknown one. */
+  /** A webhook by id, whoever owns it (the delivery engine checks the owner). */
+  find(id: string): WebhookRow | undefined {
+    return this.webhooks.get(id);
+  }
+
   get(accountId: string, id: string): WebhookRow {
     const row = this.webhooks.get(id);
     if (!row || row.accountId !== accountId) throw webhookErrors.WEBHOOK_NOT_FOUND(`no webhook ${id} in this account`);

@@ -1,0 +1,141 @@
+// The package as a customer outside this repository gets it: `npm pack`, install the tarball into
+// a scratch project (from the npm cache when it can), then use the library from plain JavaScript
+// (node, `node --test`, require) and its types from TypeScript, and both bins from that directory.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'platform-simulator-pack-'));
+const quiet = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_loglevel: 'error' };
+
+async function npm(args: string[], cwd: string) {
+  return run('npm', args, { cwd, env: quiet, maxBuffer: 16 * 1024 * 1024 });
+}
+
+beforeAll(async () => {
+  // The compiled build (dist/) is made by `prepare`; rebuild here only if a source is newer.
+  await run(process.execPath, ['bin/build.mjs', '--if-stale'], { cwd: root });
+  const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], root);
+  const tarball = join(scratch, JSON.parse(packed.stdout)[0].filename as string);
+  writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'customer-app', version: '1.0.0', private: true, type: 'module' }));
+  try {
+    await npm(['install', '--offline', tarball], scratch); // dependencies from the npm cache
+  } catch {
+    await npm(['install', '--prefer-offline', tarball], scratch); // first run on this machine: the registry fills the cache
+  }
+}, 240_000);
+
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const USE_FROM_JS = `
+import { createSimulator, verifySignature } from 'platform-simulator';
+const sim = createSimulator();
+const server = await sim.listen(0);
+const account = sim.fixture.accounts[0];
+const res = await fetch(server.url + '/v1/accounts/' + account.accountId + '/numbers', { headers: { authorization: 'Bearer ' + account.apiKeys[0] } });
+const body = await res.json();
+await sim.close();
+console.log(JSON.stringify({ status: res.status, numbers: body.data.length, verify: typeof verifySignature }));
+`;
+
+describe('the packed package, installed in a scratch project', () => {
+  it('imports from plain JavaScript without a TypeScript loader and serves', async () => {
+    writeFileSync(join(scratch, 'use.mjs'), USE_FROM_JS);
+    const { stdout } = await run(process.execPath, ['use.mjs'], { cwd: scratch });
+    const out = JSON.parse(stdout.trim());
+    expect(out.status).toBe(200);
+    expect(out.numbers).toBeGreaterThan(0);
+    expect(out.verify).toBe('function');
+  });
+
+  it('runs under vitest in the customer project', async () => {
+    writeFileSync(
+      join(scratch, 'app.spec.mjs'),
+      `// vitest's globals (test, expect): vitest itself is the repository's, not installed here.
+import { createSimulator } from 'platform-simulator';
+test('health', async () => {
+  const sim = createSimulator();
+  expect((await sim.control.health()).status).toBe('ok');
+  await sim.close();
+});
+`,
+    );
+    const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+    const r = await run(process.execPath, [vitest, 'run', '--root', scratch, '--globals', 'app.spec.mjs'], { cwd: scratch }).catch((e) => e);
+    expect(`${r.stdout}`, r.stderr).toMatch(/1 passed/);
+  }, 60_000);
+
+  it('runs under node --test and from CommonJS require', async () => {
+    writeFileSync(
+      join(scratch, 'app.test.mjs'),
+      `import { test } from 'node:test';
+import assert from 'node:assert';
+import { createSimulator } from 'platform-simulator';
+test('health', async () => {
+  const sim = createSimulator();
+  assert.equal((await sim.control.health()).status, 'ok');
+  await sim.close();
+});
+`,
+    );
+    const tested = await run(process.execPath, ['--test', 'app.test.mjs'], { cwd: scratch });
+    expect(tested.stdout).toMatch(/# pass 1/);
+    writeFileSync(join(scratch, 'use.cjs'), `const { createSimulator } = require('platform-simulator'); console.log(typeof createSimulator);`);
+    const required = await run(process.execPath, ['--no-warnings', 'use.cjs'], { cwd: scratch });
+    expect(required.stdout.trim()).toBe('function');
+  });
+
+  it('ships type declarations a TypeScript project resolves', async () => {
+    writeFileSync(
+      join(scratch, 'typed.ts'),
+      `import { createSimulator, type Simulator, type SimulatorOptions } from 'platform-simulator';
+const options: SimulatorOptions = { seed: 7 };
+const sim: Simulator = createSimulator(options);
+const now: string = sim.clock.now();
+// @ts-expect-error: seed is a number
+createSimulator({ seed: 'seven' });
+// @ts-expect-error: accountId is a string (declared in a module index.d.ts imports, so this fails if that import does not resolve)
+const id: number = sim.fixture.accounts[0]!.accountId;
+export { now, id };
+`,
+    );
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--skipLibCheck', '--typeRoots', join(root, 'node_modules/@types'), 'typed.ts'];
+    const r = await run(process.execPath, [tsc, ...args], { cwd: scratch }).catch((e) => e);
+    expect(r.stdout ?? '', r.stderr).toBe('');
+  }, 60_000);
+
+  it('platform-conformance runs scenarios from any directory', async () => {
+    const bin = join(scratch, 'node_modules', '.bin', 'platform-conformance');
+    const ran = await run(bin, ['run', 'scenarios/auth/other-account.yaml'], { cwd: tmpdir() }).catch((e) => e);
+    expect(ran.code ?? 0, `${ran.stdout}\n${ran.stderr}`).toBe(0);
+    expect(ran.stdout).toMatch(/units:\s+1 passed, 0 failed/);
+  }, 60_000);
+
+  it('platform-sim serves from any directory and stops on SIGTERM', async () => {
+    const child = spawn(join(scratch, 'node_modules', '.bin', 'platform-sim'), ['--port', '0'], { cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.stderr.on('data', (d) => reject(new Error(String(d))));
+    });
+    const health = await fetch(`${url}/_sim/health`);
+    expect(health.status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});

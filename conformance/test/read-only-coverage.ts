@@ -1,0 +1,38 @@
+// How much of the interface a read-only run still checks: the clauses a read can show (those a
+// writing run covers with a passing spec assertion on a GET) against those a read-only run on
+// the same, production-like target covers. The target has no control plane; its data was made
+// through the API by the writing run, as a vendor's account has data of its own.
+import path from 'node:path';
+import { allProperties } from '../properties/index.ts';
+import { computeCoverage } from '../report/coverage.ts';
+import { allAssertions, type RunReport } from '../result.ts';
+import { runConformance } from '../run.ts';
+import { simTarget } from '../target.ts';
+import { catalogue, contract, scenarios, SEED, TMP } from './helpers.ts';
+
+export interface ReadOnlyCoverage {
+  /** Observable clauses a GET showed in the writing run. */
+  readable: Set<string>;
+  /** Of those, the ones the read-only run covered. */
+  covered: Set<string>;
+  writing: RunReport;
+  readOnly: RunReport;
+}
+
+export async function readOnlyCoverage(): Promise<ReadOnlyCoverage> {
+  const target = simTarget({ seed: SEED, withoutControlPlane: true });
+  try {
+    const base = { target, contract, clauses: catalogue, scenarios, properties: allProperties(contract), seed: SEED, simLevel: 'observe' as const, replayDir: path.join(TMP, 'read-only') };
+    const writing = await runConformance(base);
+    const readable = new Set<string>();
+    for (const { step, assertion } of allAssertions(writing.units)) {
+      if (assertion.level !== 'spec' || assertion.outcome !== 'pass' || !step.request?.startsWith('GET ')) continue;
+      for (const c of assertion.clauses) if (catalogue.byId.get(c)?.observable) readable.add(c);
+    }
+    const readOnly = await runConformance({ ...base, readOnly: true });
+    const covered = new Set(computeCoverage(readOnly.units, catalogue).clauses.filter((c) => c.state === 'covered' && readable.has(c.clause.id)).map((c) => c.clause.id));
+    return { readable, covered, writing, readOnly };
+  } finally {
+    await target.close();
+  }
+}

@@ -1,0 +1,247 @@
+// Control plane of MCP peers and egress (docs/control-plane.md, "MCP and egress"): fake MCP
+// servers on loopback (start, rescript, inspect, stop), the call runtime's availability and
+// limits, the strict egress switch, and DNS rebinding rules for the egress guard's lookups.
+import { Type } from '@sinclair/typebox';
+import ipaddr from 'ipaddr.js';
+import { defineOperation, reply } from '../core/operation.ts';
+
+import { DnsRebindSchema, dnsName } from '../peers/dns.ts';
+import { FakeServerScriptSchema, FakeServerViewSchema } from '../peers/mcp/fake-script.ts';
+import type { FakeMcpServer } from '../peers/mcp/fake-server.ts';
+import { fakeServerErrors } from '../peers/mcp/fake-servers.ts';
+import { mcpConnectionErrors } from '../resources/mcp-connections/model.ts';
+import { accountErrors } from '../resources/accounts/model.ts';
+import { RegisterMcpAppBody, RegisteredMcpApp } from '../resources/mcp-apps/schema.ts';
+
+const TAG = 'Control plane';
+const serverParam = { serverId: Type.String({ description: 'Fake MCP server id.' }) };
+
+function view(s: FakeMcpServer) {
+  return {
+    serverId: s.id,
+    url: s.url,
+    port: s.port,
+    transport: s.script.transport,
+    tls: s.script.tls,
+    authType: s.script.auth.type,
+    authHeaderName: s.script.auth.headerName,
+    hasSecret: s.script.auth.secret !== null,
+    toolCount: s.toolCount,
+    handshake: s.script.handshake,
+    publicAddress: s.script.publicAddress,
+    requests: s.log.map((r) => ({ ...r })),
+  };
+}
+
+const ServerList = Type.Object({ data: Type.Array(FakeServerViewSchema) }, { $id: 'SimMcpServerList', additionalProperties: false });
+const RunnerView = Type.Object(
+  {
+    available: Type.Boolean({ description: 'false: tests and verified rotations answer 503.' }),
+    timeoutMs: Type.Integer({ description: 'Wall-clock ceiling of one test against a real server.' }),
+    budgetSeconds: Type.Number({ description: 'Virtual seconds a test may spend in fake servers\' delays.' }),
+  },
+  { $id: 'SimMcpRunner', additionalProperties: false },
+);
+const RunnerBody = Type.Object(
+  {
+    available: Type.Optional(Type.Boolean()),
+    timeoutMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 120_000 })),
+    budgetSeconds: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3600 })),
+  },
+  { $id: 'SimMcpRunnerRequest', additionalProperties: false, minProperties: 1 },
+);
+const EgressView = Type.Object(
+  { strict: Type.Boolean({ description: 'Refuse what the real service refuses (non-https, ports other than 443, non-public addresses and names resolving to them).' }) },
+  { $id: 'SimEgress', additionalProperties: false },
+);
+const RebindBody = Type.Object(
+  {
+    afterLookups: Type.Integer({ minimum: 0, maximum: 1000, description: 'Address lookups answered from the A/AAAA records before the switch.' }),
+    addresses: Type.Array(Type.String(), { maxItems: 16, description: 'The answer after the switch.' }),
+  },
+  { $id: 'SimDnsRebindRequest', additionalProperties: false },
+);
+
+export const operations = [
+  defineOperation({
+    operationId: 'simRegisterMcpApp',
+    method: 'POST',
+    path: '/_sim/accounts/{accountId}/mcp-apps',
+    tag: TAG,
+    summary: 'Connect an app to the platform\'s MCP server',
+    description: 'Fixed contract (issue 14): the permissions and connection instant are fixed for the app; the token is its bearer for /mcp, shown only here.',
+    origin: 'simulator',
+    auth: 'control',
+    params: { accountId: Type.String() },
+    body: RegisterMcpAppBody,
+    bodyRequired: true,
+    responses: { 201: { description: 'The app and its token.', schema: RegisteredMcpApp } },
+    errors: [accountErrors.ACCOUNT_NOT_FOUND],
+    handler: ({ rt, params, body }) => reply.created(rt.mcpApps.register(params.accountId, body)),
+  }),
+  defineOperation({
+    operationId: 'simStartMcpServer',
+    method: 'POST',
+    path: '/_sim/mcp/servers',
+    tag: TAG,
+    summary: 'Start a fake MCP server on loopback',
+    description: 'Built with the official MCP SDK server. Register its `url` as an MCP connection (or give it a publicAddress and a fake DNS name for strict egress). Defaults: streamable_http, no TLS, no auth, one tool "echo".',
+    origin: 'simulator',
+    auth: 'control',
+    body: FakeServerScriptSchema,
+    responses: { 201: { description: 'The running server.', schema: FakeServerViewSchema } },
+    errors: [fakeServerErrors.TOO_MANY_FAKE_SERVERS],
+    handler: ({ rt, body }) => rt.mcpServers.start(normalized(body ?? {})).then((s) => reply.created(view(s))),
+  }),
+  defineOperation({
+    operationId: 'simListMcpServers',
+    method: 'GET',
+    path: '/_sim/mcp/servers',
+    tag: TAG,
+    summary: 'Running fake MCP servers',
+    origin: 'simulator',
+    auth: 'control',
+    responses: { 200: { description: 'In start order.', schema: ServerList } },
+    handler: ({ rt }) => reply.ok({ data: rt.mcpServers.list().map(view) }),
+  }),
+  defineOperation({
+    operationId: 'simGetMcpServer',
+    method: 'GET',
+    path: '/_sim/mcp/servers/{serverId}',
+    tag: TAG,
+    summary: 'One fake MCP server with the requests it received',
+    origin: 'simulator',
+    auth: 'control',
+    params: serverParam,
+    responses: { 200: { description: 'The server.', schema: FakeServerViewSchema } },
+    errors: [fakeServerErrors.MCP_SERVER_NOT_FOUND],
+    handler: ({ rt, params }) => reply.ok(view(rt.mcpServers.get(params.serverId))),
+  }),
+  defineOperation({
+    operationId: 'simUpdateMcpServer',
+    method: 'PATCH',
+    path: '/_sim/mcp/servers/{serverId}',
+    tag: TAG,
+    summary: 'Rescript a running fake MCP server',
+    description: 'Fields given replace the script\'s; transport and tls cannot change.',
+    origin: 'simulator',
+    auth: 'control',
+    params: serverParam,
+    body: FakeServerScriptSchema,
+    bodyRequired: true,
+    responses: { 200: { description: 'The server.', schema: FakeServerViewSchema } },
+    errors: [fakeServerErrors.MCP_SERVER_NOT_FOUND],
+    handler: ({ rt, params, body }) => reply.ok(view(rt.mcpServers.update(params.serverId, normalized(body)))),
+  }),
+  defineOperation({
+    operationId: 'simStopMcpServer',
+    method: 'DELETE',
+    path: '/_sim/mcp/servers/{serverId}',
+    tag: TAG,
+    summary: 'Stop a fake MCP server',
+    origin: 'simulator',
+    auth: 'control',
+    params: serverParam,
+    responses: { 204: { description: 'Stopped.' } },
+    errors: [fakeServerErrors.MCP_SERVER_NOT_FOUND],
+    handler: ({ rt, params }) => rt.mcpServers.stop(params.serverId).then(() => reply.noContent()),
+  }),
+  defineOperation({
+    operationId: 'simGetMcpRunner',
+    method: 'GET',
+    path: '/_sim/mcp/runner',
+    tag: TAG,
+    summary: 'The call runtime that tests MCP connections',
+    origin: 'simulator',
+    auth: 'control',
+    responses: { 200: { description: 'Its settings.', schema: RunnerView } },
+    handler: ({ rt }) => reply.ok(runnerView(rt.mcpRunner)),
+  }),
+  defineOperation({
+    operationId: 'simSetMcpRunner',
+    method: 'PUT',
+    path: '/_sim/mcp/runner',
+    tag: TAG,
+    summary: 'Make the runtime unavailable (503), or change its limits',
+    origin: 'simulator',
+    auth: 'control',
+    body: RunnerBody,
+    bodyRequired: true,
+    responses: { 200: { description: 'Its settings.', schema: RunnerView } },
+    errors: [mcpConnectionErrors.MCP_RUNNER_UNAVAILABLE],
+    handler: ({ rt, body }) => {
+      const r = rt.mcpRunner;
+      if (body.available !== undefined) r.isAvailable = body.available;
+      if (body.timeoutMs !== undefined) r.timeoutMs = body.timeoutMs;
+      if (body.budgetSeconds !== undefined) r.budgetMs = Math.round(body.budgetSeconds * 1000);
+      return reply.ok(runnerView(r));
+    },
+  }),
+  defineOperation({
+    operationId: 'simGetEgress',
+    method: 'GET',
+    path: '/_sim/egress',
+    tag: TAG,
+    summary: 'The egress guard\'s mode',
+    origin: 'simulator',
+    auth: 'control',
+    responses: { 200: { description: 'The mode.', schema: EgressView } },
+    handler: ({ rt }) => reply.ok({ strict: rt.egress.strict }),
+  }),
+  defineOperation({
+    operationId: 'simSetEgress',
+    method: 'PUT',
+    path: '/_sim/egress',
+    tag: TAG,
+    summary: 'Switch strict egress on or off (webhooks, MCP servers)',
+    description: 'The same switch as --strict-egress (and --webhook-strict). Not part of snapshots; reset keeps it.',
+    origin: 'simulator',
+    auth: 'control',
+    body: EgressView,
+    bodyRequired: true,
+    responses: { 200: { description: 'The mode.', schema: EgressView } },
+    handler: ({ rt, body }) => {
+      rt.egress.strict = body.strict;
+      return reply.ok({ strict: rt.egress.strict });
+    },
+  }),
+  defineOperation({
+    operationId: 'simSetDnsRebind',
+    method: 'PUT',
+    path: '/_sim/dns/rebind/{name}',
+    tag: TAG,
+    summary: 'Make a name change its address answer after some lookups (DNS rebinding)',
+    description: 'Address lookups of the egress guard count per name; the first `afterLookups` are answered from the A/AAAA records, later ones with `addresses`.',
+    origin: 'simulator',
+    auth: 'control',
+    params: { name: Type.String() },
+    body: RebindBody,
+    bodyRequired: true,
+    responses: { 200: { description: 'The rule.', schema: DnsRebindSchema } },
+    handler: ({ rt, params, body }) => reply.ok(rt.dns.setRebind({ name: params.name, afterLookups: body.afterLookups, addresses: body.addresses })),
+  }),
+  defineOperation({
+    operationId: 'simRemoveDnsRebind',
+    method: 'DELETE',
+    path: '/_sim/dns/rebind/{name}',
+    tag: TAG,
+    summary: 'Remove a rebinding rule and its lookup count',
+    origin: 'simulator',
+    auth: 'control',
+    params: { name: Type.String() },
+    responses: { 200: { description: 'Whether a rule was removed.', schema: Type.Object({ removed: Type.Boolean() }, { additionalProperties: false }) } },
+    handler: ({ rt, params }) => reply.ok({ removed: rt.dns.removeRebind(dnsName(params.name, 'name')) }),
+  }),
+];
+
+function runnerView(r: { isAvailable: boolean; timeoutMs: number; budgetMs: number }) {
+  return { available: r.isAvailable, timeoutMs: r.timeoutMs, budgetSeconds: r.budgetMs / 1000 };
+}
+
+/** A public address in the form the fake DNS answers it (so routes compare equal). */
+function normalized<T extends { publicAddress?: string | null }>(body: T): T {
+  const a = body.publicAddress;
+  if (typeof a === 'string' && ipaddr.isValid(a)) return { ...body, publicAddress: ipaddr.parse(a).toString() };
+  return body;
+}
+

@@ -1,0 +1,246 @@
+// One fake external MCP server on loopback, built with the official SDK's server and transports
+// (no protocol code here): it checks the scripted credential, applies scripted delays from the
+// calling test's virtual budget, can break the handshake or serve a self-signed certificate, and
+// lists its tools (paged when scripted). Streamable HTTP is served stateless with JSON answers;
+// SSE keeps one SDK transport per open stream.
+import http from 'node:http';
+import https from 'node:https';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import type { FakeServerScript } from './fake-script.ts';
+import type { BudgetRegistry } from './budget.ts';
+import { PASS_THROUGH_VALIDATOR } from './sdk-options.ts';
+
+const MAX_BODY = 1024 * 1024;
+const LOG_LIMIT = 200;
+
+// The SDK's server side loads with the first fake server (bin/start.mjs keeps it out of the bundle).
+let sdk:
+  | Promise<{
+      Server: typeof Server;
+      Streamable: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+      Sse: typeof SSEServerTransport;
+      types: typeof import('@modelcontextprotocol/sdk/types.js');
+    }>
+  | undefined;
+const loadSdk = () =>
+  (sdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/server/sse.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([s, h, e, types]) => ({ Server: s.Server, Streamable: h.StreamableHTTPServerTransport, Sse: e.SSEServerTransport, types })));
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+
+/** fixtures/tls of this project, found upwards from this module (works from the dist bundle too). */
+function tlsFile(name: string): Buffer {
+  for (let d = dirname(fileURLToPath(import.meta.url)); ; d = dirname(d)) {
+    const p = join(d, 'fixtures', 'tls', name);
+    if (existsSync(p)) return readFileSync(p);
+    if (dirname(d) === d) throw new Error(`fixtures/tls/${name} not found`);
+  }
+}
+
+let tlsMaterial: { key: Buffer; cert: Buffer } | undefined;
+function selfSigned(): { key: Buffer; cert: Buffer } {
+  return (tlsMaterial ??= { key: tlsFile('self-signed-key.pem'), cert: tlsFile('self-signed-cert.pem') });
+}
+
+export interface LoggedRequest {
+  httpMethod: string;
+  rpcMethod: string | null;
+  authorized: boolean;
+}
+
+type Tool = FakeServerScript['tools'][number];
+
+function allTools(s: FakeServerScript): Tool[] {
+  const generated: Tool[] = [];
+  for (let i = 1; i <= s.generatedTools; i++) generated.push({ name: `tool_${i}`, description: `Generated tool ${i}.`, inputSchema: { type: 'object' } });
+  return [...s.tools, ...generated];
+}
+
+function readBody(req: http.IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        req.destroy();
+        resolve(undefined);
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', () => resolve(undefined));
+  });
+}
+
+function rpcMethodOf(body: unknown): string | null {
+  const first = Array.isArray(body) ? body[0] : body;
+  return first && typeof first === 'object' && typeof (first as { method?: unknown }).method === 'string' ? (first as { method: string }).method : null;
+}
+
+export class FakeMcpServer {
+  readonly log: LoggedRequest[] = [];
+  private server: http.Server | undefined;
+  private sdk: Sdk | undefined;
+  private sse = new Map<string, SSEServerTransport>(); // maps an SSE session id to its open stream
+  port = 0;
+
+  constructor(
+    readonly id: string,
+    public script: FakeServerScript,
+    private readonly budgets: BudgetRegistry,
+  ) {}
+
+  get url(): string {
+    const scheme = this.script.tls ? 'https' : 'http';
+    return `${scheme}://127.0.0.1:${this.port}${this.script.transport === 'sse' ? '/sse' : '/mcp'}`;
+  }
+
+  get toolCount(): number {
+    return this.script.tools.length + this.script.generatedTools;
+  }
+
+  async start(): Promise<void> {
+    this.sdk = await loadSdk();
+    const handler = (req: http.IncomingMessage, res: http.ServerResponse) => void this.handle(req, res).catch(() => res.destroy());
+    this.server = this.script.tls ? https.createServer(selfSigned(), handler) : http.createServer(handler);
+    this.server.on('clientError', (_e, socket) => socket.destroy());
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(0, '127.0.0.1', () => resolve());
+    });
+    this.port = (this.server.address() as AddressInfo).port;
+  }
+
+  async stop(): Promise<void> {
+    for (const t of this.sse.values()) await t.close().catch(() => undefined);
+    this.sse.clear();
+    const s = this.server;
+    this.server = undefined;
+    if (!s) return;
+    await new Promise<void>((resolve) => {
+      s.close(() => resolve());
+      s.closeAllConnections();
+    });
+  }
+
+  private authorized(req: http.IncomingMessage): boolean {
+    const a = this.script.auth;
+    if (a.type === 'none') return true;
+    if (a.type === 'bearer') return req.headers.authorization === `Bearer ${a.secret}`;
+    const v = req.headers[(a.headerName ?? '').toLowerCase()];
+    return v === a.secret;
+  }
+
+  private record(entry: LoggedRequest): void {
+    this.log.push(entry);
+    if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
+  }
+
+  /** An MCP server of the SDK answering this script's tools. */
+  private mcpServer(): Server {
+    const { Server, types } = this.sdk!;
+    const { CallToolRequestSchema, ListToolsRequestSchema } = types;
+    const server = new Server({ name: `fake-mcp-${this.id}`, version: '1.0.0' }, { capabilities: { tools: {} }, jsonSchemaValidator: PASS_THROUGH_VALIDATOR });
+    // A tool without a description omits the field (MCP: an optional string, never null).
+    const tools = allTools(this.script).map((t) => (t.description === null ? { name: t.name, inputSchema: t.inputSchema } : t));
+    const pageSize = this.script.pageSize;
+    server.setRequestHandler(ListToolsRequestSchema, (request) => {
+      if (pageSize === null) return { tools };
+      const start = Number(request.params?.cursor ?? 0) || 0;
+      const next = start + pageSize;
+      return { tools: tools.slice(start, next), ...(next < tools.length ? { nextCursor: String(next) } : {}) };
+    });
+    server.setRequestHandler(CallToolRequestSchema, (request) => ({
+      content: [{ type: 'text' as const, text: JSON.stringify({ tool: request.params.name, arguments: request.params.arguments ?? {} }) }],
+    }));
+    return server;
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const text = method === 'POST' ? await readBody(req) : '';
+    if (text === undefined) return void res.destroy();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const rpc = rpcMethodOf(body);
+    const authorized = this.authorized(req);
+    this.record({ httpMethod: method, rpcMethod: rpc, authorized });
+    if (!authorized) {
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="fake-mcp"' });
+      return void res.end('{"error":"unauthorized"}');
+    }
+    if (this.script.handshake === 'http_error') {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      return void res.end('internal error');
+    }
+    if (this.script.handshake === 'garbage') {
+      res.writeHead(200, { 'content-type': method === 'GET' ? 'text/html' : 'application/json' });
+      return void res.end('<html>this is not an MCP server</html>');
+    }
+    if (!(await this.delay(req, rpc))) return void res.destroy();
+    if (this.script.transport === 'sse') return this.handleSse(req, res, method, body);
+    if (method !== 'POST') {
+      res.writeHead(405, { allow: 'POST' });
+      return void res.end();
+    }
+    const server = this.mcpServer();
+    const transport = new this.sdk!.Streamable({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  /** Spends the scripted delay of this step from the calling test's budget; false: drop the answer. */
+  private async delay(req: http.IncomingMessage, rpc: string | null): Promise<boolean> {
+    const d = this.script.delays;
+    const step = rpc === 'initialize' ? 'handshake' : rpc === 'tools/list' ? 'listTools' : null;
+    if (step === null) return true;
+    const seconds = d.hang === step ? null : d[step];
+    if (seconds === null && d.hang !== step) return true;
+    const budget = this.budgets.of(req.socket.remotePort);
+    if (!budget) return d.hang !== step; // a client outside any test: no virtual time to spend
+    return budget.wait(seconds === null ? null : seconds * 1000);
+  }
+
+  private async handleSse(req: http.IncomingMessage, res: http.ServerResponse, method: string, body: unknown): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (method === 'GET' && path === '/sse') {
+      const transport = new this.sdk!.Sse('/messages', res);
+      const server = this.mcpServer();
+      this.sse.set(transport.sessionId, transport);
+      res.on('close', () => {
+        this.sse.delete(transport.sessionId);
+        void server.close();
+      });
+      await server.connect(transport);
+      return;
+    }
+    if (method === 'POST' && path === '/messages') {
+      const sessionId = new URL(req.url ?? '/', 'http://x').searchParams.get('sessionId') ?? '';
+      const transport = this.sse.get(sessionId);
+      if (!transport) {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        return void res.end('unknown session');
+      }
+      await transport.handlePostMessage(req, res, body);
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found');
+  }
+}
