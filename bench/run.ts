@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { CALLS_BUDGET_MS, benchCalls } from './calls.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -94,6 +95,11 @@ async function main() {
     warm.push(performance.now() - t);
   }
 
+  // 1b. Calls through a flow on the virtual clock (issue 10): the median of three runs.
+  const callRuns: Awaited<ReturnType<typeof benchCalls>>[] = [];
+  for (let i = 0; i < 3; i++) callRuns.push(await benchCalls());
+  const calls = [...callRuns].sort((a, b) => a.ms - b.ms)[1]!;
+
   // 2. npm start to first answer (the bundle is built by the first run; report the median of the rest).
   await startupMs();
   const starts: number[] = [];
@@ -146,6 +152,11 @@ async function main() {
     ['npm start to first answer (< 1000 ms)', `${fmt(median(starts), 0)} ms (runs: ${starts.map((x) => fmt(x, 0)).join(', ')})`, median(starts) < 1000],
     ['createSimulator() in-process (< 50 ms)', `${fmt(median(warm), 2)} ms median, ${fmt(cold, 1)} ms first call`, median(warm) < 50],
     ['simulator RSS after the load (< 150 MB)', `${fmt(rss, 0)} MB`, rss < 150],
+    [
+      `${calls.calls} calls through a 10-block flow, placed and run to their end (< ${CALLS_BUDGET_MS} ms)`,
+      `${fmt(calls.ms, 0)} ms median (placing ${fmt(calls.placeMs, 0)} ms, advancing ${fmt(calls.advanceMs, 0)} ms; runs: ${callRuns.map((r) => fmt(r.ms, 0)).join(', ')})`,
+      calls.ms < CALLS_BUDGET_MS,
+    ],
     ['no errors or non-2xx under load', `${s.errors + s.non2xx + b.errors + b.non2xx}`, s.errors + s.non2xx + b.errors + b.non2xx === 0],
   ];
   console.log('');

@@ -123,7 +123,8 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   // when a scenario that will run needs it.
   let receiver = opts.webhooks?.receiver;
   const reachable = Boolean(receiver) || isLocalTarget(opts.target.label) || Boolean(opts.webhooks?.publicUrl);
-  const wanted = scenarios.some((s) => s.requires.includes('receiver') && s.requires.every((c) => c === 'receiver' || capabilities.has(c)));
+  const needs = (requires: readonly string[]) => requires.includes('receiver') && requires.every((c) => c === 'receiver' || capabilities.has(c));
+  const wanted = scenarios.some((s) => needs(s.requires)) || properties.some((p) => needs(p.requires));
   const owned = !receiver && reachable && wanted;
   if (owned) receiver = await WebhookReceiver.start({ ...opts.webhooks?.listen, publicUrl: opts.webhooks?.publicUrl });
   if (reachable) capabilities.add('receiver');

@@ -7,7 +7,7 @@ import { errorCodes } from '../core/errors.ts';
 import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
 import { normalizePhone } from '../core/phone.ts';
 import type { ListedNames } from '../resources/family.ts';
-import { DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
+import { CalleeSchema, ReplySchema, checkReplies, DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
 import { sharedErrors } from '../rules/errors.ts';
 import { apiOrigin } from '../resources/messages/media.ts';
 import { messageErrors } from '../resources/messages/errors.ts';
@@ -30,18 +30,49 @@ const ScriptView = Type.Object(
     types: Nullable(Type.Array(StringEnum(DELIVERY_TYPES))),
     delaySeconds: Nullable(Type.Number()),
     remaining: Nullable(Type.Integer({ description: 'Deliveries it still decides; null: unlimited.' })),
+    answeredBy: StringEnum(['human', 'machine']),
+    keys: Type.Array(Type.String()),
+    hangupAfterSeconds: Nullable(Type.Number()),
+    speakSeconds: Type.Integer(),
+    replies: Type.Array(ReplySchema),
     createdAt: DateTime(),
   },
   { $id: 'SimCarrierScript', additionalProperties: false },
 );
 
+/** How an answering phone behaves (calls only); shared by scripts and inbound calls. */
+const CalleeFields = {
+  answeredBy: Type.Optional(Nullable(StringEnum(['human', 'machine'], { description: 'Calls: who answers, as machine detection reports it; default human.' }))),
+  keys: Type.Optional(
+    Nullable(Type.Array(Type.String({ pattern: '^[0-9*#]*$', maxLength: 64 }), { maxItems: 1000, description: 'Calls: what the phone enters at each successive menu or record prompt; "" = no input (the prompt times out).' })),
+  ),
+  hangupAfterSeconds: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 86_400, description: 'Calls: the phone hangs up this long after the call is answered (the flow is then abandoned).' }))),
+  speakSeconds: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 3600, description: 'Calls: seconds the phone talks at each record prompt; default 3.' }))),
+  replies: Type.Optional(
+    Nullable(
+      Type.Array(
+        Type.Object(
+          {
+            heard: Type.String({ minLength: 1, maxLength: 200, description: 'A regular expression, matched case-insensitively against what the phone heard since its previous input.' }),
+            keys: Type.String({ pattern: '^[0-9*#]*$', maxLength: 64, description: 'What the phone enters when it matches; "" = no input.' }),
+            speakSeconds: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 3600, description: 'At a record prompt: seconds it talks instead of the script\'s speakSeconds.' }))),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 100, description: 'Calls: at each menu or record prompt the first reply whose heard matches answers it; with none, the next entry of keys, then no input.' },
+      ),
+    ),
+  ),
+};
+
 const ScriptBody = Type.Object(
   {
     number: Type.String({ minLength: 1, maxLength: 40, description: 'The destination; any accepted spelling.' }),
-    outcome: StringEnum(OUTCOMES, { description: 'delivered, failed, no-answer or busy; for texts anything but delivered means failed.' }),
+    outcome: StringEnum(OUTCOMES, { description: 'delivered (answered), failed, no-answer, busy or rejected; for texts anything but delivered means failed.' }),
     types: Type.Optional(Nullable(Type.Array(StringEnum(DELIVERY_TYPES), { maxItems: 5, description: 'Delivery types it applies to; default all (sms, lms, mms, ata, call).' }))),
     delaySeconds: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 2_592_000, description: 'Seconds until the outcome; default the carrier\'s (2 for texts, 5 for calls, 30 for no-answer).' }))),
     times: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Deliveries it applies to, then it is used up; default unlimited.' }))),
+    ...CalleeFields,
   },
   { $id: 'SimCarrierScriptRequest', additionalProperties: false },
 );
@@ -62,6 +93,7 @@ const deliveryViewSchema = (owners: readonly string[]) => Type.Object(
     outcome: StringEnum(OUTCOMES, { description: 'Decided when the carrier accepted the delivery.' }),
     status: StringEnum(['pending', ...OUTCOMES]),
     scriptId: Nullable(Type.String()),
+    callee: Nullable(CalleeSchema, { description: 'Calls: how the answering phone behaves (from its script); null for texts.' }),
     submittedAt: DateTime(),
     dueAt: DateTime(),
     completedAt: Nullable(DateTime()),
@@ -92,10 +124,26 @@ const PhoneView = Type.Object(
     calls: Type.Array(
       Type.Object(
         {
-          deliveryId: Type.String(),
+          deliveryId: Nullable(Type.String({ description: 'The carrier delivery of a verification call; null for calls of the calls API.' })),
           verificationId: Nullable(Type.String()),
+          callId: Nullable(Type.String({ description: 'The call (calls API), null for verification calls.' })),
+          direction: StringEnum(['outbound', 'inbound'], { description: 'Seen from the account: outbound calls rang this phone, inbound calls came from it.' }),
           from: Type.String(),
-          heard: Type.String({ description: 'What the phone heard.' }),
+          to: Type.String(),
+          heard: Type.String({ description: 'Everything the phone heard, one text per line.' }),
+          texts: Type.Array(Type.String(), { description: 'Each rendered say, prompt and hangup text, in order.' }),
+          entered: Type.Array(Type.String(), { description: 'The entry at each menu or record prompt, in order; "" = none.' }),
+          prompts: Type.Array(
+            Type.Object(
+              {
+                heard: Type.String({ description: 'What the phone heard since its previous input, one text per line.' }),
+                entered: Type.String(),
+                answer: Type.String({ description: 'What chose the entry: reply:<index> (a reply matched), keys:<index> (the next entry of keys), or none.' }),
+              },
+              { additionalProperties: false },
+            ),
+            { description: 'Per menu or record prompt, in order.' },
+          ),
           code: Nullable(Type.String()),
           answeredAt: DateTime(),
         },
@@ -107,8 +155,21 @@ const PhoneView = Type.Object(
 );
 
 function scriptView(s: ScriptRow) {
-  return { scriptId: s.id, number: s.number, outcome: s.outcome, types: s.types, delaySeconds: s.delaySeconds, remaining: s.remaining, createdAt: s.createdAt };
+  const { id, ...rest } = s;
+  return { scriptId: id, ...rest };
 }
+
+const InboundCallBody = Type.Object(
+  {
+    from: Type.String({ minLength: 1, maxLength: 40, description: 'The calling phone; any accepted spelling.' }),
+    to: Type.String({ minLength: 1, maxLength: 40, description: 'A number some account owns.' }),
+    keys: CalleeFields.keys,
+    hangupAfterSeconds: CalleeFields.hangupAfterSeconds,
+    speakSeconds: CalleeFields.speakSeconds,
+    replies: CalleeFields.replies,
+  },
+  { $id: 'SimInboundCallRequest', additionalProperties: false },
+);
 
 function deliveryView(d: DeliveryRow) {
   const { id, redacted: _redacted, ...rest } = d;
@@ -155,8 +216,11 @@ export const operations = ({ carrierOwners }: ListedNames) => [
     bodyRequired: true,
     responses: { 201: { description: 'The script.', schema: ScriptView } },
     errors: phoneErrors,
-    handler: ({ rt, body }) =>
-      reply.created(scriptView(rt.carrier.addScript({ ...body, number: normalizePhone(body.number, 'number') }))),
+    handler: ({ rt, body }) => {
+      const number = normalizePhone(body.number, 'number');
+      checkReplies(body.replies, 'replies');
+      return reply.created(scriptView(rt.carrier.addScript({ ...body, number })));
+    },
   }),
   defineOperation({
     operationId: 'simClearCarrierScripts',
@@ -237,6 +301,31 @@ export const operations = ({ carrierOwners }: ListedNames) => [
     handler: ({ rt, body, request }) => {
       const origin = apiOrigin(request);
       return reply.json(201, rt.messages.wireAt(origin).json(rt.messages.receive(body, origin)));
+    },
+  }),
+  defineOperation({
+    operationId: 'simInjectInboundCall',
+    method: 'POST',
+    path: '/_sim/carrier/inbound-calls',
+    tag: TAG,
+    summary: 'A phone calls one of the accounts\' numbers',
+    description:
+      'The number\'s routing decides (docs/decisions.md "Calls"): a blocked caller is rejected before any record exists ({ callId: null, rejected: true }); callflow runs the flow with `keys` as what the phone enters; other routings are recorded as described there. The call rings, is answered and proceeds on the virtual clock.',
+    origin: 'simulator',
+    auth: 'control',
+    body: InboundCallBody,
+    bodyRequired: true,
+    responses: {
+      201: {
+        description: 'The call, or rejected before a record exists.',
+        schema: Type.Object({ callId: Nullable(Type.String()), rejected: Type.Optional(Type.Boolean()) }, { $id: 'SimInboundCall', additionalProperties: false }),
+      },
+    },
+    errors: [...phoneErrors, sharedErrors.NUMBER_NOT_FOUND],
+    handler: ({ rt, body }) => {
+      checkReplies(body.replies, 'replies');
+      const callId = rt.calls.inbound(body);
+      return reply.created(callId === null ? { callId: null, rejected: true } : { callId });
     },
   }),
 ];

@@ -7,7 +7,7 @@
 // (spec "Verification": the code is stored only as a hash).
 import { Type, type Static } from '@sinclair/typebox';
 import { Table } from '../core/store.ts';
-import { defineError } from '../core/errors.ts';
+import { ApiError, defineError } from '../core/errors.ts';
 import { iso } from '../core/clock.ts';
 import { DateTime, Nullable, StringEnum, validate } from '../core/schema.ts';
 import type { Kernel } from '../core/ports.ts';
@@ -16,7 +16,7 @@ export const DELIVERY_TYPES = ['sms', 'lms', 'mms', 'ata', 'bms', 'call'] as con
 export type DeliveryType = (typeof DELIVERY_TYPES)[number];
 
 /** What the carrier can make of a delivery. Texts know only delivered and failed. */
-export const OUTCOMES = ['delivered', 'failed', 'no-answer', 'busy'] as const;
+export const OUTCOMES = ['delivered', 'failed', 'no-answer', 'busy', 'rejected'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** Who handed the delivery over and hears its outcome: one of the descriptors' `carrierOwners`. */
@@ -29,6 +29,47 @@ export const carrierErrors = {
   }),
 };
 
+/** A reply by what was heard (issue 20): `heard` is a case-insensitive regular expression. */
+export const ReplySchema = Type.Object(
+  { heard: Type.String(), keys: Type.String(), speakSeconds: Nullable(Type.Integer({ minimum: 0 })) },
+  { additionalProperties: false },
+);
+export type Reply = Static<typeof ReplySchema>;
+
+/** A quantified group that itself holds a quantifier, e.g. (a+)+ or (\w*)*: backtracking can run away. */
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,?\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,?\d*\})/;
+
+/** Refuses reply patterns that do not compile or could run away (issue 20 "Bad input"). */
+export function checkReplies(replies: readonly { heard: string }[] | null | undefined, field: string): void {
+  (replies ?? []).forEach((r, i) => {
+    const path = `${field}.${i}.heard`;
+    try {
+      new RegExp(r.heard, 'i');
+    } catch (e) {
+      throw ApiError.validation(`${path} is not a valid regular expression: ${(e as Error).message}`, [{ path, message: 'does not compile' }]);
+    }
+    if (NESTED_QUANTIFIER.test(r.heard)) {
+      throw ApiError.validation(`${path} nests a quantifier inside a quantified group ("${r.heard}"), which can take exponential time; simplify it`, [{ path, message: 'nested quantifier' }]);
+    }
+  });
+}
+
+/** How the callee behaves once a call is answered (scripts that decide calls; issue 10 contract). */
+export const CalleeSchema = Type.Object(
+  {
+    answeredBy: StringEnum(['human', 'machine']), // what machine detection reports
+    keys: Type.Array(Type.String()), // what the callee enters at each successive menu or record prompt; '' = no input
+    hangupAfterSeconds: Nullable(Type.Number()), // the callee hangs up this long after answering; null: never
+    speakSeconds: Type.Integer({ minimum: 0 }), // how long the callee talks at each record prompt
+    // issue 20: at a prompt, the first reply whose `heard` pattern matches what was said since the last input answers it
+    replies: Type.Array(ReplySchema),
+  },
+  { additionalProperties: false },
+);
+export type Callee = Static<typeof CalleeSchema>;
+export const DEFAULT_SPEAK_SECONDS = 3;
+export const DEFAULT_CALLEE: Callee = { answeredBy: 'human', keys: [], hangupAfterSeconds: null, speakSeconds: DEFAULT_SPEAK_SECONDS, replies: [] };
+
 const ScriptRowSchema = Type.Object(
   {
     id: Type.String(), // maps the script id (cs_1, cs_2...) to the script
@@ -37,6 +78,11 @@ const ScriptRowSchema = Type.Object(
     types: Nullable(Type.Array(StringEnum(DELIVERY_TYPES))), // null: every type
     delaySeconds: Nullable(Type.Number()), // null: the carrier's default delay
     remaining: Nullable(Type.Integer({ minimum: 0 })), // deliveries it still applies to; null: unlimited
+    answeredBy: StringEnum(['human', 'machine']), // calls: who answers (machine detection reports it)
+    keys: Type.Array(Type.String()), // calls: entries at successive menu/record prompts
+    hangupAfterSeconds: Nullable(Type.Number()), // calls: the callee hangs up this long after answering
+    speakSeconds: Type.Integer({ minimum: 0 }), // calls: seconds the callee talks at a record prompt
+    replies: Type.Array(ReplySchema), // calls: replies chosen by what the callee heard
     createdAt: DateTime(),
   },
   { additionalProperties: false },
@@ -60,6 +106,7 @@ const deliveryRowSchema = (owners: readonly string[]) => Type.Object(
     outcome: StringEnum(OUTCOMES), // decided at submission
     status: StringEnum(['pending', ...OUTCOMES]), // pending until the outcome is due
     scriptId: Nullable(Type.String()), // the script that decided the outcome, if any
+    callee: Nullable(CalleeSchema), // calls: how the answering phone behaves; null for texts
     submittedAt: DateTime(),
     dueAt: DateTime(),
     completedAt: Nullable(DateTime()),
@@ -129,6 +176,31 @@ export interface ScriptInput {
   types?: DeliveryType[] | null;
   delaySeconds?: number | null;
   times?: number | null;
+  answeredBy?: 'human' | 'machine' | null;
+  keys?: string[] | null;
+  hangupAfterSeconds?: number | null;
+  speakSeconds?: number | null;
+  replies?: { heard: string; keys: string; speakSeconds?: number | null }[] | null;
+}
+
+/** What the carrier decided for one attempt. */
+export interface Decision {
+  outcome: Outcome;
+  delaySeconds: number;
+  scriptId: string | null;
+  callee: Callee | null; // calls only
+}
+
+/** A call as the phone on one end lived it (from the calls model), for the phone view. */
+export interface PhoneCall {
+  callId: string;
+  direction: 'outbound' | 'inbound';
+  from: string;
+  to: string;
+  heard: string[]; // rendered say/hangup/prompt texts, in order
+  entered: string[]; // the entry at each menu or record prompt; '' = none
+  prompts: { heard: string; entered: string; answer: string }[]; // per prompt: what was heard since the last input, the entry, and what chose it
+  answeredAt: string;
 }
 
 interface Secret {
@@ -147,6 +219,7 @@ export class Carrier {
   private lastDelivery = 0; // the number in the last delivery id handed out
   private readonly secrets = new Map<string, Secret>(); // maps a delivery id to its plaintext; never in a snapshot
   private readonly listeners = new Map<Owner, (d: DeliveryRow) => void>(); // maps an owner to who hears its outcomes
+  private callLog: (number: string) => PhoneCall[] = () => []; // the calls model tells what phones lived through
 
   private readonly stateSchema: ReturnType<typeof carrierStateSchema>;
 
@@ -162,6 +235,11 @@ export class Carrier {
   /** The model that owns deliveries of this kind registers here once, in its constructor. */
   onOutcome(owner: Owner, listener: (d: DeliveryRow) => void): void {
     this.listeners.set(owner, listener);
+  }
+
+  /** The calls model registers here: the answered calls a phone took part in, newest first. */
+  onPhoneCalls(log: (number: string) => PhoneCall[]): void {
+    this.callLog = log;
   }
 
   clear(): void {
@@ -200,6 +278,11 @@ export class Carrier {
       types: input.types && input.types.length > 0 ? [...new Set(input.types)] : null,
       delaySeconds: input.delaySeconds ?? null,
       remaining: input.times ?? null,
+      answeredBy: input.answeredBy ?? 'human',
+      keys: [...(input.keys ?? [])],
+      hangupAfterSeconds: input.hangupAfterSeconds ?? null,
+      speakSeconds: input.speakSeconds ?? DEFAULT_SPEAK_SECONDS,
+      replies: (input.replies ?? []).map((r) => ({ heard: r.heard, keys: r.keys, speakSeconds: r.speakSeconds ?? null })),
       createdAt: this.rt.clock.nowIso(),
     };
     this.lastScript++;
@@ -220,17 +303,39 @@ export class Carrier {
 
   // --- deliveries ---
 
-  /** Hands a delivery over; the outcome is decided now and reported when it falls due. */
-  submit(input: SubmitInput): DeliveryRow {
+  /**
+   * Decides the outcome of one attempt to `to` (a script the test added, else a magic number,
+   * else success) and uses up one of the script's `times`. Calls ring at most `ringLimitSeconds`:
+   * an unanswered call ends no-answer then.
+   */
+  decide(to: string, type: DeliveryType, ringLimitSeconds?: number): Decision {
     const script = this.scripts.find(
-      (s) => s.number === input.to && (s.types === null || s.types.includes(input.type)) && (s.remaining === null || s.remaining > 0),
+      (s) => s.number === to && (s.types === null || s.types.includes(type)) && (s.remaining === null || s.remaining > 0),
     );
-    const special = script ? undefined : MAGIC_BY_NUMBER.get(input.to);
-    let outcome: Outcome = script?.outcome ?? special?.outcomes[input.type] ?? 'delivered';
-    if (input.type !== 'call' && outcome !== 'delivered') outcome = 'failed'; // a text is not "busy"
-    const delaySeconds = script?.delaySeconds ?? special?.delaySeconds ?? defaultDelaySeconds(input.type, outcome);
+    const special = script ? undefined : MAGIC_BY_NUMBER.get(to);
+    let outcome: Outcome = script?.outcome ?? special?.outcomes[type] ?? 'delivered';
+    if (type !== 'call' && outcome !== 'delivered') outcome = 'failed'; // a text is not "busy"
+    let delaySeconds = script?.delaySeconds ?? special?.delaySeconds ?? defaultDelaySeconds(type, outcome);
     if (script && script.remaining !== null) this.scripts.replace({ ...script, remaining: script.remaining - 1 });
+    if (type === 'call' && ringLimitSeconds !== undefined) {
+      if (outcome === 'no-answer' && script?.delaySeconds == null && special?.delaySeconds == null) delaySeconds = ringLimitSeconds;
+      if ((outcome === 'delivered' || outcome === 'no-answer') && delaySeconds > ringLimitSeconds) {
+        outcome = 'no-answer';
+        delaySeconds = ringLimitSeconds;
+      }
+    }
+    const callee: Callee | null =
+      type !== 'call'
+        ? null
+        : script
+          ? { answeredBy: script.answeredBy, keys: [...script.keys], hangupAfterSeconds: script.hangupAfterSeconds, speakSeconds: script.speakSeconds, replies: script.replies.map((r) => ({ ...r })) }
+          : { ...DEFAULT_CALLEE, keys: [], replies: [] };
+    return { outcome, delaySeconds, scriptId: script?.id ?? null, callee };
+  }
 
+  /** Hands a delivery over; the outcome is decided now and reported when it falls due. */
+  submit(input: SubmitInput, decision: Decision = this.decide(input.to, input.type)): DeliveryRow {
+    const { outcome, delaySeconds } = decision;
     const now = this.rt.clock.now();
     const due = now + Math.round(delaySeconds * 1000);
     const row: DeliveryRow = {
@@ -247,7 +352,8 @@ export class Carrier {
       mediaUrl: [...(input.mediaUrl ?? [])],
       outcome,
       status: 'pending',
-      scriptId: script?.id ?? null,
+      scriptId: decision.scriptId,
+      callee: decision.callee,
       submittedAt: iso(now),
       dueAt: iso(due),
       completedAt: null,
@@ -294,16 +400,38 @@ export class Carrier {
           code: secretOf(d)?.code ?? null,
           receivedAt: d.completedAt!,
         })),
-      calls: delivered
-        .filter((d) => d.type === 'call')
-        .map((d) => ({
-          deliveryId: d.id,
-          verificationId: ref(d, 'verification'),
-          from: d.from,
-          heard: secretOf(d)?.content ?? d.content,
-          code: secretOf(d)?.code ?? null,
-          answeredAt: d.completedAt!,
+      calls: [
+        ...delivered
+          .filter((d) => d.type === 'call' && d.owner === 'verification')
+          .map((d) => ({
+            deliveryId: d.id as string | null,
+            verificationId: ref(d, 'verification'),
+            callId: null as string | null,
+            direction: 'outbound' as 'outbound' | 'inbound',
+            from: d.from,
+            to: d.to,
+            heard: secretOf(d)?.content ?? d.content,
+            texts: [secretOf(d)?.content ?? d.content],
+            entered: [] as string[],
+            prompts: [] as { heard: string; entered: string; answer: string }[],
+            code: secretOf(d)?.code ?? null,
+            answeredAt: d.completedAt!,
+          })),
+        ...this.callLog(number).map((c) => ({
+          deliveryId: null,
+          verificationId: null,
+          callId: c.callId,
+          direction: c.direction,
+          from: c.from,
+          to: c.to,
+          heard: c.heard.join('\n'),
+          texts: c.heard,
+          entered: c.entered,
+          prompts: c.prompts,
+          code: null,
+          answeredAt: c.answeredAt,
         })),
+      ].sort((a, b) => (a.answeredAt < b.answeredAt ? 1 : a.answeredAt > b.answeredAt ? -1 : 0)),
     };
   }
 }

@@ -23,6 +23,7 @@ import { webhooks } from './webhooks/index.ts';
 import { sipEndpoints } from './sip-endpoints/index.ts';
 import { sipAuth } from './sip-auth/index.ts';
 import { callFlows } from './call-flows/index.ts';
+import { calls } from './calls/index.ts';
 import { assignmentLinks } from './assignment-links/index.ts';
 import { mcpConnections } from './mcp-connections/index.ts';
 import { mcpApps } from './mcp-apps/index.ts';
@@ -46,6 +47,7 @@ export const FAMILIES = [
   sipEndpoints,
   sipAuth,
   callFlows, // after numbers: phoneNumbers reads their routing
+  calls, // after call flows (its flow port), messages, block lists, usage and the webhook engine (status callbacks)
   kyc,
   assignmentLinks, // after accounts, numbers and kyc, which its ports use
   mcpConnections,

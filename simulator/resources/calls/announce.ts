@@ -1,0 +1,66 @@
+// The form fields of what calls announce: `callflow.ended` with the spec's exact field table,
+// and the status callbacks (reference createCall StatusCallbackEvent; numbers guide).
+import type { CallRow, StatusCallbackEvent } from './schema.ts';
+
+/** Spec Limits: collected variables, 8 KB. */
+export const VARIABLES_LIMIT_BYTES = 8192;
+
+/**
+ * Variables as JSON within the limit: keys are kept in the order they were collected (caller
+ * and callee first); a key that would push the text past the limit is cut, later smaller
+ * ones may still fit. `truncated` says whether any key was cut.
+ */
+export function variablesWithinLimit(vars: Readonly<Record<string, string>>): { json: string; truncated: boolean } {
+  const full = JSON.stringify(vars);
+  if (Buffer.byteLength(full) <= VARIABLES_LIMIT_BYTES) return { json: full, truncated: false };
+  let size = 2; // {}
+  const kept: Record<string, string> = {};
+  for (const [k, v] of Object.entries(vars)) {
+    const entry = Buffer.byteLength(JSON.stringify(k)) + 1 + Buffer.byteLength(JSON.stringify(v)) + (size > 2 ? 1 : 0);
+    if (size + entry > VARIABLES_LIMIT_BYTES) continue;
+    kept[k] = v;
+    size += entry;
+  }
+  return { json: JSON.stringify(kept), truncated: true };
+}
+
+export function flowEndedPayload(row: CallRow, timestamp: string): Record<string, string> {
+  const { json, truncated } = variablesWithinLimit(row.walk?.vars ?? {});
+  const payload: Record<string, string> = {
+    CallId: row.id,
+    AccountId: row.accountId,
+    From: row.from,
+    To: row.to,
+    Direction: row.direction,
+    Event: 'callflow.ended',
+    Timestamp: timestamp,
+    FlowId: row.callFlowId ?? '',
+    Status: row.flowStatus ?? 'abandoned',
+    Variables: json,
+  };
+  if (truncated) payload.VariablesTruncated = 'true';
+  return payload;
+}
+
+/** A status callback: the event, the call's status, and on `completed` how it ended. */
+export function statusPayload(row: CallRow, event: StatusCallbackEvent, timestamp: string): Record<string, string> {
+  const payload: Record<string, string> = {
+    CallId: row.id,
+    AccountId: row.accountId,
+    From: row.from,
+    To: row.to,
+    Direction: row.direction,
+    CallStatus: row.status,
+    StatusCallbackEvent: event,
+    Timestamp: timestamp,
+  };
+  if (event === 'completed') {
+    payload.Duration = String(row.duration ?? 0);
+    if (row.hangupCause !== null) payload.HangupCause = row.hangupCause;
+    if (row.hangupCauseQ850 !== null) payload.HangupCauseQ850 = String(row.hangupCauseQ850);
+    if (row.sipResponseCode !== null) payload.SipResponseCode = String(row.sipResponseCode);
+    if (row.hangupSource !== null) payload.HangupSource = row.hangupSource;
+  }
+  if (row.answeredBy !== null && (event === 'answered' || event === 'completed')) payload.AnsweredBy = row.answeredBy;
+  return payload;
+}

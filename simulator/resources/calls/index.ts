@@ -1,0 +1,25 @@
+// The calls family: outbound calls placed through the API, inbound calls from the carrier's
+// phones, their progression on the virtual clock and the flow interpreter that runs them. It
+// reads call flows through the call-flows family's `find` port and hands calls to the carrier
+// under the owner `call`.
+import type { Family } from '../family.ts';
+import { CallsModel } from './model.ts';
+import { operations } from './routes.ts';
+import { CALL_IDS } from './schema.ts';
+
+export const calls: Family<'calls', CallsModel> = {
+  key: 'calls',
+  create: (rt) => {
+    const model = new CallsModel(rt);
+    model.flows = rt.callFlows;
+    model.connectStatusCallbacks();
+    return model;
+  },
+  operations,
+  tags: {
+    Calls: 'Voice calls, outbound and inbound: status on the virtual clock, hang-up, and the call flow that runs them.',
+  },
+  idFormats: CALL_IDS,
+  capabilities: ['phone-calls'],
+  carrierOwners: ['call'],
+};

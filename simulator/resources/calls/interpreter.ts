@@ -1,0 +1,341 @@
+// The call-flow interpreter: a pure step function (graph, state, input) -> (state, effects)
+// (DESIGN "voice"). It walks blocks that need nothing from outside (setvar, condition, message,
+// optout) at once and stops at the first block that waits for time, the callee or the network;
+// the calls model performs the effects on the virtual clock and feeds the answer back as the
+// next input. No clock, no I/O, no randomness here: the same inputs give the same walk.
+import { BLOCK_DEFAULTS, type FlowBlock, type FlowGraph, type Link } from './flow-graph.ts';
+
+export type WaitingFor = 'timer' | 'hangup' | 'keys' | 'recording' | 'http' | 'dial';
+
+export interface WalkState {
+  at: string | null; // the block waiting for input; null before the start and once ended
+  waiting: WaitingFor | null;
+  vars: Record<string, string>; // every variable: start variables, caller/callee, collected values
+  ended: 'completed' | 'abandoned' | null; // completed: reached an end; abandoned: dropped earlier
+  visited: number; // blocks entered so far
+}
+
+export type WalkInput =
+  | { kind: 'start' }
+  | { kind: 'elapsed' } // the say/play/pause/hangup speech is over
+  | { kind: 'keys'; keys: string } // what the callee entered at a menu; '' = the prompt timed out
+  | { kind: 'recorded'; keys: string; seconds: number; url: string }
+  | { kind: 'http'; status: number | null; body: string | null } // status null: no answer (timeout, refused)
+  | { kind: 'dialed'; outcome: string }
+  | { kind: 'dropped' }; // the call ended before the flow did
+
+export type Effect =
+  | { type: 'say'; blockId: string; text: string }
+  | { type: 'play'; blockId: string; url: string }
+  | { type: 'wait'; seconds: number }
+  | { type: 'listen'; blockId: string; prompt: string; maxDigits: number; timeoutSec: number }
+  | { type: 'record'; blockId: string; name: string; prompt: string; maxLengthSec: number; playBeep: boolean; finishKey: string }
+  | { type: 'message'; blockId: string; to: string | null; body: string; subject: string | null }
+  | { type: 'optout'; blockId: string; number: string; channel: 'call' | 'message'; note: string | null }
+  | { type: 'http'; blockId: string; method: string; url: string; headers: Record<string, string>; body: string | null }
+  | { type: 'dial'; blockId: string; kind: 'number' | 'sip'; value: string; callerId: string | null; timeoutSec: number }
+  | { type: 'end'; status: 'completed' | 'abandoned'; reason: string | null };
+
+export interface StepResult {
+  state: WalkState;
+  effects: Effect[];
+}
+
+/** Blocks one step may enter without waiting; past it the graph loops on itself (setvar <-> condition). */
+export const MAX_BLOCKS_PER_STEP = 1000;
+/** Seconds a `play` block's audio lasts (the simulator fetches no audio). */
+export const PLAY_SECONDS = 5;
+
+/** Seconds it takes to speak `text`: one per ten characters, at least one (docs/decisions.md "Calls"). */
+export function speechSeconds(text: string): number {
+  return Math.max(1, Math.ceil([...text].length / 10));
+}
+
+const VAR_REF = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+
+/** `{{name}}` replaced by the variable's value; an unsupplied variable renders as "" (spec "Call flow"). */
+export function render(template: string, vars: Readonly<Record<string, string>>): string {
+  return template.replace(VAR_REF, (_, name: string) => (Object.hasOwn(vars, name) ? vars[name]! : ''));
+}
+
+export function initialState(vars: Record<string, string>): WalkState {
+  return { at: null, waiting: null, vars: { ...vars }, ended: null, visited: 0 };
+}
+
+/** One step of the walk. An input that does not fit what the walk waits for changes nothing. */
+export function step(graph: FlowGraph, state: WalkState, input: WalkInput): StepResult {
+  if (state.ended) return { state, effects: [] };
+  const walk = new Walk(graph, state);
+  if (input.kind === 'dropped') return walk.end('abandoned', 'the call ended before the flow');
+  if (input.kind === 'start') {
+    if (state.at !== null || state.visited > 0) return { state, effects: [] };
+    return walk.go(graph.start);
+  }
+  const block = state.at === null ? undefined : graph.nodes[state.at];
+  if (!block) return { state, effects: [] };
+  switch (input.kind) {
+    case 'elapsed':
+      if (state.waiting === 'hangup') return walk.end('completed', null);
+      if (state.waiting !== 'timer') break;
+      return walk.go(nextOf(block));
+    case 'keys':
+      if (state.waiting !== 'keys' || block.type !== 'menu') break;
+      return walk.menuAnswered(block, input.keys);
+    case 'recorded':
+      if (state.waiting !== 'recording' || block.type !== 'record') break;
+      return walk.recorded(block, state.at!, input.seconds, input.url);
+    case 'http':
+      if (state.waiting !== 'http' || block.type !== 'http') break;
+      return walk.httpAnswered(block, input.status, input.body);
+    case 'dialed':
+      if (state.waiting !== 'dial' || block.type !== 'dial') break;
+      return walk.go(block.next ?? null);
+  }
+  return { state, effects: [] };
+}
+
+function nextOf(block: FlowBlock): Link {
+  return 'next' in block ? (block.next ?? null) : null;
+}
+
+/** One step's working copy: variables are copied on the first write only, effects collected in order. */
+class Walk {
+  private vars: Record<string, string>;
+  private copied = false;
+  private readonly effects: Effect[] = [];
+  private visited: number;
+
+  constructor(
+    private readonly graph: FlowGraph,
+    state: WalkState,
+  ) {
+    this.vars = state.vars;
+    this.visited = state.visited;
+  }
+
+  private set(name: string, value: string): void {
+    if (!this.copied) {
+      this.vars = { ...this.vars };
+      this.copied = true;
+    }
+    this.vars[name] = value;
+  }
+
+  private r(template: string | undefined): string {
+    return template === undefined ? '' : render(template, this.vars);
+  }
+
+  end(status: 'completed' | 'abandoned', reason: string | null): StepResult {
+    this.effects.push({ type: 'end', status, reason });
+    return { state: { at: null, waiting: null, vars: this.vars, ended: status, visited: this.visited }, effects: this.effects };
+  }
+
+  private wait(at: string, waiting: WaitingFor): StepResult {
+    return { state: { at, waiting, vars: this.vars, ended: null, visited: this.visited }, effects: this.effects };
+  }
+
+  /** Enters `link` and runs until a block waits or the flow ends. */
+  go(link: Link): StepResult {
+    for (let entered = 0; ; entered++) {
+      if (link === null) return this.end('completed', null);
+      if (entered >= MAX_BLOCKS_PER_STEP) return this.end('abandoned', `more than ${MAX_BLOCKS_PER_STEP} blocks without waiting (a loop)`);
+      const id = link;
+      const block = Object.hasOwn(this.graph.nodes, id) ? this.graph.nodes[id] : undefined;
+      if (!block) return this.end('abandoned', `block ${id} does not exist`);
+      this.visited++;
+      switch (block.type) {
+        case 'say': {
+          const text = this.r(block.text);
+          this.effects.push({ type: 'say', blockId: id, text }, { type: 'wait', seconds: speechSeconds(text) });
+          return this.wait(id, 'timer');
+        }
+        case 'play':
+          this.effects.push({ type: 'play', blockId: id, url: this.r(block.url) }, { type: 'wait', seconds: PLAY_SECONDS });
+          return this.wait(id, 'timer');
+        case 'pause':
+          this.effects.push({ type: 'wait', seconds: block.seconds });
+          return this.wait(id, 'timer');
+        case 'message':
+          this.effects.push({
+            type: 'message',
+            blockId: id,
+            to: block.to === undefined ? null : this.r(block.to),
+            body: this.r(block.body),
+            subject: block.subject === undefined ? null : this.r(block.subject),
+          });
+          link = block.next ?? null;
+          continue;
+        case 'menu':
+          this.effects.push({
+            type: 'listen',
+            blockId: id,
+            prompt: this.r(block.prompt),
+            maxDigits: block.maxDigits ?? BLOCK_DEFAULTS.menuMaxDigits,
+            timeoutSec: block.timeoutSec ?? BLOCK_DEFAULTS.menuTimeoutSec,
+          });
+          return this.wait(id, 'keys');
+        case 'record':
+          this.effects.push({
+            type: 'record',
+            blockId: id,
+            name: block.saveAs ? block.saveAs : id,
+            prompt: this.r(block.prompt),
+            maxLengthSec: block.maxLengthSec ?? BLOCK_DEFAULTS.recordMaxLengthSec,
+            playBeep: block.playBeep ?? BLOCK_DEFAULTS.recordPlayBeep,
+            finishKey: block.finishKey ?? BLOCK_DEFAULTS.recordFinishKey,
+          });
+          return this.wait(id, 'recording');
+        case 'dial':
+          this.effects.push({
+            type: 'dial',
+            blockId: id,
+            kind: block.target.kind,
+            value: this.r(block.target.value),
+            callerId: block.callerId === undefined ? null : this.r(block.callerId),
+            timeoutSec: block.timeoutSec ?? BLOCK_DEFAULTS.dialTimeoutSec,
+          });
+          return this.wait(id, 'dial');
+        case 'hangup': {
+          if (!block.message) return this.end('completed', null);
+          const text = this.r(block.message);
+          this.effects.push({ type: 'say', blockId: id, text }, { type: 'wait', seconds: speechSeconds(text) });
+          return this.wait(id, 'hangup');
+        }
+        case 'setvar':
+          // Each assignment sees the ones before it.
+          for (const a of block.assignments) this.set(a.name, this.r(a.value));
+          link = block.next ?? null;
+          continue;
+        case 'condition': {
+          const hit = block.cases.find((c) => matches(this.vars, c.variable, c.op, c.value === undefined ? undefined : this.r(c.value)));
+          link = hit ? (hit.next ?? null) : (block.defaultNext ?? null);
+          continue;
+        }
+        case 'http':
+          this.effects.push({
+            type: 'http',
+            blockId: id,
+            method: (block.method ?? 'GET').toUpperCase(),
+            url: this.r(block.url),
+            headers: Object.fromEntries(Object.entries(block.headers ?? {}).map(([k, v]) => [k, this.r(v)])),
+            body: renderBody(block.body, this.vars),
+          });
+          return this.wait(id, 'http');
+        case 'optout': {
+          const number = this.r(block.number ?? BLOCK_DEFAULTS.optoutNumber);
+          this.effects.push({ type: 'optout', blockId: id, number, channel: block.channel ?? BLOCK_DEFAULTS.optoutChannel, note: block.note === undefined ? null : this.r(block.note) });
+          if (block.saveAs) this.set(block.saveAs, number);
+          link = block.next ?? null;
+          continue;
+        }
+        default:
+          return this.end('abandoned', `block ${id} has an unknown type`);
+      }
+    }
+  }
+
+  menuAnswered(block: Extract<FlowBlock, { type: 'menu' }>, raw: string): StepResult {
+    const keys = raw.slice(0, block.maxDigits ?? BLOCK_DEFAULTS.menuMaxDigits);
+    if (keys === '') return this.go(block.timeoutNext ?? null);
+    if (block.saveAs) this.set(block.saveAs, keys);
+    if (Object.hasOwn(block.branches, keys)) return this.go(block.branches[keys] ?? null);
+    return this.go(block.invalidNext ?? null);
+  }
+
+  recorded(block: Extract<FlowBlock, { type: 'record' }>, _id: string, seconds: number, url: string): StepResult {
+    if (block.saveAs) {
+      this.set(block.saveAs, url);
+      this.set(`${block.saveAs}_duration`, String(seconds));
+    }
+    this.set('recording_url', url);
+    this.set('recording_duration', String(seconds));
+    return this.go(block.next ?? null);
+  }
+
+  httpAnswered(block: Extract<FlowBlock, { type: 'http' }>, status: number | null, body: string | null): StepResult {
+    if (status !== null) this.set('http_status', String(status));
+    const ok = status !== null && status >= 200 && status < 300;
+    const parsed = ok ? parseJson(body) : undefined;
+    const wantsValues = (block.saveAs ?? []).length > 0;
+    // A 2xx answer counts when its body is JSON, or empty for a block that extracts nothing.
+    const usable = ok && (parsed !== undefined || (!wantsValues && (body ?? '').trim() === ''));
+    if (!usable) return this.go(block.errorNext ?? null);
+    for (const s of block.saveAs ?? []) {
+      const v = atPath(parsed, s.path);
+      if (v !== undefined) this.set(s.var, v);
+    }
+    return this.go(block.next ?? null);
+  }
+}
+
+/** Condition operators (CallFlowNode): gt/lt compare numbers and are false unless both sides are numbers. */
+export function matches(vars: Readonly<Record<string, string>>, name: string, op: string, value: string | undefined): boolean {
+  const present = Object.hasOwn(vars, name);
+  const v = present ? vars[name]! : '';
+  const w = value ?? '';
+  switch (op) {
+    case 'eq':
+      return v === w;
+    case 'ne':
+      return v !== w;
+    case 'contains':
+      return v.includes(w);
+    case 'gt':
+    case 'lt': {
+      const a = toNumber(v);
+      const b = toNumber(w);
+      if (a === undefined || b === undefined) return false;
+      return op === 'gt' ? a > b : a < b;
+    }
+    case 'exists':
+      return present;
+    case 'empty':
+      return v === '';
+    default:
+      return false;
+  }
+}
+
+function toNumber(s: string): number | undefined {
+  if (s.trim() === '') return undefined;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** A string body is a template; an object body has its string leaves rendered and is sent as JSON. */
+function renderBody(body: unknown, vars: Readonly<Record<string, string>>): string | null {
+  if (body === undefined || body === null) return null;
+  if (typeof body === 'string') return render(body, vars);
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return render(v, vars);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return JSON.stringify(walk(body));
+}
+
+function parseJson(body: string | null): unknown {
+  if (body === null || body.trim() === '') return undefined;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The value at a path like `data.items[0].name` (a leading `$.` is allowed) as a string:
+ * strings as they are, other scalars and objects as JSON; undefined when the path is missing.
+ */
+export function atPath(root: unknown, path: string): string | undefined {
+  const parts = path.replace(/^\$\.?/, '').match(/[^.[\]]+/g) ?? [];
+  let cur: unknown = root;
+  for (const p of parts) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    if (!Object.hasOwn(cur, p)) return undefined;
+    cur = (cur as Record<string, unknown>)[p];
+  }
+  if (cur === undefined) return undefined;
+  return typeof cur === 'string' ? cur : JSON.stringify(cur);
+}

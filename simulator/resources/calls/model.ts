@@ -1,0 +1,651 @@
+// Calls (spec "Call", "Calls", "callflow.ended"): outbound calls are checked in full, stored as
+// queued and handed to the fake carrier, which decides how the phone answers; the call rings,
+// connects and ends on the virtual clock. A call with a flow walks it through the pure
+// interpreter (interpreter.ts); this model performs the effects (the phone hears texts and
+// enters keys, texts are sent, opt-outs added, HTTP requests made) and feeds answers back.
+// Inbound calls arrive through the control plane and follow the number's routing.
+import { Table } from '../../core/store.ts';
+import { freshId } from '../../core/ids.ts';
+import { iso, parseInstant } from '../../core/clock.ts';
+import { validate } from '../../core/schema.ts';
+import { normalizePhone } from '../../core/phone.ts';
+import { WireCache } from '../../core/wire.ts';
+import { ApiError, defineError } from '../../core/errors.ts';
+import type { Runtime } from '../../runtime.ts';
+import { DEFAULT_CALLEE, type Callee, type DeliveryRow, type PhoneCall } from '../../peers/carrier.ts';
+import { numberErrors } from '../numbers/model.ts';
+import { callFlowErrors } from '../call-flows/model.ts';
+import { OutboundRules } from '../../rules/outbound.ts';
+import type { FlowGraph } from './flow-graph.ts';
+import { initialState, speechSeconds, step, type Effect, type WalkInput } from './interpreter.ts';
+import { ENDINGS, carrierSource, phoneSide, platformSide, type Ending } from './endings.ts';
+import { FlowHttpClient } from './flow-http.ts';
+import { flowEndedPayload, statusPayload } from './announce.ts';
+import {
+  CALL_IDS,
+  CallsStateSchema,
+  DEFAULT_STATUS_CALLBACK_EVENTS,
+  IN_PROGRESS,
+  RESERVED_VARIABLES,
+  STATUS_CALLBACK_EVENTS,
+  type CallRow,
+  type CallStatus,
+  type CallsState,
+  type CreateCallInput,
+  type HangupSource,
+  type StatusCallbackEvent,
+} from './schema.ts';
+
+export const callErrors = {
+  CALL_NOT_FOUND: defineError({ code: 'call_not_found', status: 404, origin: 'simulator', description: 'No call with this id in this account.' }),
+  /** Shared with the call-flows family: one declaration per wire code. */
+  CALL_FLOW_NOT_FOUND: callFlowErrors.NOT_FOUND,
+  CALL_FLOW_UNREADABLE: defineError({
+    code: 'call_flow_unreadable', status: 409, origin: 'simulator',
+    description: 'The call flow\'s stored graph cannot be read under the current schema (its graph is null); replace it with a full PUT first.',
+  }),
+  AGENT_NOT_FOUND: defineError({ code: 'agent_not_found', status: 404, origin: 'reference', description: 'AgentId is not an agent of this account (reference: createCall 404).' }),
+  AGENT_NOT_CONNECTED: defineError({
+    code: 'agent_not_connected', status: 409, origin: 'reference',
+    description: 'Neither Url, AgentId nor CallFlowId was given and no Agent SDK is connected to From (reference: createCall 409).',
+  }),
+  VOICEML_NOT_SIMULATED: defineError({
+    code: 'voiceml_not_simulated', status: 400, origin: 'simulator',
+    description: 'Url (VoiceML) calls are not simulated yet; use CallFlowId.',
+  }),
+  HANGUP_NOT_APPLICABLE: defineError({
+    code: 'hangup_not_applicable', status: 409, origin: 'reference',
+    description: 'The call has already ended; the body carries its current status (reference: updateCall 409).',
+  }),
+};
+
+/** Seconds from placing a call to the phone ringing. */
+export const SETUP_SECONDS = 1;
+/** Seconds after a prompt ends until the phone's keys arrive. */
+export const KEY_SECONDS = 1;
+/** Seconds a dialed party talks when its script says nothing. */
+export const DIAL_TALK_SECONDS = 60;
+/** Timeout (ring seconds) when omitted or invalid, and its ceiling (reference: createCall). */
+export const DEFAULT_RING_SECONDS = 30;
+export const MAX_RING_SECONDS = 600;
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const MAX_START_VARIABLES = 50;
+const MAX_START_VARIABLE_BYTES = 8192;
+const MAX_FORWARD_HOPS = 5;
+
+/** What the calls model needs of call flows (the call-flows family provides it). */
+export interface FlowPort {
+  /** The flow, or undefined when the account has no such flow; graph null = unreadable. */
+  find(accountId: string, flowId: string): { graph: FlowGraph | null } | undefined;
+}
+
+export interface CallFilter {
+  status?: CallStatus;
+  from?: string[];
+  to?: string[];
+  number?: string[];
+  since?: string;
+  until?: string;
+  minDuration?: number;
+  maxDuration?: number;
+  hangupCause?: string[];
+}
+
+export interface InboundCallInput {
+  from: string;
+  to: string;
+  keys?: string[] | null;
+  hangupAfterSeconds?: number | null;
+  speakSeconds?: number | null;
+  replies?: { heard: string; keys: string; speakSeconds?: number | null }[] | null;
+}
+
+export function callWire(r: CallRow) {
+  return {
+    callId: r.id,
+    status: r.status,
+    to: r.to,
+    from: r.from,
+    direction: r.direction,
+    duration: r.duration,
+    accountId: r.accountId,
+    answeredBy: r.answeredBy,
+    recordingUrl: r.recordingUrl,
+    hangupCause: r.hangupCause,
+    hangupCauseQ850: r.hangupCauseQ850,
+    sipResponseCode: r.sipResponseCode,
+    hangupSource: r.hangupSource,
+    transferTo: null,
+    transferStatus: null,
+    transferDuration: null,
+    transferHangupCauseQ850: null,
+    transferSipResponseCode: null,
+    transferReasonText: null,
+    dateCreated: r.dateCreated,
+    dateUpdated: r.dateUpdated,
+  };
+}
+
+/** A call being changed by one walk step: fields are set here, the row is replaced once. */
+type Draft = { -readonly [K in keyof CallRow]: CallRow[K] };
+
+export class CallsModel {
+  calls = new Table<CallRow>(); // maps a callId to the call
+  readonly wire = new WireCache<CallRow>(callWire);
+  readonly http: FlowHttpClient;
+  /** Call flows; the runtime connects the call-flows family here. */
+  flows: FlowPort = { find: () => undefined };
+
+  private readonly outbound: OutboundRules;
+
+  constructor(private readonly rt: Runtime) {
+    this.outbound = new OutboundRules(rt); // rt's numbers, accounts and blockLists are its ports
+    this.http = new FlowHttpClient(rt.receiverPolicy);
+    rt.io.register(this.http);
+    rt.carrier.onOutcome('call', (d) => this.carrierReported(d));
+    rt.carrier.onPhoneCalls((n) => this.phoneCalls(n));
+    rt.clock.on('calls.ring', (p: { callId: string }) => this.ring(p.callId));
+    rt.clock.on('calls.answer', (p: { callId: string }) => this.answerInbound(p.callId));
+    rt.clock.on('calls.resume', (p: { callId: string; seq: number; input: WalkInput }) => this.resume(p.callId, p.seq, p.input));
+    rt.clock.on('calls.phoneHangup', (p: { callId: string }) => this.phoneHangup(p.callId));
+    rt.usage.register((accountId) => this.usageEntries(accountId));
+  }
+
+  /** The status callback receiver of a call (registered once the webhook engine exists). */
+  connectStatusCallbacks(): void {
+    this.rt.webhookEngine.targets.route('call.status', (event) => {
+      const row = this.calls.get(event.resourceId);
+      if (!row?.statusCallback) return [];
+      return [{ kind: 'url', url: row.statusCallback, method: 'POST', headers: {} }];
+    });
+  }
+
+  clear(): void {
+    this.calls = new Table();
+  }
+
+  snapshot(): CallsState {
+    return { calls: [...this.calls.all()] };
+  }
+
+  restore(state: unknown): void {
+    validate(CallsStateSchema, state, 'snapshot calls', 'calls');
+    this.calls = new Table((state as CallsState).calls);
+  }
+
+  // --- the API ---
+
+  /** createCall. Every check runs before the first write; a refusal stores nothing and draws no id. */
+  create(accountId: string, input: CreateCallInput): CallRow {
+    const to = normalizePhone(input.To, 'To');
+    const from = this.outbound.ownedSender(accountId, input.From, 'From');
+    const modes = (['Url', 'AgentId', 'CallFlowId'] as const).filter((k) => input[k] !== undefined);
+    if (modes.length > 1) throw ApiError.validation(`${modes.join(' and ')} are exclusive; give one of Url, AgentId, CallFlowId`, modes.map((m) => ({ path: m, message: 'exclusive with ' + modes.filter((x) => x !== m).join(', ') })));
+    if (input.Variables !== undefined && input.CallFlowId === undefined) throw ApiError.validation('Variables go only with CallFlowId', [{ path: 'Variables', message: 'needs CallFlowId' }]);
+    if (input.CallContext !== undefined && input.AgentId === undefined) throw ApiError.validation('CallContext goes only with AgentId', [{ path: 'CallContext', message: 'needs AgentId' }]);
+    const startVars = startVariables(input.Variables ?? {});
+    const statusCallback = input.StatusCallback === undefined ? null : this.rt.receiverPolicy.check(input.StatusCallback, 'StatusCallback');
+    const events = callbackEvents(input.StatusCallbackEvent);
+    if (input.Url !== undefined) throw callErrors.VOICEML_NOT_SIMULATED('Url (VoiceML) calls are not simulated yet; run the call with a CallFlowId', { errors: [{ path: 'Url', message: 'not simulated' }] });
+    if (input.AgentId !== undefined) throw callErrors.AGENT_NOT_FOUND(`no agent ${input.AgentId} in this account`);
+    if (input.CallFlowId === undefined) throw callErrors.AGENT_NOT_CONNECTED(`no Agent SDK is connected to ${from}; give CallFlowId`);
+    this.requireFlow(accountId, input.CallFlowId);
+    this.outbound.requireSubscription(accountId);
+    this.outbound.refuseOptedOut(accountId, to, 'call');
+
+    const ringSeconds = input.Timeout === undefined || input.Timeout < 1 ? DEFAULT_RING_SECONDS : Math.min(input.Timeout, MAX_RING_SECONDS);
+    const id = freshId(this.rt.random, CALL_IDS.call, (x) => this.calls.has(x));
+    const decision = this.rt.carrier.decide(to, 'call', ringSeconds);
+    const delivery = this.rt.carrier.submit(
+      { accountId, owner: 'call', ownerId: id, type: 'call', from, to, content: '' },
+      { ...decision, delaySeconds: SETUP_SECONDS + decision.delaySeconds },
+    );
+    const row = this.calls.insert({
+      ...this.blank(accountId, id, 'outbound', from, to, input.CallFlowId, { caller: from, callee: to, ...startVars }),
+      machineDetection: input.MachineDetection ?? null,
+      ringSeconds,
+      statusCallback,
+      statusCallbackEvents: events,
+      callee: decision.callee ?? { ...DEFAULT_CALLEE },
+      deliveryId: delivery.id,
+    });
+    this.rt.clock.schedule('calls.ring', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
+    this.callback(row, 'initiated');
+    return row;
+  }
+
+  get(accountId: string, callId: string): CallRow {
+    const row = this.calls.get(callId);
+    if (!row || row.accountId !== accountId) throw callErrors.CALL_NOT_FOUND(`no call ${callId} in this account`);
+    return row;
+  }
+
+  /** Newest first; list filters are OR within one parameter and AND across parameters. */
+  list(accountId: string, f: CallFilter): readonly CallRow[] {
+    const norm = (xs: string[] | undefined, field: string) => (xs === undefined ? undefined : new Set(xs.map((x) => normalizePhone(x, field))));
+    const from = norm(f.from, 'from');
+    const to = norm(f.to, 'to');
+    const number = norm(f.number, 'number');
+    const since = f.since === undefined ? undefined : parseInstant(f.since)!;
+    const until = f.until === undefined ? undefined : parseInstant(f.until)!;
+    const causes = f.hangupCause === undefined ? undefined : new Set(f.hangupCause);
+    const key = JSON.stringify([accountId, f.status, [...(from ?? [])], [...(to ?? [])], [...(number ?? [])], since, until, f.minDuration, f.maxDuration, [...(causes ?? [])]]);
+    return this.calls.newestFirstCached(key, (r) => {
+      if (r.accountId !== accountId) return false;
+      if (f.status !== undefined && r.status !== f.status) return false;
+      if (from && !from.has(r.from)) return false;
+      if (to && !to.has(r.to)) return false;
+      if (number && !number.has(r.from) && !number.has(r.to)) return false;
+      if (since !== undefined || until !== undefined) {
+        const t = parseInstant(r.dateCreated)!;
+        if (since !== undefined && t < since) return false;
+        if (until !== undefined && t >= until) return false;
+      }
+      if (f.minDuration !== undefined && (r.duration === null || r.duration < f.minDuration)) return false;
+      if (f.maxDuration !== undefined && (r.duration === null || r.duration > f.maxDuration)) return false;
+      if (causes && (r.hangupCause === null || !causes.has(r.hangupCause))) return false;
+      return true;
+    });
+  }
+
+  /** updateCall Status=completed: hangs up a connected call, cancels one not yet answered. */
+  hangUp(accountId: string, callId: string): CallRow {
+    const row = this.get(accountId, callId);
+    if (!IN_PROGRESS.includes(row.status)) {
+      throw callErrors.HANGUP_NOT_APPLICABLE(`call ${callId} has already ended (${row.status})`, { status: row.status });
+    }
+    const ending: Ending = row.status === 'in-progress' ? 'normal' : 'canceled';
+    return this.end(this.dropWalk(row), ending, platformSide(row.direction));
+  }
+
+  // --- inbound calls (control plane) ---
+
+  /** A phone calls `to`; null when the call is refused before a record exists (blocked caller). */
+  inbound(input: InboundCallInput): string | null {
+    const to = normalizePhone(input.to, 'to');
+    const from = normalizePhone(input.from, 'from');
+    const accountId = this.rt.numbers.ownerOf(to);
+    if (!accountId) throw numberErrors.NUMBER_NOT_FOUND(`no account owns ${to}; inbound calls go to a number of some account`);
+    // Spec "Blocked caller": rejected without answering; the spec keeps no trace of it.
+    if (this.rt.blockLists.isCallerBlocked(accountId, from)) return null;
+    const route = this.inboundRoute(to);
+    const number = this.rt.numbers.numbers.get(to)!;
+    const id = freshId(this.rt.random, CALL_IDS.call, (x) => this.calls.has(x));
+    const flowId = route.kind === 'callflow' ? route.flowId : null;
+    const row = this.calls.insert({
+      ...this.blank(accountId, id, 'inbound', from, to, flowId, { caller: from, callee: to }),
+      status: 'ringing',
+      statusCallback: number.statusCallback ?? null,
+      statusCallbackEvents: number.statusCallbackEvents ? callbackEventsLenient(number.statusCallbackEvents) : [...DEFAULT_STATUS_CALLBACK_EVENTS],
+      callee: {
+        ...DEFAULT_CALLEE,
+        keys: [...(input.keys ?? [])],
+        hangupAfterSeconds: input.hangupAfterSeconds ?? null,
+        speakSeconds: input.speakSeconds ?? DEFAULT_CALLEE.speakSeconds,
+        replies: (input.replies ?? []).map((r) => ({ heard: r.heard, keys: r.keys, speakSeconds: r.speakSeconds ?? null })),
+      },
+    });
+    this.callback(row, 'initiated');
+    this.callback(row, 'ringing');
+    if (route.kind === 'callflow') this.rt.clock.schedule('calls.answer', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
+    else this.end(row, route.ending, route.source, route.cause);
+    return id;
+  }
+
+  /**
+   * Where an inbound call to `to` goes (docs/decisions.md "Calls"): callflow runs the flow;
+   * forward follows forwardTo (another number of the account) to its routing; a webhook
+   * number without a URL rejects the call; VoiceML, SIP devices and agents are not simulated
+   * yet and end the call as described there.
+   */
+  private inboundRoute(to: string): { kind: 'callflow'; flowId: string } | { kind: 'end'; ending: Ending; source: HangupSource; cause?: string } {
+    let n = this.rt.numbers.numbers.get(to)!;
+    for (let hop = 0; n.routingType === 'forward' && hop < MAX_FORWARD_HOPS; hop++) {
+      const next = n.forwardTo ? this.rt.numbers.numbers.get(n.forwardTo) : undefined;
+      if (!next || next.accountId !== n.accountId) return { kind: 'end', ending: 'rejected', source: 'callee' };
+      n = next;
+    }
+    switch (n.routingType) {
+      case 'callflow': {
+        const flow = n.callFlowId ? this.flows.find(n.accountId, n.callFlowId) : undefined;
+        if (!flow?.graph) return { kind: 'end', ending: 'failed', source: 'app', cause: 'app_error' };
+        return { kind: 'callflow', flowId: n.callFlowId! };
+      }
+      case 'webhook':
+        if (!n.webhookUrl) return { kind: 'end', ending: 'rejected', source: 'callee' };
+        return { kind: 'end', ending: 'failed', source: 'app', cause: 'app_error' };
+      case 'sip':
+      case 'softphone':
+        return { kind: 'end', ending: 'no-answer', source: 'carrier' };
+      default:
+        return { kind: 'end', ending: 'failed', source: 'app', cause: 'app_error' };
+    }
+  }
+
+  // --- progression on the virtual clock ---
+
+  private ring(callId: string): void {
+    const row = this.calls.get(callId);
+    if (!row || row.status !== 'queued') return;
+    const next = this.calls.replace({ ...row, status: 'ringing' });
+    this.callback(next, 'ringing');
+  }
+
+  private carrierReported(d: DeliveryRow): void {
+    const row = this.calls.get(d.ownerId);
+    if (!row || (row.status !== 'queued' && row.status !== 'ringing') || row.deliveryId !== d.id) return;
+    if (d.status === 'delivered') return this.answer(row);
+    const ending: Ending = d.status === 'no-answer' || d.status === 'busy' || d.status === 'rejected' ? d.status : 'failed';
+    this.end(row, ending, carrierSource(ending));
+  }
+
+  private answerInbound(callId: string): void {
+    const row = this.calls.get(callId);
+    if (row && row.status === 'ringing') this.answer(row);
+  }
+
+  private answer(row: CallRow): void {
+    const now = this.rt.clock.now();
+    const detected = row.direction === 'outbound' && row.machineDetection !== null ? row.callee.answeredBy : null;
+    const answered = this.calls.replace({ ...row, status: 'in-progress', answeredAt: iso(now), answeredBy: detected });
+    this.callback(answered, 'answered');
+    if (row.machineDetection === 'Hangup' && detected === 'machine') {
+      this.end(this.dropWalk(answered), 'normal', platformSide(row.direction));
+      return;
+    }
+    if (row.callee.hangupAfterSeconds !== null) {
+      this.rt.clock.schedule('calls.phoneHangup', now + Math.round(row.callee.hangupAfterSeconds * 1000), { callId: row.id });
+    }
+    if (answered.walk) this.advance(answered, { kind: 'start' });
+  }
+
+  private resume(callId: string, seq: number, input: WalkInput): void {
+    const row = this.calls.get(callId);
+    if (!row || row.seq !== seq || row.status !== 'in-progress') return;
+    this.advance(row, input);
+  }
+
+  private phoneHangup(callId: string): void {
+    const row = this.calls.get(callId);
+    if (!row || row.status !== 'in-progress') return;
+    this.end(this.dropWalk(row), 'normal', phoneSide(row.direction));
+  }
+
+  /** The walk told the call was dropped (abandoned), without running its effects. */
+  private dropWalk(row: CallRow): CallRow {
+    if (!row.walk || row.walk.ended) return row;
+    return { ...row, walk: { ...row.walk, at: null, waiting: null, ended: 'abandoned' }, seq: row.seq + 1 };
+  }
+
+  /** One interpreter step and its effects. */
+  private advance(row: CallRow, input: WalkInput): void {
+    const graph = row.callFlowId ? this.flows.find(row.accountId, row.callFlowId)?.graph : undefined;
+    if (!graph || !row.walk) {
+      this.end(this.dropWalk(row), 'normal', 'app', 'app_error');
+      return;
+    }
+    const { state, effects } = step(graph, row.walk, input);
+    const d: Draft = { ...row, walk: state, seq: row.seq + 1 };
+    let ended: { reason: string | null } | undefined;
+    for (const e of effects) {
+      if (e.type === 'end') ended = { reason: e.reason };
+      else this.perform(d, e);
+    }
+    if (ended) {
+      // A flow that ran into a broken graph or a loop is a platform-side error.
+      if (ended.reason !== null) this.end(d, 'normal', 'app', 'app_error');
+      else this.end(d, 'normal', platformSide(d.direction));
+      return;
+    }
+    this.calls.replace(d);
+  }
+
+  private later(d: Draft, seconds: number, input: WalkInput): void {
+    this.rt.clock.schedule('calls.resume', this.rt.clock.now() + Math.round(seconds * 1000), { callId: d.id, seq: d.seq, input });
+  }
+
+  /**
+   * The phone's answer at a prompt (issue 20): the first reply whose `heard` pattern matches
+   * what it heard since its previous input, else the next entry of `keys`, else no input.
+   */
+  private answerPrompt(d: Draft): { keys: string; speakSeconds: number } {
+    const heard = d.sinceInput.join('\n');
+    const i = d.callee.replies.findIndex((r) => new RegExp(r.heard, 'i').test(heard));
+    let keys: string;
+    let answer: string;
+    let speakSeconds = d.callee.speakSeconds;
+    if (i >= 0) {
+      const r = d.callee.replies[i]!;
+      keys = r.keys;
+      answer = `reply:${i}`;
+      if (r.speakSeconds !== null) speakSeconds = r.speakSeconds;
+    } else if (d.keyIndex < d.callee.keys.length) {
+      keys = d.callee.keys[d.keyIndex]!;
+      answer = `keys:${d.keyIndex}`;
+      d.keyIndex++;
+    } else {
+      keys = '';
+      answer = 'none';
+    }
+    d.entered = [...d.entered, keys];
+    d.prompts = [...d.prompts, { heard, entered: keys, answer }];
+    d.sinceInput = [];
+    return { keys, speakSeconds };
+  }
+
+  private hear(d: Draft, text: string): void {
+    if (text === '') return;
+    d.heard = [...d.heard, text];
+    d.sinceInput = [...d.sinceInput, text];
+  }
+
+  private perform(d: Draft, e: Exclude<Effect, { type: 'end' }>): void {
+    switch (e.type) {
+      case 'say':
+        return this.hear(d, e.text);
+      case 'play':
+        return;
+      case 'wait':
+        return this.later(d, e.seconds, { kind: 'elapsed' });
+      case 'listen': {
+        this.hear(d, e.prompt);
+        const entry = this.answerPrompt(d).keys;
+        const spoken = e.prompt === '' ? 0 : speechSeconds(e.prompt);
+        return this.later(d, spoken + (entry === '' ? e.timeoutSec : KEY_SECONDS), { kind: 'keys', keys: entry });
+      }
+      case 'record': {
+        this.hear(d, e.prompt);
+        const { keys: entry, speakSeconds } = this.answerPrompt(d);
+        const seconds = Math.min(speakSeconds, e.maxLengthSec);
+        const base = `/v1/accounts/${d.accountId}/recordings/${d.id}`;
+        d.recordingUrl = base;
+        const spoken = (e.prompt === '' ? 0 : speechSeconds(e.prompt)) + (e.playBeep ? 1 : 0);
+        return this.later(d, spoken + seconds, { kind: 'recorded', keys: entry, seconds, url: `${base}/verb/${encodeURIComponent(e.name)}` });
+      }
+      case 'message':
+        return this.sendText(d, e.to, e.body, e.subject);
+      case 'optout':
+        return this.optOut(d, e.number, e.channel, e.note);
+      case 'http':
+        return this.request(d, e);
+      case 'dial':
+        return this.dial(d, e);
+    }
+  }
+
+  /** The platform's number on the line sends a text, by default to the phone on the line; a refused send is skipped. */
+  private sendText(d: Draft, to: string | null, body: string, subject: string | null): void {
+    const own = d.direction === 'outbound' ? d.from : d.to;
+    const phone = d.direction === 'outbound' ? d.to : d.from;
+    try {
+      this.rt.messages.send(d.accountId, { To: to ?? phone, From: own, Body: body, ...(subject ? { Subject: subject } : {}) });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+    }
+  }
+
+  private optOut(d: Draft, number: string, channel: 'call' | 'message', note: string | null): void {
+    try {
+      this.rt.blockLists.recipients.create(d.accountId, { number, channel, note, source: 'ars', sourceRef: d.id, createdBy: null });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+    }
+  }
+
+  private request(d: Draft, e: Extract<Effect, { type: 'http' }>): void {
+    if (this.http.refusal(e.url) !== undefined) return this.later(d, 0, { kind: 'http', status: null, body: null });
+    const { id, seq } = d;
+    const rows = this.calls;
+    void this.http.send({ method: e.method, url: e.url, headers: e.headers, body: e.body }).then((answer) => {
+      if (this.calls !== rows) return; // the state was replaced meanwhile
+      this.resume(id, seq, { kind: 'http', status: answer.status, body: answer.body });
+    });
+  }
+
+  private dial(d: Draft, e: Extract<Effect, { type: 'dial' }>): void {
+    if (e.kind === 'sip') return this.later(d, 2 + DIAL_TALK_SECONDS, { kind: 'dialed', outcome: 'completed' });
+    let to: string;
+    try {
+      to = normalizePhone(e.value, 'target');
+    } catch {
+      return this.later(d, 0, { kind: 'dialed', outcome: 'failed' });
+    }
+    const decision = this.rt.carrier.decide(to, 'call', e.timeoutSec);
+    if (decision.outcome !== 'delivered') return this.later(d, decision.delaySeconds, { kind: 'dialed', outcome: decision.outcome });
+    const talk = decision.callee?.hangupAfterSeconds ?? DIAL_TALK_SECONDS;
+    this.later(d, decision.delaySeconds + talk, { kind: 'dialed', outcome: 'completed' });
+  }
+
+  /** Ends the call: consistent end fields, then callflow.ended and the completed callback. */
+  private end(row: CallRow, ending: Ending, source: HangupSource, cause?: string): CallRow {
+    const now = this.rt.clock.now();
+    const fields = ENDINGS[ending];
+    const answeredAt = row.answeredAt === null ? null : parseInstant(row.answeredAt)!;
+    const flowStatus = row.callFlowId === null ? null : (row.walk?.ended ?? 'abandoned');
+    const done = this.calls.replace({
+      ...row,
+      ...fields,
+      hangupCause: cause ?? fields.hangupCause,
+      hangupSource: source,
+      duration: answeredAt === null ? 0 : Math.round((now - answeredAt) / 1000),
+      dateUpdated: iso(now),
+      walk: row.walk && !row.walk.ended ? { ...row.walk, at: null, waiting: null, ended: 'abandoned' } : row.walk,
+      flowStatus,
+      seq: row.seq + 1,
+    });
+    this.callback(done, 'completed');
+    if (done.callFlowId !== null) {
+      this.rt.events.emit({ type: 'callflow.ended', accountId: done.accountId, resourceId: done.id, at: now, payload: flowEndedPayload(done, iso(now)) });
+    }
+    return done;
+  }
+
+  private callback(row: CallRow, event: StatusCallbackEvent): void {
+    if (row.statusCallback === null || !row.statusCallbackEvents.includes(event)) return;
+    const now = this.rt.clock.now();
+    this.rt.events.emit({ type: 'call.status', accountId: row.accountId, resourceId: row.id, at: now, payload: statusPayload(row, event, iso(now)) });
+  }
+
+  // --- views for other parts ---
+
+  /** Answered calls the phone at `number` took part in (the carrier's phone view). */
+  private phoneCalls(number: string): PhoneCall[] {
+    return this.calls
+      .newestFirst((r) => r.answeredAt !== null && (r.direction === 'outbound' ? r.to === number : r.from === number))
+      .map((r) => ({ callId: r.id, direction: r.direction, from: r.from, to: r.to, heard: [...r.heard], entered: [...r.entered], prompts: r.prompts.map((p) => ({ ...p })), answeredAt: r.answeredAt! }));
+  }
+
+  /** Usage meters from real calls: connected seconds by direction, one AMD invocation per answered call with detection. */
+  private usageEntries(accountId: string) {
+    const out: { meter: 'outbound_seconds' | 'inbound_seconds' | 'amd_invocations'; quantity: number; at: string; phoneNumber: string | null; linkId: string | null }[] = [];
+    for (const r of this.calls.all()) {
+      if (r.accountId !== accountId || r.dateUpdated === null) continue;
+      const own = r.direction === 'outbound' ? r.from : r.to;
+      const linkId = this.outbound.linkIdOf(accountId, own);
+      if (r.duration !== null && r.duration > 0) {
+        out.push({ meter: r.direction === 'outbound' ? 'outbound_seconds' : 'inbound_seconds', quantity: r.duration, at: r.dateUpdated, phoneNumber: own, linkId });
+      }
+      if (r.machineDetection !== null && r.answeredAt !== null) out.push({ meter: 'amd_invocations', quantity: 1, at: r.answeredAt, phoneNumber: own, linkId });
+    }
+    return out;
+  }
+
+  // --- helpers ---
+
+  private requireFlow(accountId: string, flowId: string): void {
+    const flow = this.flows.find(accountId, flowId);
+    if (!flow) throw callErrors.CALL_FLOW_NOT_FOUND(`no call flow ${flowId} in this account`);
+    if (!flow.graph) throw callErrors.CALL_FLOW_UNREADABLE(`call flow ${flowId} has a graph the current schema cannot read; replace it with a full PUT`);
+  }
+
+  private blank(accountId: string, id: string, direction: 'outbound' | 'inbound', from: string, to: string, flowId: string | null, vars: Record<string, string>): CallRow {
+    return {
+      id,
+      accountId,
+      direction,
+      from,
+      to,
+      status: 'queued',
+      dateCreated: this.rt.clock.nowIso(),
+      answeredAt: null,
+      dateUpdated: null,
+      duration: null,
+      answeredBy: null,
+      recordingUrl: null,
+      hangupCause: null,
+      hangupCauseQ850: null,
+      sipResponseCode: null,
+      hangupSource: null,
+      callFlowId: flowId,
+      flowStatus: null,
+      machineDetection: null,
+      ringSeconds: DEFAULT_RING_SECONDS,
+      statusCallback: null,
+      statusCallbackEvents: [],
+      callee: { ...DEFAULT_CALLEE },
+      keyIndex: 0,
+      walk: flowId === null ? null : initialState(vars),
+      seq: 0,
+      heard: [],
+      entered: [],
+      sinceInput: [],
+      prompts: [],
+      deliveryId: null,
+    };
+  }
+}
+
+/** Start variables as strings, checked as createCall documents them (400 naming the variable). */
+function startVariables(raw: Record<string, string | number | boolean>): Record<string, string> {
+  const names = Object.keys(raw);
+  const bad = (path: string, message: string): never => {
+    throw ApiError.validation(`${path} ${message}`, [{ path, message }]);
+  };
+  if (names.length > MAX_START_VARIABLES) bad('Variables', `has ${names.length} entries; at most ${MAX_START_VARIABLES}`);
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    if (!VARIABLE_NAME.test(name)) bad(`Variables.${name}`, 'is not a valid name: letters, digits and _, not starting with a digit');
+    if ((RESERVED_VARIABLES as readonly string[]).includes(name)) bad(`Variables.${name}`, 'is filled by the platform during the call and cannot be set');
+    out[name] = String(raw[name]);
+  }
+  if (Buffer.byteLength(JSON.stringify(out)) > MAX_START_VARIABLE_BYTES) bad('Variables', `is over ${MAX_START_VARIABLE_BYTES} bytes`);
+  return out;
+}
+
+function callbackEvents(raw: string | undefined): StatusCallbackEvent[] {
+  if (raw === undefined) return [...DEFAULT_STATUS_CALLBACK_EVENTS];
+  const words = raw.split(/\s+/).filter((w) => w !== '');
+  const unknown = words.find((w) => !(STATUS_CALLBACK_EVENTS as readonly string[]).includes(w));
+  if (unknown !== undefined) {
+    throw ApiError.validation(`StatusCallbackEvent has an unknown event "${unknown}"; use ${STATUS_CALLBACK_EVENTS.join(' ')}`, [{ path: 'StatusCallbackEvent', message: `unknown event ${unknown}` }]);
+  }
+  return words.length === 0 ? [...DEFAULT_STATUS_CALLBACK_EVENTS] : [...new Set(words as StatusCallbackEvent[])];
+}
+
+/** A number's statusCallbackEvents were checked when set; unknown words are dropped here. */
+function callbackEventsLenient(raw: string): StatusCallbackEvent[] {
+  const words = raw.split(/\s+/).filter((w): w is StatusCallbackEvent => (STATUS_CALLBACK_EVENTS as readonly string[]).includes(w));
+  return words.length === 0 ? [...DEFAULT_STATUS_CALLBACK_EVENTS] : [...new Set(words)];
+}
+
+export type { Callee };

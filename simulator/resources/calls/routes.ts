@@ -1,0 +1,127 @@
+// HTTP surface of calls: paths, operationIds, wire names and statuses of the public API
+// document (createCall 201, getCall with transfers, listCalls without, updateCall 200).
+import { Type } from '@sinclair/typebox';
+import { defineOperation, reply } from '../../core/operation.ts';
+import { errorCodes } from '../../core/errors.ts';
+import { DateTime, StringEnum } from '../../core/schema.ts';
+import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
+import { outboundErrors } from '../../rules/outbound.ts';
+import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
+import { callErrors } from './model.ts';
+import { CALL_STATUSES, Call, CallControlResponse, CallList, CreateCallBody, UpdateCallBody } from './schema.ts';
+
+const TAG = 'Calls';
+const account = { accountId: Type.String({ description: 'Account id.' }) };
+const phoneErrors = [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY];
+const many = (description: string) => Type.Array(Type.String({ maxLength: 40 }), { description: `${description} Repeat the parameter for several (any of them matches).` });
+
+export const operations = [
+  defineOperation({
+    operationId: 'createCall',
+    method: 'POST',
+    path: '/v1/accounts/{accountId}/calls',
+    tag: TAG,
+    summary: 'Place an outbound call',
+    description:
+      '201 means the call is queued, not connected: it rings, is answered or not, and ends on the virtual clock as the fake carrier decides (scripts and magic numbers, /_sim/carrier). With CallFlowId the flow runs once the call is answered and `callflow.ended` reports its variables.',
+    origin: 'reference',
+    auth: 'account',
+    params: account,
+    body: CreateCallBody,
+    bodyRequired: true,
+    responses: { 201: { description: 'The queued call.', schema: Call } },
+    errors: [
+      ...phoneErrors,
+      outboundErrors.FROM_NOT_REGISTERED,
+      outboundErrors.NO_SUBSCRIPTION,
+      outboundErrors.RECIPIENT_BLOCKED,
+      receiverErrors.URL_BLOCKED,
+      callErrors.CALL_FLOW_NOT_FOUND,
+      callErrors.CALL_FLOW_UNREADABLE,
+      callErrors.AGENT_NOT_FOUND,
+      callErrors.AGENT_NOT_CONNECTED,
+      callErrors.VOICEML_NOT_SIMULATED,
+    ],
+    handler: (ctx) => reply.created({ ...ctx.rt.calls.wire.wire(ctx.rt.calls.create(ctx.accountId, ctx.body)) as object, transfers: [] }),
+  }),
+  defineOperation({
+    operationId: 'listCalls',
+    method: 'GET',
+    path: '/v1/accounts/{accountId}/calls',
+    tag: TAG,
+    summary: 'List calls',
+    description:
+      'Newest first. Several values of one parameter match any of them; parameters combine with AND. `number` matches either side; `since` is inclusive, `until` exclusive (on dateCreated); durations are inclusive; phone numbers in any accepted spelling. `transfers` is omitted.',
+    origin: 'spec',
+    auth: 'account',
+    params: account,
+    query: {
+      status: StringEnum(CALL_STATUSES, { description: 'One of the nine call statuses.' }),
+      from: many('Caller.'),
+      to: many('Callee.'),
+      number: many('Either side.'),
+      since: DateTime({ description: 'Calls started at or after (inclusive).' }),
+      until: DateTime({ description: 'Calls started before (exclusive).' }),
+      minDuration: Type.Integer({ minimum: 0, description: 'Seconds, inclusive.' }),
+      maxDuration: Type.Integer({ minimum: 0, description: 'Seconds, inclusive.' }),
+      hangupCause: Type.Array(Type.String({ maxLength: 100 }), { description: 'Why the call ended; repeat for several.' }),
+      ...standardPagingParams,
+    },
+    responses: { 200: { description: 'A page of calls.', schema: CallList } },
+    errors: phoneErrors,
+    handler: (ctx) => {
+      const q = ctx.query;
+      const paging = parsePaging(q as PagingQuery);
+      const rows = ctx.rt.calls.list(ctx.accountId, {
+        status: q.status,
+        from: q.from,
+        to: q.to,
+        number: q.number,
+        since: q.since,
+        until: q.until,
+        minDuration: q.minDuration,
+        maxDuration: q.maxDuration,
+        hangupCause: q.hangupCause,
+      });
+      const page = pageOf(rows, paging);
+      return reply.json(200, ctx.rt.calls.wire.list(page.data, page.meta));
+    },
+  }),
+  defineOperation({
+    operationId: 'getCall',
+    method: 'GET',
+    path: '/v1/accounts/{accountId}/calls/{callId}',
+    tag: TAG,
+    summary: 'Get a call',
+    description: 'With `transfers`, the full chain of transfer legs (empty: the simulator places no transfers yet).',
+    origin: 'reference',
+    auth: 'account',
+    params: { ...account, callId: Type.String() },
+    responses: { 200: { description: 'The call.', schema: Call } },
+    errors: [callErrors.CALL_NOT_FOUND],
+    handler: (ctx) => {
+      const json = ctx.rt.calls.wire.json(ctx.rt.calls.get(ctx.accountId, ctx.params.callId));
+      return reply.json(200, `${json.slice(0, -1)},"transfers":[]}`);
+    },
+  }),
+  defineOperation({
+    operationId: 'updateCall',
+    method: 'POST',
+    path: '/v1/accounts/{accountId}/calls/{callId}',
+    tag: TAG,
+    summary: 'Hang up a call',
+    description:
+      'Status=completed hangs up a connected call (completed) or cancels one still queued or ringing (canceled). A call that already ended answers 409 hangup_not_applicable with its status.',
+    origin: 'reference',
+    auth: 'account',
+    params: { ...account, callId: Type.String() },
+    body: UpdateCallBody,
+    bodyRequired: true,
+    responses: { 200: { description: 'The call after hanging up.', schema: CallControlResponse } },
+    errors: [callErrors.CALL_NOT_FOUND, callErrors.HANGUP_NOT_APPLICABLE],
+    handler: (ctx) => {
+      const row = ctx.rt.calls.hangUp(ctx.accountId, ctx.params.callId);
+      return reply.ok({ callId: row.id, status: row.status });
+    },
+  }),
+];
