@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { FAMILIES, registry } from '../resources/index.ts';
 import { openApiJson } from '../meta.ts';
 import { harness } from './helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 describe('the list of families', () => {
   it('gives every runtime model its field and the snapshot its keys, in list order', async () => {
     const h = harness();
-    const rt = h.sim.runtime as unknown as Record<string, unknown>;
+    const rt = runtimeOf(h.sim) as unknown as Record<string, unknown>;
     for (const f of FAMILIES) expect(rt[f.key], f.key).toBeDefined();
     const state = (await h.call('GET', '/_sim/state', undefined, { key: null })).json as { models: Record<string, unknown> };
     expect(Object.keys(state.models)).toEqual(FAMILIES.map((f) => f.snapshotKey ?? f.key));
