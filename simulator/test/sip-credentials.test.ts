@@ -94,7 +94,7 @@ describe('SIP credentials', () => {
 
   it('usernames are unique per account (one realm each), and free again once deleted', async () => {
     const c = await credential(h, { username: 'shared' });
-    runtimeOf(h.sim).accounts.update(BISTRO.accountId, { addons: ['sip_trunk'] });
+    await h.sim.control.request('PATCH', `/accounts/${BISTRO.accountId}`, { addons: ['sip_trunk'] });
     const bistro = await h.call('POST', h.bistro('/sip-credentials'), { name: 'b', username: 'shared' }, { key: BISTRO.key });
     expect(bistro.status).toBe(201);
     expect(bistro.json.realm).toBe('ac5e6f7a8b.sip.claw-ops.com');

@@ -154,7 +154,7 @@ describe('SIP endpoints and routes', () => {
     // The add-on taken away after creation: reads still work, writes are refused.
     const e = await endpoint();
     const rt = await route(e.id, { uri: 'sip:pbx.example' });
-    runtimeOf(h.sim).accounts.update(ACME.accountId, { addons: [] });
+    await h.sim.control.request('PATCH', `/accounts/${ACME.accountId}`, { addons: [] });
     const locked = state();
     const writes: [string, string, unknown][] = [
       ['POST', '/sip-endpoints', { name: 'y' }],
