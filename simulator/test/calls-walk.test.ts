@@ -72,7 +72,7 @@ describe('the walk of a call', () => {
     expect(w.walk.steps).toEqual([
       { blockId: 'hello', type: 'say', at: at(5), heard: 'Hello Kim', action: null, keys: null, result: null, inputAt: null, set: {}, variables: start },
       {
-        blockId: 'menu', type: 'menu', at: at(6), heard: 'Press 1 for bookings', action: 'wait for up to 1 keys, 5 s',
+        blockId: 'menu', type: 'menu', at: at(6), heard: 'Press 1 for bookings', action: 'wait 5 s for a key',
         keys: '1', result: 'branch', inputAt: at(9), set: { choice: '1' }, variables: { ...start, choice: '1' },
       },
       { blockId: 'book', type: 'setvar', at: at(9), heard: null, action: null, keys: null, result: null, inputAt: null, set: { booked: 'yes-1' }, variables: { ...start, choice: '1', booked: 'yes-1' } },

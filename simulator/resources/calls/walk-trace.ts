@@ -52,7 +52,7 @@ function rendered(blockId: string, type: string, effects: readonly Effect[]): { 
     case 'say':
       return { heard: e.text, action: null };
     case 'listen':
-      return { heard: e.prompt, action: `wait for up to ${e.maxDigits} keys, ${e.timeoutSec} s` };
+      return { heard: e.prompt, action: `wait ${e.timeoutSec} s for ${e.maxDigits === 1 ? 'a key' : `up to ${e.maxDigits} keys`}` };
     case 'record':
       return { heard: e.prompt, action: `record "${e.name}", at most ${e.maxLengthSec} s` };
     case 'play':
