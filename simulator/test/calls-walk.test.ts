@@ -133,4 +133,37 @@ describe('the walk of a call', () => {
     expect(w.walk.omitted).toBe(1000 - MAX_TRACE_STEPS);
     expect(w.flowEnded.Status).toBe('abandoned');
   });
+  it('says what each kind of block did and how its input was taken; an inbound call starts ringing', async () => {
+    const h = sim();
+    const flowId = await h.flow({
+      version: 1,
+      start: 'm',
+      nodes: {
+        m: { type: 'message', body: 'Hi {{callee}}', next: 'p' },
+        p: { type: 'pause', seconds: 2, next: 'pl' },
+        pl: { type: 'play', url: 'https://cdn.example.com/hold.mp3', next: 'r' },
+        r: { type: 'record', prompt: 'After the beep', maxLengthSec: 5, saveAs: 'memo', next: 'x' },
+        x: { type: 'http', method: 'GET', url: 'http://user:pw@example.test/x', next: null, errorNext: 'd' },
+        d: { type: 'dial', target: { kind: 'number', value: '010-0000-0486' }, next: 'o' },
+        o: { type: 'optout', number: '{{caller}}', channel: 'call', next: null },
+      },
+    });
+    expect((await h.call('PUT', h.acme('/numbers/07012340001'), { routingType: 'callflow', callFlowId: flowId })).status).toBe(200);
+    const placed = await h.call('POST', '/_sim/carrier/inbound-calls', { from: '010-7000-0001', to: '070-1234-0001', keys: ['#'], speakSeconds: 3 }, { key: null });
+    expect(placed.status, placed.text).toBe(201);
+    await h.advance(120);
+    const w = await h.walk(placed.json.callId);
+    expect(w.timeline.map((t: any) => t.status)).toEqual(['ringing', 'in-progress', 'completed']);
+    expect(w.walk.steps.map((s: any) => [s.blockId, s.heard, s.action, s.keys, s.result])).toEqual([
+      ['m', null, 'text to the phone on the line: Hi 07012340001', null, null],
+      ['p', null, 'pause 2 s', null, null],
+      ['pl', null, 'play https://cdn.example.com/hold.mp3', null, null],
+      ['r', 'After the beep', 'record "memo", at most 5 s', '#', '3 s recorded'],
+      ['x', null, 'GET http://user:pw@example.test/x', null, 'no answer (error)'],
+      ['d', null, 'dial number 010-0000-0486', null, 'busy'],
+      ['o', null, 'opt 01070000001 out of call', null, null],
+    ]);
+    expect(w.walk.steps[3].set).toEqual({ memo: expect.stringContaining('/verb/memo'), memo_duration: '3', recording_url: expect.stringContaining('/verb/memo'), recording_duration: '3' });
+    expect(w.walk.steps[6].variables).toMatchObject({ memo_duration: '3', caller: '01070000001' });
+  });
 });
