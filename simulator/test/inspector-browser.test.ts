@@ -29,6 +29,7 @@ describe.skipIf(!available)('the inspector in Chromium', () => {
   let profile: string;
   const consoleErrors: string[] = [];
   let callId = '';
+  let flowId = '';
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -55,6 +56,7 @@ describe.skipIf(!available)('the inspector in Chromium', () => {
       },
     });
     expect(flow.status, flow.text).toBe(201);
+    flowId = flow.json.callFlowId;
     const script = await call(sim, 'POST', '/_sim/carrier/scripts', { number: '010-2020-6060', types: ['call'], outcome: 'delivered', keys: ['1', '5'], times: 1 }, { key: TOKEN });
     expect(script.status).toBe(201);
     const placed = await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/calls`, { To: '010-2020-6060', From: '07012340001', CallFlowId: flow.json.callFlowId, Variables: { name: 'Kim' } });
@@ -199,6 +201,14 @@ describe.skipIf(!available)('the inspector in Chromium', () => {
     expect(payload).toContain('delivered');
     expect(await page.locator('section[aria-labelledby="call-recordings"]').textContent()).toContain('No recordings');
     await shot(page, '9-call');
+    // A call placed while the page is open shows its walk as the clock moves, without a reload.
+    const placed = await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/calls`, { To: '010-2020-7070', From: '07012340001', CallFlowId: flowId });
+    await page.evaluate(`location.hash = '#/calls/${placed.json.callId}'`);
+    await expect.poll(() => walk.textContent()).toContain('The flow has not entered a block yet.');
+    expect(await ended.textContent()).toContain('The flow has not ended yet.');
+    await sim.clock.advance({ seconds: 60 });
+    await expect.poll(() => ended.textContent(), { timeout: 10_000 }).toContain(placed.json.callId);
+    expect(await walk.textContent()).toContain('timeout');
     await page.close();
   });
 
