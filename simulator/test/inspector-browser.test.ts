@@ -201,6 +201,11 @@ describe.skipIf(!available)('the inspector in Chromium', () => {
     expect(payload).toContain('delivered');
     expect(await page.locator('section[aria-labelledby="call-recordings"]').textContent()).toContain('No recordings');
     await shot(page, '9-call');
+    // The phone it called lists the call, linked back to this view.
+    await page.getByRole('link', { name: '01020206060' }).click();
+    await expect.poll(() => page.locator('#view').textContent()).toContain('What 01020206060 received');
+    expect(await page.locator('#view').textContent()).toContain('Welcome to Acme, Kim');
+    expect(await page.getByRole('link', { name: callId }).count()).toBe(1);
     // A call placed while the page is open shows its walk as the clock moves, without a reload.
     const placed = await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/calls`, { To: '010-2020-7070', From: '07012340001', CallFlowId: flowId });
     await page.evaluate(`location.hash = '#/calls/${placed.json.callId}'`);
