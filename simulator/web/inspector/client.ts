@@ -126,7 +126,7 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
       var did = (s.heard !== null ? '<q>' + esc(s.heard) + '</q>' : '') + (s.action !== null ? (s.heard !== null ? '<br>' : '') + '<span class="muted">' + esc(s.action) + '</span>' : '');
       return [esc(i + 1), esc(s.at), '<code>' + esc(s.blockId) + '</code> ' + esc(s.type), did, keysPressed(s.keys),
         esc(s.result || '') + (s.inputAt ? '<br><span class="muted">at ' + esc(s.inputAt) + '</span>' : ''), variables(s.variables, s.set)];
-    }), 'The flow has not entered a block yet.');
+    }), walk.status === 'running' ? 'The flow has not entered a block yet.' : 'The flow entered no block: the call ended before the flow started.');
   }
   function endedPayload(w, deliveries) {
     if (!w.flowEnded) return '<p class="muted">' + (w.walk ? 'The flow has not ended yet.' : 'This call runs no call flow.') + '</p>';
