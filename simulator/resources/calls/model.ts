@@ -20,6 +20,7 @@ import type { FlowGraph } from './flow-graph.ts';
 import { initialState, speechSeconds, step, type Effect, type WalkInput } from './interpreter.ts';
 import { ENDINGS, carrierSource, phoneSide, platformSide, type Ending } from './endings.ts';
 import { FlowHttpClient } from './flow-http.ts';
+import { emptyTrace, recordStep } from './walk-trace.ts';
 import { flowEndedPayload, statusPayload } from './announce.ts';
 import {
   CALL_IDS,
@@ -275,6 +276,7 @@ export class CallsModel {
     const row = this.calls.insert({
       ...this.blank(accountId, id, 'inbound', from, to, flowId, { caller: from, callee: to }),
       status: 'ringing',
+      timeline: [{ status: 'ringing', at: this.rt.clock.nowIso() }],
       statusCallback: number.statusCallback ?? null,
       statusCallbackEvents: number.statusCallbackEvents ? callbackEventsLenient(number.statusCallbackEvents) : [...DEFAULT_STATUS_CALLBACK_EVENTS],
       callee: {
@@ -327,7 +329,7 @@ export class CallsModel {
   private ring(callId: string): void {
     const row = this.calls.get(callId);
     if (!row || row.status !== 'queued') return;
-    const next = this.calls.replace({ ...row, status: 'ringing' });
+    const next = this.calls.replace(this.moved(row, 'ringing'));
     this.callback(next, 'ringing');
   }
 
@@ -347,7 +349,7 @@ export class CallsModel {
   private answer(row: CallRow): void {
     const now = this.rt.clock.now();
     const detected = row.direction === 'outbound' && row.machineDetection !== null ? row.callee.answeredBy : null;
-    const answered = this.calls.replace({ ...row, status: 'in-progress', answeredAt: iso(now), answeredBy: detected });
+    const answered = this.calls.replace({ ...this.moved(row, 'in-progress'), answeredAt: iso(now), answeredBy: detected });
     this.callback(answered, 'answered');
     if (row.machineDetection === 'Hangup' && detected === 'machine') {
       this.end(this.dropWalk(answered), 'normal', platformSide(row.direction));
@@ -384,8 +386,9 @@ export class CallsModel {
       this.end(this.dropWalk(row), 'normal', 'app', 'app_error');
       return;
     }
-    const { state, effects } = step(graph, row.walk, input);
+    const { state, effects, trace } = step(graph, row.walk, input);
     const d: Draft = { ...row, walk: state, seq: row.seq + 1 };
+    if (d.trace) d.trace = recordStep(d.trace, trace, effects, input, this.rt.clock.nowIso());
     let ended: { reason: string | null } | undefined;
     for (const e of effects) {
       if (e.type === 'end') ended = { reason: e.reason };
@@ -525,6 +528,7 @@ export class CallsModel {
     const done = this.calls.replace({
       ...row,
       ...fields,
+      timeline: [...row.timeline, { status: fields.status, at: iso(now) }],
       hangupCause: cause ?? fields.hangupCause,
       hangupSource: source,
       duration: answeredAt === null ? 0 : Math.round((now - answeredAt) / 1000),
@@ -611,7 +615,14 @@ export class CallsModel {
       sinceInput: [],
       prompts: [],
       deliveryId: null,
+      timeline: [{ status: 'queued', at: this.rt.clock.nowIso() }],
+      trace: flowId === null ? null : emptyTrace(vars),
     };
+  }
+
+  /** The row in a new status, with the change on its timeline. */
+  private moved(row: CallRow, status: CallStatus): CallRow {
+    return { ...row, status, timeline: [...row.timeline, { status, at: this.rt.clock.nowIso() }] };
   }
 }
 
