@@ -140,7 +140,7 @@ export class CallsModel {
 
   constructor(private readonly rt: Runtime) {
     this.outbound = new OutboundRules(rt); // rt's numbers, accounts and blockLists are its ports
-    this.http = new FlowHttpClient(rt.receiverPolicy);
+    this.http = new FlowHttpClient(rt.egress);
     rt.io.register(this.http);
     rt.carrier.onOutcome('call', (d) => this.carrierReported(d));
     rt.carrier.onPhoneCalls((n) => this.phoneCalls(n));
@@ -496,7 +496,7 @@ export class CallsModel {
     if (this.http.refusal(e.url) !== undefined) return this.later(d, 0, { kind: 'http', status: null, body: null });
     const { id, seq } = d;
     const rows = this.calls;
-    void this.http.send({ method: e.method, url: e.url, headers: e.headers, body: e.body }).then((answer) => {
+    this.http.send({ method: e.method, url: e.url, headers: e.headers, body: e.body }, (answer) => {
       if (this.calls !== rows) return; // the state was replaced meanwhile
       this.resume(id, seq, { kind: 'http', status: answer.status, body: answer.body });
     });
