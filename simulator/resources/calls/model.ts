@@ -45,14 +45,17 @@ export const callErrors = {
     code: 'call_flow_unreadable', status: 409, origin: 'simulator',
     description: 'The call flow\'s stored graph cannot be read under the current schema (its graph is null); replace it with a full PUT first.',
   }),
-  AGENT_NOT_FOUND: defineError({ code: 'agent_not_found', status: 404, origin: 'reference', description: 'AgentId is not an agent of this account (reference: createCall 404).' }),
+  AGENT_NOT_FOUND: defineError({
+    code: 'agent_not_found', status: 404, origin: 'reference',
+    description: 'AgentId is not an agent of this account (reference: createCall 404). Managed agents are not simulated yet, so no account has one: every AgentId call is refused this way and nothing is stored.',
+  }),
   AGENT_NOT_CONNECTED: defineError({
     code: 'agent_not_connected', status: 409, origin: 'reference',
     description: 'Neither Url, AgentId nor CallFlowId was given and no Agent SDK is connected to From (reference: createCall 409).',
   }),
   VOICEML_NOT_SIMULATED: defineError({
     code: 'voiceml_not_simulated', status: 400, origin: 'simulator',
-    description: 'Url (VoiceML) calls are not simulated yet; use CallFlowId.',
+    description: 'Url (VoiceML) calls are not simulated yet; use CallFlowId. Nothing is stored.',
   }),
   HANGUP_NOT_APPLICABLE: defineError({
     code: 'hangup_not_applicable', status: 409, origin: 'reference',
@@ -141,7 +144,7 @@ export class CallsModel {
 
   constructor(private readonly rt: Runtime) {
     this.outbound = new OutboundRules(rt); // rt's numbers, accounts and blockLists are its ports
-    this.http = new FlowHttpClient(rt.receiverPolicy);
+    this.http = new FlowHttpClient(rt.egress);
     rt.io.register(this.http);
     rt.carrier.onOutcome('call', (d) => this.carrierReported(d));
     rt.carrier.onPhoneCalls((n) => this.phoneCalls(n));
@@ -188,7 +191,9 @@ export class CallsModel {
     const statusCallback = input.StatusCallback === undefined ? null : this.rt.receiverPolicy.check(input.StatusCallback, 'StatusCallback');
     const events = callbackEvents(input.StatusCallbackEvent);
     if (input.Url !== undefined) throw callErrors.VOICEML_NOT_SIMULATED('Url (VoiceML) calls are not simulated yet; run the call with a CallFlowId', { errors: [{ path: 'Url', message: 'not simulated' }] });
-    if (input.AgentId !== undefined) throw callErrors.AGENT_NOT_FOUND(`no agent ${input.AgentId} in this account`);
+    if (input.AgentId !== undefined) {
+      throw callErrors.AGENT_NOT_FOUND(`no agent ${input.AgentId} in this account (managed agents are not simulated yet; run the call with a CallFlowId)`, { errors: [{ path: 'AgentId', message: 'no such agent' }] });
+    }
     if (input.CallFlowId === undefined) throw callErrors.AGENT_NOT_CONNECTED(`no Agent SDK is connected to ${from}; give CallFlowId`);
     this.requireFlow(accountId, input.CallFlowId);
     this.outbound.requireSubscription(accountId);
@@ -499,7 +504,7 @@ export class CallsModel {
     if (this.http.refusal(e.url) !== undefined) return this.later(d, 0, { kind: 'http', status: null, body: null });
     const { id, seq } = d;
     const rows = this.calls;
-    void this.http.send({ method: e.method, url: e.url, headers: e.headers, body: e.body }).then((answer) => {
+    this.http.send({ method: e.method, url: e.url, headers: e.headers, body: e.body }, (answer) => {
       if (this.calls !== rows) return; // the state was replaced meanwhile
       this.resume(id, seq, { kind: 'http', status: answer.status, body: answer.body });
     });
