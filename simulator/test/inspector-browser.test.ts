@@ -5,34 +5,29 @@
 // logs no console error. Screenshots go to artifacts/inspector/ (gitignored). Where Chromium
 // cannot be installed this file skips, saying so loudly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { artifactsDir, chromiumAvailable, launchChromium } from './chromium.ts';
 import { createSimulator, type ListeningServer } from '../index.ts';
 import { call, ACME } from './helpers.ts';
 import { closeAllReceivers, startReceiver } from './receivers.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const ARTIFACTS = join(process.cwd(), 'artifacts', 'inspector');
+const available = chromiumAvailable('the inspector browser test');
 const TOKEN = 'inspector-test-token';
 
-if (!available) {
-  console.warn(`\n${'!'.repeat(78)}\n!! SKIPPED: the inspector browser test needs Chromium at ${CHROMIUM}.\n!! Install it (apt-get install -y chromium) or set CHROMIUM_PATH; .ci/run does this.\n${'!'.repeat(78)}\n`);
-}
 
 describe.skipIf(!available)('the inspector in Chromium', () => {
   const sim = createSimulator({ controlToken: TOKEN });
   let server: ListeningServer;
   let browser: BrowserContext;
-  let profile: string;
+  let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
+  let ARTIFACTS = '';
   const consoleErrors: string[] = [];
   let callId = '';
   let flowId = '';
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
+    ARTIFACTS = artifactsDir('inspector');
     server = await sim.listen(0, '127.0.0.1');
     // The scripted scenario: a webhook that cannot be reached, a text and a verification.
     await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/webhooks`, { url: 'http://127.0.0.1:9/unreachable', events: ['message.sent'] });
@@ -66,20 +61,15 @@ describe.skipIf(!available)('the inspector in Chromium', () => {
     await sim.clock.advance({ seconds: 60 });
     await sim.webhooks.settle();
     expect(hook.requests.map((r) => r.fields.CallId)).toEqual([callId]);
-    profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    chromium = await launchChromium();
+    browser = chromium.browser;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await chromium?.close();
     await closeAllReceivers();
     await server?.close();
     await sim.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   async function open(hash = ''): Promise<Page> {
