@@ -5,6 +5,7 @@ import { Router } from './core/router.ts';
 import { ApiError, errorBody, errorCodes } from './core/errors.ts';
 import { coerceQuery, parseQueryString } from './core/query.ts';
 import { validate } from './core/schema.ts';
+import { formToBody, isFormType } from './core/form-body.ts';
 import { header, type Operation, type Reply, type SimRequest, type SimResponse } from './core/operation.ts';
 
 export { header };
@@ -131,14 +132,20 @@ function parseBody(op: Operation, req: SimRequest): unknown {
     if (op.bodyRequired) throw ApiError.validation('a JSON request body is required', [{ path: '', message: 'is required' }]);
     return undefined;
   }
-  if (!isJsonType(header(req, 'content-type'))) {
-    throw errorCodes.UNSUPPORTED_MEDIA_TYPE(`send the body as application/json (got ${header(req, 'content-type')})`);
-  }
+  const contentType = header(req, 'content-type');
+  const formAccepted = op.bodyEncodings?.includes('form') ?? false;
   let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw errorCodes.INVALID_JSON(`the request body is not valid JSON: ${(e as Error).message}`);
+  if (formAccepted && isFormType(contentType)) {
+    value = formToBody(text, op.body!, op.formSpaceLists);
+  } else if (!isJsonType(contentType)) {
+    const accepted = formAccepted ? 'application/json or application/x-www-form-urlencoded' : 'application/json';
+    throw errorCodes.UNSUPPORTED_MEDIA_TYPE(`send the body as ${accepted} (got ${contentType})`);
+  } else {
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      throw errorCodes.INVALID_JSON(`the request body is not valid JSON: ${(e as Error).message}`);
+    }
   }
   if (op.immutable && value && typeof value === 'object' && !Array.isArray(value)) {
     const touched = op.immutable.fields.filter((f) => f in value);

@@ -37,7 +37,7 @@ export interface SimulatorOptions {
   /** Where defects (bugs: non-API errors) are reported; default stderr. */
   onDefect?: (error: unknown) => void;
   /** Webhook delivery (docs/webhooks.md). */
-  /** Refuse what the real service refuses when connecting out (webhooks, MCP servers): --strict-egress. */
+  /** Refuse what the real service refuses when connecting out (webhooks, MCP servers, call flow http blocks): --strict-egress. */
   strictEgress?: boolean;
   /** MCP connection tests: wall-clock ceiling per test (default 10000 ms). */
   mcp?: { timeoutMs?: number };

@@ -106,10 +106,11 @@ export function buildOpenApi(ops: readonly Operation[], tagDescriptions: Readonl
       ...(parameters.length ? { parameters } : {}),
     };
     if (op.body) {
-      doc.requestBody = {
-        required: Boolean(op.bodyRequired),
-        content: { 'application/json': { schema: hoist(op.body, components) } },
-      };
+      const schema = hoist(op.body, components);
+      const content: Record<string, unknown> = { 'application/json': { schema } };
+      // Form bodies are the same schema: form-body.ts converts the fields before validation.
+      if (op.bodyEncodings?.includes('form')) content['application/x-www-form-urlencoded'] = { schema };
+      doc.requestBody = { required: Boolean(op.bodyRequired), content };
     }
     doc.responses = responses;
     if (op.auth === 'none') doc.security = [];

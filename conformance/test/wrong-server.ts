@@ -21,7 +21,10 @@ export type Defect =
   | 'code-echoed'
   | 'events-for-block-lists'
   | 'usage-minutes-without-transfer'
-  | 'call-flow-defaults-unfilled';
+  | 'call-flow-defaults-unfilled'
+  | 'call-list-bounds-ignored'
+  | 'call-transfers-on-list-rows'
+  | 'call-duration-off-by-one';
 
 export interface DefectSpec {
   /**
@@ -57,6 +60,8 @@ const isBlockListPath = (path: string) => /\/blocked-(callers|recipients)(\/|$)/
 const isEmailDomainPath = (path: string) => /\/email-domains(\/|$)/.test(path);
 const ACCOUNT_PATH = /^\/v1\/accounts\/([^/]+)/;
 const isCallFlowPath = (path: string) => /\/call-flows(\/|$)/.test(path);
+const CALL_LIST = /^\/v1\/accounts\/[^/]+\/calls$/;
+const CALL_ONE = /^\/v1\/accounts\/[^/]+\/calls\/[^/]+$/;
 /** Fields a call-flow answer must fill when the request left them out (spec "Call flow"). */
 const DEFAULTED_BLOCK_FIELDS = ['maxDigits', 'timeoutSec', 'maxLengthSec', 'playBeep', 'finishKey', 'number', 'channel'];
 
@@ -189,6 +194,43 @@ const SPECS: Record<Defect, DefectSpec> = {
       if (res.status >= 300 || !body?.graph) return res;
       if (body.graph.voice) delete body.graph.voice.language;
       for (const node of Object.values(body.graph.nodes ?? {}) as Record<string, unknown>[]) for (const f of DEFAULTED_BLOCK_FIELDS) delete node[f];
+      return withJson(res, body);
+    },
+  },
+  'call-list-bounds-ignored': {
+    alters: (method, path) => method === 'GET' && CALL_LIST.test(path),
+    // The call list drops its since and until bounds (and so never refuses a bad one either).
+    middleware: () => async (req, next) => {
+      if (req.method !== 'GET' || !CALL_LIST.test(pathOf(req.url))) return next(req);
+      const q = queryOf(req);
+      if (!q.has('since') && !q.has('until')) return next(req);
+      q.delete('since');
+      q.delete('until');
+      return next({ ...req, url: `${pathOf(req.url)}?${q.toString()}` });
+    },
+  },
+  'call-transfers-on-list-rows': {
+    alters: (method, path, status) => method === 'GET' && status === 200 && CALL_LIST.test(path),
+    // List rows carry the transfer chain that only a single GET shows.
+    middleware: () => async (req, next) => {
+      const res = await next(req);
+      const body = json(res);
+      if (req.method !== 'GET' || !CALL_LIST.test(pathOf(req.url)) || res.status !== 200 || !Array.isArray(body?.data) || body.data.length === 0) return res;
+      for (const row of body.data) row.transfers = [];
+      return withJson(res, body);
+    },
+  },
+  'call-duration-off-by-one': {
+    alters: (method, path, status) => status < 300 && (CALL_LIST.test(path) || CALL_ONE.test(path)) && method !== 'DELETE',
+    // Ended calls report one second more than they lasted (the ring's last second counted).
+    middleware: () => async (req, next) => {
+      const path = pathOf(req.url);
+      const res = await next(req);
+      if (!(CALL_LIST.test(path) || CALL_ONE.test(path)) || res.status >= 300) return res;
+      const body = json(res);
+      const rows = (Array.isArray(body?.data) ? body.data : [body]).filter((r: { duration?: unknown }) => typeof r?.duration === 'number');
+      if (rows.length === 0) return res;
+      for (const r of rows) r.duration += 1;
       return withJson(res, body);
     },
   },

@@ -193,7 +193,7 @@ export const operations = [
     method: 'PUT',
     path: '/_sim/egress',
     tag: TAG,
-    summary: 'Switch strict egress on or off (webhooks, MCP servers)',
+    summary: 'Switch strict egress on or off (webhooks, MCP servers, call flow http blocks)',
     description: 'The same switch as --strict-egress (and --webhook-strict). Not part of snapshots; reset keeps it.',
     origin: 'simulator',
     auth: 'control',

@@ -128,7 +128,7 @@ export const errorCodes = {
   }),
   UNSUPPORTED_MEDIA_TYPE: defineError({
     code: 'UNSUPPORTED_MEDIA_TYPE', status: 415, origin: 'simulator',
-    description: 'The body is not sent as application/json.',
+    description: 'The body is not sent in an encoding the operation accepts (application/json; createCall also application/x-www-form-urlencoded).',
   }),
   INTERNAL: defineError({
     code: 'INTERNAL', status: 500, origin: 'simulator',

@@ -115,6 +115,10 @@ export interface OperationSpec<
   bodyRequired?: boolean;
   /** The body is a state snapshot: it may be as large as the snapshot limit, not the request-body limit. */
   snapshotBody?: boolean;
+  /** Body encodings accepted (default JSON only); `form` is application/x-www-form-urlencoded (core/form-body.ts). */
+  bodyEncodings?: readonly ('json' | 'form')[];
+  /** Form bodies: string fields whose repeated keys are joined by spaces (space-separated lists). */
+  formSpaceLists?: readonly string[];
   /** Body fields that exist on the resource but cannot be changed here, with the advice to give. */
   immutable?: { fields: string[]; advice: string };
   /** The success responses. */

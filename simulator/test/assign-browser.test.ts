@@ -4,49 +4,38 @@
 // expired link. Screenshots go to artifacts/browser/ (gitignored). .ci/run installs chromium;
 // where it cannot be installed this file skips, saying so loudly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { artifactsDir, chromiumAvailable, launchChromium } from './chromium.ts';
 import { ACME, harness } from './helpers.ts';
 import { closeAllReceivers, startReceiver, type TestReceiver } from './receivers.ts';
 import type { ListeningServer } from '../index.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const ARTIFACTS = join(process.cwd(), 'artifacts', 'browser');
+const available = chromiumAvailable('the issuing-page browser test');
 
-if (!available) {
-  console.warn(`\n${'!'.repeat(78)}\n!! SKIPPED: the issuing-page browser test needs Chromium at ${CHROMIUM}.\n!! Install it (apt-get install -y chromium) or set CHROMIUM_PATH; .ci/run does this.\n${'!'.repeat(78)}\n`);
-}
 
 describe.skipIf(!available)('the issuing page in Chromium', () => {
   const h = harness();
   let server: ListeningServer;
   let back: TestReceiver;
   let browser: BrowserContext;
-  let profile: string;
+  let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
+  let ARTIFACTS = '';
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
+    ARTIFACTS = artifactsDir('browser');
     server = await h.sim.listen(0, '127.0.0.1');
     back = await startReceiver(() => ({ status: 200, body: '<!doctype html><title>Back at the shop</title><h1>Back at the shop</h1>', headers: { 'content-type': 'text/html' } }), '/back');
     await h.sim.control.request('PUT', `/accounts/${ACME.accountId}/issuing-page`, { domains: ['127.0.0.1'] });
-    profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
-    // A fresh profile as the user-data-dir (playwright passes it as --user-data-dir).
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    chromium = await launchChromium();
+    browser = chromium.browser;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await chromium?.close();
     await server?.close();
     await closeAllReceivers();
     await h.sim.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   async function newLink(body: Record<string, unknown> = {}): Promise<{ token: string; url: string }> {

@@ -68,6 +68,40 @@ describe('call flow blocks on real calls', () => {
     for (const id of ids) expect((await h.get(id)).status).toBe('completed');
   });
 
+  it('http goes through the egress guard: strict mode refuses loopback, localhost and names resolving inside (errorNext)', async () => {
+    const h = sim();
+    const hits = await startReceiver(() => ({ status: 200, body: '{"data":{"name":"Lee"}}', headers: { 'content-type': 'application/json' } }));
+    const port = new URL(hits.url).port;
+    // A fake DNS name for the loopback receiver: the guard resolves it (fake DNS first) at the connection.
+    await h.sim.control.request('PUT', '/dns/records/hooks.example.com', { records: [{ type: 'A', value: '127.0.0.1' }] });
+    // The branch taken is spoken, so the phone tells it (strict mode also stops webhooks to loopback).
+    const spoken = (url: string): FlowGraph => ({
+      version: 1,
+      start: 'h',
+      nodes: {
+        h: { type: 'http', method: 'GET', url, saveAs: [{ var: 'name', path: 'data.name' }], next: 'ok', errorNext: 'err' },
+        ok: { type: 'say', text: 'ok {{name}}', next: null },
+        err: { type: 'say', text: 'err', next: null },
+      },
+    });
+    const flows: string[] = [];
+    for (const url of [hits.url, `http://localhost:${port}/hook`, `http://hooks.example.com:${port}/hook`]) flows.push(await h.flow(spoken(url)));
+    const heard = async (number: string) => (await h.sim.control.request<any>('GET', `/carrier/phones/${number}`)).calls[0].texts;
+
+    for (const [i, f] of flows.entries()) await h.place(`010-6050-000${i}`, f);
+    await h.advance(30);
+    expect(hits.requests).toHaveLength(3); // by default anything goes, names through the fake DNS
+    for (const i of flows.keys()) expect(await heard(`010-6050-000${i}`)).toEqual(['ok Lee']);
+
+    expect((await h.sim.control.request<any>('PUT', '/egress', { strict: true })).strict).toBe(true);
+    const strict: string[] = [];
+    for (const [i, f] of flows.entries()) strict.push(await h.place(`010-6051-000${i}`, f));
+    await h.advance(30);
+    expect(hits.requests).toHaveLength(3); // nothing more reached the receiver
+    for (const i of flows.keys()) expect(await heard(`010-6051-000${i}`)).toEqual(['err']);
+    for (const id of strict) expect((await h.get(id)), id).toMatchObject({ status: 'completed' });
+  });
+
   it('message sends a real text from the number on the line; optout adds a blocked recipient with source ars', async () => {
     const h = sim();
     const id = await h.place(

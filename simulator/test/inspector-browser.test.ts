@@ -1,55 +1,75 @@
 // The inspector (GET /_sim/ui) in a real browser: Debian's Chromium driven by playwright-core
-// after a scripted scenario (a text, a verification, a failing webhook): every view shows what
+// after a scripted scenario (a text, a verification, a call through a menu, a failing webhook): every view shows what
 // happened, the clock buttons move the clock, live updates arrive without a reload, a wrong
 // token and an unknown id get a clear message, a reset under the page is announced, and the page
 // logs no console error. Screenshots go to artifacts/inspector/ (gitignored). Where Chromium
 // cannot be installed this file skips, saying so loudly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { artifactsDir, chromiumAvailable, launchChromium } from './chromium.ts';
 import { createSimulator, type ListeningServer } from '../index.ts';
 import { call, ACME } from './helpers.ts';
+import { closeAllReceivers, startReceiver } from './receivers.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-const ARTIFACTS = join(process.cwd(), 'artifacts', 'inspector');
+const available = chromiumAvailable('the inspector browser test');
 const TOKEN = 'inspector-test-token';
 
-if (!available) {
-  console.warn(`\n${'!'.repeat(78)}\n!! SKIPPED: the inspector browser test needs Chromium at ${CHROMIUM}.\n!! Install it (apt-get install -y chromium) or set CHROMIUM_PATH; .ci/run does this.\n${'!'.repeat(78)}\n`);
-}
 
 describe.skipIf(!available)('the inspector in Chromium', () => {
   const sim = createSimulator({ controlToken: TOKEN });
   let server: ListeningServer;
   let browser: BrowserContext;
-  let profile: string;
+  let chromium: Awaited<ReturnType<typeof launchChromium>> | undefined;
+  let ARTIFACTS = '';
   const consoleErrors: string[] = [];
+  let callId = '';
+  let flowId = '';
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
+    ARTIFACTS = artifactsDir('inspector');
     server = await sim.listen(0, '127.0.0.1');
     // The scripted scenario: a webhook that cannot be reached, a text and a verification.
     await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/webhooks`, { url: 'http://127.0.0.1:9/unreachable', events: ['message.sent'] });
     await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/messages`, { From: '07012340001', To: '010-2020-3030', Body: 'Your parcel is on its way' });
     await call(sim, 'POST', '/v2/verifications', { to: '010-2020-4040' });
-    await sim.clock.advance({ seconds: 5 });
-    await sim.webhooks.settle();
-    profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    // A call through two menus: the callee's keys are scripted on the carrier, a receiver takes callflow.ended.
+    const hook = await startReceiver();
+    await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/webhooks`, { url: hook.url, events: ['callflow.ended'] });
+    const flow = await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/call-flows`, {
+      name: 'bookings line',
+      graph: {
+        version: 1,
+        start: 'welcome',
+        nodes: {
+          welcome: { type: 'say', text: 'Welcome to Acme, {{name}}', next: 'main' },
+          main: { type: 'menu', prompt: 'Press 1 for bookings, 2 for billing', branches: { '1': 'day', '2': 'bye' }, saveAs: 'choice', timeoutNext: 'bye', invalidNext: 'bye' },
+          day: { type: 'menu', prompt: 'Which day? Press 9 to go back', branches: { '9': 'main' }, saveAs: 'day', invalidNext: 'book', timeoutNext: 'bye' },
+          book: { type: 'setvar', assignments: [{ name: 'booked', value: 'day {{day}}' }], next: 'bye' },
+          bye: { type: 'hangup', message: 'Goodbye' },
+        },
+      },
     });
+    expect(flow.status, flow.text).toBe(201);
+    flowId = flow.json.callFlowId;
+    const script = await call(sim, 'POST', '/_sim/carrier/scripts', { number: '010-2020-6060', types: ['call'], outcome: 'delivered', keys: ['1', '5'], times: 1 }, { key: TOKEN });
+    expect(script.status).toBe(201);
+    const placed = await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/calls`, { To: '010-2020-6060', From: '07012340001', CallFlowId: flow.json.callFlowId, Variables: { name: 'Kim' } });
+    expect(placed.status).toBe(201);
+    callId = placed.json.callId;
+    await sim.clock.advance({ seconds: 5 });
+    await sim.clock.advance({ seconds: 60 });
+    await sim.webhooks.settle();
+    expect(hook.requests.map((r) => r.fields.CallId)).toEqual([callId]);
+    chromium = await launchChromium();
+    browser = chromium.browser;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await chromium?.close();
+    await closeAllReceivers();
     await server?.close();
     await sim.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   async function open(hash = ''): Promise<Page> {
@@ -135,6 +155,55 @@ describe.skipIf(!available)('the inspector in Chromium', () => {
     await sim.clock.advance({ seconds: 5 });
     await expect.poll(() => page.locator('#view').textContent(), { timeout: 10_000 }).toContain('Sent while you watch');
     await shot(page, '6-live');
+    await page.close();
+  });
+
+  it('shows a call through a menu: its timeline, the blocks walked with the keys pressed and the variables, and the callflow.ended payload', async () => {
+    const page = await open(`#/calls/${ACME.accountId}`);
+    await signIn(page);
+    await expect.poll(() => page.locator('#view').textContent()).toContain(callId);
+    await shot(page, '8-calls');
+    await page.getByRole('link', { name: callId }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Flow walk' }).isVisible()).toBe(true);
+    const timeline = page.locator('section[aria-labelledby="call-timeline"] tbody tr');
+    expect(await timeline.allTextContents()).toEqual([
+      expect.stringMatching(/^queued.*0 s$/),
+      expect.stringMatching(/^ringing.*1 s$/),
+      expect.stringMatching(/^in-progress.*6 s$/),
+      expect.stringMatching(/^completed/),
+    ]);
+    const walk = page.locator('section[aria-labelledby="call-walk"]');
+    const rows = await walk.locator('tbody tr').allTextContents();
+    expect(rows.map((r) => /(welcome|main|day|book|bye) (say|menu|setvar|hangup)/.exec(r)?.[0])).toEqual(['welcome say', 'main menu', 'day menu', 'book setvar', 'bye hangup']);
+    expect(rows[0]).toContain('Welcome to Acme, Kim');
+    expect(rows[1]).toContain('Press 1 for bookings, 2 for billing');
+    expect(await walk.locator('kbd').allTextContents()).toEqual(['1', '5']);
+    expect(rows[1]).toContain('branch');
+    expect(rows[2]).toContain('invalid');
+    expect(await walk.locator('tbody tr').nth(3).locator('strong').allTextContents()).toEqual(['booked = day 5']);
+    expect(rows[4]).toContain('choice = 1');
+    expect(rows[4]).toContain('day = 5');
+    const ended = page.locator('section[aria-labelledby="call-ended"]');
+    const payload = (await ended.textContent())!;
+    expect(payload).toContain(callId);
+    expect(payload).toContain('"booked": "day 5"');
+    expect(payload).toMatch(/Status\s*completed/);
+    expect(payload).toContain('delivered');
+    expect(await page.locator('section[aria-labelledby="call-recordings"]').textContent()).toContain('No recordings');
+    await shot(page, '9-call');
+    // The phone it called lists the call, linked back to this view.
+    await page.getByRole('link', { name: '01020206060' }).click();
+    await expect.poll(() => page.locator('#view').textContent()).toContain('What 01020206060 received');
+    expect(await page.locator('#view').textContent()).toContain('Welcome to Acme, Kim');
+    expect(await page.getByRole('link', { name: callId }).count()).toBe(1);
+    // A call placed while the page is open shows its walk as the clock moves, without a reload.
+    const placed = await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/calls`, { To: '010-2020-7070', From: '07012340001', CallFlowId: flowId });
+    await page.evaluate(`location.hash = '#/calls/${placed.json.callId}'`);
+    await expect.poll(() => walk.textContent()).toContain('The flow has not entered a block yet.');
+    expect(await ended.textContent()).toContain('The flow has not ended yet.');
+    await sim.clock.advance({ seconds: 60 });
+    await expect.poll(() => ended.textContent(), { timeout: 10_000 }).toContain(placed.json.callId);
+    expect(await walk.textContent()).toContain('timeout');
     await page.close();
   });
 

@@ -163,4 +163,30 @@ describe('flow interpreter', () => {
     expect(r.effects).toHaveLength(1);
     expect(r.effects[0]).toMatchObject({ type: 'end', status: 'abandoned' });
   });
+  it('reports the blocks each step entered, the waiting block that took the input, and the variables each set', () => {
+    const graph = flow({
+      ask: { type: 'menu', prompt: 'Press', branches: { '1': 'fetch' }, saveAs: 'choice', invalidNext: null, timeoutNext: null },
+      fetch: { type: 'http', method: 'GET', url: 'https://x.test/{{choice}}', saveAs: [{ var: 'name', path: 'name' }], next: 'done', errorNext: null },
+      done: { type: 'setvar', assignments: [{ name: 'a', value: '1' }, { name: 'b', value: '{{name}}' }], next: null },
+    });
+    let state = initialState({ caller: 'c' });
+    const first = step(graph, state, { kind: 'start' });
+    expect(first.trace).toEqual([{ blockId: 'ask', type: 'menu', resumed: false, outcome: null, set: {} }]);
+    state = first.state;
+    const second = step(graph, state, { kind: 'keys', keys: '1' });
+    expect(second.trace).toEqual([
+      { blockId: 'ask', type: 'menu', resumed: true, outcome: 'branch', set: { choice: '1' } },
+      { blockId: 'fetch', type: 'http', resumed: false, outcome: null, set: {} },
+    ]);
+    const third = step(graph, second.state, { kind: 'http', status: 200, body: '{"name":"Lee"}' });
+    expect(third.trace).toEqual([
+      { blockId: 'fetch', type: 'http', resumed: true, outcome: 'ok', set: { http_status: '200', name: 'Lee' } },
+      { blockId: 'done', type: 'setvar', resumed: false, outcome: null, set: { a: '1', b: 'Lee' } },
+    ]);
+    expect(step(graph, first.state, { kind: 'keys', keys: '' }).trace[0]).toMatchObject({ outcome: 'timeout', set: {} });
+    expect(step(graph, first.state, { kind: 'keys', keys: '7' }).trace[0]).toMatchObject({ outcome: 'invalid', set: { choice: '7' } });
+    expect(step(graph, second.state, { kind: 'http', status: 500, body: '' }).trace[0]).toMatchObject({ outcome: 'error', set: { http_status: '500' } });
+    // An input the walk is not waiting for is ignored and traces nothing.
+    expect(step(graph, first.state, { kind: 'elapsed' }).trace).toEqual([]);
+  });
 });

@@ -1,12 +1,16 @@
-// The `http` block's request to the customer's URL: real I/O over undici under the webhook
-// egress policy (peers/webhooks/receiver-policy.ts: http(s) only, no credentials in the URL,
-// internal addresses refused in strict mode). It registers with the I/O barrier (core/io.ts),
+// The `http` block's request to the customer's URL: real I/O over undici through the shared
+// egress guard (peers/egress.ts), like webhooks and MCP: http(s) only, no credentials in the
+// URL; in strict mode (`--strict-egress`, PUT /_sim/egress) internal literals and localhost
+// names are refused before connecting, and names are resolved by the guard at the connection
+// (fake DNS first), so one that resolves to an internal address is refused too. It registers with the I/O barrier (core/io.ts),
 // so a clock advance waits for the answer before time moves on, and every request has a
 // wall-clock deadline (AbortSignal), so a URL that hangs ends as "no answer" and never stalls
 // the clock for longer than that deadline. Answers are read up to MAX_BODY bytes.
-import type { Dispatcher } from 'undici';
+import type dns from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import type { Agent, Dispatcher } from 'undici';
 import type { PendingIo } from '../../core/io.ts';
-import type { ReceiverPolicy } from '../../peers/webhooks/receiver-policy.ts';
+import type { EgressGuard } from '../../peers/egress.ts';
 
 export const DEFAULT_FLOW_HTTP_TIMEOUT_MS = 5000;
 const MAX_BODY = 65_536;
@@ -38,12 +42,25 @@ async function readBounded(body: AsyncIterable<Buffer>): Promise<string> {
   return Buffer.concat(kept).toString('utf8').slice(0, MAX_BODY);
 }
 
+/** Connections resolve through the egress guard: the answer checked is the answer connected to. */
+function guardedLookup(guard: EgressGuard): LookupFunction {
+  return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
+    void guard.resolve(hostname).then((r) => {
+      if (!r.ok) return callback(Object.assign(new Error(r.reason), { code: r.blocked ? 'EGRESS_BLOCKED' : 'ENOTFOUND' }));
+      if (options.all) return callback(null, r.addresses);
+      const first = r.addresses[0]!;
+      return callback(null, first.address, first.family);
+    });
+  }) as LookupFunction;
+}
+
 export class FlowHttpClient implements PendingIo {
   private inFlight = 0;
   private waiters: (() => void)[] = [];
+  private agent: Agent | undefined; // made on the first request
   timeoutMs = DEFAULT_FLOW_HTTP_TIMEOUT_MS;
 
-  constructor(private readonly policy: ReceiverPolicy) {}
+  constructor(private readonly guard: EgressGuard) {}
 
   get busy(): boolean {
     return this.inFlight > 0;
@@ -64,31 +81,40 @@ export class FlowHttpClient implements PendingIo {
     }
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'not an http or https URL';
     if (u.username !== '' || u.password !== '') return 'carries a user name or password';
-    return this.policy.internalReason(u.hostname);
+    return this.guard.hostReason(u.hostname);
   }
 
-  /** Sends the request; never rejects. Callers check refusal() first. */
-  send(req: FlowHttpRequest): Promise<FlowHttpAnswer> {
+  /**
+   * Sends the request and hands the answer to `land` while the request still counts as in
+   * flight, so a clock advance waiting on this client sees the walk resumed before it moves on.
+   * Callers check refusal() first.
+   */
+  send(req: FlowHttpRequest, land: (answer: FlowHttpAnswer) => void): void {
     this.inFlight++;
-    return this.attempt(req).finally(() => {
-      this.inFlight--;
-      if (this.inFlight === 0) {
-        const w = this.waiters;
-        this.waiters = [];
-        for (const f of w) f();
-      }
-    });
+    void this.attempt(req)
+      .then(land)
+      .finally(() => {
+        this.inFlight--;
+        if (this.inFlight === 0) {
+          const w = this.waiters;
+          this.waiters = [];
+          for (const f of w) f();
+        }
+      });
   }
 
   private async attempt(req: FlowHttpRequest): Promise<FlowHttpAnswer> {
     try {
-      const { request } = await loadUndici();
+      const { Agent: AgentClass, request } = await loadUndici();
+      this.agent ??= new AgentClass({ connect: { lookup: guardedLookup(this.guard) } });
       const headers = { ...req.headers };
       if (req.body !== null && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
       const res = await request(req.url, {
         method: req.method as Dispatcher.HttpMethod,
         headers,
         body: req.method === 'GET' || req.method === 'HEAD' ? undefined : (req.body ?? undefined),
+        dispatcher: this.agent,
+        reset: true, // no kept-alive socket: every request connects, so the guard checks each one
         signal: AbortSignal.timeout(this.timeoutMs),
         maxRedirections: 0,
       } as Parameters<typeof request>[1]);

@@ -6,6 +6,7 @@ import type { Family } from '../family.ts';
 import { CallsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { CALL_IDS } from './schema.ts';
+import { operations as control } from '../../control/calls.ts';
 
 export const calls: Family<'calls', CallsModel> = {
   key: 'calls',
@@ -16,10 +17,11 @@ export const calls: Family<'calls', CallsModel> = {
     return model;
   },
   operations,
+  control,
   tags: {
     Calls: 'Voice calls, outbound and inbound: status on the virtual clock, hang-up, and the call flow that runs them.',
   },
   idFormats: CALL_IDS,
-  capabilities: ['phone-calls'],
+  capabilities: ['phone-calls', 'call-walks'],
   carrierOwners: ['call'],
 };

@@ -36,9 +36,24 @@ export type Effect =
   | { type: 'dial'; blockId: string; kind: 'number' | 'sip'; value: string; callerId: string | null; timeoutSec: number }
   | { type: 'end'; status: 'completed' | 'abandoned'; reason: string | null };
 
+/**
+ * What one step did to the graph, for the walk trace (walk-trace.ts): each block entered, in
+ * order, with the variables it set; `resumed` is the block that was waiting and got its input
+ * (a menu's keys, a recording, an http answer, a dial outcome), `outcome` how that input was
+ * taken (menu: branch, invalid, timeout; http: ok, error).
+ */
+export interface StepTrace {
+  blockId: string;
+  type: string;
+  resumed: boolean;
+  outcome: string | null;
+  set: Record<string, string>;
+}
+
 export interface StepResult {
   state: WalkState;
   effects: Effect[];
+  trace: StepTrace[];
 }
 
 /** Blocks one step may enter without waiting; past it the graph loops on itself (setvar <-> condition). */
@@ -64,15 +79,15 @@ export function initialState(vars: Record<string, string>): WalkState {
 
 /** One step of the walk. An input that does not fit what the walk waits for changes nothing. */
 export function step(graph: FlowGraph, state: WalkState, input: WalkInput): StepResult {
-  if (state.ended) return { state, effects: [] };
+  if (state.ended) return { state, effects: [], trace: [] };
   const walk = new Walk(graph, state);
   if (input.kind === 'dropped') return walk.end('abandoned', 'the call ended before the flow');
   if (input.kind === 'start') {
-    if (state.at !== null || state.visited > 0) return { state, effects: [] };
+    if (state.at !== null || state.visited > 0) return { state, effects: [], trace: [] };
     return walk.go(graph.start);
   }
   const block = state.at === null ? undefined : graph.nodes[state.at];
-  if (!block) return { state, effects: [] };
+  if (!block) return { state, effects: [], trace: [] };
   switch (input.kind) {
     case 'elapsed':
       if (state.waiting === 'hangup') return walk.end('completed', null);
@@ -80,18 +95,19 @@ export function step(graph: FlowGraph, state: WalkState, input: WalkInput): Step
       return walk.go(nextOf(block));
     case 'keys':
       if (state.waiting !== 'keys' || block.type !== 'menu') break;
-      return walk.menuAnswered(block, input.keys);
+      return walk.menuAnswered(block, state.at!, input.keys);
     case 'recorded':
       if (state.waiting !== 'recording' || block.type !== 'record') break;
       return walk.recorded(block, state.at!, input.seconds, input.url);
     case 'http':
       if (state.waiting !== 'http' || block.type !== 'http') break;
-      return walk.httpAnswered(block, input.status, input.body);
+      return walk.httpAnswered(block, state.at!, input.status, input.body);
     case 'dialed':
       if (state.waiting !== 'dial' || block.type !== 'dial') break;
+      walk.resume(state.at!, 'dial', input.outcome);
       return walk.go(block.next ?? null);
   }
-  return { state, effects: [] };
+  return { state, effects: [], trace: [] };
 }
 
 function nextOf(block: FlowBlock): Link {
@@ -103,6 +119,7 @@ class Walk {
   private vars: Record<string, string>;
   private copied = false;
   private readonly effects: Effect[] = [];
+  private readonly trace: StepTrace[] = [];
   private visited: number;
 
   constructor(
@@ -119,6 +136,13 @@ class Walk {
       this.copied = true;
     }
     this.vars[name] = value;
+    const current = this.trace.at(-1);
+    if (current) current.set[name] = value;
+  }
+
+  /** The waiting block takes its input; what it sets from it is traced on it. */
+  resume(blockId: string, type: string, outcome: string): void {
+    this.trace.push({ blockId, type, resumed: true, outcome, set: {} });
   }
 
   private r(template: string | undefined): string {
@@ -127,11 +151,11 @@ class Walk {
 
   end(status: 'completed' | 'abandoned', reason: string | null): StepResult {
     this.effects.push({ type: 'end', status, reason });
-    return { state: { at: null, waiting: null, vars: this.vars, ended: status, visited: this.visited }, effects: this.effects };
+    return { state: { at: null, waiting: null, vars: this.vars, ended: status, visited: this.visited }, effects: this.effects, trace: this.trace };
   }
 
   private wait(at: string, waiting: WaitingFor): StepResult {
-    return { state: { at, waiting, vars: this.vars, ended: null, visited: this.visited }, effects: this.effects };
+    return { state: { at, waiting, vars: this.vars, ended: null, visited: this.visited }, effects: this.effects, trace: this.trace };
   }
 
   /** Enters `link` and runs until a block waits or the flow ends. */
@@ -143,6 +167,7 @@ class Walk {
       const block = Object.hasOwn(this.graph.nodes, id) ? this.graph.nodes[id] : undefined;
       if (!block) return this.end('abandoned', `block ${id} does not exist`);
       this.visited++;
+      this.trace.push({ blockId: id, type: block.type, resumed: false, outcome: null, set: {} });
       switch (block.type) {
         case 'say': {
           const text = this.r(block.text);
@@ -234,15 +259,18 @@ class Walk {
     }
   }
 
-  menuAnswered(block: Extract<FlowBlock, { type: 'menu' }>, raw: string): StepResult {
+  menuAnswered(block: Extract<FlowBlock, { type: 'menu' }>, id: string, raw: string): StepResult {
     const keys = raw.slice(0, block.maxDigits ?? BLOCK_DEFAULTS.menuMaxDigits);
+    const known = Object.hasOwn(block.branches, keys);
+    this.resume(id, 'menu', keys === '' ? 'timeout' : known ? 'branch' : 'invalid');
     if (keys === '') return this.go(block.timeoutNext ?? null);
     if (block.saveAs) this.set(block.saveAs, keys);
-    if (Object.hasOwn(block.branches, keys)) return this.go(block.branches[keys] ?? null);
+    if (known) return this.go(block.branches[keys] ?? null);
     return this.go(block.invalidNext ?? null);
   }
 
-  recorded(block: Extract<FlowBlock, { type: 'record' }>, _id: string, seconds: number, url: string): StepResult {
+  recorded(block: Extract<FlowBlock, { type: 'record' }>, id: string, seconds: number, url: string): StepResult {
+    this.resume(id, 'record', 'recorded');
     if (block.saveAs) {
       this.set(block.saveAs, url);
       this.set(`${block.saveAs}_duration`, String(seconds));
@@ -252,13 +280,14 @@ class Walk {
     return this.go(block.next ?? null);
   }
 
-  httpAnswered(block: Extract<FlowBlock, { type: 'http' }>, status: number | null, body: string | null): StepResult {
-    if (status !== null) this.set('http_status', String(status));
+  httpAnswered(block: Extract<FlowBlock, { type: 'http' }>, id: string, status: number | null, body: string | null): StepResult {
     const ok = status !== null && status >= 200 && status < 300;
     const parsed = ok ? parseJson(body) : undefined;
     const wantsValues = (block.saveAs ?? []).length > 0;
     // A 2xx answer counts when its body is JSON, or empty for a block that extracts nothing.
     const usable = ok && (parsed !== undefined || (!wantsValues && (body ?? '').trim() === ''));
+    this.resume(id, 'http', usable ? 'ok' : 'error');
+    if (status !== null) this.set('http_status', String(status));
     if (!usable) return this.go(block.errorNext ?? null);
     for (const s of block.saveAs ?? []) {
       const v = atPath(parsed, s.path);

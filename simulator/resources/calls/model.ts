@@ -20,6 +20,7 @@ import type { FlowGraph } from './flow-graph.ts';
 import { initialState, speechSeconds, step, type Effect, type WalkInput } from './interpreter.ts';
 import { ENDINGS, carrierSource, phoneSide, platformSide, type Ending } from './endings.ts';
 import { FlowHttpClient } from './flow-http.ts';
+import { emptyTrace, recordStep } from './walk-trace.ts';
 import { flowEndedPayload, statusPayload } from './announce.ts';
 import {
   CALL_IDS,
@@ -44,14 +45,17 @@ export const callErrors = {
     code: 'call_flow_unreadable', status: 409, origin: 'simulator',
     description: 'The call flow\'s stored graph cannot be read under the current schema (its graph is null); replace it with a full PUT first.',
   }),
-  AGENT_NOT_FOUND: defineError({ code: 'agent_not_found', status: 404, origin: 'reference', description: 'AgentId is not an agent of this account (reference: createCall 404).' }),
+  AGENT_NOT_FOUND: defineError({
+    code: 'agent_not_found', status: 404, origin: 'reference',
+    description: 'AgentId is not an agent of this account (reference: createCall 404). Managed agents are not simulated yet, so no account has one: every AgentId call is refused this way and nothing is stored.',
+  }),
   AGENT_NOT_CONNECTED: defineError({
     code: 'agent_not_connected', status: 409, origin: 'reference',
     description: 'Neither Url, AgentId nor CallFlowId was given and no Agent SDK is connected to From (reference: createCall 409).',
   }),
   VOICEML_NOT_SIMULATED: defineError({
     code: 'voiceml_not_simulated', status: 400, origin: 'simulator',
-    description: 'Url (VoiceML) calls are not simulated yet; use CallFlowId.',
+    description: 'Url (VoiceML) calls are not simulated yet; use CallFlowId. Nothing is stored.',
   }),
   HANGUP_NOT_APPLICABLE: defineError({
     code: 'hangup_not_applicable', status: 409, origin: 'reference',
@@ -140,7 +144,7 @@ export class CallsModel {
 
   constructor(private readonly rt: Runtime) {
     this.outbound = new OutboundRules(rt); // rt's numbers, accounts and blockLists are its ports
-    this.http = new FlowHttpClient(rt.receiverPolicy);
+    this.http = new FlowHttpClient(rt.egress);
     rt.io.register(this.http);
     rt.carrier.onOutcome('call', (d) => this.carrierReported(d));
     rt.carrier.onPhoneCalls((n) => this.phoneCalls(n));
@@ -187,7 +191,9 @@ export class CallsModel {
     const statusCallback = input.StatusCallback === undefined ? null : this.rt.receiverPolicy.check(input.StatusCallback, 'StatusCallback');
     const events = callbackEvents(input.StatusCallbackEvent);
     if (input.Url !== undefined) throw callErrors.VOICEML_NOT_SIMULATED('Url (VoiceML) calls are not simulated yet; run the call with a CallFlowId', { errors: [{ path: 'Url', message: 'not simulated' }] });
-    if (input.AgentId !== undefined) throw callErrors.AGENT_NOT_FOUND(`no agent ${input.AgentId} in this account`);
+    if (input.AgentId !== undefined) {
+      throw callErrors.AGENT_NOT_FOUND(`no agent ${input.AgentId} in this account (managed agents are not simulated yet; run the call with a CallFlowId)`, { errors: [{ path: 'AgentId', message: 'no such agent' }] });
+    }
     if (input.CallFlowId === undefined) throw callErrors.AGENT_NOT_CONNECTED(`no Agent SDK is connected to ${from}; give CallFlowId`);
     this.requireFlow(accountId, input.CallFlowId);
     this.outbound.requireSubscription(accountId);
@@ -275,6 +281,7 @@ export class CallsModel {
     const row = this.calls.insert({
       ...this.blank(accountId, id, 'inbound', from, to, flowId, { caller: from, callee: to }),
       status: 'ringing',
+      timeline: [{ status: 'ringing', at: this.rt.clock.nowIso() }],
       statusCallback: number.statusCallback ?? null,
       statusCallbackEvents: number.statusCallbackEvents ? callbackEventsLenient(number.statusCallbackEvents) : [...DEFAULT_STATUS_CALLBACK_EVENTS],
       callee: {
@@ -327,7 +334,7 @@ export class CallsModel {
   private ring(callId: string): void {
     const row = this.calls.get(callId);
     if (!row || row.status !== 'queued') return;
-    const next = this.calls.replace({ ...row, status: 'ringing' });
+    const next = this.calls.replace(this.moved(row, 'ringing'));
     this.callback(next, 'ringing');
   }
 
@@ -347,7 +354,7 @@ export class CallsModel {
   private answer(row: CallRow): void {
     const now = this.rt.clock.now();
     const detected = row.direction === 'outbound' && row.machineDetection !== null ? row.callee.answeredBy : null;
-    const answered = this.calls.replace({ ...row, status: 'in-progress', answeredAt: iso(now), answeredBy: detected });
+    const answered = this.calls.replace({ ...this.moved(row, 'in-progress'), answeredAt: iso(now), answeredBy: detected });
     this.callback(answered, 'answered');
     if (row.machineDetection === 'Hangup' && detected === 'machine') {
       this.end(this.dropWalk(answered), 'normal', platformSide(row.direction));
@@ -384,8 +391,9 @@ export class CallsModel {
       this.end(this.dropWalk(row), 'normal', 'app', 'app_error');
       return;
     }
-    const { state, effects } = step(graph, row.walk, input);
+    const { state, effects, trace } = step(graph, row.walk, input);
     const d: Draft = { ...row, walk: state, seq: row.seq + 1 };
+    if (d.trace) d.trace = recordStep(d.trace, trace, effects, input, this.rt.clock.nowIso());
     let ended: { reason: string | null } | undefined;
     for (const e of effects) {
       if (e.type === 'end') ended = { reason: e.reason };
@@ -496,7 +504,7 @@ export class CallsModel {
     if (this.http.refusal(e.url) !== undefined) return this.later(d, 0, { kind: 'http', status: null, body: null });
     const { id, seq } = d;
     const rows = this.calls;
-    void this.http.send({ method: e.method, url: e.url, headers: e.headers, body: e.body }).then((answer) => {
+    this.http.send({ method: e.method, url: e.url, headers: e.headers, body: e.body }, (answer) => {
       if (this.calls !== rows) return; // the state was replaced meanwhile
       this.resume(id, seq, { kind: 'http', status: answer.status, body: answer.body });
     });
@@ -525,6 +533,7 @@ export class CallsModel {
     const done = this.calls.replace({
       ...row,
       ...fields,
+      timeline: [...row.timeline, { status: fields.status, at: iso(now) }],
       hangupCause: cause ?? fields.hangupCause,
       hangupSource: source,
       duration: answeredAt === null ? 0 : Math.round((now - answeredAt) / 1000),
@@ -611,7 +620,14 @@ export class CallsModel {
       sinceInput: [],
       prompts: [],
       deliveryId: null,
+      timeline: [{ status: 'queued', at: this.rt.clock.nowIso() }],
+      trace: flowId === null ? null : emptyTrace(vars),
     };
+  }
+
+  /** The row in a new status, with the change on its timeline. */
+  private moved(row: CallRow, status: CallStatus): CallRow {
+    return { ...row, status, timeline: [...row.timeline, { status, at: this.rt.clock.nowIso() }] };
   }
 }
 

@@ -23,12 +23,15 @@ export const operations = [
     tag: TAG,
     summary: 'Place an outbound call',
     description:
-      '201 means the call is queued, not connected: it rings, is answered or not, and ends on the virtual clock as the fake carrier decides (scripts and magic numbers, /_sim/carrier). With CallFlowId the flow runs once the call is answered and `callflow.ended` reports its variables.',
+      '201 means the call is queued, not connected: it rings, is answered or not, and ends on the virtual clock as the fake carrier decides (scripts and magic numbers, /_sim/carrier). With CallFlowId the flow runs once the call is answered and `callflow.ended` reports its variables. The body may be JSON or application/x-www-form-urlencoded (the same fields; in a form, `Variables` and `CallContext` are JSON object strings, `StatusCallbackEvent` may repeat).',
     origin: 'reference',
     auth: 'account',
     params: account,
     body: CreateCallBody,
     bodyRequired: true,
+    // The public document lists form encoding too: Variables and CallContext as JSON object strings.
+    bodyEncodings: ['json', 'form'],
+    formSpaceLists: ['StatusCallbackEvent'],
     responses: { 201: { description: 'The queued call.', schema: Call } },
     errors: [
       ...phoneErrors,

@@ -5,6 +5,7 @@ import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import { CalleeSchema } from '../../peers/carrier.ts';
 import type { IdFormat } from '../../core/ids.ts';
+import { WalkTraceSchema } from './walk-trace.ts';
 
 export const CALL_IDS = {
   call: { prefix: 'CA', hex: 32 },
@@ -133,6 +134,8 @@ export const CallRowSchema = Type.Object(
     sinceInput: Type.Array(Type.String()), // texts heard since its last input (what replies match)
     prompts: Type.Array(Type.Object({ heard: Type.String(), entered: Type.String(), answer: Type.String() }, { additionalProperties: false })), // per prompt: heard, entry, and what chose it
     deliveryId: Nullable(Type.String()), // the carrier delivery of an outbound call
+    timeline: Type.Array(Type.Object({ status: StringEnum(CALL_STATUSES), at: DateTime() }, { additionalProperties: false })), // every status the call took, when
+    trace: Nullable(WalkTraceSchema), // the blocks the flow walked (walk-trace.ts); null for calls without a flow
   },
   { additionalProperties: false },
 );

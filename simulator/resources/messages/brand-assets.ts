@@ -3,12 +3,11 @@
 // account uploads. Both belong to the messages family's state (docs/compatibility.md).
 import { createHash } from 'node:crypto';
 import { Table } from '../../core/store.ts';
-import { ApiError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import type { VirtualClock } from '../../core/clock.ts';
 import type { SeededRandom } from '../../core/random.ts';
 import { messageErrors as E } from './errors.ts';
-import { placeholders, variableName } from './templates.ts';
+import { variablesOrRefuse } from './templates.ts';
 import { MESSAGE_IDS, type BrandImageRow, type BrandTemplateRow, type CreateBrandTemplateInput } from './schema.ts';
 
 /** Brand images: JPEG or PNG, at most 500 KB (the messenger's own ceiling for bubble images). */
@@ -37,12 +36,8 @@ export class BrandTemplates {
     if (input.templateId !== undefined && this.rows.has(input.templateId)) throw E.TEMPLATE_EXISTS(`brand template ${input.templateId} already exists`);
     const content = input.content ?? null;
     const header = input.header ?? null;
-    const inText = [...new Set([...placeholders(content ?? ''), ...placeholders(header ?? '')])];
-    const declared = input.variables === undefined ? inText : [...new Set(input.variables.map(variableName))];
-    const missing = inText.filter((v) => !declared.includes(v));
-    if (missing.length > 0) {
-      throw ApiError.validation(`variables must include every placeholder; missing ${missing.join(', ')}`, [{ path: 'variables', message: `missing ${missing.join(', ')}` }]);
-    }
+    // The placeholders of both text slots, checked as a notification template's are.
+    const declared = variablesOrRefuse(`${content ?? ''}\n${header ?? ''}`, input.variables);
     const id = input.templateId ?? freshId(this.k.random(), MESSAGE_IDS.brandTemplate, (x) => this.rows.has(x));
     const now = this.k.clock.nowIso();
     return this.rows.insert({

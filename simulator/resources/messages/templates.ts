@@ -50,7 +50,8 @@ export function templateWire(r: TemplateRow) {
   };
 }
 
-function variablesOrRefuse(body: string, declared: readonly string[] | undefined): string[] {
+/** The variables a template needs, or a 400 naming the placeholders `declared` leaves out. */
+export function variablesOrRefuse(body: string, declared: readonly string[] | undefined): string[] {
   const v = templateVariables(body, declared);
   if ('missing' in v) {
     throw ApiError.validation(`variables must include every placeholder of body; missing ${v.missing.join(', ')}`, [{ path: 'variables', message: `missing ${v.missing.join(', ')}` }]);

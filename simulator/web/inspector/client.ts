@@ -76,6 +76,73 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
     });
   }
 
+  function statusClass(status) { return status === 'completed' ? 'ok' : status === 'failed' || status === 'busy' || status === 'no-answer' || status === 'rejected' ? 'bad' : 'warn'; }
+  function fact(name, value) { return '<div><dt>' + esc(name) + '</dt><dd>' + value + '</dd></div>'; }
+  function seconds(from, to) { return Math.round((Date.parse(to) - Date.parse(from)) / 100) / 10 + ' s'; }
+  function section(id, title, body) { return '<section aria-labelledby="' + id + '"><h3 id="' + id + '">' + esc(title) + '</h3>' + body + '</section>'; }
+  function keysPressed(keys) { return keys === null ? '' : keys === '' ? '<span class="muted">no input</span>' : '<kbd>' + esc(keys) + '</kbd>'; }
+  function variables(all, set) {
+    var names = Object.keys(all);
+    if (!names.length) return '<span class="muted">none</span>';
+    return '<ul class="vars">' + names.map(function (n) {
+      var line = '<code>' + esc(n) + ' = ' + esc(all[n]) + '</code>';
+      return '<li>' + (Object.prototype.hasOwnProperty.call(set, n) ? '<strong>' + line + '</strong>' : line) + '</li>';
+    }).join('') + '</ul>';
+  }
+
+  // One call (#/calls/<callId>): GET /_sim/calls/{callId} has its timeline, walk and the
+  // callflow.ended payload; the webhook deliveries say who received that payload.
+  function callDetail(id) {
+    var walkRead = control('/calls/' + encodeURIComponent(id));
+    var sent = control('/webhooks/deliveries?event=callflow.ended&resourceId=' + encodeURIComponent(id));
+    return Promise.all([walkRead, sent]).then(function (r) {
+      var w = r[0];
+      var c = w.call;
+      var html = '<h2>Call <code>' + esc(c.callId) + '</code></h2><p><a href="#/calls/' + esc(c.accountId) + '">All calls of ' + esc(c.accountId) + '</a></p>';
+      html += '<dl class="facts">' + fact('Direction', esc(c.direction)) + fact('From', esc(c.from)) + fact('To', '<a href="#/phones/' + esc(c.direction === 'outbound' ? c.to : c.from) + '">' + esc(c.to) + '</a>') +
+        fact('Status', '<span class="' + statusClass(c.status) + '">' + esc(c.status) + '</span>') + fact('Duration', esc(c.duration === null ? '—' : c.duration + ' s')) +
+        fact('Hang-up', esc(c.hangupCause ? c.hangupCause + ' (Q.850 ' + c.hangupCauseQ850 + ', SIP ' + c.sipResponseCode + ', by ' + c.hangupSource + ')' : '—')) +
+        fact('Call flow', w.callFlowId ? '<code>' + esc(w.callFlowId) + '</code>' : 'none') + '</dl>';
+      var first = w.timeline.length ? w.timeline[0].at : null;
+      html += section('call-timeline', 'Status timeline', table(['Status', 'At', 'Since the call was placed'], w.timeline.map(function (t) {
+        return ['<span class="' + statusClass(t.status) + '">' + esc(t.status) + '</span>', esc(t.at), esc(seconds(first, t.at))];
+      }), 'No status yet.'));
+      html += section('call-walk', 'Flow walk', walkTable(w.walk));
+      html += section('call-heard', 'What the phone heard and entered', (w.phone.heard.length ? '<ol>' + w.phone.heard.map(function (t) { return '<li>' + esc(t) + '</li>'; }).join('') + '</ol>' : '<p class="muted">Nothing: the call was not answered or said nothing.</p>') +
+        (w.phone.entered.length ? '<p>Entered at each prompt: ' + w.phone.entered.map(keysPressed).join(', ') + '</p>' : ''));
+      html += section('call-ended', 'callflow.ended', endedPayload(w, r[1].data));
+      html += section('call-recordings', 'Recordings', '<p class="muted">No recordings: the simulator does not keep call recordings yet.</p>');
+      return html;
+    }, function (e) {
+      if (e instanceof Failure && e.status === 404) return '<div class="notice error">No call ' + esc(id) + ' in this simulator.</div>';
+      throw e;
+    });
+  }
+  function walkTable(walk) {
+    if (!walk) return '<p class="muted">This call runs no call flow.</p>';
+    var head = '<p>Flow <strong>' + esc(walk.status) + '</strong>; ' + esc(walk.steps.length) + ' blocks entered' + (walk.omitted ? ', and ' + esc(walk.omitted) + ' more not kept' : '') +
+      '.</p><div>Start variables: ' + variables(walk.startVariables, {}) + '</div><p class="muted">Variables in bold were set by that block.</p>';
+    return head + table(['#', 'Entered', 'Block', 'Heard or did', 'Keys pressed', 'Result', 'Variables after'], walk.steps.map(function (s, i) {
+      var did = (s.heard !== null ? '<q>' + esc(s.heard) + '</q>' : '') + (s.action !== null ? (s.heard !== null ? '<br>' : '') + '<span class="muted">' + esc(s.action) + '</span>' : '');
+      return [esc(i + 1), esc(s.at), '<code>' + esc(s.blockId) + '</code> ' + esc(s.type), did, keysPressed(s.keys),
+        esc(s.result || '') + (s.inputAt ? '<br><span class="muted">at ' + esc(s.inputAt) + '</span>' : ''), variables(s.variables, s.set)];
+    }), walk.status === 'running' ? 'The flow has not entered a block yet.' : 'The flow entered no block: the call ended before the flow started.');
+  }
+  function endedPayload(w, deliveries) {
+    if (!w.flowEnded) return '<p class="muted">' + (w.walk ? 'The flow has not ended yet.' : 'This call runs no call flow.') + '</p>';
+    var f = w.flowEnded;
+    var vars = f.Variables;
+    try { vars = JSON.stringify(JSON.parse(f.Variables), null, 2); } catch (e) { /* shown as sent */ }
+    var html = table(['Field', 'Value'], Object.keys(f).map(function (k) {
+      return ['<code>' + esc(k) + '</code>', k === 'Variables' ? '<pre>' + esc(vars) + '</pre>' : esc(f[k])];
+    }), '');
+    html += deliveries.length ? '<p>Delivered to receivers (see <a href="#/webhooks">Webhooks</a>):</p>' + table(['Created', 'Receiver', 'Status', 'Attempts', 'Reason'], deliveries.map(function (d) {
+      return [esc(d.createdAt), esc(d.target.url || d.target.kind), '<span class="' + (d.status === 'delivered' ? 'ok' : d.status === 'failed' ? 'bad' : 'warn') + '">' + esc(d.status) + '</span>',
+        esc(d.attempts + ' of ' + d.maxAttempts), esc(d.reason || '')];
+    }), '') : '<p class="muted">No webhook receives callflow.ended for this call.</p>';
+    return html;
+  }
+
   var views = {
     accounts: function () {
       return accounts(true).then(function (list) {
@@ -121,26 +188,20 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
         return control('/carrier/phones/' + encodeURIComponent(part)).then(function (p) {
           return list + '<h3>What ' + esc(p.number) + ' received</h3>' + table(['Received', 'From', 'Type', 'Text', 'Code'], (p.messages || []).map(function (m) {
             return [esc(m.receivedAt), esc(m.from), esc(m.type), esc(m.body), '<code>' + esc(m.code || '') + '</code>'];
-          }), 'No texts.') + '<h3>Calls</h3><pre>' + esc(JSON.stringify(p.calls || [], null, 2)) + '</pre>';
+          }), 'No texts.') + '<h3>Calls</h3>' + table(['Answered', 'Call', 'From', 'Heard', 'Entered'], (p.calls || []).map(function (c) {
+            return [esc(c.answeredAt), c.callId ? '<a href="#/calls/' + esc(c.callId) + '"><code>' + esc(c.callId) + '</code></a>' : esc(c.verificationId ? 'verification ' + c.verificationId : ''), esc(c.from),
+              '<pre>' + esc(Array.isArray(c.heard) ? c.heard.join('\n') : c.heard) + '</pre>', esc((c.entered || []).join(', '))];
+          }), 'No answered calls.');
         });
       });
     },
     calls: function (part) {
-      if (part && part.indexOf('AC') !== 0) {
-        return accounts().then(function (list) {
-          var tries = list.map(function (a) { return api(a, '/calls/' + encodeURIComponent(part)).then(function (c) { return c; }, function () { return null; }); });
-          return Promise.all(tries).then(function (found) {
-            var call = found.filter(Boolean)[0];
-            if (!call) return '<div class="notice error">No call ' + esc(part) + ' in any account.</div>';
-            return '<h2>Call ' + esc(part) + '</h2><pre>' + esc(JSON.stringify(call, null, 2)) + '</pre>';
-          });
-        });
-      }
+      if (part && part.indexOf('AC') !== 0) return callDetail(part);
       return perAccount('calls', part, function (account) {
         return api(account, '/calls?pageSize=100').then(function (r) {
-          return '<h2>Calls</h2>' + table(['Created', 'Direction', 'From', 'To', 'Status', 'Duration', 'Hang-up'], r.data.map(function (c) {
-            var id = c.callId || c.sid || c.id;
-            return ['<a href="#/calls/' + esc(id) + '">' + esc(c.dateCreated || '') + '</a>', esc(c.direction), esc(c.from), esc(c.to), esc(c.status), esc(c.duration), esc(c.hangupCause || '')];
+          return '<h2>Calls</h2>' + table(['Call', 'Created', 'Direction', 'From', 'To', 'Status', 'Duration', 'Hang-up'], r.data.map(function (c) {
+            return ['<a href="#/calls/' + esc(c.callId) + '"><code>' + esc(c.callId) + '</code></a>', esc(c.dateCreated), esc(c.direction), esc(c.from), esc(c.to),
+              '<span class="' + statusClass(c.status) + '">' + esc(c.status) + '</span>', esc(c.duration === null ? '—' : c.duration + ' s'), esc(c.hangupCause || '')];
           }), 'No calls in this account.');
         }, function (e) {
           if (e instanceof Failure && e.status === 404) return '<p class="muted">This simulator serves no call operations.</p>';

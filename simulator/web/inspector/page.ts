@@ -29,6 +29,10 @@ pre { white-space: pre-wrap; word-break: break-all; margin: 0; }
 details > summary { cursor: pointer; }
 .live { font-size: 12px; }
 label { margin-right: .4rem; }
+dl.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: .4rem 1rem; margin: .5rem 0 1rem; }
+dl.facts dt { color: var(--muted); font-size: 12px; } dl.facts dd { margin: 0; }
+ul.vars { list-style: none; margin: 0; padding: 0; }
+kbd { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; padding: 0 .3rem; border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4px; background: var(--alt); }
 `;
 
 /** The whole page; `title` is fixed text, so nothing here is user input. */

@@ -1,0 +1,77 @@
+// Control plane of calls: one call as the inspector shows it, found by its id alone (no account
+// key): the call, its status timeline, the blocks its flow walked with the keys pressed and the
+// variables after each, what the phone heard, and the `callflow.ended` payload it announced.
+// Documented in docs/control-plane.md, "Calls (the walk)".
+import { Type } from '@sinclair/typebox';
+import { defineOperation, reply } from '../core/operation.ts';
+import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
+import type { Runtime } from '../runtime.ts';
+import { callErrors, callWire } from '../resources/calls/model.ts';
+import { Call, CALL_STATUSES } from '../resources/calls/schema.ts';
+import { flowEndedPayload } from '../resources/calls/announce.ts';
+import { TraceStepSchema, walkView } from '../resources/calls/walk-trace.ts';
+
+const TAG = 'Control plane';
+const Vars = Type.Record(Type.String(), Type.String());
+
+const CallWalkView = Type.Object(
+  {
+    call: Call,
+    callFlowId: Nullable(Type.String()),
+    timeline: Type.Array(Type.Object({ status: StringEnum(CALL_STATUSES), at: DateTime() }, { additionalProperties: false }), { description: 'Every status the call took, in order, with its virtual time.' }),
+    walk: Nullable(
+      Type.Object(
+        {
+          status: StringEnum(['running', 'completed', 'abandoned'], { description: 'running until the flow ends; then the Status callflow.ended carried.' }),
+          startVariables: Vars,
+          steps: Type.Array(Type.Object({ ...TraceStepSchema.properties, variables: Type.Record(Type.String(), Type.String(), { description: 'Every variable after this block.' }) }, { additionalProperties: false })),
+          omitted: Type.Integer({ minimum: 0, description: 'Blocks entered after the first 200, not kept.' }),
+        },
+        { additionalProperties: false, description: 'The blocks the flow walked; null for a call without a flow.' },
+      ),
+    ),
+    phone: Type.Object(
+      {
+        heard: Type.Array(Type.String()),
+        entered: Type.Array(Type.String()),
+        prompts: Type.Array(Type.Object({ heard: Type.String(), entered: Type.String(), answer: Type.String() }, { additionalProperties: false })),
+      },
+      { additionalProperties: false, description: 'The phone on the line: each text it heard, its entry at each prompt and what chose it (as on /_sim/carrier/phones).' },
+    ),
+    flowEnded: Nullable(Type.Record(Type.String(), Type.String(), { description: 'The callflow.ended form fields the call announced (whether or not a webhook received them); null before the flow ends or without a flow.' })),
+  },
+  { $id: 'SimCallWalk', additionalProperties: false },
+);
+
+function callWalk(rt: Runtime, callId: string) {
+  const row = rt.calls.calls.get(callId);
+  if (!row) throw callErrors.CALL_NOT_FOUND(`no call ${callId} in this simulator`);
+  const walk = row.trace === null ? null : { status: row.walk?.ended ?? 'running', ...walkView(row.trace) };
+  return {
+    call: { ...callWire(row), transfers: [] },
+    callFlowId: row.callFlowId,
+    timeline: row.timeline,
+    walk,
+    phone: { heard: row.heard, entered: row.entered, prompts: row.prompts },
+    // end() announces exactly this, at dateUpdated, and the row does not change after it.
+    flowEnded: row.flowStatus === null || row.dateUpdated === null ? null : flowEndedPayload(row, row.dateUpdated),
+  };
+}
+
+export const operations = [
+  defineOperation({
+    operationId: 'simGetCallWalk',
+    method: 'GET',
+    path: '/_sim/calls/{callId}',
+    tag: TAG,
+    summary: 'One call of any account: status timeline, the blocks its flow walked, what the phone heard and entered, the callflow.ended payload',
+    description:
+      'For the inspector and for tests: the walk lists each block entered with its id, type, virtual time, what the phone heard or what the block did, the keys entered and how they were taken, the variables it set and every variable after it.',
+    origin: 'simulator',
+    auth: 'control',
+    params: { callId: Type.String() },
+    responses: { 200: { description: 'The call and its walk.', schema: CallWalkView } },
+    errors: [callErrors.CALL_NOT_FOUND],
+    handler: ({ rt, params }) => reply.ok(callWalk(rt, params.callId)),
+  }),
+];
