@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../run.ts';
-import { loadScenario, LoadError } from '../scenario/load.ts';
+import { loadScenario } from '../scenario/load.ts';
+import { LoadError } from '../yaml-source.ts';
 import { simTarget } from '../target.ts';
 import { catalogue, contract, SEED } from './helpers.ts';
 
