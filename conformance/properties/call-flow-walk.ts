@@ -184,7 +184,7 @@ export const callFlowWalkProperty: PropertyDef = generatedProperty<Case>({
     'events.callflow-ended.variables.recording-url',
   ],
   tags: ['calls', 'call-flows', 'property'],
-  requires: ['accounts', 'carrier', 'phone-calls', 'clock', 'receiver'],
+  requires: ['writes', 'accounts', 'carrier', 'phone-calls', 'clock', 'receiver'],
   level: 'sim',
   numRuns: 40,
   arbitrary: caseArb,
