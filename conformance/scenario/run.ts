@@ -21,21 +21,26 @@ export function newScope(ctx: RunContext, unitId: string): Scope {
 }
 
 /**
- * A step, or a request step with `repeat` sent that many times: the first run that does not pass
- * stands for the step (named with its round), else the last; times add up.
+ * A step, or a request step with `repeat` sent that many times. Every round is sent even after
+ * one fails, so the traffic (and what later steps see) does not depend on a verdict; the first
+ * round that does not pass stands for the step (named with its round), else the last. A skipped
+ * round (a name not available) skips the rest. Times add up.
  */
 async function runRepeated(ctx: RunContext, step: Step, i: number, scope: Scope, clauses: string[], requires: string[]): Promise<StepResult> {
   if (step.kind !== 'request' || !step.repeat) return runStep(ctx, step, i, scope, clauses, requires);
   const { times, as } = step.repeat;
   let ms = 0;
-  let r: StepResult | undefined;
+  let last: StepResult | undefined;
+  let firstBad: { r: StepResult; round: number } | undefined;
   for (let round = 0; round < times; round++) {
     if (as) scope.set(as, round);
-    r = await runStep(ctx, step, i, scope, clauses, requires);
-    ms += r.ms;
-    if (r.status !== 'passed') return { ...r, name: `${r.name} (round ${round + 1} of ${times})`, ms };
+    last = await runStep(ctx, step, i, scope, clauses, requires);
+    ms += last.ms;
+    if (last.status !== 'passed' && !firstBad) firstBad = { r: last, round };
+    if (last.status === 'skipped') break;
   }
-  return { ...r!, name: `${r!.name} (x${times})`, ms };
+  if (firstBad) return { ...firstBad.r, name: `${firstBad.r.name} (round ${firstBad.round + 1} of ${times})`, ms };
+  return { ...last!, name: `${last!.name} (x${times})`, ms };
 }
 
 export type StepListener = (unit: string, step: UnitResult['steps'][number]) => void;
