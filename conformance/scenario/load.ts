@@ -93,7 +93,7 @@ function checkMatchers(source: YamlSource, e: Record<string, unknown> | undefine
 export function stepFromRaw(raw: Raw, pointer: string, line: number): Step {
   const common = { name: raw.name, clauses: raw.clauses, requires: raw.requires, save: raw.save, secrets: raw.secrets, pointer, line };
   const expectations = { expect: raw.expect, expectSim: raw.expectSim };
-  if (raw.request) return { ...common, ...expectations, kind: 'request', request: raw.request };
+  if (raw.request) return { ...common, ...expectations, kind: 'request', request: raw.request, ...(raw.repeat ? { repeat: raw.repeat } : {}) };
   if (raw.webhook) return { ...common, ...expectations, kind: 'webhook', webhook: raw.webhook };
   if (raw.receiver) return { ...common, kind: 'receiver', receiver: raw.receiver };
   return { ...common, ...expectations, kind: 'control', control: raw.control };
@@ -124,6 +124,7 @@ export function loadScenario(file: string, ctx: LoadContext): Scenario {
     const isAccount = (who: string | undefined) => !who || ['none', 'invalid'].includes(who) || known.has(who);
     if (step.kind === 'request') {
       const r = step.request;
+      if (step.repeat?.as) known.add(step.repeat.as);
       if (r.operationId) {
         const op = ctx.contract.operation(r.operationId);
         if (!op) problems.push(source.problem(`${at}/request/operationId`, `unknown operationId "${r.operationId}" (not in the contract)`));

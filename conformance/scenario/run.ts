@@ -6,7 +6,7 @@ import { unitVerdict } from '../result.ts';
 import { hashString, Scope, SeededRandom, Unavailable, UnresolvedError } from './interpolate.ts';
 import { lackReason } from '../target.ts';
 import { runStep, type RunContext } from './step.ts';
-import type { Scenario } from './types.ts';
+import type { Scenario, Step } from './types.ts';
 
 /** The names every scenario starts with: main, alt (when configured) and seed. */
 export function newScope(ctx: RunContext, unitId: string): Scope {
@@ -18,6 +18,29 @@ export function newScope(ctx: RunContext, unitId: string): Scope {
   const id = (hashString(`${ctx.seed}:${unitId}`) >>> 0).toString(36);
   scope.set('receiver', ctx.receiver ? { url: ctx.receiver.scopeUrl(id), id } : new Unavailable(lackReason(['receiver'])));
   return scope;
+}
+
+/**
+ * A step, or a request step with `repeat` sent that many times. Every round is sent even after
+ * one fails, so the traffic (and what later steps see) does not depend on a verdict; the first
+ * round that does not pass stands for the step (named with its round), else the last. A skipped
+ * round (a name not available) skips the rest. Times add up.
+ */
+async function runRepeated(ctx: RunContext, step: Step, i: number, scope: Scope, clauses: string[], requires: string[]): Promise<StepResult> {
+  if (step.kind !== 'request' || !step.repeat) return runStep(ctx, step, i, scope, clauses, requires);
+  const { times, as } = step.repeat;
+  let ms = 0;
+  let last: StepResult | undefined;
+  let firstBad: { r: StepResult; round: number } | undefined;
+  for (let round = 0; round < times; round++) {
+    if (as) scope.set(as, round);
+    last = await runStep(ctx, step, i, scope, clauses, requires);
+    ms += last.ms;
+    if (last.status !== 'passed' && !firstBad) firstBad = { r: last, round };
+    if (last.status === 'skipped') break;
+  }
+  if (firstBad) return { ...firstBad.r, name: `${firstBad.r.name} (round ${firstBad.round + 1} of ${times})`, ms };
+  return { ...last!, name: `${last!.name} (x${times})`, ms };
 }
 
 export type StepListener = (unit: string, step: UnitResult['steps'][number]) => void;
@@ -57,7 +80,7 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
       // (unless the scenario says its steps stand alone).
       const r: StepResult = skippedAt
         ? { index: i, name: step.name ?? `step ${i + 1}`, line: step.line, status: 'skipped', skipReason: `step ${skippedAt.index + 1} was skipped (${skippedAt.reason})`, ms: 0, assertions: [] }
-        : await runStep(ctx, step, i, scope, scenario.clauses, scenario.requires);
+        : await runRepeated(ctx, step, i, scope, scenario.clauses, scenario.requires);
       if (!skippedAt && !scenario.independent && r.status === 'skipped') skippedAt = { index: i, reason: r.skipReason ?? 'skipped' };
       result.steps.push(r);
       onStep?.(scenario.id, r);

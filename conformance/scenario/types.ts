@@ -68,9 +68,17 @@ interface HttpStepBase extends StepBase {
   expectSim?: Expectation;
 }
 
+/** Sends the same request many times (traffic a rule applies a share of); `as` names the index, from 0. */
+export interface RepeatSpec {
+  times: number;
+  as?: string;
+}
+
 export interface RequestStep extends HttpStepBase {
   kind: 'request';
   request: ApiRequestSpec;
+  /** Send the request this many times; expectations hold for every one, `save` reads the last. */
+  repeat?: RepeatSpec;
 }
 
 export interface ControlStep extends HttpStepBase {

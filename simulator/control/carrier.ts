@@ -3,11 +3,11 @@
 // code is shown), list delivery attempts, and inject inbound texts.
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../core/operation.ts';
-import { errorCodes } from '../core/errors.ts';
+import { ApiError, errorCodes } from '../core/errors.ts';
 import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
 import { normalizePhone } from '../core/phone.ts';
 import type { ListedNames } from '../resources/family.ts';
-import { CalleeSchema, ReplySchema, checkReplies, DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
+import { CalleeSchema, ReplySchema, checkReplies, normalizePrefix, DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
 import { sharedErrors } from '../rules/errors.ts';
 import { apiOrigin } from '../resources/messages/media.ts';
 import { messageErrors } from '../resources/messages/errors.ts';
@@ -25,7 +25,11 @@ const MagicNumberView = Type.Object(
 const ScriptView = Type.Object(
   {
     scriptId: Type.String(),
-    number: Type.String(),
+    number: Nullable(Type.String({ description: 'The destination it applies to; null for a prefix script.' })),
+    prefix: Nullable(Type.String({ description: 'The destinations it applies to (domestic notation, starting with these digits); null for a number script.' })),
+    share: Type.Number({ description: 'The share of matching attempts it decides (0 < share <= 1).' }),
+    attempts: Type.Integer({ description: 'Matching attempts it was tried on (while not used up), picked or not.' }),
+    picked: Type.Integer({ description: 'Of those, the attempts it decided.' }),
     outcome: StringEnum(OUTCOMES),
     types: Nullable(Type.Array(StringEnum(DELIVERY_TYPES))),
     delaySeconds: Nullable(Type.Number()),
@@ -67,7 +71,13 @@ const CalleeFields = {
 
 const ScriptBody = Type.Object(
   {
-    number: Type.String({ minLength: 1, maxLength: 40, description: 'The destination; any accepted spelling.' }),
+    number: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 40, description: 'The destination; any accepted spelling. Give number or prefix.' }))),
+    prefix: Type.Optional(
+      Nullable(Type.String({ minLength: 1, maxLength: 40, description: 'Every destination starting with this prefix (domestic notation; separators and +82 are normalised as in numbers, digits only). Give number or prefix; a number script wins over a prefix script.' })),
+    ),
+    share: Type.Optional(
+      Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'The share of matching attempts it decides, picked from the seed and the attempt (0 < share <= 1, default 1); the others go on to the next script, the magic numbers, then success.' })),
+    ),
     outcome: StringEnum(OUTCOMES, { description: 'delivered (answered), failed, no-answer, busy or rejected; for texts anything but delivered means failed.' }),
     types: Type.Optional(Nullable(Type.Array(StringEnum(DELIVERY_TYPES), { maxItems: 5, description: 'Delivery types it applies to; default all (sms, lms, mms, ata, call).' }))),
     delaySeconds: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 2_592_000, description: 'Seconds until the outcome; default the carrier\'s (2 for texts, 5 for calls, 30 for no-answer).' }))),
@@ -155,8 +165,18 @@ const PhoneView = Type.Object(
 );
 
 function scriptView(s: ScriptRow) {
-  const { id, ...rest } = s;
+  const { id, salt: _salt, ...rest } = s;
   return { scriptId: id, ...rest };
+}
+
+/** Exactly one of number and prefix, each normalised; a 400 before anything is stored. */
+function scriptTarget(body: { number?: string | null; prefix?: string | null }): { number: string | null; prefix: string | null } {
+  const given = (['number', 'prefix'] as const).filter((k) => body[k] != null);
+  if (given.length !== 1) {
+    const message = given.length === 0 ? 'give number (one destination) or prefix (every destination starting with it)' : 'give number or prefix, not both';
+    throw ApiError.validation(message, [{ path: given.length === 0 ? 'number' : 'prefix', message }]);
+  }
+  return body.number != null ? { number: normalizePhone(body.number, 'number'), prefix: null } : { number: null, prefix: normalizePrefix(body.prefix!, 'prefix') };
 }
 
 const InboundCallBody = Type.Object(
@@ -209,7 +229,7 @@ export const operations = ({ carrierOwners }: ListedNames) => [
     tag: TAG,
     summary: 'Script the outcome of deliveries to a destination',
     description:
-      'Each delivery takes the first script (in the order added) whose number and types match and that is not used up; it wins over the magic numbers. The outcome is decided when the carrier accepts the delivery.',
+      'Each delivery takes the first script whose number (else, in a second pass, prefix) and types match, that is not used up and whose share picks this attempt; scripts are tried in the order added, and any script wins over the magic numbers. The outcome is decided when the carrier accepts the delivery.',
     origin: 'simulator',
     auth: 'control',
     body: ScriptBody,
@@ -217,9 +237,9 @@ export const operations = ({ carrierOwners }: ListedNames) => [
     responses: { 201: { description: 'The script.', schema: ScriptView } },
     errors: phoneErrors,
     handler: ({ rt, body }) => {
-      const number = normalizePhone(body.number, 'number');
+      const target = scriptTarget(body);
       checkReplies(body.replies, 'replies');
-      return reply.created(scriptView(rt.carrier.addScript({ ...body, number })));
+      return reply.created(scriptView(rt.carrier.addScript({ ...body, ...target })));
     },
   }),
   defineOperation({

@@ -73,7 +73,12 @@ export const DEFAULT_CALLEE: Callee = { answeredBy: 'human', keys: [], hangupAft
 const ScriptRowSchema = Type.Object(
   {
     id: Type.String(), // maps the script id (cs_1, cs_2...) to the script
-    number: Type.String(), // the destination it applies to, domestic notation
+    number: Nullable(Type.String()), // the destination it applies to, domestic notation; null: a prefix script
+    prefix: Nullable(Type.String()), // issue 20: the destinations starting with these digits; null: a number script
+    share: Type.Number({ exclusiveMinimum: 0, maximum: 1 }), // issue 20: the share of matching attempts it decides
+    salt: Type.Integer({ minimum: 0 }), // drawn from the seeded random when share < 1; with `attempts`, fixes each pick
+    attempts: Type.Integer({ minimum: 0 }), // matching attempts it was tried on (picked or not)
+    picked: Type.Integer({ minimum: 0 }), // of those, the attempts it decided
     outcome: StringEnum(OUTCOMES),
     types: Nullable(Type.Array(StringEnum(DELIVERY_TYPES))), // null: every type
     delaySeconds: Nullable(Type.Number()), // null: the carrier's default delay
@@ -171,7 +176,9 @@ export interface SubmitInput {
 }
 
 export interface ScriptInput {
-  number: string;
+  number?: string | null;
+  prefix?: string | null;
+  share?: number | null;
   outcome: Outcome;
   types?: DeliveryType[] | null;
   delaySeconds?: number | null;
@@ -209,8 +216,35 @@ interface Secret {
   code: string;
 }
 
-/** The carrier needs only the virtual clock. */
-export type CarrierPorts = Pick<Kernel, 'clock'>;
+/** The carrier needs the virtual clock, and the seeded random for the salt of a share script. */
+export type CarrierPorts = Pick<Kernel, 'clock' | 'random'>;
+
+/**
+ * Whether attempt `attempt` of a script with this salt falls in its share: a 32-bit mix of salt
+ * and counter (murmur3's finaliser), so a pick needs no state beyond the script's own counter.
+ */
+export function picks(salt: number, attempt: number, share: number): boolean {
+  if (share >= 1) return true;
+  let h = (salt ^ Math.imul(attempt + 1, 0x9e3779b9)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+  h = (h ^ (h >>> 16)) >>> 0;
+  return h / 4294967296 < share;
+}
+
+/**
+ * A script prefix in domestic notation: separators removed, +82 / 0082 turned into the trunk 0
+ * (as numbers are); anything but digits left is refused.
+ */
+export function normalizePrefix(input: string, field = 'prefix'): string {
+  let digits = input.trim().replace(/[\s\-().]/g, '');
+  const international = /^(\+|00)82/.exec(digits);
+  if (international) digits = '0' + digits.slice(international[0].length).replace(/^0/, '');
+  if (!/^\d+$/.test(digits)) {
+    throw ApiError.validation(`${field} "${input}" is not a number prefix: after removing separators only digits (and a leading +82) may remain`, [{ path: field, message: 'digits only' }]);
+  }
+  return digits;
+}
 
 export class Carrier {
   private scripts = new Table<ScriptRow>();
@@ -271,9 +305,16 @@ export class Carrier {
   // --- scripts ---
 
   addScript(input: ScriptInput): ScriptRow {
+    const share = input.share ?? 1;
     const row: ScriptRow = {
       id: `cs_${this.lastScript + 1}`,
-      number: input.number,
+      number: input.number ?? null,
+      prefix: input.number == null ? (input.prefix ?? null) : null,
+      share,
+      // Drawn only for a share script, so scripts without one leave the random sequence (and ids) as they were.
+      salt: share < 1 ? this.rt.random.uint32() : 0,
+      attempts: 0,
+      picked: 0,
       outcome: input.outcome,
       types: input.types && input.types.length > 0 ? [...new Set(input.types)] : null,
       delaySeconds: input.delaySeconds ?? null,
@@ -309,14 +350,11 @@ export class Carrier {
    * an unanswered call ends no-answer then.
    */
   decide(to: string, type: DeliveryType, ringLimitSeconds?: number): Decision {
-    const script = this.scripts.find(
-      (s) => s.number === to && (s.types === null || s.types.includes(type)) && (s.remaining === null || s.remaining > 0),
-    );
+    const script = this.scriptFor(to, type);
     const special = script ? undefined : MAGIC_BY_NUMBER.get(to);
     let outcome: Outcome = script?.outcome ?? special?.outcomes[type] ?? 'delivered';
     if (type !== 'call' && outcome !== 'delivered') outcome = 'failed'; // a text is not "busy"
     let delaySeconds = script?.delaySeconds ?? special?.delaySeconds ?? defaultDelaySeconds(type, outcome);
-    if (script && script.remaining !== null) this.scripts.replace({ ...script, remaining: script.remaining - 1 });
     if (type === 'call' && ringLimitSeconds !== undefined) {
       if (outcome === 'no-answer' && script?.delaySeconds == null && special?.delaySeconds == null) delaySeconds = ringLimitSeconds;
       if ((outcome === 'delivered' || outcome === 'no-answer') && delaySeconds > ringLimitSeconds) {
@@ -331,6 +369,30 @@ export class Carrier {
           ? { answeredBy: script.answeredBy, keys: [...script.keys], hangupAfterSeconds: script.hangupAfterSeconds, speakSeconds: script.speakSeconds, replies: script.replies.map((r) => ({ ...r })) }
           : { ...DEFAULT_CALLEE, keys: [], replies: [] };
     return { outcome, delaySeconds, scriptId: script?.id ?? null, callee };
+  }
+
+  /**
+   * The script that decides this attempt: number scripts, then prefix scripts, each in listed
+   * order; a matching script that is not used up draws its pick (counted in `attempts`), and the
+   * first one picked decides (counted in `picked`, one of its `times` used). O(number of scripts).
+   */
+  private scriptFor(to: string, type: DeliveryType): ScriptRow | undefined {
+    for (const byPrefix of [false, true]) {
+      for (const s of this.scripts.all()) {
+        const matches = byPrefix ? s.prefix !== null && to.startsWith(s.prefix) : s.number === to;
+        if (!matches || (s.types !== null && !s.types.includes(type)) || (s.remaining !== null && s.remaining <= 0)) continue;
+        const picked = picks(s.salt, s.attempts, s.share);
+        const next: ScriptRow = {
+          ...s,
+          attempts: s.attempts + 1,
+          picked: s.picked + (picked ? 1 : 0),
+          remaining: picked && s.remaining !== null ? s.remaining - 1 : s.remaining,
+        };
+        this.scripts.replace(next);
+        if (picked) return next;
+      }
+    }
+    return undefined;
   }
 
   /** Hands a delivery over; the outcome is decided now and reported when it falls due. */
