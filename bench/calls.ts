@@ -2,6 +2,7 @@
 // in-process API and advance the virtual clock until every call has ended; budget < 5 s.
 // Run alone with `node --import tsx bench/calls.ts`; `npm run bench` runs it too.
 import { createSimulator } from '../simulator/index.ts';
+import { runtimeOf } from '../simulator/internal.ts';
 
 export const CALLS_BUDGET_MS = 5000;
 const CALLS = 10_000;
@@ -45,7 +46,7 @@ export async function benchCalls(): Promise<{ ms: number; placeMs: number; advan
   const t1 = performance.now();
   await sim.clock.advance({ seconds: 3600 });
   const t2 = performance.now();
-  const rt = sim.runtime;
+  const rt = runtimeOf(sim);
   const open = rt.calls.calls.all().filter((c) => c.dateUpdated === null).length;
   if (open > 0 || rt.calls.calls.size !== CALLS) throw new Error(`${open} of ${rt.calls.calls.size} calls did not end`);
   await sim.close();

@@ -3,6 +3,7 @@
 // stderr and a non-zero exit, never a stack trace.
 import { parseArgs } from 'node:util';
 import { createSimulator, parseClockMode, FixtureError, DEFAULT_FIXTURE_PATH } from '../simulator/index.ts';
+import { runtimeOf } from '../simulator/internal.ts';
 
 const USAGE = `usage: npm start -- [--port 4010] [--host 127.0.0.1] [--seed N] [--fixture fixtures/default.yaml]
                     [--clock manual|realtime[:speed]] [--control-token T] [--max-body-bytes N]
@@ -102,16 +103,17 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 
   const mode = clock.kind === 'manual' ? 'manual (moves only through POST /_sim/clock/advance)' : `realtime x${clock.speed}`;
+  const rt = runtimeOf(sim); // the banner reads settings the entry does not expose
   const lines = [
     `Simulator listening on ${server.url}`,
     `  clock:   ${mode}, now ${sim.clock.now()}`,
-    `  seed:    ${sim.runtime.seed}`,
+    `  seed:    ${rt.seed}`,
     `  fixture: ${args.fixture ?? 'fixtures/default.yaml'}`,
     `  control: ${server.url}/_sim${args['control-token'] ? ' (needs the control token)' : ''}`,
     `  openapi: ${server.url}/openapi.json`,
     `  inspector: ${server.url}/_sim/ui (open it in a browser)`,
-    `  egress:  ${sim.runtime.egress.strict ? 'strict (as the real service: https:443 for MCP, no internal addresses)' : 'local servers allowed (webhooks, MCP)'}`,
-    `  webhooks: timeout ${sim.runtime.webhookEngine.timeoutMs} ms; MCP tests: ${sim.runtime.mcpRunner.timeoutMs} ms`,
+    `  egress:  ${rt.egress.strict ? 'strict (as the real service: https:443 for MCP, no internal addresses)' : 'local servers allowed (webhooks, MCP)'}`,
+    `  webhooks: timeout ${rt.webhookEngine.timeoutMs} ms; MCP tests: ${rt.mcpRunner.timeoutMs} ms`,
     '',
     'Accounts (demo API keys):',
     ...sim.fixture.accounts.map((a) => `  ${a.accountId}  ${a.apiKeys[0]}  ${a.plan.padEnd(9)} ${a.name}`),

@@ -1,7 +1,8 @@
 // The library entry point: createSimulator(options) gives an in-process simulator that answers
 // requests without a socket (`handle`, `fetch`) or serves them over HTTP (`listen`).
 import type http from 'node:http';
-import { Runtime } from './runtime.ts';
+import { Runtime, type Snapshot } from './runtime.ts';
+import { registerRuntime } from './internal.ts';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SNAPSHOT_BYTES, bodyLimit, dispatch, type PipelineOptions } from './app.ts';
 import { createHttpServer, listenOn } from './server.ts';
 import { loadFixtureFile, parseFixture, DEFAULT_FIXTURE_PATH } from './fixture/load.ts';
@@ -14,6 +15,7 @@ import { DEFAULT_RECEIVER_TIMEOUT_MS } from './peers/webhooks/receiver-client.ts
 export type { SimRequest, SimResponse } from './core/operation.ts';
 export type { Fixture } from './fixture/schema.ts';
 export type { ClockMode } from './core/realtime.ts';
+export type { Snapshot } from './runtime.ts';
 export { FixtureError, DEFAULT_FIXTURE_PATH } from './fixture/load.ts';
 export { ApiError } from './core/errors.ts';
 export { SIGNATURE_HEADER, computeSignature, verifySignature, verifyWebhookRequest, parseFormBody, signatureBase } from './core/signing.ts';
@@ -67,7 +69,10 @@ export interface Simulator {
   /** Webhook delivery, through the control plane. */
   webhooks: SimulatorWebhooks;
   fixture: Fixture;
-  runtime: Runtime;
+  /** The whole state as plain JSON (what GET /_sim/state answers). */
+  snapshot(): Snapshot;
+  /** Replaces the whole state (what PUT /_sim/state does); throws ApiError on a bad snapshot, state unchanged. */
+  restore(snapshot: unknown): void;
   close(): Promise<void>;
 }
 
@@ -210,7 +215,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       signingKey: async (accountId) => (await controlRequest<{ signingKey: string }>('GET', `/accounts/${encodeURIComponent(accountId)}/signing-key`)).signingKey,
     },
     fixture,
-    runtime: rt,
+    snapshot: () => rt.snapshot(),
+    restore: (snapshot) => rt.restore(snapshot),
     async close() {
       rt.clockDriver.stop();
       await rt.webhookEngine.close();
@@ -227,6 +233,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       servers.clear();
     },
   };
+  registerRuntime(sim, rt);
   return sim;
 }
 

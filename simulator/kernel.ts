@@ -3,6 +3,7 @@
 // A function, read once the modules have loaded: the control plane and the document import the
 // generated tables back (an import cycle that is harmless only if nothing is read at load).
 import type { Contribution } from './resources/family.ts';
+import { KERNEL_FIXTURE } from './fixture/schema.ts';
 import { operations as fixedControl } from './control/routes.ts';
 import { operations as meta } from './meta.ts';
 import { operations as inspector } from './web/inspector/routes.ts';
@@ -16,6 +17,6 @@ export function kernel(): Contribution {
       Meta: 'Documents about this API.',
     },
     capabilities: ['clock', 'state', 'writes', 'inspector'],
-    fixture: ['description', 'seed', 'clock'],
+    fixture: KERNEL_FIXTURE,
   };
 }

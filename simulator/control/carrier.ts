@@ -6,7 +6,8 @@ import { defineOperation, reply } from '../core/operation.ts';
 import { ApiError, errorCodes } from '../core/errors.ts';
 import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
 import { normalizePhone } from '../core/phone.ts';
-import { CalleeSchema, ReplySchema, checkReplies, normalizePrefix, DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, OWNERS, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
+import type { ListedNames } from '../resources/family.ts';
+import { CalleeSchema, ReplySchema, checkReplies, normalizePrefix, DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
 import { sharedErrors } from '../rules/errors.ts';
 import { apiOrigin } from '../resources/messages/media.ts';
 import { messageErrors } from '../resources/messages/errors.ts';
@@ -86,11 +87,12 @@ const ScriptBody = Type.Object(
   { $id: 'SimCarrierScriptRequest', additionalProperties: false },
 );
 
-const DeliveryView = Type.Object(
+/** A delivery as the control plane shows it; `owners` are the descriptors' `carrierOwners`. */
+const deliveryViewSchema = (owners: readonly string[]) => Type.Object(
   {
     deliveryId: Type.String(),
     accountId: Type.String(),
-    owner: StringEnum(OWNERS),
+    owner: StringEnum(owners),
     ownerId: Type.String({ description: 'The message or verification id.' }),
     type: StringEnum(DELIVERY_TYPES),
     from: Type.String(),
@@ -196,7 +198,8 @@ function deliveryView(d: DeliveryRow) {
 
 const phoneErrors = [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY];
 
-export const operations = [
+/** Built once the list exists: the delivery view enumerates the carrier owners. */
+export const operations = ({ carrierOwners }: ListedNames) => [
   defineOperation({
     operationId: 'simListMagicNumbers',
     method: 'GET',
@@ -281,7 +284,7 @@ export const operations = [
       number: Type.String({ description: 'Destination, any accepted spelling.' }),
       status: StringEnum(['pending', ...OUTCOMES]),
     },
-    responses: { 200: { description: 'Deliveries.', schema: Type.Object({ data: Type.Array(DeliveryView) }, { additionalProperties: false }) } },
+    responses: { 200: { description: 'Deliveries.', schema: Type.Object({ data: Type.Array(deliveryViewSchema(carrierOwners)) }, { additionalProperties: false }) } },
     errors: phoneErrors,
     handler: ({ rt, query }) => {
       const number = query.number === undefined ? undefined : normalizePhone(query.number, 'number');

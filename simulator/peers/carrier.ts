@@ -19,9 +19,8 @@ export type DeliveryType = (typeof DELIVERY_TYPES)[number];
 export const OUTCOMES = ['delivered', 'failed', 'no-answer', 'busy', 'rejected'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-/** Who handed the delivery over and hears its outcome (the descriptors' `carrierOwners`, checked at load). */
-export const OWNERS = ['message', 'verification', 'call'] as const;
-export type Owner = (typeof OWNERS)[number];
+/** Who handed the delivery over and hears its outcome: one of the descriptors' `carrierOwners`. */
+export type Owner = string;
 
 export const carrierErrors = {
   SCRIPT_NOT_FOUND: defineError({
@@ -95,11 +94,12 @@ const ScriptRowSchema = Type.Object(
 );
 export type ScriptRow = Static<typeof ScriptRowSchema>;
 
-const DeliveryRowSchema = Type.Object(
+/** A delivery row's schema; `owners` are the descriptors' `carrierOwners` (resources/index.ts). */
+const deliveryRowSchema = (owners: readonly string[]) => Type.Object(
   {
     id: Type.String(), // maps the delivery id (dl_1...) to one attempt
     accountId: Type.String(),
-    owner: StringEnum(OWNERS),
+    owner: StringEnum(owners),
     ownerId: Type.String(), // the message or verification id
     type: StringEnum(DELIVERY_TYPES),
     from: Type.String(),
@@ -118,18 +118,19 @@ const DeliveryRowSchema = Type.Object(
   },
   { additionalProperties: false },
 );
-export type DeliveryRow = Static<typeof DeliveryRowSchema>;
+export type DeliveryRow = Static<ReturnType<typeof deliveryRowSchema>>;
 
-export const CarrierStateSchema = Type.Object(
+/** The carrier's snapshot schema, for the carrier owners the list declares. */
+export const carrierStateSchema = (owners: readonly string[]) => Type.Object(
   {
     scripts: Type.Array(ScriptRowSchema),
-    deliveries: Type.Array(DeliveryRowSchema),
+    deliveries: Type.Array(deliveryRowSchema(owners)),
     lastScript: Type.Integer({ minimum: 0 }),
     lastDelivery: Type.Integer({ minimum: 0 }),
   },
   { additionalProperties: false },
 );
-export type CarrierState = Static<typeof CarrierStateSchema>;
+export type CarrierState = Static<ReturnType<typeof carrierStateSchema>>;
 
 /** Numbers that behave the same way every time, so every outcome is reachable without scripting. */
 export interface MagicNumber {
@@ -254,7 +255,14 @@ export class Carrier {
   private readonly listeners = new Map<Owner, (d: DeliveryRow) => void>(); // maps an owner to who hears its outcomes
   private callLog: (number: string) => PhoneCall[] = () => []; // the calls model tells what phones lived through
 
-  constructor(private readonly rt: CarrierPorts) {
+  private readonly stateSchema: ReturnType<typeof carrierStateSchema>;
+
+  /** `owners`: the descriptors' `carrierOwners`, the only owners a restored delivery may name. */
+  constructor(
+    private readonly rt: CarrierPorts,
+    owners: readonly string[],
+  ) {
+    this.stateSchema = carrierStateSchema(owners);
     rt.clock.on('carrier.outcome', (p: { deliveryId: string }) => this.complete(p.deliveryId));
   }
 
@@ -281,7 +289,7 @@ export class Carrier {
   }
 
   restore(state: unknown): void {
-    validate(CarrierStateSchema, state, 'snapshot carrier', 'carrier');
+    validate(this.stateSchema, state, 'snapshot carrier', 'carrier');
     const s = state as CarrierState;
     this.scripts = new Table(s.scripts);
     this.deliveries = new Table(s.deliveries);

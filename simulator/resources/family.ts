@@ -4,6 +4,7 @@
 // webhook events, the capabilities and the carrier's owners are all read from that list.
 import type { Operation } from '../core/operation.ts';
 import type { IdFormat } from '../core/ids.ts';
+import type { TProperties } from '@sinclair/typebox';
 import type { Fixture } from '../fixture/schema.ts';
 import type { Runtime } from '../runtime.ts';
 
@@ -15,12 +16,26 @@ export interface StatefulModel {
   restore(state: unknown): void;
 }
 
+/**
+ * Names the whole list declares, known only once the list is built. Schemas that enumerate them
+ * (the webhook event enum, the carrier's owners) are built by factories that receive them.
+ */
+export interface ListedNames {
+  /** Subscribable webhook events, in list order. */
+  readonly events: readonly string[];
+  /** Carrier owners, in list order. */
+  readonly carrierOwners: readonly string[];
+}
+
+/** Operations, or a factory of them when their schemas enumerate names of the whole list. */
+export type Operations = readonly Operation[] | ((names: ListedNames) => readonly Operation[]);
+
 /** The parts every entry of the list may contribute; all optional. */
 export interface Contribution<Refs extends string = never> {
   /** Public operations, in the order they are routed and documented. */
-  operations?: readonly Operation[];
+  operations?: Operations;
   /** Control-plane operations under /_sim (tag "Control plane"), documented in docs/control-plane.md. */
-  control?: readonly Operation[];
+  control?: Operations;
   /** Every OpenAPI tag its operations use, with the tag's description. */
   tags?: Readonly<Record<string, string>>;
   /** Id formats of its rows (the models use them through their schema.ts constant). */
@@ -33,8 +48,12 @@ export interface Contribution<Refs extends string = never> {
   capabilities?: readonly string[];
   /** Owner names it hands deliveries to the carrier under (`rt.carrier.onOutcome`). */
   carrierOwners?: readonly string[];
-  /** Top-level fixture sections it reads in `loadFixture`. */
-  fixture?: readonly (keyof Fixture)[];
+  /**
+   * Top-level fixture sections it reads in `loadFixture`: name → schema (`Type.Optional` when a
+   * fixture may leave it out). Its folder also adds them to the `Fixture` type by declaration
+   * merging (`interface Fixture extends FixtureSection<typeof sections> {}`, fixture/schema.ts).
+   */
+  fixture?: TProperties;
 }
 
 /** A family with a model: the runtime builds it once, in list order, and snapshots it. */

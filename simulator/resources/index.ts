@@ -6,12 +6,10 @@
 // Adding a family: its folder with an index.ts descriptor, and one line in FAMILIES.
 import type { Operation } from '../core/operation.ts';
 import type { IdFormat } from '../core/ids.ts';
-import type { Fixture } from '../fixture/schema.ts';
-import { FixtureSchema } from '../fixture/schema.ts';
-import { WEBHOOK_EVENTS } from './webhooks/schema.ts';
-import { OWNERS } from '../peers/carrier.ts';
+import type { TObject, TProperties } from '@sinclair/typebox';
+import { fixtureSchema } from '../fixture/schema.ts';
 import { kernel } from '../kernel.ts';
-import type { Contribution } from './family.ts';
+import type { Contribution, ListedNames, Operations } from './family.ts';
 import { accounts } from './accounts/index.ts';
 import { numbers } from './numbers/index.ts';
 import { blockLists } from './blocklists/index.ts';
@@ -74,12 +72,14 @@ export interface Registry {
   idFormats: Readonly<Record<string, IdFormat>>;
   /** What /_sim/health lists: the kernel's words, then each entry's in list order. */
   capabilities: readonly string[];
-  /** Subscribable webhook events the families emit (or that the public document names for families to come). */
+  /** Subscribable webhook events the families emit (or that the public document names for families to come), in list order. */
   events: readonly string[];
   /** Who hands deliveries to the carrier, in list order. */
   carrierOwners: readonly string[];
-  /** The top-level fixture sections, each read by one entry. */
-  fixtureSections: readonly (keyof Fixture)[];
+  /** The top-level fixture sections, each read by one entry: the kernel's, then in list order. */
+  fixtureSections: readonly string[];
+  /** The fixture's schema, from those sections (fixture/load.ts validates with it). */
+  fixtureSchema: TObject;
 }
 
 let built: Registry | undefined;
@@ -91,12 +91,20 @@ export function registry(): Registry {
 function build(): Registry {
   const k = kernel();
   const all: readonly Contribution<string>[] = [k, ...FAMILIES];
+  // Names first: schemas that enumerate them are built by factories that receive them.
+  const names: ListedNames = {
+    events: unique('webhook event', all.flatMap((c) => c.events ?? [])),
+    carrierOwners: unique('carrier owner', all.flatMap((c) => c.carrierOwners ?? [])),
+  };
+  const ops = (o: Operations | undefined) => (typeof o === 'function' ? o(names) : (o ?? []));
+  const families: readonly Contribution<string>[] = FAMILIES;
   const operations = [
-    ...FAMILIES.flatMap((f) => f.operations ?? []),
-    ...(k.control ?? []),
-    ...FAMILIES.flatMap((f) => f.control ?? []),
-    ...(k.operations ?? []),
+    ...families.flatMap((f) => ops(f.operations)),
+    ...ops(k.control),
+    ...families.flatMap((f) => ops(f.control)),
+    ...ops(k.operations),
   ];
+  const fixtureSections = merge('fixture section', all.map((c) => c.fixture ?? {})) as TProperties;
   const tags = merge('tag', all.map((c) => c.tags ?? {}));
   for (const op of operations) {
     if (!(op.tag in tags)) throw new Error(`operation ${op.operationId}: tag "${op.tag}" has no description in any family descriptor`);
@@ -109,15 +117,10 @@ function build(): Registry {
     tags,
     idFormats,
     capabilities: unique('capability', all.flatMap((c) => c.capabilities ?? [])),
-    events: unique('webhook event', all.flatMap((c) => c.events ?? [])),
-    carrierOwners: unique('carrier owner', all.flatMap((c) => c.carrierOwners ?? [])),
-    fixtureSections: unique('fixture section', all.flatMap((c) => c.fixture ?? [])),
+    ...names,
+    fixtureSections: Object.keys(fixtureSections),
+    fixtureSchema: fixtureSchema(fixtureSections),
   };
-  // The webhook schema's enum and the carrier's row schema are built when their modules load,
-  // before this list exists; they keep their literal lists, which must say what the list says.
-  sameSet('webhook events (WEBHOOK_EVENTS in resources/webhooks/schema.ts)', WEBHOOK_EVENTS, r.events);
-  sameSet('carrier owners (OWNERS in peers/carrier.ts)', OWNERS, r.carrierOwners);
-  sameSet('fixture sections (FixtureSchema in fixture/schema.ts)', Object.keys(FixtureSchema.properties), r.fixtureSections);
   return r;
 }
 
@@ -136,12 +139,4 @@ function unique<T extends string>(what: string, names: readonly T[]): T[] {
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup !== undefined) throw new Error(`${what} "${dup}" is declared by two family descriptors`);
   return [...names];
-}
-
-function sameSet(what: string, declared: readonly string[], listed: readonly string[]): void {
-  const missing = listed.filter((n) => !declared.includes(n));
-  const extra = declared.filter((n) => !listed.includes(n));
-  if (missing.length > 0 || extra.length > 0) {
-    throw new Error(`${what} differ from the family descriptors: missing ${missing.join(', ') || 'none'}; no family declares ${extra.join(', ') || 'none'}`);
-  }
 }

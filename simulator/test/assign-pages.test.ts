@@ -2,6 +2,7 @@
 // Chromium): languages, the page for each closed link, escaping, the provider's form round trip.
 import { describe, expect, it } from 'vitest';
 import { ACME, harness } from './helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 type H = ReturnType<typeof harness>;
 
@@ -97,14 +98,14 @@ describe('the fake provider page', () => {
     const missing = await form(h, iv, { action: 'verify', name: '' });
     expect(missing.status).toBe(200);
     expect(missing.text).toMatch(/role="alert">[^<]+/);
-    expect(h.sim.runtime.kyc.get(iv)!.status).toBe('pending');
+    expect(runtimeOf(h.sim).kyc.get(iv)!.status).toBe('pending');
     const done = await form(h, iv, { action: 'verify', name: '홍길동', birthDate: '1990-05-17' });
     expect(done.status).toBe(303);
     expect(done.headers.location).toBe(`/assign/${token}?identityVerificationId=${iv}&lang=ko`);
-    expect(h.sim.runtime.kyc.get(iv)).toMatchObject({ status: 'verified', name: '홍길동' });
+    expect(runtimeOf(h.sim).kyc.get(iv)).toMatchObject({ status: 'verified', name: '홍길동' });
     const again = await form(h, iv, { action: 'verify', name: '김철수', birthDate: '1990-01-01' });
     expect(again.status).toBe(200); // already finished: a page that says so, nothing changes
-    expect(h.sim.runtime.kyc.get(iv)!.name).toBe('홍길동');
+    expect(runtimeOf(h.sim).kyc.get(iv)!.name).toBe('홍길동');
   });
 
   it('cancel abandons the check; an unknown verification is 404', async () => {
@@ -112,7 +113,7 @@ describe('the fake provider page', () => {
     const token = await link(h);
     const iv = await toVerify(h, token);
     expect((await form(h, iv, { action: 'cancel' })).status).toBe(303);
-    expect(h.sim.runtime.kyc.get(iv)!.status).toBe('abandoned');
+    expect(runtimeOf(h.sim).kyc.get(iv)!.status).toBe('abandoned');
     const resumed = await h.call('POST', `/v1/assignment-sessions/${token}/identity-verifications/resume`, undefined, { key: null });
     expect(resumed.json.code).toBe('IDENTITY_NOT_VERIFIED');
     expect((await form(h, 'identity-verification-unknown', { action: 'cancel' })).status).toBe(404);

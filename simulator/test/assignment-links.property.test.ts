@@ -37,7 +37,7 @@ describe('assignment links, property', () => {
             for (const l of links) if (l.status === 'pending' && l.expiresAt <= now) l.status = 'expired';
           } else if (links.length > 0) {
             const l = links[c.i % links.length]!;
-            const before = JSON.stringify(h.sim.runtime.snapshot());
+            const before = JSON.stringify(h.sim.snapshot());
             if (c.kind === 'revoke') {
               const r = await h.call('DELETE', h.acme(`/assignment-links/${l.token}`));
               if (l.status === 'pending') {
@@ -45,12 +45,12 @@ describe('assignment links, property', () => {
                 l.status = 'revoked';
               } else {
                 expect([r.status, r.json.code, r.json.status]).toEqual([409, 'NOT_PENDING', l.status]);
-                expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(before);
+                expect(JSON.stringify(h.sim.snapshot())).toBe(before);
               }
             } else if (l.status !== 'pending') {
               const r = await session(l.token, '/subscriber-type', { subscriberType: 'individual' });
               expect([r.status, r.json.code]).toEqual(l.status === 'consumed' ? [409, 'ASSIGNMENT_SESSION_USED'] : [410, 'ASSIGNMENT_SESSION_GONE']);
-              expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(before);
+              expect(JSON.stringify(h.sim.snapshot())).toBe(before);
             } else {
               await session(l.token, '/subscriber-type', { subscriberType: 'individual' });
               await session(l.token, '/consents', CONSENTS);

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACME, BISTRO, harness } from './helpers.ts';
 import { closeAllReceivers, startReceiver } from './receivers.ts';
+import { runtimeOf } from '../internal.ts';
 
 type H = ReturnType<typeof harness>;
 const REQUIRED = ['management.terms', 'management.account', 'management.privacy', 'management.thirdParty'];
@@ -318,7 +319,7 @@ describe('the session', () => {
     const h = sim();
     const { json } = await create(h);
     await toReady(h, json.token);
-    const rt = h.sim.runtime;
+    const rt = runtimeOf(h.sim);
     const savedPool = { ...rt.numbers.pool };
     rt.numbers.pool = { first: '07040000000', size: 0, nextOffset: 0, returned: [] };
     const empty = await session(h, json.token).post('/finalize');

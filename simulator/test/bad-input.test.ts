@@ -8,6 +8,7 @@ import { createSimulator } from '../index.ts';
 import { dispatch, DEFAULT_MAX_BODY_BYTES } from '../app.ts';
 import type { SimResponse } from '../core/operation.ts';
 import { ACME } from './helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 // simStartMcpServer opens a socket for a valid script (answered asynchronously); its refusals
 // are covered in mcp-connections.test.ts.
@@ -50,14 +51,14 @@ describe('malformed requests', () => {
         const qs = new URLSearchParams(query as Record<string, string>).toString();
         const headers: Record<string, string> = { authorization: `Bearer ${ACME.key}` };
         if (contentType) headers['content-type'] = contentType;
-        const before = JSON.stringify(sim.runtime.snapshot());
-        const res: SimResponse = await dispatch(sim.runtime, opts, { method: op.method, url: qs ? `${path}?${qs}` : path, headers, body: body?.raw });
+        const before = JSON.stringify(sim.snapshot());
+        const res: SimResponse = await dispatch(runtimeOf(sim), opts, { method: op.method, url: qs ? `${path}?${qs}` : path, headers, body: body?.raw });
         expect(res.status, `${op.operationId}: ${res.body}`).toBeLessThan(500);
         if (res.status >= 400) {
           const parsed = JSON.parse(res.body);
           expect(typeof parsed.error).toBe('string');
           expect(typeof parsed.code).toBe('string');
-          expect(JSON.stringify(sim.runtime.snapshot()), `${op.operationId} changed state on ${res.status}`).toBe(before);
+          expect(JSON.stringify(sim.snapshot()), `${op.operationId} changed state on ${res.status}`).toBe(before);
         }
       }),
       { numRuns: 600 },

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ACME, BISTRO, harness } from './helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 type H = ReturnType<typeof harness>;
 
@@ -77,7 +78,7 @@ describe('blocked recipients', () => {
     const again = await h.call('POST', h.acme('/blocked-recipients'), { number: '010-1111-0001', channel: 'call' });
     expect(again.status).toBe(201);
     expect(again.json.id).not.toBe(a.id);
-    expect(h.sim.runtime.blockLists.isRecipientBlocked(ACME.accountId, '01011110001', 'call')).toBe(true);
+    expect(runtimeOf(h.sim).blockLists.isRecipientBlocked(ACME.accountId, '01011110001', 'call')).toBe(true);
   });
 
   it('PATCH: null or "" clears the note, omitted leaves it, number and channel cannot change', async () => {
@@ -99,7 +100,7 @@ describe('blocked recipients', () => {
   });
 
   it('refuses bad input with 400 and changes nothing', async () => {
-    const before = JSON.stringify(h.sim.runtime.snapshot());
+    const before = JSON.stringify(h.sim.snapshot());
     const cases: [unknown, string][] = [
       [{ number: '010-1111-0001' }, 'VALIDATION'],
       [{ number: '010-1111-0001', channel: 'sms' }, 'VALIDATION'],
@@ -129,7 +130,7 @@ describe('blocked recipients', () => {
     expect(badFilter.json.code).toBe('INVALID_PHONE_NUMBER');
     expect((await h.call('GET', h.acme('/blocked-recipients?status=gone'))).status).toBe(400);
     expect((await h.call('GET', h.acme('/blocked-recipients?channel=sms'))).status).toBe(400);
-    expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(before);
+    expect(JSON.stringify(h.sim.snapshot())).toBe(before);
   });
 
   it('entries are private to their account', async () => {
@@ -172,8 +173,8 @@ describe('blocked callers', () => {
     expect((await h.call('GET', h.acme('/blocked-callers'))).json.meta.total).toBe(2);
     expect((await h.call('GET', h.acme('/blocked-callers?status=released'))).json.data.map((r: any) => r.id)).toEqual([first.json.id]);
     expect((await h.call('GET', h.acme('/blocked-callers?number=021234567&status=all'))).json.meta.total).toBe(1);
-    expect(h.sim.runtime.blockLists.isCallerBlocked(ACME.accountId, '021234567')).toBe(false);
-    expect(h.sim.runtime.blockLists.isCallerBlocked(ACME.accountId, '0311234567')).toBe(true);
+    expect(runtimeOf(h.sim).blockLists.isCallerBlocked(ACME.accountId, '021234567')).toBe(false);
+    expect(runtimeOf(h.sim).blockLists.isCallerBlocked(ACME.accountId, '0311234567')).toBe(true);
   });
 
   it('control-plane intake records source and createdBy; release records the releasing path', async () => {

@@ -2,6 +2,7 @@
 // their repair, canvas kept by PATCH and dropped by PUT, numbers routed to a flow.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ACME, BISTRO, harness } from './helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 const graph = {
   version: 1,
@@ -167,9 +168,9 @@ describe('numbers and delete', () => {
 
   it('the read port gives the filled graph and variables', async () => {
     const c = await create();
-    const flow = h.sim.runtime.callFlows.find(ACME.accountId, c.json.callFlowId);
+    const flow = runtimeOf(h.sim).callFlows.find(ACME.accountId, c.json.callFlowId);
     expect(flow).toMatchObject({ id: c.json.callFlowId, name: 'Consent', variables: ['name'], graph: c.json.graph });
-    expect(h.sim.runtime.callFlows.find(BISTRO.accountId, c.json.callFlowId)).toBeUndefined();
+    expect(runtimeOf(h.sim).callFlows.find(BISTRO.accountId, c.json.callFlowId)).toBeUndefined();
   });
 
   it('flows, planted graphs, canvas and voice owners survive a snapshot round trip', async () => {

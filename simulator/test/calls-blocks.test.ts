@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ACME, harness } from './helpers.ts';
 import { closeAllReceivers, startReceiver } from './receivers.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
+import { runtimeOf } from '../internal.ts';
 
 afterEach(closeAllReceivers);
 
@@ -43,7 +44,7 @@ const httpFlow = (url: string): FlowGraph => ({
 describe('call flow blocks on real calls', () => {
   it('http: a JSON answer is saved; garbage and a hang take errorNext; the clock never stalls', async () => {
     const h = sim();
-    h.sim.runtime.calls.http.timeoutMs = 300;
+    runtimeOf(h.sim).calls.http.timeoutMs = 300;
     const good = await startReceiver(() => ({ status: 200, body: '{"data":{"name":"Lee"}}', headers: { 'content-type': 'application/json' } }));
     const garbage = await startReceiver(() => ({ status: 200, body: '<html>oops' }));
     const hangs = await startReceiver(() => ({ hang: true }));

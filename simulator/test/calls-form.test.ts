@@ -128,13 +128,13 @@ describe('createCall with a form body', () => {
     const seed = 20261124;
     await fc.assert(
       fc.asyncProperty(body, async (raw) => {
-        const before = JSON.stringify(h.sim.runtime.snapshot());
+        const before = JSON.stringify(h.sim.snapshot());
         const r = await h.call('POST', h.acme('/calls'), undefined, { headers: FORM, rawBody: raw });
         expect(r.status, `${raw}: ${r.text}`).toBeLessThan(500);
         if (r.status >= 400) {
           expect(typeof r.json.code).toBe('string');
           expect(typeof r.json.error).toBe('string');
-          expect(JSON.stringify(h.sim.runtime.snapshot()), `${raw} changed state`).toBe(before);
+          expect(JSON.stringify(h.sim.snapshot()), `${raw} changed state`).toBe(before);
         }
       }),
       { numRuns: 300, seed, reporter: (out) => { if (out.failed) throw new Error(`seed ${seed}: ${out.counterexample ? JSON.stringify(out.counterexample) : ''} ${String(out.errorInstance ?? '')}`); } },

@@ -4,13 +4,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ACME, harness } from './helpers.ts';
 import { closeAllReceivers, startReceiver } from './receivers.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
+import { runtimeOf } from '../internal.ts';
 
 afterEach(closeAllReceivers);
 
 /** A simulator plus helpers: flows are created through the API (`flow` answers the id). */
 function sim() {
   const h = harness();
-  const rt = h.sim.runtime;
+  const rt = runtimeOf(h.sim);
   const flow = async (graph: FlowGraph, name = 'test flow'): Promise<string> => {
     const r = await h.call('POST', h.acme('/call-flows'), { name, graph });
     if (r.status !== 201) throw new Error(`flow refused: ${r.text}`);

@@ -87,7 +87,7 @@ describe('fake carrier', () => {
   });
 
   it('refuses bad scripts with 400 and changes nothing', async () => {
-    const before = JSON.stringify(h.sim.runtime.snapshot());
+    const before = JSON.stringify(h.sim.snapshot());
     for (const body of [
       { number: 'abc', outcome: 'failed' },
       { number: '+1 212 555 0100', outcome: 'failed' },
@@ -100,7 +100,7 @@ describe('fake carrier', () => {
       const r = await h.call('POST', '/_sim/carrier/scripts', body, { key: null });
       expect(r.status, JSON.stringify(body)).toBe(400);
     }
-    expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(before);
+    expect(JSON.stringify(h.sim.snapshot())).toBe(before);
   });
 
   it('the phone shows delivered texts only, newest first, with what it received', async () => {

@@ -2,6 +2,7 @@
 // spec's `number`, and the email channel.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ACME, harness } from './helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 type H = ReturnType<typeof harness>;
 const FROM = '07012340001';
@@ -32,7 +33,7 @@ describe('blocked recipients: the recipient alias', () => {
   });
 
   it('refuses number and recipient that disagree, or neither, and stores nothing', async () => {
-    const before = JSON.stringify(h.sim.runtime.snapshot());
+    const before = JSON.stringify(h.sim.snapshot());
     const clash = await h.call('POST', h.acme('/blocked-recipients'), { number: '01022223333', recipient: '01022223334', channel: 'message' });
     expect(clash.status).toBe(400);
     expect(clash.json.code).toBe('VALIDATION');
@@ -45,7 +46,7 @@ describe('blocked recipients: the recipient alias', () => {
     expect(badAlias.json.code).toBe('INVALID_PHONE_NUMBER');
     const listClash = await h.call('GET', h.acme('/blocked-recipients?number=01022223333&recipient=01099998888'));
     expect(listClash.status).toBe(400);
-    expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(before);
+    expect(JSON.stringify(h.sim.snapshot())).toBe(before);
   });
 
   it('a text to a number opted out under recipient is refused', async () => {
@@ -82,7 +83,7 @@ describe('blocked recipients: the email channel', () => {
   });
 
   it('refuses what is not an address, naming the field and the reason, and stores nothing', async () => {
-    const before = JSON.stringify(h.sim.runtime.snapshot());
+    const before = JSON.stringify(h.sim.snapshot());
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ recipient: 'no-at-sign.example.com' }, 'recipient', /one local part, "@" and a domain/],
       [{ number: 'a@b@example.com' }, 'number', /before "@"/],
@@ -98,13 +99,13 @@ describe('blocked recipients: the email channel', () => {
       expect(r.json.errors[0].path).toBe(path);
       expect(r.json.errors[0].message).toMatch(why);
     }
-    expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(before);
+    expect(JSON.stringify(h.sim.snapshot())).toBe(before);
   });
 
   it('never blocks a call or a text', async () => {
     await h.call('POST', h.acme('/blocked-recipients'), { recipient: 'someone@example.com', channel: 'email' });
-    expect(h.sim.runtime.blockLists.isRecipientBlocked(ACME.accountId, 'someone@example.com', 'message')).toBe(false);
-    expect(h.sim.runtime.blockLists.isRecipientBlocked(ACME.accountId, 'someone@example.com', 'call')).toBe(false);
+    expect(runtimeOf(h.sim).blockLists.isRecipientBlocked(ACME.accountId, 'someone@example.com', 'message')).toBe(false);
+    expect(runtimeOf(h.sim).blockLists.isRecipientBlocked(ACME.accountId, 'someone@example.com', 'call')).toBe(false);
     const sent = await h.call('POST', h.acme('/messages'), { From: FROM, To: '01012345678', Body: 'hi' });
     expect(sent.status).toBe(201);
   });

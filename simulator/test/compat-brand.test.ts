@@ -9,7 +9,7 @@ const CHANNEL = 'KA01PFacme0000000000000001';
 const FROM = '07012340001';
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
-const state = (h: H) => JSON.stringify(h.sim.runtime.snapshot());
+const state = (h: H) => JSON.stringify(h.sim.snapshot());
 const send = (h: H, body: Record<string, unknown>) => h.call('POST', h.acme('/messages'), { From: FROM, To: '01012345678', ...body });
 
 async function plant(h: H, body: Record<string, unknown>) {

@@ -46,10 +46,10 @@ describe('control plane', () => {
     expect(r.json).toMatchObject({ accountId: 'ACalt0001', numbers: ['07055550001', '07055550002'] });
     expect((await h.call('POST', '/_sim/accounts', { accountId: 'ACalt0001' }, { key: null })).json.code).toBe('ACCOUNT_EXISTS');
     expect((await h.call('POST', '/_sim/accounts', { plan: 'gold' }, { key: null })).json.code).toBe('PLAN_NOT_FOUND');
-    const before = JSON.stringify(h.sim.runtime.snapshot());
+    const before = JSON.stringify(h.sim.snapshot());
     const taken = await h.call('POST', '/_sim/accounts', { accountId: 'ACalt0002', numbers: ['07012340001'] }, { key: null });
     expect(taken.status).toBe(400);
-    expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(before);
+    expect(JSON.stringify(h.sim.snapshot())).toBe(before);
     expect((await h.call('POST', '/_sim/accounts', { accountId: 'bad id' }, { key: null })).status).toBe(400);
   });
 
@@ -89,6 +89,19 @@ describe('control plane', () => {
       expect(r.json.code).toBe('VALIDATION');
     }
     expect((await h.call('GET', '/_sim/state', undefined, { key: null })).json).toEqual(before);
+  });
+
+  it('the entry gives the state (snapshot, restore) as the control plane does, not the runtime', async () => {
+    const h = harness();
+    await h.call('POST', h.acme('/blocked-callers'), { number: '02-123-4567' });
+    const snap = h.sim.snapshot();
+    expect(snap).toEqual((await h.call('GET', '/_sim/state', undefined, { key: null })).json);
+    await h.call('POST', '/_sim/reset', {}, { key: null });
+    h.sim.restore(snap);
+    expect(h.sim.snapshot()).toEqual(snap);
+    expect(() => h.sim.restore({ ...snap, version: 99 })).toThrow(/version 99/);
+    expect(h.sim.snapshot()).toEqual(snap);
+    expect('runtime' in h.sim).toBe(false);
   });
 
   it('reset with a seed changes generated ids; without, returns to the starting seed', async () => {

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createSimulator, type SimRequest, type SimResponse } from '../index.ts';
 import { dispatch, DEFAULT_MAX_BODY_BYTES } from '../app.ts';
 import { ACME, BISTRO } from './helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
 const a = `/v1/accounts/${ACME.accountId}`;
@@ -51,7 +52,7 @@ function run(seed: number): SimResponse[] {
   const opts = { maxBodyBytes: DEFAULT_MAX_BODY_BYTES };
   const out: SimResponse[] = [];
   for (const r of script()) {
-    const res = dispatch(sim.runtime, opts, r);
+    const res = dispatch(runtimeOf(sim), opts, r);
     if (res instanceof Promise) throw new Error('handlers in this script are synchronous');
     out.push(res);
   }
@@ -97,7 +98,7 @@ describe('determinism', () => {
       (globalThis as any).Date = TrappedDate;
       TrappedDate.now = trap('Date.now');
       for (const r of reqs) {
-        const res = dispatch(sim.runtime, opts, r) as SimResponse;
+        const res = dispatch(runtimeOf(sim), opts, r) as SimResponse;
         if (res.status >= 500) throw new Error(`${r.method} ${r.url} -> ${res.status} ${res.body}`);
       }
     } catch (e) {

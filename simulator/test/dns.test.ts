@@ -121,7 +121,7 @@ describe('/_sim/dns', () => {
     expect((await sim('POST', '/dns/failures', { kind: 'outage', domain: 'example.com' })).status).toBe(201);
     expect((await sim('POST', '/dns/failures', { kind: 'timeout', name: '_dmarc.example.com' })).json.failures).toHaveLength(2);
     await sim('POST', '/dns/failures', { kind: 'timeout' });
-    const before = JSON.stringify(h.sim.runtime.snapshot());
+    const before = JSON.stringify(h.sim.snapshot());
     for (const body of [{ kind: 'outage', name: 'example.com' }, { kind: 'flood' }, { kind: 'timeout', domain: 'a..b' }, { kind: 'timeout', domain: 'x.com', name: 'y.x.com' }, {}]) {
       const r = await sim('POST', '/dns/failures', body);
       expect(r.status, JSON.stringify(body)).toBe(400);
@@ -131,7 +131,7 @@ describe('/_sim/dns', () => {
       expect((await sim('PUT', '/dns/records/x.com', bad)).status, JSON.stringify(bad)).toBe(400);
     }
     expect((await sim('PUT', '/dns/records/bad..name', { records: [] })).status).toBe(400);
-    expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(before);
+    expect(JSON.stringify(h.sim.snapshot())).toBe(before);
 
     expect((await sim('DELETE', '/dns/failures?kind=timeout&domain=nothing.example')).status).toBe(204);
     expect((await sim('GET', '/dns/failures')).json.failures).toHaveLength(3);

@@ -18,7 +18,7 @@ export function useHarness(next: H): void {
   h = next;
 }
 export const sim = (method: string, path: string, body?: unknown) => h.call(method, `/_sim${path}`, body, { key: null });
-export const snapshotText = () => JSON.stringify(h.sim.runtime.snapshot());
+export const snapshotText = () => JSON.stringify(h.sim.snapshot());
 
 /** Every answer matches its documented schema, or is a documented error code (checked on each call). */
 export function documented(method: string, url: string, r: CallResult): CallResult {

@@ -11,6 +11,7 @@ import type { SimResponse } from '../core/operation.ts';
 import { schemaErrors } from '../core/schema.ts';
 import { EmailDomain } from '../resources/email-domains/schema.ts';
 import { ACME, BISTRO } from './helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 const HOUR_MS = 3_600_000;
 const DOMAIN = 'sub.example.com';
@@ -21,7 +22,7 @@ const INBOUND = 'inbound-smtp.ap-northeast-2.amazonaws.com';
 function send(sim: Simulator, method: string, url: string, body?: unknown, key: string | null = ACME.key): { status: number; json: any } {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (key !== null && !url.startsWith('/_sim')) headers.authorization = `Bearer ${key}`;
-  const res = dispatch(sim.runtime, { maxBodyBytes: DEFAULT_MAX_BODY_BYTES }, { method, url, headers, body: body === undefined ? undefined : JSON.stringify(body) }) as SimResponse;
+  const res = dispatch(runtimeOf(sim), { maxBodyBytes: DEFAULT_MAX_BODY_BYTES }, { method, url, headers, body: body === undefined ? undefined : JSON.stringify(body) }) as SimResponse;
   return { status: res.status, json: res.body ? JSON.parse(res.body) : undefined };
 }
 
@@ -214,7 +215,7 @@ describe('zone -> statuses', () => {
         // The hours-1 checks before the one under test see the starting zone.
         send(sim, 'POST', '/_sim/clock/advance', { seconds: (c.hours - 1) * 3600 + 1800 });
         const prev = send(sim, 'GET', `${base}/${d.id}`).json;
-        const before = JSON.stringify(sim.runtime.snapshot().models.emailDomains);
+        const before = JSON.stringify(sim.snapshot().models.emailDomains);
         plantCase(sim, c, d);
 
         let answer: { status: number; json: any } | undefined;
@@ -234,7 +235,7 @@ describe('zone -> statuses', () => {
         }
         if (expected.unchanged) {
           expect(after).toEqual(prev);
-          expect(JSON.stringify(sim.runtime.snapshot().models.emailDomains)).toBe(before);
+          expect(JSON.stringify(sim.snapshot().models.emailDomains)).toBe(before);
           return;
         }
         const { dnsRecords, ...fields } = after;
@@ -288,7 +289,7 @@ describe('generated request sequences', () => {
         const pick = (ref: number | string) => (typeof ref === 'number' ? (ids[ref % Math.max(ids.length, 1)] ?? 'ed_none') : ref);
         const base = (who: typeof ACME) => `/v1/accounts/${who.accountId}/email-domains`;
         for (const c of commands) {
-          const before = JSON.stringify(sim.runtime.snapshot());
+          const before = JSON.stringify(sim.snapshot());
           let r: { status: number; json: any };
           switch (c.op) {
             case 'register':
@@ -332,16 +333,16 @@ describe('generated request sequences', () => {
               r = send(sim, 'PATCH', '/_sim/email-provider', c.body);
               break;
           }
-          const scripted = sim.runtime.dns.listFailures().length > 0;
+          const scripted = runtimeOf(sim).dns.listFailures().length > 0;
           const allowed503 = r.status === 503 && r.json?.code === 'email_provider_unavailable' && scripted;
           expect(r.status < 500 || allowed503, `${JSON.stringify(c)} -> ${r.status} ${JSON.stringify(r.json)}`).toBe(true);
           if (r.status >= 400) {
             expect(typeof r.json.code).toBe('string');
-            expect(JSON.stringify(sim.runtime.snapshot()), `${JSON.stringify(c)} changed state on ${r.status}`).toBe(before);
+            expect(JSON.stringify(sim.snapshot()), `${JSON.stringify(c)} changed state on ${r.status}`).toBe(before);
           }
         }
         // Whatever happened: one registration per domain, and every stored domain reads back valid.
-        const rows = sim.runtime.emailDomains.snapshot().domains;
+        const rows = runtimeOf(sim).emailDomains.snapshot().domains;
         expect(new Set(rows.map((d) => d.domain)).size).toBe(rows.length);
         for (const who of [ACME, BISTRO]) {
           for (const d of send(sim, 'GET', `${base(who)}?pageSize=100`, undefined, who.key).json.data) expect(schemaErrors(EmailDomain, d)).toEqual([]);

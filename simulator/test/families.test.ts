@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { FAMILIES, registry } from '../resources/index.ts';
 import { openApiJson } from '../meta.ts';
 import { harness } from './helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 describe('the list of families', () => {
   it('gives every runtime model its field and the snapshot its keys, in list order', async () => {
     const h = harness();
-    const rt = h.sim.runtime as unknown as Record<string, unknown>;
+    const rt = runtimeOf(h.sim) as unknown as Record<string, unknown>;
     for (const f of FAMILIES) expect(rt[f.key], f.key).toBeDefined();
     const state = (await h.call('GET', '/_sim/state', undefined, { key: null })).json as { models: Record<string, unknown> };
     expect(Object.keys(state.models)).toEqual(FAMILIES.map((f) => f.snapshotKey ?? f.key));
@@ -28,6 +29,18 @@ describe('the list of families', () => {
     const prefixes = Object.values(registry().idFormats).map((f) => f.prefix);
     expect(new Set(prefixes).size).toBe(prefixes.length);
     expect(registry().idFormats.message).toEqual({ prefix: 'MG', hex: 32 });
+  });
+
+  it('generates the event enum, the carrier owners and the fixture sections from the descriptors', () => {
+    const declared = (pick: (f: Record<string, unknown>) => unknown) =>
+      FAMILIES.flatMap((f) => (pick(f as unknown as Record<string, unknown>) as readonly string[] | undefined) ?? []);
+    const doc = JSON.parse(openApiJson()) as { components: { schemas: Record<string, any> } };
+    const events = declared((f) => f.events);
+    expect(doc.components.schemas.CreateWebhookRequest.properties.events.items.enum).toEqual(events);
+    expect(doc.components.schemas.UpdateWebhookRequest.properties.events.items.enum).toEqual(events);
+    expect(doc.components.schemas.SimCarrierDelivery.properties.owner.enum).toEqual(declared((f) => f.carrierOwners));
+    const sections = FAMILIES.flatMap((f) => Object.keys((f as { fixture?: object }).fixture ?? {}));
+    expect(Object.keys(registry().fixtureSchema.properties)).toEqual(['description', 'seed', 'clock', ...sections]);
   });
 
   it('routes every operation once', () => {

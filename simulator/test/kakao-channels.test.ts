@@ -12,7 +12,7 @@ const CATEGORY = '00300010001';
 const api = (h: H, method: string, path: string, body?: unknown, who = ACME) =>
   h.call(method, `/v1/accounts/${who.accountId}/kakao${path}`, body, { key: who.key });
 const tokens = async (h: H, phone = MANAGER) => (await h.call('GET', `/_sim/messenger/tokens/${phone}`, undefined, { key: null })).json.tokens;
-const snapshot = (h: H) => JSON.stringify(h.sim.runtime.snapshot());
+const snapshot = (h: H) => JSON.stringify(h.sim.snapshot());
 
 async function connect(h: H, who = ACME, searchId = 'acmelogistics', phone = MANAGER) {
   expect((await api(h, 'POST', '/channels/token', { searchId, phoneNumber: phone }, who)).status).toBe(202);
@@ -156,9 +156,9 @@ describe('reading and disconnecting', () => {
   it('connections and the messenger survive snapshot and restore; reset goes back to the fixture', async () => {
     const h = harness();
     await connect(h);
-    const snap = h.sim.runtime.snapshot();
+    const snap = h.sim.snapshot();
     const other = harness();
-    other.sim.runtime.restore(snap);
+    other.sim.restore(snap);
     expect((await api(other, 'GET', '/channels')).json.meta.total).toBe(1);
     expect(await tokens(other)).toHaveLength(1);
     await other.call('POST', '/_sim/reset', {}, { key: null });

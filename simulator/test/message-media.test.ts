@@ -17,7 +17,7 @@ function script(h: H, body: Record<string, unknown>) {
   return h.call('PUT', '/_sim/images', body, { key: null });
 }
 
-const snapshot = (h: H) => JSON.stringify(h.sim.runtime.snapshot());
+const snapshot = (h: H) => JSON.stringify(h.sim.snapshot());
 
 describe('getMessageMedia', () => {
   it('serves each stored image by its index; default PNG and BMP images come back converted to JPEG', async () => {
@@ -74,7 +74,7 @@ describe('getMessageMedia', () => {
     const listed = await h.call('GET', h.acme('/messages'), undefined, { headers: { host: 'sim.test:4010' } });
     expect(listed.json.data[0].mediaUrl[0]).toMatch(/^http:\/\/sim\.test:4010\//);
     expect(snapshot(h)).not.toContain('evil.example');
-    expect((h.sim.runtime.snapshot() as any).models.messages.messages[0].mediaUrl).toEqual([`/v1/accounts/${ACME.accountId}/messages/${id}/media/0`]);
+    expect((h.sim.snapshot() as any).models.messages.messages[0].mediaUrl).toEqual([`/v1/accounts/${ACME.accountId}/messages/${id}/media/0`]);
   });
 
   it('a snapshot restored in another simulator points at that simulator', async () => {
@@ -96,7 +96,7 @@ describe('getMessageMedia', () => {
   it('renders the absolute URLs an older snapshot stored at the serving origin', async () => {
     const h = harness();
     const id = (await send(h, { MediaUrl: ['https://img.example/a.jpg'] })).json.messageId;
-    const old = h.sim.runtime.snapshot() as any;
+    const old = h.sim.snapshot() as any;
     old.models.messages.messages[0].mediaUrl = [`http://old-host:9/v1/accounts/${ACME.accountId}/messages/${id}/media/0`];
     await h.sim.control.restore(old);
     const got = await h.call('GET', h.acme(`/messages/${id}`), undefined, { headers: { host: 'new-host:8' } });
@@ -218,9 +218,9 @@ describe('image downloads (fake image host)', () => {
     const h = harness();
     await script(h, { url: 'https://img.example/gone.jpg', status: 404 });
     const id = (await send(h, { MediaUrl: ['https://img.example/a.png'] })).json.messageId;
-    const snap = h.sim.runtime.snapshot();
+    const snap = h.sim.snapshot();
     const other = harness();
-    other.sim.runtime.restore(snap);
+    other.sim.restore(snap);
     expect((await other.call('GET', other.acme(`/messages/${id}/media/0`))).headers['content-type']).toBe('image/jpeg');
     expect((await send(other, { MediaUrl: ['https://img.example/gone.jpg'] })).json.code).toBe('media_download_failed');
     await other.call('POST', '/_sim/reset', {}, { key: null });

@@ -7,6 +7,7 @@ import { parseFixture, DEFAULT_FIXTURE_PATH } from '../fixture/load.ts';
 import { readFileSync } from 'node:fs';
 import { createSimulator } from '../index.ts';
 import { ACME, harness } from './helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 type H = ReturnType<typeof harness>;
 const FROM = '07012340001';
@@ -19,7 +20,7 @@ function send(h: H, body: Record<string, unknown>) {
 
 const ops = (h: H, messagingOps: Record<string, unknown>) => h.sim.control.request<any>('PATCH', `/accounts/${ACME.accountId}`, { messagingOps });
 const ACME_KEYS = `    apiKeys: [${ACME.key}]`;
-const snapshot = (h: H) => JSON.stringify(h.sim.runtime.snapshot());
+const snapshot = (h: H) => JSON.stringify(h.sim.snapshot());
 
 async function expectRefused(h: H, body: Record<string, unknown>, status: number, code: string) {
   const before = snapshot(h);
@@ -107,7 +108,7 @@ describe('operations cap (override_quota_exceeded)', () => {
     const withOps = base.replace(ACME_KEYS, `${ACME_KEYS}\n    messagingOps: { blocked: true, monthlyCap: 7 }`);
     expect(withOps).not.toBe(base);
     const sim = createSimulator({ fixture: parseFixture(withOps, 'f.yaml') });
-    expect(sim.runtime.accounts.get(ACME.accountId)!.messagingOps).toEqual({ blocked: true, monthlyCap: 7 });
+    expect(runtimeOf(sim).accounts.get(ACME.accountId)!.messagingOps).toEqual({ blocked: true, monthlyCap: 7 });
     expect(() => parseFixture(base.replace(ACME_KEYS, `${ACME_KEYS}\n    messagingOps: { monthlyCap: -2 }`), 'f.yaml')).toThrow(/messagingOps/);
   });
 });

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { loadFixtureFile, DEFAULT_FIXTURE_PATH } from '../fixture/load.ts';
 import type { DomainEvent } from '../core/events.ts';
 import { ACME, harness } from './helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 export type H = ReturnType<typeof harness>;
 
@@ -19,7 +20,7 @@ export function send(h: H, body: Record<string, unknown>, who = ACME) {
 }
 
 export function state(h: H): string {
-  return JSON.stringify(h.sim.runtime.snapshot());
+  return JSON.stringify(h.sim.snapshot());
 }
 
 /** Sends, expects the refusal, and proves nothing changed (no row, no count, no random draw). */
@@ -35,7 +36,7 @@ export async function expectRefused(h: H, body: Record<string, unknown>, status:
 
 export function capture(h: H): DomainEvent[] {
   const events: DomainEvent[] = [];
-  h.sim.runtime.events.subscribe((e) => events.push(e));
+  runtimeOf(h.sim).events.subscribe((e) => events.push(e));
   return events;
 }
 

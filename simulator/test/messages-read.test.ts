@@ -7,6 +7,7 @@ import type { SimResponse } from '../core/operation.ts';
 import { openApiJson } from '../meta.ts';
 import { ACME, BISTRO, harness } from './helpers.ts';
 import { type H, FROM, CHANNEL, ORDER_TEMPLATE, DORMANT_TEMPLATE, hangul, send, state, capture, tinyQuotaFixture } from './messages-helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 describe('IdempotencyKey', () => {
   it('a repeated key returns the first message (201) without sending, whatever the body; per account', async () => {
@@ -119,7 +120,7 @@ describe('inbound messages (control plane)', () => {
     // Opt-outs never block inbound; inbound counts toward no quota or usage.
     expect((await h.call('POST', '/_sim/carrier/inbound', { from: '01055550101', to: FROM, body: 'STOP' }, { key: null })).status).toBe(201);
     expect((await h.sim.control.request<any>('GET', `/accounts/${ACME.accountId}/message-usage`)).data).toEqual([]);
-    const before = JSON.stringify(h.sim.runtime.snapshot());
+    const before = JSON.stringify(h.sim.snapshot());
     for (const [body, code] of [
       [{ from: '01022223333', to: '07099998888', body: 'x' }, 'number_not_found'],
       [{ from: 'nope', to: FROM, body: 'x' }, 'INVALID_PHONE_NUMBER'],
@@ -128,7 +129,7 @@ describe('inbound messages (control plane)', () => {
       const bad = await h.call('POST', '/_sim/carrier/inbound', body, { key: null });
       expect(bad.json.code).toBe(code);
     }
-    expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(before);
+    expect(JSON.stringify(h.sim.snapshot())).toBe(before);
   });
 });
 
@@ -145,7 +146,7 @@ describe('usage records', () => {
     ]);
     await h.sim.clock.advance({ seconds: 2 });
     expect((await usage()).data.map((u: any) => u.messageId)).toEqual([a.messageId]);
-    expect(h.sim.runtime.messages.usageRecords(ACME.accountId)).toEqual((await usage()).data);
+    expect(runtimeOf(h.sim).messages.usageRecords(ACME.accountId)).toEqual((await usage()).data);
     const b = (await send(h, { Type: 'lms', Body: 'next day' })).json;
     expect((await usage()).data[1]).toMatchObject({ messageId: b.messageId, meter: 'lms', day: '2026-03-03' });
   });
@@ -153,7 +154,7 @@ describe('usage records', () => {
   it('carry the linkId of the assignment the sending number was issued through', async () => {
     const h = harness();
     // Issue a number as an assignment link would (the links resource is another issue).
-    const row = h.sim.runtime.numbers.issue(ACME.accountId, {}, 'lnk_test_1');
+    const row = runtimeOf(h.sim).numbers.issue(ACME.accountId, {}, 'lnk_test_1');
     const m = (await send(h, { From: row.id, Body: 'via link' })).json;
     const usage = await h.sim.control.request<any>('GET', `/accounts/${ACME.accountId}/message-usage`);
     expect(usage.data).toEqual([expect.objectContaining({ messageId: m.messageId, phoneNumber: row.id, linkId: 'lnk_test_1' })]);
@@ -189,7 +190,7 @@ describe('refusals as a property', () => {
         const h = harness({ fixture: tinyQuotaFixture() });
         const opts = { maxBodyBytes: DEFAULT_MAX_BODY_BYTES };
         const run = (method: string, url: string, body?: unknown) => {
-          const res = dispatch(h.sim.runtime, opts, {
+          const res = dispatch(runtimeOf(h.sim), opts, {
             method, url, headers: { authorization: `Bearer ${ACME.key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
           }) as SimResponse;
           return { status: res.status, json: JSON.parse(res.body || 'null') };
@@ -199,8 +200,8 @@ describe('refusals as a property', () => {
           else if (s.kind === 'subscription') run('PATCH', `/_sim/accounts/${ACME.accountId}`, { subscription: { status: s.sub, startedAt: '2026-01-15T03:00:00Z' } });
           else {
             const before = state(h);
-            const count = h.sim.runtime.messages.messages.size;
-            const used = h.sim.runtime.messages.quotaView(ACME.accountId).types;
+            const count = runtimeOf(h.sim).messages.messages.size;
+            const used = runtimeOf(h.sim).messages.quotaView(ACME.accountId).types;
             const r = run('POST', h.acme('/messages'), s.body);
             expect(r.status, JSON.stringify(r.json)).not.toBeGreaterThanOrEqual(500);
             if (r.status !== 201) {
@@ -208,14 +209,14 @@ describe('refusals as a property', () => {
               expect(state(h), `${r.json.code} changed state`).toBe(before);
               continue;
             }
-            const after = h.sim.runtime.messages.messages.size;
+            const after = runtimeOf(h.sim).messages.messages.size;
             if (after === count) {
               expect(s.body.IdempotencyKey).toBeDefined(); // only a replay adds nothing
               expect(state(h)).toBe(before);
             } else {
               expect(after).toBe(count + 1);
               const type = r.json.type as keyof typeof used;
-              expect(h.sim.runtime.messages.quotaView(ACME.accountId).types[type].used).toBe(used[type].used + 1);
+              expect(runtimeOf(h.sim).messages.quotaView(ACME.accountId).types[type].used).toBe(used[type].used + 1);
             }
           }
         }

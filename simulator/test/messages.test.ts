@@ -195,11 +195,11 @@ describe('monthly quotas', () => {
     await expectRefused(h, { Type: 'mms', Body: 'm' }, 422, 'quota_exceeded');
     // Bistro's starter plan has no ata (cap 0).
     await h.sim.control.request('POST', `/accounts/${BISTRO.accountId}/kakao-templates`, { templateId: 'TPbistro', channelId: 'PFbistro', body: 'Table for #{n}' });
-    const before = JSON.stringify(h.sim.runtime.snapshot());
+    const before = JSON.stringify(h.sim.snapshot());
     const r = await h.call('POST', h.bistro('/messages'), { To: '01012345678', From: '07012349001', Kakao: { ChannelId: 'PFbistro', TemplateId: 'TPbistro', Variables: { n: '2' } } }, { key: BISTRO.key });
     expect(r.status).toBe(422);
     expect(r.json.code).toBe('type_not_supported');
-    expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(before);
+    expect(JSON.stringify(h.sim.snapshot())).toBe(before);
   });
 
   it('plans on the control plane: PUT defines or replaces one, accounts on it follow at once; reset restores the fixture\'s', async () => {

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ACME, BISTRO, harness } from './helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 type H = ReturnType<typeof harness>;
 
@@ -43,7 +44,7 @@ describe('numbers', () => {
   });
 
   it('refuses bad register bodies without issuing anything', async () => {
-    const before = JSON.stringify(h.sim.runtime.snapshot());
+    const before = JSON.stringify(h.sim.snapshot());
     for (const body of [
       { webhookUrl: 'not a url' },
       { webhookUrl: 'ftp://x.example/a' },
@@ -60,7 +61,7 @@ describe('numbers', () => {
       const r = await h.call('POST', h.acme('/numbers'), body);
       expect(r.status, JSON.stringify(body)).toBe(400);
     }
-    expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(before);
+    expect(JSON.stringify(h.sim.snapshot())).toBe(before);
   });
 
   it('updates partially; routing needs its target; switching routing clears old targets', async () => {
@@ -120,9 +121,9 @@ describe('numbers', () => {
     expect(list.map((n: any) => n.number)).not.toContain('07012340002');
     expect(list.find((n: any) => n.number === '07012340001').forwardTo).toBeNull();
     expect((await h.call('DELETE', h.acme('/numbers/07012340002'))).status).toBe(404);
-    const pool = h.sim.runtime.numbers.pool;
+    const pool = runtimeOf(h.sim).numbers.pool;
     expect(pool.returned).toEqual(['07012340002']);
-    const history = h.sim.runtime.numbers.assignments.all().filter((a) => a.number === '07012340002');
+    const history = runtimeOf(h.sim).numbers.assignments.all().filter((a) => a.number === '07012340002');
     expect(history).toHaveLength(1);
     expect(history[0]!.to).toBe(h.sim.clock.now());
   });
@@ -149,7 +150,7 @@ describe('representative numbers', () => {
 
   it('need the add-on (402) and an active subscription (403); an empty pool is 409; nothing is issued', async () => {
     const h = harness();
-    const snapshot = () => JSON.stringify(h.sim.runtime.snapshot());
+    const snapshot = () => JSON.stringify(h.sim.snapshot());
     const before = snapshot();
     const noAddon = await h.call('POST', h.bistro('/representative-numbers'), undefined, { key: BISTRO.key });
     expect([noAddon.status, noAddon.json.code]).toEqual([402, 'ADDON_REQUIRED']);

@@ -2,6 +2,7 @@
 // fire on their own (timer-driven), including jobs scheduled between requests.
 import { describe, expect, it } from 'vitest';
 import { createSimulator, parseClockMode } from '../index.ts';
+import { runtimeOf } from '../internal.ts';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -29,9 +30,9 @@ describe('realtime clock', () => {
   it('fires a job scheduled between requests without any further request', async () => {
     const sim = createSimulator({ clock: 'realtime:1000' });
     const fired: string[] = [];
-    sim.runtime.clock.on('test.ping', () => fired.push(sim.clock.now()));
+    runtimeOf(sim).clock.on('test.ping', () => fired.push(sim.clock.now()));
     try {
-      sim.runtime.clock.scheduleIn('test.ping', 5_000); // 5 s virtual = 5 ms wall
+      runtimeOf(sim).clock.scheduleIn('test.ping', 5_000); // 5 s virtual = 5 ms wall
       await wait(100);
       expect(fired).toHaveLength(1);
     } finally {

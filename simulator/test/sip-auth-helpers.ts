@@ -5,7 +5,7 @@ import { harness } from './helpers.ts';
 
 export type H = ReturnType<typeof harness>;
 
-export const state = (h: H) => JSON.stringify(h.sim.runtime.snapshot());
+export const state = (h: H) => JSON.stringify(h.sim.snapshot());
 export const REALM = 'ac1a2b3c4d.sip.claw-ops.com';
 
 export async function acl(h: H, body: Record<string, unknown> = { name: 'office', cidrs: ['203.0.113.0/24'] }) {

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ACME, BISTRO, harness } from './helpers.ts';
 import { digestHa1 } from '../resources/sip-auth/digest.ts';
 import { type H, state, REALM, acl, credential } from './sip-auth-helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 describe('SIP credentials', () => {
   let h: H;
@@ -34,14 +35,14 @@ describe('SIP credentials', () => {
     expect(list.json).toEqual({ data: [stored], meta: { page: 0, pageSize: 20, total: 1 } });
     for (const text of [JSON.stringify(c), got.text, list.text, state(h)]) expect(text).not.toContain('correct horse battery');
     expect(got.text).not.toMatch(/ha1|password/);
-    expect(h.sim.runtime.sipAuth.credentials.get(c.id)!.ha1).toBe(digestHa1('desk_01', REALM, 'correct horse battery'));
+    expect(runtimeOf(h.sim).sipAuth.credentials.get(c.id)!.ha1).toBe(digestHa1('desk_01', REALM, 'correct horse battery'));
   });
 
   it('generates a 32-character password from the seeded random when none is given (same seed, same password)', async () => {
     const c = await credential(h);
     expect(c.password).toMatch(/^[A-Za-z0-9]{32}$/);
     expect((await h.call('GET', h.acme(`/sip-credentials/${c.id}`))).text).not.toContain(c.password);
-    expect(h.sim.runtime.sipAuth.credentials.get(c.id)!.ha1).toBe(digestHa1('desk_01', REALM, c.password));
+    expect(runtimeOf(h.sim).sipAuth.credentials.get(c.id)!.ha1).toBe(digestHa1('desk_01', REALM, c.password));
     const again = harness();
     expect((await again.call('POST', again.acme('/sip-credentials'), { name: 'desk phone', username: 'desk_01' })).json.password).toBe(c.password);
   });
@@ -93,7 +94,7 @@ describe('SIP credentials', () => {
 
   it('usernames are unique per account (one realm each), and free again once deleted', async () => {
     const c = await credential(h, { username: 'shared' });
-    h.sim.runtime.accounts.update(BISTRO.accountId, { addons: ['sip_trunk'] });
+    await h.sim.control.request('PATCH', `/accounts/${BISTRO.accountId}`, { addons: ['sip_trunk'] });
     const bistro = await h.call('POST', h.bistro('/sip-credentials'), { name: 'b', username: 'shared' }, { key: BISTRO.key });
     expect(bistro.status).toBe(201);
     expect(bistro.json.realm).toBe('ac5e6f7a8b.sip.claw-ops.com');
@@ -105,7 +106,7 @@ describe('SIP credentials', () => {
   it('password on update regenerates the hash and is not echoed; name/allowedNumbers/ipAclId change partially', async () => {
     const a = await acl(h);
     const c = await credential(h, { password: 'first-password-1' });
-    const model = h.sim.runtime.sipAuth;
+    const model = runtimeOf(h.sim).sipAuth;
     const ha1 = model.credentials.get(c.id)!.ha1;
     await h.sim.clock.advance({ seconds: 10 });
     const r = await h.call('PUT', h.acme(`/sip-credentials/${c.id}`), { password: 'second-password-2' });
@@ -178,25 +179,25 @@ describe('SIP credentials', () => {
     const disabled = await h.call('PUT', num, { routingType: 'softphone', sipCredentialId: c.id });
     expect([disabled.status, disabled.json.code]).toEqual([409, 'TARGET_INACTIVE']);
     await h.call('DELETE', h.acme(`/sip-credentials/${c.id}`));
-    expect(h.sim.runtime.refs.check('sipCredential', ACME.accountId, c.id)).toMatch(/deleted/);
-    expect(h.sim.runtime.refs.check('sipCredential', BISTRO.accountId, c.id)).toBe(false);
+    expect(runtimeOf(h.sim).refs.check('sipCredential', ACME.accountId, c.id)).toMatch(/deleted/);
+    expect(runtimeOf(h.sim).refs.check('sipCredential', BISTRO.accountId, c.id)).toBe(false);
   });
 
   it('snapshot and restore bring back ACLs, credentials and hashes exactly', async () => {
     const a = await acl(h);
     const c = await credential(h, { ipAclId: a.id });
-    const snap = h.sim.runtime.snapshot();
+    const snap = h.sim.snapshot();
     await h.call('DELETE', h.acme(`/sip-credentials/${c.id}`));
     await h.call('DELETE', h.acme(`/sip-ip-acls/${a.id}`));
-    h.sim.runtime.restore(snap);
-    expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(JSON.stringify(snap));
+    h.sim.restore(snap);
+    expect(JSON.stringify(h.sim.snapshot())).toBe(JSON.stringify(snap));
     expect((await h.call('GET', h.acme(`/sip-credentials/${c.id}`))).json.status).toBe('active');
     expect((await h.call('DELETE', h.acme(`/sip-ip-acls/${a.id}`))).json.code).toBe('IN_USE');
-    h.sim.runtime.reset();
+    runtimeOf(h.sim).reset();
     expect((await h.call('GET', h.acme('/sip-ip-acls'))).json.meta.total).toBe(0);
     const bad = structuredClone(snap) as any;
     bad.models.sipAuth.credentials[0].ha1 = 'not-a-hash';
-    expect(() => h.sim.runtime.restore(bad)).toThrow();
+    expect(() => h.sim.restore(bad)).toThrow();
   });
 
   it('the fake registrar checks password, realm, ACL, allowed numbers and status; success records lastUsedAt', async () => {

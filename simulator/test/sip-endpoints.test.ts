@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACME, BISTRO, harness } from './helpers.ts';
 import { sipUriProblem } from '../resources/sip-endpoints/model.ts';
 import { expectDocumentedAnswer } from './documented.ts';
+import { runtimeOf } from '../internal.ts';
 
 type H = ReturnType<typeof harness>;
 
@@ -19,7 +20,7 @@ describe('SIP endpoints and routes', () => {
     await h.sim.close();
   });
 
-  const state = () => JSON.stringify(h.sim.runtime.snapshot());
+  const state = () => JSON.stringify(h.sim.snapshot());
 
   async function endpoint(body: Record<string, unknown> = { name: 'HQ trunk' }) {
     const r = await h.call('POST', h.acme('/sip-endpoints'), body);
@@ -153,7 +154,7 @@ describe('SIP endpoints and routes', () => {
     // The add-on taken away after creation: reads still work, writes are refused.
     const e = await endpoint();
     const rt = await route(e.id, { uri: 'sip:pbx.example' });
-    h.sim.runtime.accounts.update(ACME.accountId, { addons: [] });
+    await h.sim.control.request('PATCH', `/accounts/${ACME.accountId}`, { addons: [] });
     const locked = state();
     const writes: [string, string, unknown][] = [
       ['POST', '/sip-endpoints', { name: 'y' }],
@@ -294,7 +295,7 @@ describe('SIP endpoints and routes', () => {
   });
 
   it('an endpoint of another account is INVALID_ENDPOINT for numbers', async () => {
-    const rt = h.sim.runtime;
+    const rt = runtimeOf(h.sim);
     const other = rt.accounts.create({ addons: ['sip_trunk'] });
     const number = rt.numbers.grant(other.id).id;
     const key = other.apiKeys[0]!;
@@ -312,24 +313,24 @@ describe('SIP endpoints and routes', () => {
     const e = await endpoint({ name: 'HQ', maxConcurrent: 3 });
     await route(e.id, { uri: 'sip:b.example', priority: 2 });
     await route(e.id, { uri: 'sip:a.example', priority: 1 });
-    const snap = h.sim.runtime.snapshot();
+    const snap = h.sim.snapshot();
     const view = (await h.call('GET', h.acme(`/sip-endpoints/${e.id}`))).json;
     await h.call('DELETE', h.acme(`/sip-endpoints/${e.id}`));
     await endpoint({ name: 'later' });
-    h.sim.runtime.restore(snap);
+    h.sim.restore(snap);
     expect((await h.call('GET', h.acme(`/sip-endpoints/${e.id}`))).json).toEqual(view);
     expect((await h.call('GET', h.acme('/sip-endpoints'))).json.meta.total).toBe(1);
     // Ids keep coming from the restored generator: the same request gives the same id again.
     const again = await endpoint({ name: 'later' });
-    h.sim.runtime.restore(snap);
+    h.sim.restore(snap);
     expect((await endpoint({ name: 'later' })).id).toBe(again.id);
 
     const bad = structuredClone(snap) as any;
     bad.models.sipEndpoints.routes[0].transport = 'tcp';
     const current = state();
-    expect(() => h.sim.runtime.restore(bad)).toThrow();
+    expect(() => h.sim.restore(bad)).toThrow();
     expect(state()).toBe(current);
-    h.sim.runtime.reset();
+    runtimeOf(h.sim).reset();
     expect((await h.call('GET', h.acme('/sip-endpoints'))).json.meta.total).toBe(0);
   });
 

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { ACME, BISTRO, harness } from './helpers.ts';
 import { cidrProblem } from '../resources/sip-auth/cidr.ts';
 import { type H, state, acl, credential } from './sip-auth-helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 describe('SIP IP ACLs', () => {
   let h: H;
@@ -94,7 +95,7 @@ describe('SIP IP ACLs', () => {
     const del = await h.call('DELETE', h.acme(`/sip-ip-acls/${a.id}`));
     expect(del.status).toBe(200);
     expect(del.json).toEqual({ ok: true });
-    expect(h.sim.runtime.sipAuth.acls.get(a.id)?.deletedAt).toBe(h.sim.clock.now());
+    expect(runtimeOf(h.sim).sipAuth.acls.get(a.id)?.deletedAt).toBe(h.sim.clock.now());
     for (const [method, body] of [['GET'], ['PUT', { name: 'x' }], ['DELETE']] as const) {
       const r = await h.call(method, h.acme(`/sip-ip-acls/${a.id}`), body);
       expect([r.status, r.json.code], method).toEqual([404, 'sip_ip_acl_not_found']);

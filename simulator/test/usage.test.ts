@@ -198,10 +198,10 @@ describe('recorded usage (control plane)', () => {
     const entry = await record(h, { meter: 'outbound_seconds', quantity: 12.5, phoneNumber: '+82 70-1234-0001' });
     expect(entry).toEqual({ accountId: ACME.accountId, meter: 'outbound_seconds', quantity: 12.5, at: '2026-03-02T00:00:00.000Z', phoneNumber: FROM, linkId: null });
     expect((await h.sim.control.request<any>('GET', `/accounts/${ACME.accountId}/usage`)).data).toEqual([entry]);
-    const snap = h.sim.runtime.snapshot();
+    const snap = h.sim.snapshot();
     await h.call('DELETE', `/_sim/accounts/${ACME.accountId}/usage`, undefined, { key: null });
     expect((await usage(h, MARCH)).json.records).toEqual([]);
-    h.sim.runtime.restore(snap);
+    h.sim.restore(snap);
     expect((await usage(h, MARCH)).json.records).toEqual([{ meter: 'outbound_seconds', unit: 'second', quantity: 12.5 }]);
     await h.call('POST', '/_sim/reset', {}, { key: null });
     expect((await usage(h, MARCH)).json.records).toEqual([]);

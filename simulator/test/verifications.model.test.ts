@@ -8,6 +8,7 @@ import { createSimulator, type Simulator } from '../index.ts';
 import { dispatch, DEFAULT_MAX_BODY_BYTES } from '../app.ts';
 import type { SimResponse } from '../core/operation.ts';
 import { ACME } from './helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 type Status = 'pending' | 'verified' | 'expired' | 'max_attempts' | 'canceled' | 'failed';
 type Channel = 'sms' | 'call';
@@ -53,12 +54,12 @@ const opts = { maxBodyBytes: DEFAULT_MAX_BODY_BYTES };
 function request(sim: Simulator, method: string, url: string, body?: unknown): { status: number; json: any } {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (!url.startsWith('/_sim')) headers.authorization = `Bearer ${ACME.key}`;
-  const res = dispatch(sim.runtime, opts, { method, url, headers, body: body === undefined ? undefined : JSON.stringify(body) }) as SimResponse;
+  const res = dispatch(runtimeOf(sim), opts, { method, url, headers, body: body === undefined ? undefined : JSON.stringify(body) }) as SimResponse;
   return { status: res.status, json: res.body ? JSON.parse(res.body) : undefined };
 }
 
 function snapshot(sim: Simulator): string {
-  return JSON.stringify(sim.runtime.snapshot());
+  return JSON.stringify(sim.snapshot());
 }
 
 /** Time moves: each pending verification fails at its outcome or expires, whichever is first (expiry wins ties). */
@@ -220,7 +221,7 @@ describe('verification state machine (model-based)', () => {
     fc.assert(
       fc.property(fc.commands(commands, { maxCommands: 40, size: 'max' }), (cmds) => {
         const sim = createSimulator();
-        fc.modelRun(() => ({ model: { now: sim.runtime.clock.now(), vs: [] }, real: { sim } }), cmds);
+        fc.modelRun(() => ({ model: { now: runtimeOf(sim).clock.now(), vs: [] }, real: { sim } }), cmds);
       }),
     );
   });

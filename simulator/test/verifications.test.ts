@@ -31,7 +31,7 @@ function wrongCode(code: string): string {
 }
 
 function state(h: H): string {
-  return JSON.stringify(h.sim.runtime.snapshot());
+  return JSON.stringify(h.sim.snapshot());
 }
 
 describe('createVerification', () => {

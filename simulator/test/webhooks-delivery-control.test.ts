@@ -71,7 +71,7 @@ describe('control plane', () => {
     expect(direct.requests[0]!.headers['x-test']).toBe('1');
     expect(await verifies(h, direct.requests[0]!)).toBe(true);
 
-    const before = JSON.stringify(h.sim.runtime.snapshot());
+    const before = JSON.stringify(h.sim.snapshot());
     for (const body of [
       { accountId: 'ACnope', type: 'x', payload: {} },
       { accountId: ACME.accountId, type: 'x', payload: {}, to: { url: 'ftp://x' } },
@@ -83,7 +83,7 @@ describe('control plane', () => {
       expect(r.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
       expect(r.status).toBeLessThan(500);
     }
-    expect(JSON.stringify(h.sim.runtime.snapshot())).toBe(before);
+    expect(JSON.stringify(h.sim.snapshot())).toBe(before);
   });
 
   it('injects a duplicate delivery: the receiver gets the same CallId, body and signature again', async () => {
@@ -175,7 +175,7 @@ describe('snapshots', () => {
     await subscribe(h, r.url, ['message.sent']);
     emit(h, 'message.sent', { MessageId: 'MG1' });
     await arrival;
-    const snap = h.sim.runtime.snapshot(); // taken while the first attempt hangs
+    const snap = h.sim.snapshot(); // taken while the first attempt hangs
     expect((snap.models.webhookDeliveries as any).deliveries[0].phase).toBe('sending');
 
     const other = sim();

@@ -7,6 +7,7 @@ import { closeAllReceivers, sampleCallflowEnded, type Received } from './receive
 import { verifyWebhookRequest } from '../core/signing.ts';
 import type { DomainEvent } from '../core/events.ts';
 import type { SimulatorOptions } from '../index.ts';
+import { runtimeOf } from '../internal.ts';
 
 export type H = ReturnType<typeof harness>;
 const made: H[] = [];
@@ -25,8 +26,8 @@ export async function closeDeliveryTests(): Promise<void> {
 
 export function emit(h: H, type: string, payload: Record<string, unknown>, accountId = ACME.accountId): void {
   const resourceId = String(payload.CallId ?? payload.MessageId ?? '');
-  const e: DomainEvent = { type, accountId, resourceId, at: h.sim.runtime.clock.now(), payload };
-  h.sim.runtime.events.emit(e);
+  const e: DomainEvent = { type, accountId, resourceId, at: runtimeOf(h.sim).clock.now(), payload };
+  runtimeOf(h.sim).events.emit(e);
 }
 
 export async function subscribe(h: H, url: string, events: string[], key = ACME.key, accountPath = h.acme('/webhooks')): Promise<string> {

@@ -1,9 +1,27 @@
 // The email-domain family: sender domains, their DNS verification and inbound receiving.
+import { Type } from '@sinclair/typebox';
 import type { Family } from '../family.ts';
+import type { FixtureSection } from '../../fixture/schema.ts';
 import { EmailDomainsModel } from './model.ts';
 import { operations } from './routes.ts';
-import { EMAIL_DOMAIN_IDS } from './schema.ts';
+import { EMAIL_DOMAIN_IDS, REGION_PATTERN } from './schema.ts';
 import { operations as control } from '../../control/email-provider.ts';
+
+/** Its fixture section: the email provider's settings. */
+const fixture = {
+  email: Type.Optional(
+    Type.Object(
+      {
+        region: Type.Optional(Type.String({ pattern: REGION_PATTERN, description: 'Region given to new sender domains (default ap-northeast-2).' })),
+        receivingRegions: Type.Optional(Type.Array(Type.String({ pattern: REGION_PATTERN }), { description: 'Regions that support inbound receiving.' })),
+      },
+      { additionalProperties: false, description: 'Email provider settings.' },
+    ),
+  ),
+};
+declare module '../../fixture/schema.ts' {
+  interface Fixture extends FixtureSection<typeof fixture> {}
+}
 
 export const emailDomains: Family<'emailDomains', EmailDomainsModel> = {
   key: 'emailDomains',
@@ -16,5 +34,5 @@ export const emailDomains: Family<'emailDomains', EmailDomainsModel> = {
   idFormats: EMAIL_DOMAIN_IDS,
   events: ['email.received'],
   capabilities: ['email-provider'],
-  fixture: ['email'],
+  fixture,
 };

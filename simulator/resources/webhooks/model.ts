@@ -9,7 +9,6 @@ import type { Kernel } from '../../core/ports.ts';
 import type { ReceiverPolicy } from '../../peers/webhooks/receiver-policy.ts';
 import { sharedErrors } from '../../rules/errors.ts';
 import {
-  WEBHOOK_EVENTS,
   WebhooksStateSchema,
   type CreateWebhookInput,
   type UpdateWebhookInput,
@@ -35,14 +34,12 @@ export const webhookErrors = {
   NOTHING_TO_UPDATE: sharedErrors.NOTHING_TO_UPDATE,
 };
 
-const KNOWN_EVENTS: ReadonlySet<string> = new Set(WEBHOOK_EVENTS);
-
-/** Checks event names and keeps each once, in the order given. */
-function checkEvents(events: readonly string[]): string[] {
-  const unknown = events.map((e, i) => ({ e, i })).filter(({ e }) => !KNOWN_EVENTS.has(e));
+/** Checks event names against the subscribable ones and keeps each once, in the order given. */
+function checkEvents(events: readonly string[], known: readonly string[]): string[] {
+  const unknown = events.map((e, i) => ({ e, i })).filter(({ e }) => !known.includes(e));
   if (unknown.length > 0) {
     throw webhookErrors.UNKNOWN_EVENT(
-      `unknown event ${unknown.map(({ e }) => `"${e}"`).join(', ')}; known events: ${WEBHOOK_EVENTS.join(', ')}`,
+      `unknown event ${unknown.map(({ e }) => `"${e}"`).join(', ')}; known events: ${known.join(', ')}`,
       { errors: unknown.map(({ e, i }) => ({ path: `events[${i}]`, message: `unknown event "${e}"` })) },
     );
   }
@@ -55,7 +52,11 @@ export class WebhooksModel {
   // Snapshot, restore and reset of the tables above (core/table-state.ts).
   private readonly state = new TableState(WebhooksStateSchema, 'webhooks', { webhooks: this.webhooks });
 
-  constructor(private readonly rt: WebhooksPorts) {}
+  /** `events`: the subscribable events every descriptor declares (resources/index.ts). */
+  constructor(
+    private readonly rt: WebhooksPorts,
+    private readonly events: readonly string[],
+  ) {}
 
   listFor(accountId: string): WebhookRow[] {
     return this.webhooks.newestFirst((w) => w.accountId === accountId);
@@ -92,7 +93,7 @@ export class WebhooksModel {
 
   create(accountId: string, input: CreateWebhookInput): WebhookRow {
     const url = this.rt.receiverPolicy.check(input.url, 'url');
-    const events = checkEvents(input.events);
+    const events = checkEvents(input.events, this.events);
     const id = freshId(this.rt.random, WEBHOOK_IDS.webhook, (x) => this.webhooks.has(x));
     return this.webhooks.insert({ id, accountId, url, events, active: true, createdAt: this.rt.clock.nowIso() });
   }
@@ -105,7 +106,7 @@ export class WebhooksModel {
     }
     const next: WebhookRow = { ...current };
     if (input.url !== undefined) next.url = this.rt.receiverPolicy.check(input.url, 'url');
-    if (input.events !== undefined) next.events = checkEvents(input.events);
+    if (input.events !== undefined) next.events = checkEvents(input.events, this.events);
     if (input.active !== undefined) next.active = input.active;
     return this.webhooks.replace(next);
   }

@@ -7,10 +7,11 @@ import { WireCache } from '../../core/wire.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
 import type { AttemptRow } from '../../peers/webhooks/schema.ts';
+import type { ListedNames } from '../family.ts';
 import { webhookErrors } from './model.ts';
 import {
-  CreateWebhookBody,
-  UpdateWebhookBody,
+  createWebhookBody,
+  updateWebhookBody,
   Webhook,
   WebhookList,
   WebhookLogList,
@@ -49,7 +50,8 @@ const account = { accountId: Type.String({ description: 'Account id.' }) };
 const webhookParam = { ...account, webhookId: Type.String({ description: 'Webhook id.' }) };
 const urlErrors = [receiverErrors.URL_BLOCKED];
 
-export const operations = [
+/** Built once the list exists: the request bodies enumerate the subscribable events. */
+export const operations = ({ events }: ListedNames) => [
   defineOperation({
     operationId: 'createWebhook',
     method: 'POST',
@@ -61,7 +63,7 @@ export const operations = [
     origin: 'reference',
     auth: 'account',
     params: account,
-    body: CreateWebhookBody,
+    body: createWebhookBody(events),
     bodyRequired: true,
     responses: { 201: { description: 'The webhook.', schema: Webhook } },
     errors: [webhookErrors.UNKNOWN_EVENT, ...urlErrors],
@@ -90,7 +92,7 @@ export const operations = [
     origin: 'reference',
     auth: 'account',
     params: webhookParam,
-    body: UpdateWebhookBody,
+    body: updateWebhookBody(events),
     bodyRequired: true,
     responses: { 200: { description: 'The webhook.', schema: Webhook } },
     errors: [webhookErrors.WEBHOOK_NOT_FOUND, webhookErrors.UNKNOWN_EVENT, webhookErrors.NOTHING_TO_UPDATE, ...urlErrors],

@@ -11,41 +11,20 @@ export const WEBHOOK_IDS = {
   webhook: { prefix: 'WH', hex: 16 },
 } as const satisfies Record<string, IdFormat>;
 
-/**
- * Event names an account webhook may subscribe to: the public API document's list, plus
- * `email.received` from the guides (inbound mail). Each name is declared by the family that emits
- * it (its descriptor's `events`); resources/index.ts checks at load that this list says the same.
- */
-export const WEBHOOK_EVENTS = [
-  'message.sent',
-  'message.failed',
-  'message.received',
-  'transcript.completed',
-  'transcript.failed',
-  'summary.completed',
-  'summary.failed',
-  'recording.completed',
-  'recording.failed',
-  'agent.disconnected',
-  'agent.connected',
-  'callflow.ended',
-  'assignment.completed',
-  'email.received',
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-
 /** The event name of the test delivery testWebhook sends; not subscribable. */
 export const TEST_EVENT = 'webhook.test';
 
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An http or https URL that receives the events.' });
 // The enum documents the names (as the reference does); the request validator does not enforce
 // `enum` on a plain string, so the model checks them and an unknown name gets its own code
-// (UNKNOWN_EVENT, naming the known ones) instead of a generic validation error.
-const Events = Type.Array(Type.String({ enum: [...WEBHOOK_EVENTS], description: 'An event name; any other is 400 UNKNOWN_EVENT.' }), {
-  minItems: 1,
-  maxItems: 50,
-  description: 'Events to receive. Duplicates are kept once.',
-});
+// (UNKNOWN_EVENT, naming the known ones) instead of a generic validation error. The names are
+// the subscribable events every descriptor declares (`events`), known once the list is built.
+const eventsSchema = (events: readonly string[]) =>
+  Type.Array(Type.String({ enum: [...events], description: 'An event name; any other is 400 UNKNOWN_EVENT.' }), {
+    minItems: 1,
+    maxItems: 50,
+    description: 'Events to receive. Duplicates are kept once.',
+  });
 
 export const Webhook = Type.Object(
   {
@@ -62,14 +41,18 @@ export type WebhookWire = Static<typeof Webhook>;
 
 export const WebhookList = Type.Object({ data: Type.Array(Webhook) }, { $id: 'WebhookList', additionalProperties: false });
 
-export const CreateWebhookBody = Type.Object({ url: Url, events: Events }, { $id: 'CreateWebhookRequest', additionalProperties: false });
-export type CreateWebhookInput = Static<typeof CreateWebhookBody>;
+/** createWebhook's body, for the subscribable events the list declares. */
+export const createWebhookBody = (events: readonly string[]) =>
+  Type.Object({ url: Url, events: eventsSchema(events) }, { $id: 'CreateWebhookRequest', additionalProperties: false });
+export type CreateWebhookInput = Static<ReturnType<typeof createWebhookBody>>;
 
-export const UpdateWebhookBody = Type.Object(
-  { url: Type.Optional(Url), events: Type.Optional(Events), active: Type.Optional(Type.Boolean()) },
-  { $id: 'UpdateWebhookRequest', additionalProperties: false },
-);
-export type UpdateWebhookInput = Static<typeof UpdateWebhookBody>;
+/** updateWebhook's body, for the subscribable events the list declares. */
+export const updateWebhookBody = (events: readonly string[]) =>
+  Type.Object(
+    { url: Type.Optional(Url), events: Type.Optional(eventsSchema(events)), active: Type.Optional(Type.Boolean()) },
+    { $id: 'UpdateWebhookRequest', additionalProperties: false },
+  );
+export type UpdateWebhookInput = Static<ReturnType<typeof updateWebhookBody>>;
 
 export const WebhookLog = Type.Object(
   {
