@@ -24,14 +24,15 @@ export function variablesWithinLimit(vars: Readonly<Record<string, string>>): { 
   return { json: JSON.stringify(kept), truncated: true };
 }
 
+/** The fields every call announcement opens with, in this order (the form body keeps it). */
+function callIdentity(row: CallRow): Record<string, string> {
+  return { CallId: row.id, AccountId: row.accountId, From: row.from, To: row.to, Direction: row.direction };
+}
+
 export function flowEndedPayload(row: CallRow, timestamp: string): Record<string, string> {
   const { json, truncated } = variablesWithinLimit(row.walk?.vars ?? {});
   const payload: Record<string, string> = {
-    CallId: row.id,
-    AccountId: row.accountId,
-    From: row.from,
-    To: row.to,
-    Direction: row.direction,
+    ...callIdentity(row),
     Event: 'callflow.ended',
     Timestamp: timestamp,
     FlowId: row.callFlowId ?? '',
@@ -45,11 +46,7 @@ export function flowEndedPayload(row: CallRow, timestamp: string): Record<string
 /** A status callback: the event, the call's status, and on `completed` how it ended. */
 export function statusPayload(row: CallRow, event: StatusCallbackEvent, timestamp: string): Record<string, string> {
   const payload: Record<string, string> = {
-    CallId: row.id,
-    AccountId: row.accountId,
-    From: row.from,
-    To: row.to,
-    Direction: row.direction,
+    ...callIdentity(row),
     CallStatus: row.status,
     StatusCallbackEvent: event,
     Timestamp: timestamp,
