@@ -20,7 +20,10 @@ export const CallEvent = Type.Object(
 export type CallEventShape = Static<typeof CallEvent>;
 export const CallEventList = Type.Object({ data: Type.Array(CallEvent) }, { $id: 'CallEventListResponse', additionalProperties: false });
 
-/** An event with its sort key: time, then `rank` (sources in a fixed order), then order within the source. */
+/**
+ * An event with its sort key: time, then `rank` (at one instant: statuses 0, leg starts and
+ * connects 1, playbacks 2, leg ends 3, the call's end 4), then order within the source.
+ */
 export interface RankedEvent extends CallEventShape {
   rank: number;
   order: number;
@@ -46,7 +49,7 @@ function statusEvents(row: CallRow): RankedEvent[] {
       });
     }
     // An end sorts after the legs and playbacks it closed at the same instant.
-    return { id: `${row.id}-s${i}`, event, detail, timestamp: t.at, rank: event === 'completed' ? 3 : 0, order: i };
+    return { id: `${row.id}-s${i}`, event, detail, timestamp: t.at, rank: event === 'completed' ? 4 : 0, order: i };
   });
 }
 
@@ -55,8 +58,9 @@ function transferEvents(row: CallRow): RankedEvent[] {
   const out: RankedEvent[] = [];
   for (const leg of row.transfers ?? []) {
     const base = { transferSequence: leg.sequence, transferTo: leg.to, transferMode: leg.mode };
+    // A leg's end sorts after playbacks at the same instant: a playback needs the leg connected.
     const at = (suffix: string, timestamp: string, detail: Record<string, unknown>, step: number) =>
-      out.push({ id: `${row.id}-t${leg.sequence}${suffix}`, event: 'transfer', detail: { ...base, ...detail }, timestamp, rank: 1, order: leg.sequence * 3 + step });
+      out.push({ id: `${row.id}-t${leg.sequence}${suffix}`, event: 'transfer', detail: { ...base, ...detail }, timestamp, rank: step === 2 ? 3 : 1, order: leg.sequence * 3 + step });
     at('i', leg.startedAt, { transferStatus: 'initiated' }, 0);
     if (leg.connectedAt !== null) at('c', leg.connectedAt, { transferStatus: 'connected' }, 1);
     if (isEnded(leg.status) && leg.endedAt !== null) {
