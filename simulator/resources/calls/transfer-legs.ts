@@ -76,7 +76,7 @@ export class TransferLegs {
    */
   start(row: CallRow, req: LegRequest): { row: CallRow; leg: TransferLegRow; seconds: number; outcome: string } {
     const now = this.rt.clock.now();
-    const sip = req.to.trim().toLowerCase().startsWith('sip');
+    const sip = /^\s*sips?:/i.test(req.to);
     const legs = row.transfers ?? [];
     const sequence = legs.length + 1;
     const leg: TransferLegRow = {
