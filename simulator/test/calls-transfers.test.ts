@@ -220,4 +220,45 @@ describe('control-plane transfers (agent and SIP REFER)', () => {
     const foreign = await h.call('GET', `/v1/accounts/${BISTRO.accountId}/calls/${id}`, undefined, { key: BISTRO.key });
     expect(foreign.status).toBe(404);
   });
+
+  it('a snapshot taken while a leg rings restores exactly and the leg finishes the same way', async () => {
+    const run = async (restoreMidway: boolean) => {
+      const h = sim();
+      await h.script({ number: '010-8600-0009', delaySeconds: 4, hangupAfterSeconds: 9 });
+      const id = await h.place('010-8600-0001', await h.flow(WAIT_FLOW));
+      await h.advance(7);
+      await h.transfer(id, { to: '010-8600-0009', mode: 'refer' });
+      await h.advance(2);
+      if (restoreMidway) {
+        const snap = h.sim.snapshot();
+        await h.advance(100); // moves on, then is thrown away
+        h.sim.restore(JSON.parse(JSON.stringify(snap)));
+        expect(h.sim.snapshot()).toEqual(snap);
+      }
+      await h.advance(30);
+      return (await h.call('GET', h.acme(`/calls/${id}`))).text;
+    };
+    const straight = await run(false);
+    expect(JSON.parse(straight).transfers[0]).toMatchObject({ status: 'completed', duration: 9 });
+    expect(await run(true)).toBe(straight);
+  });
+
+  it('an inbound call\'s legs report to the number\'s statusCallback; the walk view shows the chain', async () => {
+    const h = sim();
+    const hook = await startReceiver();
+    const flowId = await h.flow(WAIT_FLOW);
+    const put = await h.call('PUT', h.acme('/numbers/07012340001'), { routingType: 'callflow', callFlowId: flowId, statusCallback: hook.url, statusCallbackEvents: 'transfer' });
+    expect(put.status).toBe(200);
+    await h.script({ number: '010-8700-0009', delaySeconds: 2, hangupAfterSeconds: 5 });
+    const { callId } = await h.sim.control.request<{ callId: string }>('POST', '/carrier/inbound-calls', { from: '010-8700-0001', to: '070-1234-0001' });
+    await h.advance(2);
+    expect((await h.transfer(callId, { to: '010-8700-0009', mode: 'blind' })).status).toBe(201);
+    await h.advance(30);
+    await h.sim.webhooks.settle();
+    const events = hook.requests.filter((r) => r.fields.StatusCallbackEvent === 'transfer');
+    expect(events.map((r) => [r.fields.TransferStatus, r.fields.Direction])).toEqual([['initiated', 'inbound'], ['connected', 'inbound'], ['completed', 'inbound']]);
+    const walk = await h.sim.control.request<any>('GET', `/calls/${callId}`);
+    expect(walk.call.transfers).toEqual([expect.objectContaining({ sequence: 1, status: 'completed', duration: 5 })]);
+    expect(walk.call.transferStatus).toBe('completed');
+  });
 });
