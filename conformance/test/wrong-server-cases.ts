@@ -130,6 +130,7 @@ export const EXPECTED: Record<Defect, string[]> = {
   'transfer-representative-latest': ['call.field.transfer-representative-leg'],
   'transfer-billable-every-leg': ['call.transfer-leg.billable', 'call.transfer-leg.billable-duration'],
   'transfers-reversed': ['call.field.transfers-order', 'call.transfer-leg.sequence'],
+  'transfer-legacy-fields-filled': ['call.transfer-leg.connected-at-null', 'call.transfer-leg.destination-type', 'versioning.data-age-transfers'],
 };
 
 /**
@@ -157,6 +158,7 @@ const FILE_OF: Record<Defect, 0 | 1> = {
   'transfer-representative-latest': 0,
   'transfer-billable-every-leg': 0,
   'transfers-reversed': 0,
+  'transfer-legacy-fields-filled': 0,
 };
 
 /** A whole-suite run on the shared two-core machine can take a minute. */

@@ -27,7 +27,8 @@ export type Defect =
   | 'call-duration-off-by-one'
   | 'transfer-representative-latest'
   | 'transfer-billable-every-leg'
-  | 'transfers-reversed';
+  | 'transfers-reversed'
+  | 'transfer-legacy-fields-filled';
 
 export interface DefectSpec {
   /**
@@ -277,6 +278,21 @@ const SPECS: Record<Defect, DefectSpec> = {
       const body = json(res);
       if (req.method !== 'GET' || !CALL_ONE.test(pathOf(req.url)) || res.status !== 200 || !Array.isArray(body?.transfers)) return res;
       body.transfers.reverse();
+      return withJson(res, body);
+    },
+  },
+  'transfer-legacy-fields-filled': {
+    alters: (method, path, status) => method === 'GET' && status === 200 && CALL_ONE.test(path),
+    // Legs from before 2026-07-10 show destinationType and connectedAt as if they were recent.
+    middleware: () => async (req, next) => {
+      const res = await next(req);
+      const body = json(res);
+      if (req.method !== 'GET' || !CALL_ONE.test(pathOf(req.url)) || res.status !== 200 || !Array.isArray(body?.transfers)) return res;
+      for (const l of body.transfers) {
+        if (typeof l.startedAt !== 'string' || l.startedAt >= '2026-07-10' || typeof l.duration !== 'number') continue;
+        l.destinationType = String(l.to).startsWith('sip') ? 'sip' : 'pstn';
+        l.connectedAt = l.startedAt;
+      }
       return withJson(res, body);
     },
   },

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { BISTRO, harness } from './helpers.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
 import { expectDocumentedAnswer } from './documented.ts';
+import { runtimeOf } from '../internal.ts';
 
 function sim() {
   const h = harness();
@@ -51,6 +52,17 @@ describe('call events', () => {
     expect(data[7]!.detail).toMatchObject({ hangupCause: 'normal_clearing', duration: 33 });
     // The same ids on every read: they name the event's place in the call, not the read.
     expect((await h.events(id)).map((e) => e.id)).toEqual(data.map((e) => e.id));
+  });
+
+  it('other parts add their events through eventSources, merged by time', async () => {
+    const h = sim();
+    const rt = runtimeOf(h.sim);
+    rt.calls.eventSources.push((row) =>
+      row.dateUpdated === null ? [] : [{ id: `${row.id}-r0`, event: 'recording.completed', detail: { seconds: 1 }, timestamp: row.dateUpdated, rank: 5, order: 0 }],
+    );
+    const id = await h.place('010-8600-0001', await h.flow({ version: 1, start: 's', nodes: { s: { type: 'say', text: 'Hi', next: null } } }));
+    await h.advance(30);
+    expect((await h.events(id)).map((e) => e.event)).toEqual(['initiated', 'ringing', 'answered', 'completed', 'recording.completed']);
   });
 
   it('unknown calls and other accounts\' calls are 404 call_not_found', async () => {

@@ -29,7 +29,11 @@ export interface RankedEvent extends CallEventShape {
   order: number;
 }
 
-/** Adds events of one kind for a call (e.g. recordings); `rank` orders sources at equal times. */
+/**
+ * Adds events of one kind for a call (e.g. recordings): push one onto `CallsModel.eventSources`.
+ * Ids must be stable across reads (derive them from the call id and the event's place), and
+ * `rank` orders sources at equal times (see RankedEvent).
+ */
 export type CallEventSource = (row: CallRow) => RankedEvent[];
 
 const STATUS_EVENT: Record<string, string> = { queued: 'initiated', ringing: 'ringing', 'in-progress': 'answered' };

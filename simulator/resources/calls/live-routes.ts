@@ -26,7 +26,7 @@ export const liveOperations = [
     errors: [callErrors.CALL_NOT_FOUND],
     handler: (ctx) => {
       const row = ctx.rt.calls.get(ctx.accountId, ctx.params.callId);
-      return reply.ok({ data: callEvents(row) });
+      return reply.ok({ data: callEvents(row, ctx.rt.calls.eventSources) });
     },
   }),
   defineOperation({

@@ -24,6 +24,7 @@ import { emptyTrace, recordStep } from './walk-trace.ts';
 import { flowEndedPayload, statusPayload } from './announce.ts';
 import { LEG_TALK_SECONDS, TransferLegs } from './transfer-legs.ts';
 import { billableSeconds, transferFields, transferParties } from './transfers.ts';
+import type { CallEventSource } from './call-events.ts';
 import {
   CALL_IDS,
   CallsStateSchema,
@@ -140,6 +141,8 @@ export class CallsModel {
   private readonly outbound: OutboundRules;
   /** Transfer legs of calls (transfer-legs.ts). */
   readonly legs: TransferLegs;
+  /** Events other parts add to listCallEvents (recordings, transcripts); call-events.ts. */
+  readonly eventSources: CallEventSource[] = [];
 
   constructor(private readonly rt: Runtime) {
     this.legs = new TransferLegs(rt, () => this.calls);
