@@ -116,7 +116,7 @@ export const operations = [
     tag: TAG,
     summary: 'Hang up a call',
     description:
-      'Status=completed hangs up a connected call (completed) or cancels one still queued or ringing (canceled). A call that already ended answers 409 hangup_not_applicable with its status.',
+      'Status=completed hangs up a connected call (completed) or cancels one still queued or ringing (canceled). A call that already ended answers 409 hangup_not_applicable with its callId and status; nothing changes (its transfer legs stay as they ended).',
     origin: 'reference',
     auth: 'account',
     params: { ...account, callId: Type.String() },
