@@ -54,6 +54,22 @@ describe('call events', () => {
     expect((await h.events(id)).map((e) => e.id)).toEqual(data.map((e) => e.id));
   });
 
+  it('an inbound call is announced initiated, then ringing, as its callbacks are; one never answered ends completed with its reason', async () => {
+    const h = sim();
+    const flowId = await h.flow({ version: 1, start: 's', nodes: { s: { type: 'say', text: 'Hi', next: null } } });
+    await h.call('PUT', h.acme('/numbers/07012340001'), { routingType: 'callflow', callFlowId: flowId });
+    const { callId } = await h.sim.control.request<{ callId: string }>('POST', '/carrier/inbound-calls', { from: '010-8800-0001', to: '070-1234-0001' });
+    const unanswered = await h.place('01000000480', flowId);
+    await h.advance(60);
+    const inbound = await h.events(callId);
+    expect(inbound.map((e) => e.event)).toEqual(['initiated', 'ringing', 'answered', 'completed']);
+    expect(inbound[0]).toMatchObject({ detail: { status: 'ringing', direction: 'inbound', from: '01088000001', to: '07012340001' } });
+    expect(inbound[0]!.timestamp).toBe(inbound[1]!.timestamp);
+    const missed = await h.events(unanswered);
+    expect(missed.map((e) => e.event)).toEqual(['initiated', 'ringing', 'completed']);
+    expect(missed[2]!.detail).toMatchObject({ status: 'no-answer', hangupCause: 'no_answer', hangupCauseQ850: 19, duration: 0 });
+  });
+
   it('other parts add their events through eventSources, merged by time', async () => {
     const h = sim();
     const rt = runtimeOf(h.sim);

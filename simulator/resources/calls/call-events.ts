@@ -38,10 +38,15 @@ export type CallEventSource = (row: CallRow) => RankedEvent[];
 
 const STATUS_EVENT: Record<string, string> = { queued: 'initiated', ringing: 'ringing', 'in-progress': 'answered' };
 
+/**
+ * One event per status the call took, named as the status callbacks name them. An inbound call
+ * starts `ringing` but is announced `initiated` first (as its callbacks are), so it gets both.
+ */
 function statusEvents(row: CallRow): RankedEvent[] {
-  return row.timeline.map((t, i) => {
+  const timeline = row.timeline[0]?.status === 'queued' ? row.timeline : [{ status: 'queued' as const, at: row.dateCreated }, ...row.timeline];
+  return timeline.map((t, i) => {
     const event = STATUS_EVENT[t.status] ?? 'completed';
-    const detail: Record<string, unknown> = { status: t.status };
+    const detail: Record<string, unknown> = { status: i === 0 ? row.timeline[0]!.status : t.status };
     if (i === 0) Object.assign(detail, { direction: row.direction, from: row.from, to: row.to });
     if (event === 'completed') {
       Object.assign(detail, {
