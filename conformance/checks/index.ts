@@ -5,6 +5,7 @@ import { listEnvelope, pageRowsMatchTotal, pagingMetaEcho } from './lists.ts';
 import { deletedIsGone, invalidKey, missingKey, otherAccountKey, otherAccountResource } from './probes.ts';
 import { noSecretEchoed } from './secrets.ts';
 import { noServerError, statusDocumented } from './status.ts';
+import { transferBillableOnce, transferChainOrder, transferRepresentative } from './transfers.ts';
 import type { Check, Probe } from './types.ts';
 
 export const CHECKS: readonly Check[] = [
@@ -19,6 +20,9 @@ export const CHECKS: readonly Check[] = [
   pagingMetaEcho,
   pageRowsMatchTotal,
   noSecretEchoed,
+  transferChainOrder,
+  transferRepresentative,
+  transferBillableOnce,
 ];
 
 /** A HEAD answer carries no body (RFC 9110 §9.3.2): only the checks of its status apply. */

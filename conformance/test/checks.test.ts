@@ -27,6 +27,22 @@ function exchange(method: string, path: string, status: number, body: unknown, o
   return { request: { method, path, headers: { authorization: `Bearer ${KEY}` } }, response, op: m?.op, params: m?.params ?? {}, query: new URLSearchParams(q < 0 ? '' : path.slice(q + 1)), contract: c, secrets };
 }
 
+/** A call whose completed leg 1 is the representative although busy leg 2 ended later. */
+const leg = (sequence: number, status: string, extra: Record<string, unknown> = {}) => ({
+  sequence, to: `0101234000${sequence}`, mode: 'blind', destinationType: 'pstn', status, duration: null, billable: false, billableDuration: null,
+  hangupCauseQ850: status === 'busy' ? 17 : 16, sipResponseCode: status === 'busy' ? 486 : 200, reasonText: status === 'busy' ? 'USER_BUSY' : null,
+  startedAt: '2026-07-11T00:00:00.000Z', connectedAt: null, endedAt: '2026-07-11T00:01:00.000Z', ...extra,
+});
+const COMPLETED_LEG = leg(1, 'completed', { duration: 20, billable: true, billableDuration: 20, connectedAt: '2026-07-11T00:00:40.000Z' });
+const TRANSFERRED = {
+  callId: 'CA1', status: 'completed', to: '01012345678', from: '07012340001', direction: 'outbound', duration: 60, accountId: 'AC1', answeredBy: null, recordingUrl: null,
+  hangupCause: 'normal_clearing', hangupCauseQ850: 16, sipResponseCode: 200, hangupSource: 'caller',
+  transferTo: '01012340001', transferStatus: 'completed', transferDuration: 20, transferHangupCauseQ850: 16, transferSipResponseCode: 200, transferReasonText: null,
+  dateCreated: '2026-07-11T00:00:00.000Z', dateUpdated: '2026-07-11T00:02:00.000Z',
+  transfers: [COMPLETED_LEG, leg(2, 'busy')],
+};
+const CALL = '/v1/accounts/AC1/calls/CA1';
+
 const LIST = '/v1/accounts/AC1/blocked-callers';
 const GET = '/v1/accounts/AC1/blocked-callers/bc_1';
 const envelope = (data: unknown[], meta: Record<string, number>) => ({ data, meta });
@@ -50,6 +66,9 @@ const table: { check: string; good: Exchange; bad: Exchange; message: RegExp }[]
   { check: 'list-envelope', good: exchange('GET', LIST, 200, envelope([], { page: 0, pageSize: 20, total: 0 })), bad: exchange('GET', LIST, 200, { data: [], total: 0 }), message: /not the list envelope/ },
   { check: 'paging-meta-echo', good: exchange('GET', `${LIST}?page=1&limit=5`, 200, envelope([], { page: 1, pageSize: 5, total: 5 })), bad: exchange('GET', `${LIST}?page_size=5`, 200, envelope([], { page: 0, pageSize: 20, total: 0 })), message: /5 was requested/ },
   { check: 'page-rows-match-total', good: exchange('GET', `${LIST}?page=1&pageSize=2`, 200, envelope([CALLER], { page: 1, pageSize: 2, total: 3 })), bad: exchange('GET', LIST, 200, envelope([CALLER], { page: 0, pageSize: 20, total: 2 })), message: /must have 2/ },
+  { check: 'transfer-chain-order', good: exchange('GET', CALL, 200, TRANSFERRED), bad: exchange('GET', CALL, 200, { ...TRANSFERRED, transfers: [leg(2, 'busy'), COMPLETED_LEG] }), message: /sequences \[2, 1\], expected \[1, 2\]/ },
+  { check: 'transfer-representative', good: exchange('GET', CALL, 200, TRANSFERRED), bad: exchange('GET', CALL, 200, { ...TRANSFERRED, transferTo: '01012340002', transferStatus: 'busy' }), message: /representative is leg 1 \(completed\), but transferTo/ },
+  { check: 'transfer-billable-once', good: exchange('GET', CALL, 200, TRANSFERRED), bad: exchange('GET', CALL, 200, { ...TRANSFERRED, transfers: [COMPLETED_LEG, leg(2, 'busy', { billableDuration: 0 })] }), message: /leg 2 \(busy\) has billableDuration 0/ },
   { check: 'no-secret-echoed', good: exchange('GET', GET, 200, CALLER), bad: exchange('GET', GET, 200, CALLER, { headers: { 'x-debug': `Bearer ${KEY}` } }), message: /header contains a secret/ },
 ];
 

@@ -126,6 +126,11 @@ export const EXPECTED: Record<Defect, string[]> = {
   // The spec fixes no duration for a single call, so only the list's duration filters catch it at
   // spec level; the expectSim durations of getCall (0 for unanswered, the flow's seconds) fail too.
   'call-duration-off-by-one': ['call.list.duration-range', 'call.list.zero-duration'],
+  // The kit's transfer checks (conformance/checks/transfers.ts) on every getCall with legs.
+  'transfer-representative-latest': ['call.field.transfer-representative-leg'],
+  'transfer-billable-every-leg': ['call.transfer-leg.billable', 'call.transfer-leg.billable-duration'],
+  'transfers-reversed': ['call.field.transfers-order', 'call.transfer-leg.sequence'],
+  'transfer-legacy-fields-filled': ['call.transfer-leg.connected-at-null', 'call.transfer-leg.destination-type', 'versioning.data-age-transfers'],
 };
 
 /**
@@ -150,6 +155,10 @@ const FILE_OF: Record<Defect, 0 | 1> = {
   'call-list-bounds-ignored': 0,
   'call-transfers-on-list-rows': 1,
   'call-duration-off-by-one': 0,
+  'transfer-representative-latest': 0,
+  'transfer-billable-every-leg': 0,
+  'transfers-reversed': 0,
+  'transfer-legacy-fields-filled': 0,
 };
 
 /** A whole-suite run on the shared two-core machine can take a minute. */

@@ -24,7 +24,11 @@ export type Defect =
   | 'call-flow-defaults-unfilled'
   | 'call-list-bounds-ignored'
   | 'call-transfers-on-list-rows'
-  | 'call-duration-off-by-one';
+  | 'call-duration-off-by-one'
+  | 'transfer-representative-latest'
+  | 'transfer-billable-every-leg'
+  | 'transfers-reversed'
+  | 'transfer-legacy-fields-filled';
 
 export interface DefectSpec {
   /**
@@ -231,6 +235,64 @@ const SPECS: Record<Defect, DefectSpec> = {
       const rows = (Array.isArray(body?.data) ? body.data : [body]).filter((r: { duration?: unknown }) => typeof r?.duration === 'number');
       if (rows.length === 0) return res;
       for (const r of rows) r.duration += 1;
+      return withJson(res, body);
+    },
+  },
+  'transfer-representative-latest': {
+    alters: (method, path, status) => method === 'GET' && status === 200 && CALL_ONE.test(path),
+    // The transfer* fields follow the latest ended leg, without preferring a completed one.
+    middleware: () => async (req, next) => {
+      const res = await next(req);
+      const body = json(res);
+      if (req.method !== 'GET' || !CALL_ONE.test(pathOf(req.url)) || res.status !== 200 || !Array.isArray(body?.transfers)) return res;
+      const ended = body.transfers.filter((l: { status: string }) => ['completed', 'failed', 'no-answer', 'busy', 'canceled'].includes(l.status));
+      const latest = ended.reduce((a: { sequence: number } | undefined, l: { sequence: number }) => (!a || l.sequence > a.sequence ? l : a), undefined);
+      if (!latest) return res;
+      Object.assign(body, {
+        transferTo: latest.to,
+        transferStatus: latest.status,
+        transferDuration: latest.duration,
+        transferHangupCauseQ850: latest.hangupCauseQ850,
+        transferSipResponseCode: latest.sipResponseCode,
+        transferReasonText: latest.reasonText,
+      });
+      return withJson(res, body);
+    },
+  },
+  'transfer-billable-every-leg': {
+    alters: (method, path, status) => method === 'GET' && status === 200 && CALL_ONE.test(path),
+    // Every ended leg is billed, not only the representative.
+    middleware: () => async (req, next) => {
+      const res = await next(req);
+      const body = json(res);
+      if (req.method !== 'GET' || !CALL_ONE.test(pathOf(req.url)) || res.status !== 200 || !Array.isArray(body?.transfers)) return res;
+      for (const l of body.transfers) if (['completed', 'failed', 'no-answer', 'busy', 'canceled'].includes(l.status)) l.billable = true;
+      return withJson(res, body);
+    },
+  },
+  'transfers-reversed': {
+    alters: (method, path, status) => method === 'GET' && status === 200 && CALL_ONE.test(path),
+    // The chain newest first instead of by sequence.
+    middleware: () => async (req, next) => {
+      const res = await next(req);
+      const body = json(res);
+      if (req.method !== 'GET' || !CALL_ONE.test(pathOf(req.url)) || res.status !== 200 || !Array.isArray(body?.transfers)) return res;
+      body.transfers.reverse();
+      return withJson(res, body);
+    },
+  },
+  'transfer-legacy-fields-filled': {
+    alters: (method, path, status) => method === 'GET' && status === 200 && CALL_ONE.test(path),
+    // Legs from before 2026-07-10 show destinationType and connectedAt as if they were recent.
+    middleware: () => async (req, next) => {
+      const res = await next(req);
+      const body = json(res);
+      if (req.method !== 'GET' || !CALL_ONE.test(pathOf(req.url)) || res.status !== 200 || !Array.isArray(body?.transfers)) return res;
+      for (const l of body.transfers) {
+        if (typeof l.startedAt !== 'string' || l.startedAt >= '2026-07-10' || typeof l.duration !== 'number') continue;
+        l.destinationType = String(l.to).startsWith('sip') ? 'sip' : 'pstn';
+        l.connectedAt = l.startedAt;
+      }
       return withJson(res, body);
     },
   },

@@ -9,6 +9,7 @@ import type { Runtime } from '../runtime.ts';
 import { callErrors, callWire } from '../resources/calls/model.ts';
 import { Call, CALL_STATUSES } from '../resources/calls/schema.ts';
 import { flowEndedPayload } from '../resources/calls/announce.ts';
+import { transfersWire } from '../resources/calls/transfers.ts';
 import { TraceStepSchema, walkView } from '../resources/calls/walk-trace.ts';
 
 const TAG = 'Control plane';
@@ -48,7 +49,7 @@ function callWalk(rt: Runtime, callId: string) {
   if (!row) throw callErrors.CALL_NOT_FOUND(`no call ${callId} in this simulator`);
   const walk = row.trace === null ? null : { status: row.walk?.ended ?? 'running', ...walkView(row.trace) };
   return {
-    call: { ...callWire(row), transfers: [] },
+    call: { ...callWire(row), transfers: transfersWire(row.transfers ?? []) },
     callFlowId: row.callFlowId,
     timeline: row.timeline,
     walk,

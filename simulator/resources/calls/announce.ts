@@ -25,7 +25,7 @@ export function variablesWithinLimit(vars: Readonly<Record<string, string>>): { 
 }
 
 /** The fields every call announcement opens with, in this order (the form body keeps it). */
-function callIdentity(row: CallRow): Record<string, string> {
+export function callIdentity(row: CallRow): Record<string, string> {
   return { CallId: row.id, AccountId: row.accountId, From: row.from, To: row.to, Direction: row.direction };
 }
 

@@ -5,23 +5,29 @@
 import type { Family } from '../family.ts';
 import { CallsModel } from './model.ts';
 import { operations } from './routes.ts';
+import { liveOperations } from './live-routes.ts';
 import { CALL_IDS } from './schema.ts';
 import { operations as control } from '../../control/calls.ts';
+import { operations as transferControl } from '../../control/call-transfers.ts';
 
 export const calls: Family<'calls', CallsModel> = {
   key: 'calls',
   create: (rt) => {
     const model = new CallsModel(rt);
     model.flows = rt.callFlows;
+    // SIP transfer legs go through the account's active routes of active endpoints.
+    model.legs.sip = {
+      routes: (accountId) => rt.sipEndpoints.listFor(accountId, 'active').flatMap((e) => rt.sipEndpoints.routesOf(e.id).filter((r) => r.status === 'active').map((r) => r.uri)),
+    };
     model.connectStatusCallbacks();
     return model;
   },
-  operations,
-  control,
+  operations: [...operations, ...liveOperations],
+  control: [...control, ...transferControl],
   tags: {
     Calls: 'Voice calls, outbound and inbound: status on the virtual clock, hang-up, and the call flow that runs them.',
   },
   idFormats: CALL_IDS,
-  capabilities: ['phone-calls', 'call-walks'],
+  capabilities: ['phone-calls', 'call-walks', 'call-transfers'],
   carrierOwners: ['call'],
 };

@@ -22,6 +22,9 @@ import { ENDINGS, carrierSource, phoneSide, platformSide, type Ending } from './
 import { FlowHttpClient } from './flow-http.ts';
 import { emptyTrace, recordStep } from './walk-trace.ts';
 import { flowEndedPayload, statusPayload } from './announce.ts';
+import { LEG_TALK_SECONDS, TransferLegs } from './transfer-legs.ts';
+import { billableSeconds, transferFields, transferParties } from './transfers.ts';
+import type { CallEventSource } from './call-events.ts';
 import {
   CALL_IDS,
   CallsStateSchema,
@@ -68,7 +71,7 @@ export const SETUP_SECONDS = 1;
 /** Seconds after a prompt ends until the phone's keys arrive. */
 export const KEY_SECONDS = 1;
 /** Seconds a dialed party talks when its script says nothing. */
-export const DIAL_TALK_SECONDS = 60;
+export const DIAL_TALK_SECONDS = LEG_TALK_SECONDS;
 /** Timeout (ring seconds) when omitted or invalid, and its ceiling (reference: createCall). */
 export const DEFAULT_RING_SECONDS = 30;
 export const MAX_RING_SECONDS = 600;
@@ -119,12 +122,7 @@ export function callWire(r: CallRow) {
     hangupCauseQ850: r.hangupCauseQ850,
     sipResponseCode: r.sipResponseCode,
     hangupSource: r.hangupSource,
-    transferTo: null,
-    transferStatus: null,
-    transferDuration: null,
-    transferHangupCauseQ850: null,
-    transferSipResponseCode: null,
-    transferReasonText: null,
+    ...transferFields(r.transfers),
     dateCreated: r.dateCreated,
     dateUpdated: r.dateUpdated,
   };
@@ -141,8 +139,13 @@ export class CallsModel {
   flows: FlowPort = { find: () => undefined };
 
   private readonly outbound: OutboundRules;
+  /** Transfer legs of calls (transfer-legs.ts). */
+  readonly legs: TransferLegs;
+  /** Events other parts add to listCallEvents (recordings, transcripts); call-events.ts. */
+  readonly eventSources: CallEventSource[] = [];
 
   constructor(private readonly rt: Runtime) {
+    this.legs = new TransferLegs(rt, () => this.calls);
     this.outbound = new OutboundRules(rt); // rt's numbers, accounts and blockLists are its ports
     this.http = new FlowHttpClient(rt.egress);
     rt.io.register(this.http);
@@ -258,7 +261,7 @@ export class CallsModel {
   hangUp(accountId: string, callId: string): CallRow {
     const row = this.get(accountId, callId);
     if (!IN_PROGRESS.includes(row.status)) {
-      throw callErrors.HANGUP_NOT_APPLICABLE(`call ${callId} has already ended (${row.status})`, { status: row.status });
+      throw callErrors.HANGUP_NOT_APPLICABLE(`call ${callId} has already ended (${row.status})`, { callId: row.id, status: row.status });
     }
     const ending: Ending = row.status === 'in-progress' ? 'normal' : 'canceled';
     return this.end(this.dropWalk(row), ending, platformSide(row.direction));
@@ -510,22 +513,16 @@ export class CallsModel {
     });
   }
 
+  /** A dial block is a blind transfer leg (transfer-legs.ts); the flow goes on when the leg ends. */
   private dial(d: Draft, e: Extract<Effect, { type: 'dial' }>): void {
-    if (e.kind === 'sip') return this.later(d, 2 + DIAL_TALK_SECONDS, { kind: 'dialed', outcome: 'completed' });
-    let to: string;
-    try {
-      to = normalizePhone(e.value, 'target');
-    } catch {
-      return this.later(d, 0, { kind: 'dialed', outcome: 'failed' });
-    }
-    const decision = this.rt.carrier.decide(to, 'call', e.timeoutSec);
-    if (decision.outcome !== 'delivered') return this.later(d, decision.delaySeconds, { kind: 'dialed', outcome: decision.outcome });
-    const talk = decision.callee?.hangupAfterSeconds ?? DIAL_TALK_SECONDS;
-    this.later(d, decision.delaySeconds + talk, { kind: 'dialed', outcome: 'completed' });
+    const started = this.legs.start(d, { to: e.value, mode: 'blind', timeoutSec: e.timeoutSec, origin: 'dial', context: null });
+    d.transfers = started.row.transfers;
+    this.later(d, started.seconds, { kind: 'dialed', outcome: started.outcome });
   }
 
   /** Ends the call: consistent end fields, then callflow.ended and the completed callback. */
   private end(row: CallRow, ending: Ending, source: HangupSource, cause?: string): CallRow {
+    row = this.legs.closeOpen(row);
     const now = this.rt.clock.now();
     const fields = ENDINGS[ending];
     const answeredAt = row.answeredAt === null ? null : parseInstant(row.answeredAt)!;
@@ -557,6 +554,12 @@ export class CallsModel {
 
   // --- views for other parts ---
 
+  /** Parties who joined the call through a connected transfer leg (transcripts: one speaker each); 0 for an unknown call. */
+  transferPartiesOf(accountId: string, callId: string): number {
+    const row = this.calls.get(callId);
+    return row && row.accountId === accountId ? transferParties(row.transfers) : 0;
+  }
+
   /** Answered calls the phone at `number` took part in (the carrier's phone view). */
   private phoneCalls(number: string): PhoneCall[] {
     return this.calls
@@ -566,7 +569,7 @@ export class CallsModel {
 
   /** Usage meters from real calls: connected seconds by direction, one AMD invocation per answered call with detection. */
   private usageEntries(accountId: string) {
-    const out: { meter: 'outbound_seconds' | 'inbound_seconds' | 'amd_invocations'; quantity: number; at: string; phoneNumber: string | null; linkId: string | null }[] = [];
+    const out: { meter: 'outbound_seconds' | 'inbound_seconds' | 'transfer_seconds' | 'amd_invocations'; quantity: number; at: string; phoneNumber: string | null; linkId: string | null }[] = [];
     for (const r of this.calls.all()) {
       if (r.accountId !== accountId || r.dateUpdated === null) continue;
       const own = r.direction === 'outbound' ? r.from : r.to;
@@ -575,6 +578,8 @@ export class CallsModel {
         out.push({ meter: r.direction === 'outbound' ? 'outbound_seconds' : 'inbound_seconds', quantity: r.duration, at: r.dateUpdated, phoneNumber: own, linkId });
       }
       if (r.machineDetection !== null && r.answeredAt !== null) out.push({ meter: 'amd_invocations', quantity: 1, at: r.answeredAt, phoneNumber: own, linkId });
+      const transferred = billableSeconds(r.transfers ?? []);
+      if (transferred > 0) out.push({ meter: 'transfer_seconds', quantity: transferred, at: r.dateUpdated, phoneNumber: own, linkId });
     }
     return out;
   }

@@ -8,6 +8,7 @@ import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../
 import { outboundErrors } from '../../rules/outbound.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
 import { callErrors } from './model.ts';
+import { transfersWire } from './transfers.ts';
 import { CALL_STATUSES, Call, CallControlResponse, CallList, CreateCallBody, UpdateCallBody } from './schema.ts';
 
 const TAG = 'Calls';
@@ -96,15 +97,16 @@ export const operations = [
     path: '/v1/accounts/{accountId}/calls/{callId}',
     tag: TAG,
     summary: 'Get a call',
-    description: 'With `transfers`, the full chain of transfer legs (empty: the simulator places no transfers yet).',
+    description: 'With `transfers`, the full chain of transfer legs ordered by sequence (call-flow dial blocks and control-plane transfers); the single transfer* fields are those of the representative leg.',
     origin: 'reference',
     auth: 'account',
     params: { ...account, callId: Type.String() },
     responses: { 200: { description: 'The call.', schema: Call } },
     errors: [callErrors.CALL_NOT_FOUND],
     handler: (ctx) => {
-      const json = ctx.rt.calls.wire.json(ctx.rt.calls.get(ctx.accountId, ctx.params.callId));
-      return reply.json(200, `${json.slice(0, -1)},"transfers":[]}`);
+      const row = ctx.rt.calls.get(ctx.accountId, ctx.params.callId);
+      const json = ctx.rt.calls.wire.json(row);
+      return reply.json(200, `${json.slice(0, -1)},"transfers":${JSON.stringify(transfersWire(row.transfers ?? []))}}`);
     },
   }),
   defineOperation({
@@ -114,7 +116,7 @@ export const operations = [
     tag: TAG,
     summary: 'Hang up a call',
     description:
-      'Status=completed hangs up a connected call (completed) or cancels one still queued or ringing (canceled). A call that already ended answers 409 hangup_not_applicable with its status.',
+      'Status=completed hangs up a connected call (completed) or cancels one still queued or ringing (canceled). A call that already ended answers 409 hangup_not_applicable with its callId and status; nothing changes (its transfer legs stay as they ended).',
     origin: 'reference',
     auth: 'account',
     params: { ...account, callId: Type.String() },

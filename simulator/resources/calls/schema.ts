@@ -6,6 +6,8 @@ import { ListMetaSchema } from '../../core/paging.ts';
 import { CalleeSchema } from '../../peers/carrier.ts';
 import type { IdFormat } from '../../core/ids.ts';
 import { WalkTraceSchema } from './walk-trace.ts';
+import { TransferLegRowSchema, TransferLegWire } from './transfers.ts';
+import { PlaybackRowSchema } from './live-control.ts';
 
 export const CALL_IDS = {
   call: { prefix: 'CA', hex: 32 },
@@ -50,8 +52,8 @@ const callFields = {
 
 /** A call in a list: `transfers` is omitted (spec "Calls"). */
 export const CallSummary = Type.Object(callFields, { $id: 'CallSummary', additionalProperties: false });
-/** A single call: with the full chain of transfer legs (empty until transfers exist). */
-export const Call = Type.Object({ ...callFields, transfers: Type.Array(Type.Object({}, { additionalProperties: true })) }, { $id: 'Call', additionalProperties: false });
+/** A single call: with the full chain of transfer legs, ordered by sequence. */
+export const Call = Type.Object({ ...callFields, transfers: Type.Array(TransferLegWire) }, { $id: 'Call', additionalProperties: false });
 export const CallList = Type.Object({ data: Type.Array(CallSummary), meta: ListMetaSchema }, { $id: 'CallList', additionalProperties: false });
 export const CallControlResponse = Type.Object({ callId: Type.String(), status: StringEnum(CALL_STATUSES) }, { $id: 'CallControlResponse', additionalProperties: false });
 
@@ -136,6 +138,8 @@ export const CallRowSchema = Type.Object(
     deliveryId: Nullable(Type.String()), // the carrier delivery of an outbound call
     timeline: Type.Array(Type.Object({ status: StringEnum(CALL_STATUSES), at: DateTime() }, { additionalProperties: false })), // every status the call took, when
     trace: Nullable(WalkTraceSchema), // the blocks the flow walked (walk-trace.ts); null for calls without a flow
+    transfers: Type.Optional(Type.Array(TransferLegRowSchema)), // transfer legs by sequence (transfer-legs.ts); absent in older snapshots
+    playbacks: Type.Optional(Type.Array(PlaybackRowSchema)), // announcements played into the call (live-control.ts)
   },
   { additionalProperties: false },
 );

@@ -1,0 +1,68 @@
+// Control plane of transfers: what an agent (Voice Agent SDK `transfer()`, the `transfer_call`
+// tool) or a SIP client (REFER, blind or attended) would do to a live call, started by a test.
+// The leg then runs like a dial block's: the carrier decides the party, the clock moves it.
+// Documented in docs/control-plane.md, "Calls (transfers)".
+import { Type } from '@sinclair/typebox';
+import { defineOperation, reply } from '../core/operation.ts';
+import { ApiError, defineError } from '../core/errors.ts';
+import { StringEnum } from '../core/schema.ts';
+import { callErrors } from '../resources/calls/model.ts';
+import { liveErrors } from '../resources/calls/live-control.ts';
+import { TRANSFER_MODES, TransferLegWire, isEnded, transfersWire } from '../resources/calls/transfers.ts';
+
+const TAG = 'Control plane';
+
+export const transferControlErrors = {
+  TRANSFER_IN_PROGRESS: defineError({
+    code: 'transfer_in_progress', status: 409, origin: 'simulator',
+    description: 'Control plane: the call already has a transfer leg that has not ended; one leg at a time.',
+  }),
+};
+
+const TransferBody = Type.Object(
+  {
+    to: Type.String({ minLength: 1, maxLength: 512, description: 'A phone number (pstn leg) or a sip:/sips: URI (sip leg, routed through the account\'s active SIP endpoint routes by host).' }),
+    mode: StringEnum(TRANSFER_MODES, { description: 'blind and warm: agent transfers; refer and refer-attended: SIP REFER.' }),
+    timeoutSec: Type.Optional(Type.Integer({ minimum: 5, maximum: 120, description: 'Ring seconds before the leg ends no-answer; default 30.' })),
+    context: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Sent as TransferContext (JSON text) on the transfer callbacks, as SDK transfer({context}).' })),
+  },
+  { $id: 'SimTransferRequest', additionalProperties: false },
+);
+
+export const operations = [
+  defineOperation({
+    operationId: 'simTransferCall',
+    method: 'POST',
+    path: '/_sim/calls/{callId}/transfers',
+    tag: TAG,
+    summary: 'Transfer a live call (agent or SIP REFER transfer) to a number or SIP URI',
+    description:
+      'Starts the next transfer leg of a call in progress, in any mode; the carrier decides the party (scripts, magic numbers), the leg rings, connects and ends on the clock and the transfer callbacks are sent. The call itself goes on as before (its flow keeps running); when it ends, a leg still ringing is canceled and a connected one completes. 404 call_not_found; 409 CALL_NOT_CONNECTED when the call is not in progress; 409 transfer_in_progress while another leg is open.',
+    origin: 'simulator',
+    auth: 'control',
+    params: { callId: Type.String() },
+    body: TransferBody,
+    bodyRequired: true,
+    responses: { 201: { description: 'The new leg as getCall will show it.', schema: TransferLegWire } },
+    errors: [callErrors.CALL_NOT_FOUND, liveErrors.CALL_NOT_CONNECTED, transferControlErrors.TRANSFER_IN_PROGRESS],
+    handler: ({ rt, params, body }) => {
+      const row = rt.calls.calls.get(params.callId);
+      if (!row) throw callErrors.CALL_NOT_FOUND(`no call ${params.callId} in this simulator`);
+      if (!/^sips?:/i.test(body.to) && !/^[+\d][\d\s\-().]*$/.test(body.to)) {
+        throw ApiError.validation('to must be a phone number or a sip:/sips: URI', [{ path: 'to', message: 'a phone number or a SIP URI' }]);
+      }
+      if (row.status !== 'in-progress') throw liveErrors.CALL_NOT_CONNECTED(`call ${row.id} is ${row.status}, not in progress`, { callId: row.id, status: row.status });
+      if ((row.transfers ?? []).some((l) => !isEnded(l.status))) throw transferControlErrors.TRANSFER_IN_PROGRESS(`call ${row.id} has a transfer leg still open`);
+      const started = rt.calls.legs.start(row, {
+        to: body.to,
+        mode: body.mode,
+        timeoutSec: body.timeoutSec ?? 30,
+        origin: 'control',
+        context: body.context === undefined ? null : JSON.stringify(body.context),
+      });
+      rt.calls.calls.replace(started.row);
+      const wire = transfersWire(started.row.transfers ?? []).find((l) => l.sequence === started.leg.sequence);
+      return reply.created(wire);
+    },
+  }),
+];

@@ -1,0 +1,203 @@
+// The transfer leg engine: starts legs (a call-flow `dial` block, or an agent / SIP REFER
+// transfer through the control plane), lets the fake carrier decide the party that answers,
+// moves each leg initiated -> ringing -> connected -> ended on the virtual clock, closes open
+// legs when the call ends, and sends the `transfer` status callback. Legs live on the call row
+// (`transfers`); what the wire shows of them is derived in transfers.ts.
+import { iso } from '../../core/clock.ts';
+import { ApiError } from '../../core/errors.ts';
+import { normalizePhone } from '../../core/phone.ts';
+import type { Runtime } from '../../runtime.ts';
+import type { Table } from '../../core/store.ts';
+import { callIdentity } from './announce.ts';
+import type { CallRow } from './schema.ts';
+import { isEnded, legDuration, type LegStatus, type TransferLegRow, type TransferMode } from './transfers.ts';
+
+/** Seconds from starting a leg to its party's phone ringing. */
+export const LEG_SETUP_SECONDS = 1;
+/** Seconds a transferred party talks when its carrier script says nothing. */
+export const LEG_TALK_SECONDS = 60;
+
+/** How a leg ends: status and the codes it carries (docs/decisions.md "Transfers and call events"). */
+interface LegEnd {
+  status: LegStatus;
+  q850: number | null;
+  sip: number | null;
+  reason: string | null;
+}
+
+export const LEG_ENDINGS = {
+  completed: { status: 'completed', q850: 16, sip: 200, reason: null },
+  'no-answer': { status: 'no-answer', q850: 19, sip: 480, reason: 'NO_ANSWER' },
+  busy: { status: 'busy', q850: 17, sip: 486, reason: 'USER_BUSY' },
+  rejected: { status: 'failed', q850: 21, sip: 603, reason: 'CALL_REJECTED' },
+  failed: { status: 'failed', q850: 38, sip: 503, reason: 'NETWORK_OUT_OF_ORDER' },
+  canceled: { status: 'canceled', q850: 16, sip: 487, reason: 'ORIGINATOR_CANCEL' },
+  'invalid-number': { status: 'failed', q850: 28, sip: 484, reason: 'INVALID_NUMBER_FORMAT' },
+  'no-route': { status: 'failed', q850: 3, sip: 404, reason: 'NO_ROUTE_DESTINATION' },
+} as const satisfies Record<string, LegEnd>;
+type EndingName = keyof typeof LEG_ENDINGS;
+
+/** What the engine needs of SIP endpoints: whether the account has an active route to this host. */
+export interface SipRoutePort {
+  routes(accountId: string): readonly string[]; // URIs of active routes of active endpoints
+}
+
+export interface LegRequest {
+  to: string;
+  mode: TransferMode;
+  timeoutSec: number;
+  origin: 'dial' | 'control';
+  context: string | null;
+}
+
+type Phase = { phase: 'ringing' } | { phase: 'connected' } | { phase: 'ended'; ending: EndingName };
+type LegJob = { callId: string; sequence: number } & Phase;
+
+/** The host part of a SIP URI (`sip:[user@]host[:port][;params]`), lowercased with its port. */
+export function sipHostOf(uri: string): string | null {
+  const m = /^sips?:(?:[^@]*@)?([^;?]+)/i.exec(uri.trim());
+  return m ? m[1]!.toLowerCase() : null;
+}
+
+export class TransferLegs {
+  /** SIP endpoints of the account; the runtime connects the sip-endpoints family here. */
+  sip: SipRoutePort = { routes: () => [] };
+
+  constructor(
+    private readonly rt: Runtime,
+    private readonly calls: () => Table<CallRow>,
+  ) {
+    rt.clock.on('calls.transferLeg', (p: LegJob) => this.phase(p));
+  }
+
+  /**
+   * Starts a leg on `row` (which the caller stores) and schedules its progression. Returns the
+   * row with the leg and the seconds until the leg ends, and how it will end.
+   */
+  start(row: CallRow, req: LegRequest): { row: CallRow; leg: TransferLegRow; seconds: number; outcome: string } {
+    const now = this.rt.clock.now();
+    const sip = /^\s*sips?:/i.test(req.to);
+    const legs = row.transfers ?? [];
+    const sequence = legs.length + 1;
+    const leg: TransferLegRow = {
+      sequence,
+      to: req.to,
+      mode: req.mode,
+      destinationType: sip ? 'sip' : 'pstn',
+      status: 'initiated',
+      hangupCauseQ850: null,
+      sipResponseCode: null,
+      reasonText: null,
+      startedAt: iso(now),
+      connectedAt: null,
+      endedAt: null,
+      origin: req.origin,
+      context: req.context,
+    };
+    const plan = this.plan(row.accountId, leg, req.timeoutSec);
+    leg.to = plan.to;
+    const next: CallRow = { ...row, transfers: [...legs, leg] };
+    const job = (seconds: number, phase: Phase) =>
+      this.rt.clock.schedule('calls.transferLeg', now + Math.round(seconds * 1000), { callId: row.id, sequence, ...phase } satisfies LegJob);
+    if (plan.connectAfter === null) {
+      if (plan.endAfter > 0) job(Math.min(LEG_SETUP_SECONDS, plan.endAfter), { phase: 'ringing' });
+      job(plan.endAfter, { phase: 'ended', ending: plan.ending });
+    } else {
+      job(Math.min(LEG_SETUP_SECONDS, plan.connectAfter), { phase: 'ringing' });
+      job(plan.connectAfter, { phase: 'connected' });
+      job(plan.endAfter, { phase: 'ended', ending: 'completed' });
+    }
+    this.callback(next, leg);
+    return { row: next, leg, seconds: plan.endAfter, outcome: plan.connectAfter === null ? LEG_ENDINGS[plan.ending].status : 'completed' };
+  }
+
+  /** The call ends: legs still ringing are canceled, connected ones complete now. */
+  closeOpen(row: CallRow): CallRow {
+    const legs = row.transfers ?? [];
+    if (!legs.some((l) => !isEnded(l.status))) return row;
+    const at = this.rt.clock.nowIso();
+    const closed = legs.map((l) => (isEnded(l.status) ? l : this.ended(l, l.connectedAt === null ? 'canceled' : 'completed', at)));
+    const next: CallRow = { ...row, transfers: closed };
+    closed.forEach((l, i) => {
+      if (l !== legs[i]) this.callback(next, l);
+    });
+    return next;
+  }
+
+  /** Where the leg goes and when it connects and ends, decided now (the carrier's script is used up now). */
+  private plan(accountId: string, leg: TransferLegRow, timeoutSec: number): { to: string; connectAfter: number | null; endAfter: number; ending: EndingName } {
+    let dialed: string;
+    if (leg.destinationType === 'sip') {
+      const host = sipHostOf(leg.to!);
+      const routed = host !== null && this.sip.routes(accountId).some((uri) => sipHostOf(uri) === host);
+      if (!routed) return { to: leg.to!, connectAfter: null, endAfter: 0, ending: 'no-route' };
+      // The carrier decides the party behind a SIP URI by its user part when that is a number.
+      const user = /^sips?:([^@]+)@/i.exec(leg.to!)?.[1];
+      dialed = user !== undefined && tryPhone(user) !== null ? tryPhone(user)! : leg.to!;
+    } else {
+      const phone = tryPhone(leg.to!);
+      if (phone === null) return { to: leg.to!, connectAfter: null, endAfter: 0, ending: 'invalid-number' };
+      leg.to = phone;
+      dialed = phone;
+    }
+    const decision = this.rt.carrier.decide(dialed, 'call', timeoutSec);
+    if (decision.outcome !== 'delivered') return { to: leg.to!, connectAfter: null, endAfter: decision.delaySeconds, ending: decision.outcome };
+    const talk = decision.callee?.hangupAfterSeconds ?? LEG_TALK_SECONDS;
+    return { to: leg.to!, connectAfter: decision.delaySeconds, endAfter: decision.delaySeconds + talk, ending: 'completed' };
+  }
+
+  private phase(p: LegJob): void {
+    const rows = this.calls();
+    const row = rows.get(p.callId);
+    const legs = row?.transfers ?? [];
+    const leg = legs.find((l) => l.sequence === p.sequence);
+    if (!row || !leg || isEnded(leg.status)) return; // the call ended first and closed the leg
+    const at = this.rt.clock.nowIso();
+    let changed: TransferLegRow;
+    if (p.phase === 'ringing') changed = { ...leg, status: 'ringing' };
+    else if (p.phase === 'connected') changed = { ...leg, status: 'connected', connectedAt: at };
+    else changed = this.ended(leg, p.ending, at);
+    const next = rows.replace({ ...row, transfers: legs.map((l) => (l === leg ? changed : l)) });
+    if (p.phase !== 'ringing') this.callback(next, changed);
+  }
+
+  private ended(leg: TransferLegRow, ending: EndingName, at: string): TransferLegRow {
+    const e = LEG_ENDINGS[ending];
+    return { ...leg, status: e.status, hangupCauseQ850: e.q850, sipResponseCode: e.sip, reasonText: e.reason, endedAt: at };
+  }
+
+  /**
+   * The `transfer` status callback (guides, call transfers): sent for the leg's start, connect
+   * and end when the call's StatusCallbackEvent lists `transfer`; no CallStatus.
+   */
+  private callback(row: CallRow, leg: TransferLegRow): void {
+    if (row.statusCallback === null || !row.statusCallbackEvents.includes('transfer')) return;
+    const now = this.rt.clock.now();
+    this.rt.events.emit({ type: 'call.status', accountId: row.accountId, resourceId: row.id, at: now, payload: transferPayload(row, leg, iso(now)) });
+  }
+}
+
+export function transferPayload(row: CallRow, leg: TransferLegRow, timestamp: string): Record<string, string> {
+  const payload: Record<string, string> = {
+    ...callIdentity(row),
+    StatusCallbackEvent: 'transfer',
+    Timestamp: timestamp,
+    TransferStatus: leg.status,
+    TransferSequence: String(leg.sequence),
+    TransferTo: leg.to ?? '',
+    TransferMode: leg.mode,
+  };
+  if (isEnded(leg.status)) payload.TransferDuration = String(legDuration(leg) ?? 0);
+  if (leg.reasonText !== null) payload.TransferReason = leg.reasonText;
+  if (leg.context !== null) payload.TransferContext = leg.context;
+  return payload;
+}
+
+function tryPhone(raw: string): string | null {
+  try {
+    return normalizePhone(raw, 'to');
+  } catch (err) {
+    if (err instanceof ApiError) return null;
+    throw err;
+  }
+}
