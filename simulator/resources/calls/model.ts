@@ -369,6 +369,7 @@ export class CallsModel {
   private resume(callId: string, seq: number, input: WalkInput): void {
     const row = this.calls.get(callId);
     if (!row || row.seq !== seq || row.status !== 'in-progress') return;
+    if (input.kind === 'recorded') this.rt.recordings.recorded(row, input.url, input.seconds); // the block's audio (recordings family)
     this.advance(row, input);
   }
 
@@ -556,6 +557,12 @@ export class CallsModel {
   }
 
   // --- views for other parts ---
+
+  /** The recordings family deleted the call's recording or its retention ended: recordingUrl is null again. */
+  forgetRecording(callId: string): void {
+    const row = this.calls.get(callId);
+    if (row && row.recordingUrl !== null) this.calls.replace({ ...row, recordingUrl: null });
+  }
 
   /** Answered calls the phone at `number` took part in (the carrier's phone view). */
   private phoneCalls(number: string): PhoneCall[] {
