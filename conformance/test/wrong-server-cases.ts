@@ -23,7 +23,7 @@ import { DEFECTS, defectMiddleware, defectSpec, pathOf, type Defect, type Defect
 
 export const EXPECTED: Record<Defect, string[]> = {
   // The email-domain list's own error row names 401 and 403 as well.
-  'auth-ignored': ['auth.bearer-required', 'auth.invalid-key', 'auth.other-account-403', 'email-domain.list.errors', 'errors.401', 'errors.403-other-account'],
+  'auth-ignored': ['auth.bearer-required', 'auth.invalid-key', 'auth.other-account-403', 'auth.recording-bearer', 'email-domain.list.errors', 'errors.401', 'errors.403-other-account'],
   'wrong-total': [
     'blocked-caller.list.total',
     'call.list.envelope',
@@ -97,6 +97,8 @@ export const EXPECTED: Record<Defect, string[]> = {
     'property:verifications-model',
     'sip-ip-acl.create.body',
     'sip-ip-acl.field.cidrs',
+    // A transcript request on a call without a recording is a 4xx.
+    'transcript.get',
     'usage.query.from-to-together',
     'usage.query.group-by-comma-rejected',
     'verification.list.errors',

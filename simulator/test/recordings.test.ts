@@ -282,5 +282,9 @@ describe('transcripts and summaries', () => {
     await expect(h.sim.control.request('POST', `/calls/${id}/artifacts`, { transcript: { failAt: 'nowhere' } })).rejects.toMatchObject({ status: 400 });
     await expect(h.sim.control.request('PUT', '/accounts/ACnope/artifact-settings', { autoTranscribe: true })).rejects.toMatchObject({ status: 404 });
     expect(JSON.stringify(h.sim.snapshot())).toBe(before);
+    // A test event naming no real call (the webhook trigger) is delivered as usual and leaves no artifacts.
+    const fake = await h.sim.control.request<any>('POST', '/webhooks/events', { accountId: ACME.accountId, type: 'callflow.ended', payload: { CallId: 'CAfake' }, resourceId: 'CAfake' });
+    expect(fake.deliveries).toEqual([]);
+    expect(h.sim.snapshot().models.recordings).toEqual(JSON.parse(before).models.recordings);
   });
 });
