@@ -268,6 +268,27 @@ describe('transcripts and summaries', () => {
     expect((await h.call('GET', h.acme(`/calls/${plain}/transcript`))).json.error).toBe('no_recording');
   });
 
+  it('a snapshot taken while a transcript is pending restores and finishes the same way', async () => {
+    const h = sim();
+    const id = await h.recordedCall(7);
+    await h.sim.control.request('POST', `/calls/${id}/artifacts`, { transcript: { seconds: 40 } });
+    await h.call('POST', h.acme(`/calls/${id}/transcript`));
+    await h.advance(20);
+    const snap = h.sim.snapshot();
+    await h.advance(60);
+    const done = (await h.call('GET', h.acme(`/calls/${id}/transcript`))).json;
+    const summary = (await h.call('GET', h.acme(`/calls/${id}/summary`))).json;
+    expect(done.status).toBe('completed');
+    const other = sim();
+    await other.sim.restore(snap);
+    expect((await other.call('GET', other.acme(`/calls/${id}/transcript`))).json.status).toBe('pending');
+    await other.advance(60);
+    expect((await other.call('GET', other.acme(`/calls/${id}/transcript`))).json).toEqual(done);
+    expect((await other.call('GET', other.acme(`/calls/${id}/summary`))).json).toEqual(summary);
+    const head = await other.call('HEAD', other.acme(`/recordings/${id}`));
+    expect([head.status, head.headers['content-type'], head.text]).toEqual([200, 'audio/wav', '']);
+  });
+
   it('bad input: unknown and foreign calls 404 on every artifact route, control routes 404/400, nothing changed', async () => {
     const h = sim();
     const id = await h.recordedCall(3);
