@@ -24,7 +24,8 @@ export type Defect =
   | 'call-flow-defaults-unfilled'
   | 'call-list-bounds-ignored'
   | 'call-transfers-on-list-rows'
-  | 'call-duration-off-by-one';
+  | 'call-duration-off-by-one'
+  | 'recording-one-second-short';
 
 export interface DefectSpec {
   /**
@@ -62,6 +63,7 @@ const ACCOUNT_PATH = /^\/v1\/accounts\/([^/]+)/;
 const isCallFlowPath = (path: string) => /\/call-flows(\/|$)/.test(path);
 const CALL_LIST = /^\/v1\/accounts\/[^/]+\/calls$/;
 const CALL_ONE = /^\/v1\/accounts\/[^/]+\/calls\/[^/]+$/;
+const RECORDING = /^\/v1\/accounts\/[^/]+\/recordings\/[^/]+(\/verb\/[^/]+)?$/;
 /** Fields a call-flow answer must fill when the request left them out (spec "Call flow"). */
 const DEFAULTED_BLOCK_FIELDS = ['maxDigits', 'timeoutSec', 'maxLengthSec', 'playBeep', 'finishKey', 'number', 'channel'];
 
@@ -232,6 +234,22 @@ const SPECS: Record<Defect, DefectSpec> = {
       if (rows.length === 0) return res;
       for (const r of rows) r.duration += 1;
       return withJson(res, body);
+    },
+  },
+  'recording-one-second-short': {
+    alters: (method, path, status) => method === 'GET' && status === 200 && RECORDING.test(path),
+    // Recordings lose their last second of audio (a valid WAV, one second shorter than reported).
+    middleware: () => async (req, next) => {
+      const res = await next(req);
+      if (req.method !== 'GET' || !RECORDING.test(pathOf(req.url)) || res.status !== 200 || !res.bytes) return res;
+      const wav = Buffer.from(res.bytes);
+      const second = wav.readUInt32LE(28); // byte rate of the simulator's 44-byte header
+      const data = wav.readUInt32LE(40);
+      if (data < second) return res;
+      const short = Buffer.from(wav.subarray(0, wav.length - second));
+      short.writeUInt32LE(short.length - 8, 4);
+      short.writeUInt32LE(data - second, 40);
+      return { ...res, bytes: short };
     },
   },
   'events-for-block-lists': {
