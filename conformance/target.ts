@@ -23,6 +23,8 @@ export interface WireResponse {
   text: string;
   /** The parsed body when it is JSON, else undefined. */
   json: unknown;
+  /** The raw body of a binary answer (a WAV recording), for expectations that read bytes. */
+  bytes?: Uint8Array;
   ms: number;
 }
 
@@ -87,7 +89,8 @@ export function simTarget(options: SimTargetOptions = {}): Target & { sim: Simul
       const res = await handle({ method: req.method, url: req.path, headers: req.headers, body: req.body });
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) headers[k.toLowerCase()] = v;
-      return { status: res.status, headers, text: res.body, json: parseBody(res.body, headers['content-type']), ms: performance.now() - started };
+      const bytes = res.bytes ?? (isBinary(headers['content-type']) ? Buffer.from(res.body) : undefined);
+      return { status: res.status, headers, text: res.body, json: parseBody(res.body, headers['content-type']), bytes, ms: performance.now() - started };
     },
     async isolate(seed) {
       if (options.withoutControlPlane) return;
@@ -113,7 +116,7 @@ export interface RemoteTargetOptions {
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /** Reads a body up to `max` bytes; past that it stops reading and says so, rather than holding 10 MB in memory and reports. */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, max: number): Promise<string> {
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, max: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -124,7 +127,12 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): 
     }
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** Answers whose bytes matter as bytes (audio, images, octet streams), not as text. */
+function isBinary(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^(audio|image|video)\/|^application\/octet-stream/i.test(contentType);
 }
 
 /** Any implementation at a base URL. */
@@ -147,12 +155,14 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
         body: req.body,
         dispatcher: agent,
       });
-      const text = await readCapped(res.body, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+      const raw = await readCapped(res.body, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) {
         if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       }
-      return { status: res.statusCode, headers, text, json: parseBody(text, headers['content-type']), ms: performance.now() - started };
+      const binary = isBinary(headers['content-type']);
+      const text = binary ? '' : raw.toString('utf8');
+      return { status: res.statusCode, headers, text, json: parseBody(text, headers['content-type']), bytes: binary ? raw : undefined, ms: performance.now() - started };
     },
     async isolate(seed) {
       if (!options.resetBetweenScenarios) return;

@@ -94,6 +94,25 @@ const FILTERS: Record<string, (v: unknown, arg?: string) => unknown> = {
     if (Number.isNaN(ms)) throw new Error(`day needs a datetime, got "${String(v)}"`);
     return new Date(ms).toISOString().slice(0, 10);
   },
+  // field(memo): '{"memo":"/v1/..."}' -> "/v1/..." (a field of a JSON object, or of its text: callflow.ended Variables)
+  field: (v, name) => {
+    let obj = v;
+    if (typeof v === 'string') {
+      try {
+        obj = JSON.parse(v);
+      } catch {
+        throw new Error(`field(${name}) needs a JSON object or its text, got "${v.slice(0, 40)}"`);
+      }
+    }
+    return obj && typeof obj === 'object' && !Array.isArray(obj) ? (obj as Record<string, unknown>)[name ?? ''] : undefined;
+  },
+  // urlPath: "https://api.example/v1/x?y=1" -> "/v1/x?y=1"; a path stays as it is (download links)
+  urlPath: (v) => {
+    const text = String(v);
+    if (text.startsWith('/')) return text;
+    const u = new URL(text);
+    return u.pathname + u.search;
+  },
   // repeat(3): "ab" -> "ababab" (bodies at and beyond a length limit, large payloads)
   repeat: (v, arg) => {
     const problem = filterArgProblem('repeat', arg);

@@ -158,7 +158,7 @@ export function loadScenario(file: string, ctx: LoadContext): Scenario {
       checkExpressions(source, step.receiver, `${at}/receiver`, known, problems);
     }
     if (step.kind !== 'receiver') {
-      const keys = step.kind === 'webhook' ? ['count', 'fields', 'headers', 'method'] : ['status', 'headers', 'body'];
+      const keys = step.kind === 'webhook' ? ['count', 'fields', 'headers', 'method'] : ['status', 'headers', 'body', 'wav'];
       checkMatchers(source, step.expect as Record<string, unknown> | undefined, keys, `${at}/expect`, problems);
       checkMatchers(source, step.expectSim as Record<string, unknown> | undefined, keys, `${at}/expectSim`, problems);
       checkExpressions(source, step.expect, `${at}/expect`, known, problems);

@@ -1,6 +1,8 @@
 // Runs one step: skip it when the target lacks what it needs, send it, then judge the answer:
 // the step's expectations (level spec for `expect`, sim for `expectSim`), every check, and the
 // probes that apply. Values named under `save` are kept for later steps.
+import { readWav } from './wav.ts';
+import { followRedirect } from './download.ts';
 import { CHECKS, HEAD_CHECKS, PROBES } from '../checks/index.ts';
 import { levelOf, type Exchange } from '../checks/types.ts';
 import type { Contract } from '../contract/contract.ts';
@@ -65,6 +67,10 @@ function judge(e: Expectation | undefined, level: Level, res: WireResponse, clau
   if (e.headers) add('headers', headerMatches(e.headers, res));
   if (e.body !== undefined) {
     add('body', res.json === undefined && res.text !== '' ? [{ path: 'body', message: `is not JSON: ${res.text.slice(0, 80)}` }] : match(e.body, res.json, 'body'));
+  }
+  if (e.wav !== undefined) {
+    const facts = res.bytes ? readWav(res.bytes) : `the answer (${res.status}, ${res.headers['content-type'] ?? 'no content-type'}) has no binary body`;
+    add('wav', typeof facts === 'string' ? [{ path: 'wav', message: facts }] : match(e.wav, facts, 'wav'));
   }
   return out;
 }
@@ -182,6 +188,8 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
   let res: WireResponse;
   try {
     res = await ctx.target.send(request);
+    // A download may redirect (recordings); the WAV is judged where it lands.
+    if (expect?.wav !== undefined || expectSim?.wav !== undefined) res = await followRedirect(ctx.target, request, res);
   } catch (e) {
     const message = ctx.secrets.redact(`no answer: ${(e as Error).message}`);
     return { ...base, request: shown, status: 'failed', ms: 0, assertions: [{ id: 'transport', level: 'spec', clauses, outcome: 'fail', message }] };

@@ -13,6 +13,8 @@ export interface Expectation {
   headers?: Record<string, unknown>;
   /** Partial deep match of the JSON body, with matchers. */
   body?: unknown;
+  /** The body is a WAV file whose facts (format, channels, sampleRate, bitsPerSample, seconds, dataBytes) match, with matchers. */
+  wav?: Record<string, unknown>;
 }
 
 export interface ApiRequestSpec {

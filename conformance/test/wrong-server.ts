@@ -28,7 +28,8 @@ export type Defect =
   | 'transfer-representative-latest'
   | 'transfer-billable-every-leg'
   | 'transfers-reversed'
-  | 'transfer-legacy-fields-filled';
+  | 'transfer-legacy-fields-filled'
+  | 'recording-one-second-short';
 
 export interface DefectSpec {
   /**
@@ -66,6 +67,7 @@ const ACCOUNT_PATH = /^\/v1\/accounts\/([^/]+)/;
 const isCallFlowPath = (path: string) => /\/call-flows(\/|$)/.test(path);
 const CALL_LIST = /^\/v1\/accounts\/[^/]+\/calls$/;
 const CALL_ONE = /^\/v1\/accounts\/[^/]+\/calls\/[^/]+$/;
+const RECORDING = /^\/v1\/accounts\/[^/]+\/recordings\/[^/]+(\/verb\/[^/]+)?$/;
 /** Fields a call-flow answer must fill when the request left them out (spec "Call flow"). */
 const DEFAULTED_BLOCK_FIELDS = ['maxDigits', 'timeoutSec', 'maxLengthSec', 'playBeep', 'finishKey', 'number', 'channel'];
 
@@ -294,6 +296,22 @@ const SPECS: Record<Defect, DefectSpec> = {
         l.connectedAt = l.startedAt;
       }
       return withJson(res, body);
+    },
+  },
+  'recording-one-second-short': {
+    alters: (method, path, status) => method === 'GET' && status === 200 && RECORDING.test(path),
+    // Recordings lose their last second of audio (a valid WAV, one second shorter than reported).
+    middleware: () => async (req, next) => {
+      const res = await next(req);
+      if (req.method !== 'GET' || !RECORDING.test(pathOf(req.url)) || res.status !== 200 || !res.bytes) return res;
+      const wav = Buffer.from(res.bytes);
+      const second = wav.readUInt32LE(28); // byte rate of the simulator's 44-byte header
+      const data = wav.readUInt32LE(40);
+      if (data < second) return res;
+      const short = Buffer.from(wav.subarray(0, wav.length - second));
+      short.writeUInt32LE(short.length - 8, 4);
+      short.writeUInt32LE(data - second, 40);
+      return { ...res, bytes: short };
     },
   },
   'events-for-block-lists': {

@@ -27,6 +27,7 @@ import { calls } from './calls/index.ts';
 import { assignmentLinks } from './assignment-links/index.ts';
 import { mcpConnections } from './mcp-connections/index.ts';
 import { mcpApps } from './mcp-apps/index.ts';
+import { recordings } from './recordings/index.ts';
 
 export const FAMILIES = [
   accounts,
@@ -52,6 +53,7 @@ export const FAMILIES = [
   assignmentLinks, // after accounts, numbers and kyc, which its ports use
   mcpConnections,
   mcpApps, // after usage: get_usage reads it
+  recordings, // after calls (its hook and callflow.ended), usage and the webhook engine
 ] as const;
 
 type Entry = (typeof FAMILIES)[number];

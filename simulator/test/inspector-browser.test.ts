@@ -207,6 +207,33 @@ describe.skipIf(!available)('the inspector in Chromium', () => {
     await page.close();
   });
 
+  it('plays a call\'s recordings in the page (fetched through the control plane with the token) and shows its transcript state', async () => {
+    const flow = await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/call-flows`, {
+      name: 'voicemail',
+      graph: { version: 1, start: 'r', nodes: { r: { type: 'record', prompt: 'Leave a message', saveAs: 'memo', next: 'r2' }, r2: { type: 'record', playBeep: false, next: null } } },
+    });
+    expect((await call(sim, 'POST', '/_sim/carrier/scripts', { number: '010-2020-8080', types: ['call'], outcome: 'delivered', speakSeconds: 4, keys: ['#', '#'] }, { key: TOKEN })).status).toBe(201);
+    const placed = await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/calls`, { To: '010-2020-8080', From: '07012340001', CallFlowId: flow.json.callFlowId });
+    await sim.clock.advance({ seconds: 120 });
+    expect((await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/calls/${placed.json.callId}/transcript`)).status).toBe(202);
+    const page = await open(`#/calls/${placed.json.callId}`);
+    await signIn(page);
+    const section = page.locator('section[aria-labelledby="call-recordings"]');
+    await expect.poll(() => section.locator('audio').count()).toBe(3);
+    expect(await section.locator('figcaption').allTextContents()).toEqual(['Whole call · 8 s', 'Record block memo · 4 s', 'Record block r2 · 4 s']);
+    // The elements really load the WAV files: the browser reads their durations.
+    const durations = () => page.evaluate<number[]>('[...document.querySelectorAll("audio")].map((a) => Math.round(a.duration))');
+    await expect.poll(durations, { timeout: 10_000 }).toEqual([8, 4, 4]);
+    expect(await page.evaluate('[...document.querySelectorAll("audio")].every((a) => a.src.startsWith("blob:"))')).toBe(true);
+    expect(await page.locator('section[aria-labelledby="call-transcript"]').textContent()).toContain('pending');
+    // Live: the transcript completes as the clock moves; the players keep their audio.
+    await sim.clock.advance({ seconds: 10 });
+    await expect.poll(() => page.locator('section[aria-labelledby="call-transcript"]').textContent(), { timeout: 10_000 }).toContain('completed');
+    await expect.poll(durations, { timeout: 10_000 }).toEqual([8, 4, 4]);
+    await shot(page, '10-recordings');
+    await page.close();
+  });
+
   it('says so for an unknown view, an unknown id and a reset under the open page', async () => {
     const page = await open('#/nothing-here');
     await signIn(page);

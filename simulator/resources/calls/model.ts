@@ -372,6 +372,7 @@ export class CallsModel {
   private resume(callId: string, seq: number, input: WalkInput): void {
     const row = this.calls.get(callId);
     if (!row || row.seq !== seq || row.status !== 'in-progress') return;
+    if (input.kind === 'recorded') this.rt.recordings.recorded(row, input.url, input.seconds); // the block's audio (recordings family)
     this.advance(row, input);
   }
 
@@ -558,6 +559,12 @@ export class CallsModel {
   transferPartiesOf(accountId: string, callId: string): number {
     const row = this.calls.get(callId);
     return row && row.accountId === accountId ? transferParties(row.transfers) : 0;
+  }
+
+  /** The recordings family deleted the call's recording or its retention ended: recordingUrl is null again. */
+  forgetRecording(callId: string): void {
+    const row = this.calls.get(callId);
+    if (row && row.recordingUrl !== null) this.calls.replace({ ...row, recordingUrl: null });
   }
 
   /** Answered calls the phone at `number` took part in (the carrier's phone view). */

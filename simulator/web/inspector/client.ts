@@ -13,6 +13,7 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
   var accountsCache = null;
   var rendering = false;
   var again = false;
+  var audioUrls = {}; // control-plane recording path -> blob URL, kept across live re-renders
 
   function esc(v) {
     return String(v === null || v === undefined ? '' : v).replace(/[&<>"']/g, function (c) {
@@ -95,7 +96,11 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
   function callDetail(id) {
     var walkRead = control('/calls/' + encodeURIComponent(id));
     var sent = control('/webhooks/deliveries?event=callflow.ended&resourceId=' + encodeURIComponent(id));
-    return Promise.all([walkRead, sent]).then(function (r) {
+    var artifacts = control('/calls/' + encodeURIComponent(id) + '/artifacts').catch(function (e) {
+      if (e instanceof Failure && e.status === 404) return null; // a simulator without the artifacts routes
+      throw e;
+    });
+    return Promise.all([walkRead, sent, artifacts]).then(function (r) {
       var w = r[0];
       var c = w.call;
       var html = '<h2>Call <code>' + esc(c.callId) + '</code></h2><p><a href="#/calls/' + esc(c.accountId) + '">All calls of ' + esc(c.accountId) + '</a></p>';
@@ -111,11 +116,50 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
       html += section('call-heard', 'What the phone heard and entered', (w.phone.heard.length ? '<ol>' + w.phone.heard.map(function (t) { return '<li>' + esc(t) + '</li>'; }).join('') + '</ol>' : '<p class="muted">Nothing: the call was not answered or said nothing.</p>') +
         (w.phone.entered.length ? '<p>Entered at each prompt: ' + w.phone.entered.map(keysPressed).join(', ') + '</p>' : ''));
       html += section('call-ended', 'callflow.ended', endedPayload(w, r[1].data));
-      html += section('call-recordings', 'Recordings', '<p class="muted">No recordings: the simulator does not keep call recordings yet.</p>');
+      html += section('call-recordings', 'Recordings', recordings(c.callId, r[2]));
+      html += section('call-transcript', 'Transcript and summary', transcriptFacts(r[2]));
       return html;
     }, function (e) {
       if (e instanceof Failure && e.status === 404) return '<div class="notice error">No call ' + esc(id) + ' in this simulator.</div>';
       throw e;
+    });
+  }
+  // Recordings play from the control plane (no account key in the page): fetched with the token,
+  // handed to the <audio> element as a blob URL by loadAudio() once the view is in the page.
+  function recordings(callId, a) {
+    var rec = a && a.recording;
+    if (!rec) return '<p class="muted">No recordings: this call ran no record block.</p>';
+    if (rec.state === 'deleted') return '<p class="muted">The recordings were deleted at ' + esc(rec.deletedAt) + '.</p>';
+    if (rec.state === 'expired') return '<p class="muted">The recordings were kept 90 days and are gone since ' + esc(rec.expiresAt) + '.</p>';
+    var base = '/_sim/calls/' + encodeURIComponent(callId) + '/recording';
+    function player(label, path, secs) {
+      var src = audioUrls[path] ? ' src="' + esc(audioUrls[path]) + '"' : '';
+      return '<figure><figcaption>' + label + ' · ' + esc(secs) + ' s</figcaption><audio controls preload="metadata" data-src="' + esc(path) + '"' + src + ' aria-label="' + esc(label.replace(/<[^>]*>/g, '')) + '"></audio></figure>';
+    }
+    var html = rec.state === 'available' ? player('Whole call', base, rec.seconds) + '<p class="muted">Kept until ' + esc(rec.expiresAt) + '.</p>' : '<p class="muted">The whole-call recording exists once the call ends.</p>';
+    return html + rec.pieces.map(function (p) { return player('Record block <code>' + esc(p.name) + '</code>', base + '/' + encodeURIComponent(p.name), p.seconds); }).join('');
+  }
+  function transcriptFacts(a) {
+    if (!a) return '<p class="muted">This simulator keeps no transcripts.</p>';
+    var t = a.transcript;
+    var s = a.summary;
+    var tText = t.status + (t.status === 'failed' ? ' at ' + t.stage + ' (' + t.error + ')' : '') + (t.attempts ? ', attempt ' + t.attempts : '');
+    var sText = s.status + (s.failedReason ? ' (' + s.failedReason + ')' : '') + (s.schemaVersion ? ', schema ' + s.schemaVersion : '');
+    return '<dl class="facts">' + fact('Transcript', esc(tText)) + fact('Summary', esc(sText)) + '</dl>';
+  }
+  function loadAudio() {
+    view.querySelectorAll('audio[data-src]').forEach(function (el) {
+      var path = el.getAttribute('data-src');
+      if (audioUrls[path]) { if (!el.getAttribute('src')) el.src = audioUrls[path]; return; }
+      fetch(path, { headers: token ? { authorization: 'Bearer ' + token } : {} }).then(function (res) {
+        if (!res.ok) throw new Error(String(res.status));
+        return res.blob();
+      }).then(function (blob) {
+        audioUrls[path] = URL.createObjectURL(blob);
+        el.src = audioUrls[path];
+      }, function (e) {
+        el.insertAdjacentHTML('afterend', '<p class="notice error">Could not load this recording (' + esc(e.message) + ').</p>');
+      });
     });
   }
   function walkTable(walk) {
@@ -306,7 +350,7 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
       tokenForm.hidden = true;
       if (!show) return '<div class="notice error">There is no view called ' + esc(r.name) + '. Choose one above.</div>';
       return show(r.part);
-    }).then(function (html) { view.innerHTML = html; }, function (e) {
+    }).then(function (html) { view.innerHTML = html; loadAudio(); }, function (e) {
       if (e instanceof Failure && e.status === 401 && e.path.indexOf('/_sim') === 0) {
         tokenForm.hidden = false;
         view.innerHTML = '';

@@ -1,0 +1,66 @@
+// Recording audio: real WAV files (RIFF, PCM 16-bit, mono, 8 kHz: the reference SDK's "server-side
+// mix" format) generated on demand from a recording's stored length and seed, so no audio bytes
+// are ever kept in the state. The sound is a deterministic series of tones and short pauses, one
+// tone per half second, which a player shows with the right duration.
+import { SeededRandom } from '../../core/random.ts';
+
+export const SAMPLE_RATE = 8000;
+const BYTES_PER_SAMPLE = 2;
+export const WAV_HEADER_BYTES = 44;
+
+/** A 32-bit seed from text (FNV-1a), for per-recording generators that do not touch rt.random. */
+export function seedOf(...parts: (string | number)[]): number {
+  let h = 0x811c9dc5;
+  for (const ch of parts.join('\u0000')) {
+    h ^= ch.codePointAt(0)!;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/** One recorded piece: `seconds` of audio from its own seed. */
+export interface AudioPiece {
+  seconds: number;
+  seed: number;
+}
+
+/** The WAV file of the pieces played one after another. */
+export function wavFile(pieces: readonly AudioPiece[]): Buffer {
+  const samples = pieces.reduce((n, p) => n + p.seconds * SAMPLE_RATE, 0);
+  const dataBytes = samples * BYTES_PER_SAMPLE;
+  const buf = Buffer.alloc(WAV_HEADER_BYTES + dataBytes);
+  buf.write('RIFF', 0, 'ascii');
+  buf.writeUInt32LE(36 + dataBytes, 4);
+  buf.write('WAVE', 8, 'ascii');
+  buf.write('fmt ', 12, 'ascii');
+  buf.writeUInt32LE(16, 16); // fmt chunk size
+  buf.writeUInt16LE(1, 20); // PCM
+  buf.writeUInt16LE(1, 22); // mono
+  buf.writeUInt32LE(SAMPLE_RATE, 24);
+  buf.writeUInt32LE(SAMPLE_RATE * BYTES_PER_SAMPLE, 28); // byte rate
+  buf.writeUInt16LE(BYTES_PER_SAMPLE, 32); // block align
+  buf.writeUInt16LE(16, 34); // bits per sample
+  buf.write('data', 36, 'ascii');
+  buf.writeUInt32LE(dataBytes, 40);
+  let at = WAV_HEADER_BYTES;
+  for (const p of pieces) at = writeTones(buf, at, p);
+  return buf;
+}
+
+/** Half-second tones between 200 and 800 Hz, one in five a pause, at a quarter of full scale. */
+function writeTones(buf: Buffer, at: number, piece: AudioPiece): number {
+  const random = new SeededRandom(piece.seed);
+  const half = SAMPLE_RATE / 2;
+  for (let h = 0; h < piece.seconds * 2; h++) {
+    const silent = random.int(0, 4) === 0;
+    const freq = random.int(200, 800);
+    for (let i = 0; i < half; i++) {
+      // Fade in and out over 10 ms so tones do not click.
+      const edge = Math.min(i, half - 1 - i, 80) / 80;
+      const v = silent ? 0 : Math.round(8192 * edge * Math.sin((2 * Math.PI * freq * i) / SAMPLE_RATE));
+      buf.writeInt16LE(v, at);
+      at += BYTES_PER_SAMPLE;
+    }
+  }
+  return at;
+}
