@@ -201,6 +201,29 @@ describe('transcripts and summaries', () => {
     expect(new Set(t.segments.map((s: { speaker: string }) => s.speaker))).toEqual(new Set(['speaker_0', 'speaker_1']));
   });
 
+  it('one more speaker per transfer party: a call that dialed a number that answered has speaker_0..2', async () => {
+    const h = sim();
+    await h.sim.clock.advance({ to: '2026-08-01T00:00:00Z' });
+    await h.script({ number: '010-6300-0009', delaySeconds: 2, hangupAfterSeconds: 20 });
+    await h.script({ number: '010-6300-0001', speakSeconds: 20, keys: ['#'] });
+    const graph: FlowGraph = {
+      version: 1,
+      start: 'r',
+      nodes: {
+        r: { type: 'record', prompt: 'Leave a message', maxLengthSec: 30, next: 'd' },
+        d: { type: 'dial', target: { kind: 'number', value: '010-6300-0009' }, timeoutSec: 20, next: null },
+      },
+    };
+    const id = await h.place('010-6300-0001', await h.flow(graph));
+    await h.advance(180);
+    expect((await h.call('GET', h.acme(`/calls/${id}`))).json).toMatchObject({ transferStatus: 'completed' });
+    await h.call('POST', h.acme(`/calls/${id}/transcript`));
+    await h.advance(10);
+    const t = (await h.call('GET', h.acme(`/calls/${id}/transcript`))).json;
+    expect(t.status).toBe('completed');
+    expect(new Set(t.segments.map((s: { speaker: string }) => s.speaker))).toEqual(new Set(['speaker_0', 'speaker_1', 'speaker_2']));
+  });
+
   it('speakSeconds 0: an empty recording, no_audio on every retry, then 409 after the third; no usage', async () => {
     const h = sim();
     const hook = await startReceiver();
