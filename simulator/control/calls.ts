@@ -46,7 +46,9 @@ const CallWalkView = Type.Object(
 function callWalk(rt: Runtime, callId: string) {
   const row = rt.calls.calls.get(callId);
   if (!row) throw callErrors.CALL_NOT_FOUND(`no call ${callId} in this simulator`);
-  const walk = row.trace === null ? null : { status: row.walk?.ended ?? 'running', ...walkView(row.trace) };
+  // A VoiceML walk (no flow state) is running until the call ends, then completed unless it was cut short or ended in app_error.
+  const voiceStatus = row.dateUpdated === null ? 'running' : row.voiceml?.ended && row.hangupCause !== 'app_error' ? 'completed' : 'abandoned';
+  const walk = row.trace === null ? null : { status: row.walk?.ended ?? (row.voiceml ? voiceStatus : 'running'), ...walkView(row.trace) };
   return {
     call: { ...callWire(row), transfers: [] },
     callFlowId: row.callFlowId,

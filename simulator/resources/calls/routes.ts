@@ -43,7 +43,6 @@ export const operations = [
       callErrors.CALL_FLOW_UNREADABLE,
       callErrors.AGENT_NOT_FOUND,
       callErrors.AGENT_NOT_CONNECTED,
-      callErrors.VOICEML_NOT_SIMULATED,
     ],
     handler: (ctx) => reply.created({ ...ctx.rt.calls.wire.wire(ctx.rt.calls.create(ctx.accountId, ctx.body)) as object, transfers: [] }),
   }),
