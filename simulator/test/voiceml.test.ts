@@ -9,11 +9,14 @@ import { parseFormBody, verifySignature } from '../core/signing.ts';
 
 afterEach(closeAllReceivers);
 
-const xml = (body: string): Behaviour => ({ status: 200, body: `<?xml version="1.0" encoding="UTF-8"?><Response>${body}</Response>`, headers: { 'content-type': 'application/xml' } });
+type Answer = Exclude<Behaviour, (...args: never[]) => unknown>;
+type Doc = Answer | ((req: Received) => Answer);
+
+const xml = (body: string): Answer => ({ status: 200, body: `<?xml version="1.0" encoding="UTF-8"?><Response>${body}</Response>`, headers: { 'content-type': 'application/xml' } });
 
 /** A receiver answering by path: `docs['/start']` and so on; the URL of a path is `at(path)`. */
-async function app(docs: Record<string, Behaviour | ((req: Received) => Behaviour)>) {
-  const r = await startReceiver((_, req) => {
+async function app(docs: Record<string, Doc>) {
+  const r = await startReceiver((_, req): Behaviour => {
     const path = req.path.split('?')[0]!;
     const d = docs[path];
     if (d === undefined) return { status: 404, body: 'no such document' };
@@ -58,5 +61,175 @@ describe('VoiceML Url calls', () => {
     const call = await h.get(id);
     expect(call).toMatchObject({ status: 'completed', hangupCause: 'normal_clearing', hangupSource: 'caller' });
     expect((await h.phone('010-8000-0001')).texts).toEqual(['Welcome', 'Press two keys', 'You chose 42']);
+  });
+
+  it('Pause, Play and Redirect take their time; a Gather with no entry falls through; the document ending hangs up', async () => {
+    const h = sim();
+    const a = await app({
+      '/start': xml('<Pause length="3"/><Play>https://cdn.example.com/a.wav</Play><Redirect method="GET">/next</Redirect><Say>never</Say>'),
+      '/next': xml('<Gather action="/never"><Say>Press</Say></Gather><Say>Nothing pressed</Say>'),
+    });
+    await h.script({ number: '010-8000-0002' });
+    const id = await h.place('010-8000-0002', a.at('/start'));
+    await h.advance(60);
+    expect(a.paths()).toEqual(['/start', '/next']);
+    expect(a.requests[1]!.method).toBe('GET');
+    expect(a.requests[1]!.fields.CallId).toBe(id);
+    expect((await h.phone('010-8000-0002')).texts).toEqual(['Press', 'Nothing pressed']);
+    const call = await h.get(id);
+    // 3 s pause + 5 s play + 1 s prompt + 5 s timeout + 2 s speech.
+    expect(call).toMatchObject({ status: 'completed', duration: 16, hangupCause: 'normal_clearing', hangupSource: 'caller' });
+    const walk = (await h.walk(id)).walk;
+    expect(walk.status).toBe('completed');
+    expect(walk.steps.map((s: any) => s.type)).toEqual(['fetch', 'pause', 'play', 'redirect', 'fetch', 'gather', 'say']);
+    expect(walk.steps[5]).toMatchObject({ keys: '', result: 'timeout' });
+  });
+
+  it('Gather: numDigits cuts, finishOnKey ends, replies answer what the phone heard', async () => {
+    const h = sim();
+    const a = await app({
+      '/start': xml('<Gather numDigits="3" action="/a"><Say>Your code</Say></Gather>'),
+      '/a': xml('<Gather finishOnKey="*" action="/b"><Say>Your pin please</Say></Gather>'),
+      '/b': xml('<Hangup/>'),
+    });
+    await h.script({ number: '010-8000-0003', keys: ['12345'], replies: [{ heard: 'pin', keys: '77*9' }] });
+    await h.place('010-8000-0003', a.at('/start'));
+    await h.advance(60);
+    expect(a.requests.map((q) => q.fields.Digits ?? null)).toEqual([null, '123', '77']);
+  });
+
+  it('Record: length from the carrier script, capped by maxLength; RecordingUrl is the verb recording by name', async () => {
+    const h = sim();
+    const a = await app({
+      '/start': xml('<Record maxLength="5" action="/rec"/>'),
+      '/rec': xml('<Record action="/rec2" playBeep="false"/>'),
+      '/rec2': xml('<Hangup/>'),
+    });
+    await h.script({ number: '010-8000-0004', speakSeconds: 8, keys: ['', '#'] });
+    const id = await h.place('010-8000-0004', a.at('/start'));
+    await h.advance(60);
+    const base = `/v1/accounts/${ACME.accountId}/recordings/${id}`;
+    expect(a.requests[1]!.fields).toMatchObject({ RecordingUrl: `${base}/verb/voiceml-1`, RecordingDuration: '5', Digits: '' });
+    expect(a.requests[2]!.fields).toMatchObject({ RecordingUrl: `${base}/verb/voiceml-2`, RecordingDuration: '8', Digits: '#' });
+    expect((await h.get(id)).recordingUrl).toBe(base);
+  });
+
+  it('Dial: DialCallStatus and duration to the action; <Number statusCallback> answered and completed; a busy callee', async () => {
+    const h = sim();
+    const legs = await startReceiver();
+    const a = await app({
+      '/start': xml(`<Dial action="/dialed" timeout="20"><Number statusCallback="${legs.url}">010-8100-0002</Number></Dial>`),
+      '/dialed': (req) => xml(req.fields.DialCallStatus === 'completed' ? '<Dial action="/dialed2"><Sip>sip:desk@pbx.example.com</Sip></Dial>' : '<Hangup/>'),
+      '/dialed2': xml('<Dial action="/busy">010-8100-0003</Dial>'),
+      '/busy': xml('<Hangup/>'),
+    });
+    await h.script({ number: '010-8000-0005' });
+    await h.script({ number: '010-8100-0002', hangupAfterSeconds: 20 });
+    await h.script({ number: '010-8100-0003', outcome: 'busy' });
+    await h.place('010-8000-0005', a.at('/start'));
+    await h.advance(300);
+    await h.sim.webhooks.settle();
+    expect(a.requests.slice(1).map((q) => [q.fields.DialCallStatus, q.fields.DialCallDuration])).toEqual([
+      ['completed', '20'],
+      ['completed', '60'],
+      ['busy', '0'],
+    ]);
+    expect(legs.requests.map((q) => [q.fields.StatusCallbackEvent, q.fields.DialCallStatus, q.fields.DialTo])).toEqual([
+      ['answered', 'in-progress', '010-8100-0002'],
+      ['completed', 'completed', '010-8100-0002'],
+    ]);
+    const answeredAt = Date.parse(legs.requests[0]!.fields.Timestamp!);
+    expect(Date.parse(legs.requests[1]!.fields.Timestamp!) - answeredAt).toBe(20_000);
+  });
+
+  it('Reject ends the call rejected (or busy) by the app; Hangup mid-document stops there', async () => {
+    const h = sim();
+    const a = await app({ '/r': xml('<Reject/>'), '/b': xml('<Reject reason="busy"/>') });
+    await h.script({ prefix: '010-8200', numberPrefix: undefined });
+    const r = await h.place('010-8200-0001', a.at('/r'));
+    const b = await h.place('010-8200-0002', a.at('/b'));
+    await h.advance(60);
+    expect(await h.get(r)).toMatchObject({ status: 'rejected', hangupCause: 'call_rejected', hangupSource: 'app', duration: 0 });
+    expect(await h.get(b)).toMatchObject({ status: 'busy', hangupCause: 'user_busy', hangupSource: 'app', duration: 0 });
+  });
+});
+
+describe('VoiceML on numbers routed to a webhook', () => {
+  it('an inbound call requests the number\'s webhookUrl with its webhookMethod and webhookHeaders, signed', async () => {
+    const h = sim();
+    const a = await app({ '/in': xml('<Say>Hello caller</Say>') });
+    const put = await h.call('PUT', h.acme('/numbers/07012340001'), { routingType: 'webhook', webhookUrl: a.at('/in'), webhookMethod: 'GET', webhookHeaders: { 'X-App': 'one' } });
+    expect(put.status).toBe(200);
+    const { callId } = await h.sim.control.request<any>('POST', '/carrier/inbound-calls', { from: '010-7000-0001', to: '070-1234-0001' });
+    await h.advance(30);
+    const q = a.requests[0]!;
+    expect(q.method).toBe('GET');
+    expect(q.headers['x-app']).toBe('one');
+    expect(q.fields).toMatchObject({ CallId: callId, From: '01070000001', To: '07012340001', Direction: 'inbound', CallStatus: 'in-progress' });
+    const key = runtimeOf(h.sim).webhookEngine.signingKeys.get(ACME.accountId);
+    expect(verifySignature(key, q.url, undefined, String(q.headers['x-signature']))).toBe(true);
+    expect(await h.get(callId)).toMatchObject({ status: 'completed', direction: 'inbound', hangupSource: 'callee', duration: 2 });
+  });
+});
+
+describe('VoiceML errors end the call with app_error from the app', () => {
+  const cases: [string, Doc | 'closed' | 'hang'][] = [
+    ['a non-2xx answer', { status: 500, body: 'boom' }],
+    ['invalid XML', { status: 200, body: '<Response><Say>unclosed</Response>' }],
+    ['a root other than Response', { status: 200, body: '<Reply><Say>x</Say></Reply>' }],
+    ['an unknown verb', xml('<Dance/>')],
+    ['an external entity', { status: 200, body: '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><Response><Say>&x;</Say></Response>' }],
+    ['an entity expansion bomb', { status: 200, body: '<!DOCTYPE r [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;&a;">]><Response><Say>&b;</Say></Response>' }],
+    ['a huge document', { huge: 512 * 1024 }],
+    ['deep nesting', { status: 200, body: `<Response>${'<Gather>'.repeat(5000)}${'</Gather>'.repeat(5000)}</Response>` }],
+    ['a bad attribute', xml('<Pause length="forever"/>')],
+    ['an unknown voice', xml('<Say voice="robot">hi</Say>')],
+    ['Connect/Stream (not simulated)', xml('<Connect><Stream url="wss://example.com/media"/></Connect>')],
+    ['a redirect loop', xml('<Redirect>/doc</Redirect>')],
+    ['an unreachable URL', 'closed'],
+    ['a timeout', 'hang'],
+  ];
+  it.each(cases)('%s', async (_, doc) => {
+    const h = sim();
+    runtimeOf(h.sim).calls.http.timeoutMs = 300;
+    const hook = await startReceiver();
+    const a = await app({ '/doc': doc === 'closed' ? { status: 200 } : doc === 'hang' ? { hang: true } : doc });
+    let url = a.at('/doc');
+    if (doc === 'closed') {
+      await a.close();
+      url = a.at('/doc');
+    }
+    await h.script({ number: '010-8300-0001' });
+    const id = await h.place('010-8300-0001', url, { StatusCallback: hook.url, StatusCallbackEvent: 'completed' });
+    await h.advance(60);
+    await h.sim.webhooks.settle();
+    expect(await h.get(id)).toMatchObject({ status: 'completed', hangupCause: 'app_error', hangupSource: 'app' });
+    expect(hook.requests.at(-1)!.fields).toMatchObject({ StatusCallbackEvent: 'completed', HangupCause: 'app_error', HangupSource: 'app' });
+    const walk = (await h.walk(id)).walk;
+    expect(walk.status).toBe('abandoned');
+    expect(walk.steps.at(-1).result).toContain('app_error');
+    if (doc !== 'closed') expect(a.requests.length).toBeLessThanOrEqual(11);
+  });
+
+  it('under strict egress an action at a private address is refused before any request: app_error', async () => {
+    const h = sim();
+    const a = await app({ '/start': xml(`<Gather action="http://10.1.2.3/collect"><Say>${'Press five. '.repeat(10)}</Say></Gather>`) });
+    await h.script({ number: '010-8300-0002', keys: ['5'] });
+    const id = await h.place('010-8300-0002', a.at('/start'));
+    for (let i = 0; i < 20 && a.requests.length === 0; i++) await h.advance(1); // answered, the document fetched, the 12 s prompt playing
+    expect(a.requests).toHaveLength(1);
+    await h.sim.control.request('PUT', '/egress', { strict: true });
+    await h.advance(30);
+    expect(await h.get(id)).toMatchObject({ status: 'completed', hangupCause: 'app_error', hangupSource: 'app' });
+    const walk = (await h.walk(id)).walk;
+    expect(walk.steps.at(-1).result).toContain('egress policy');
+  });
+
+  it('a Url at a private address is refused at creation under strict egress (400 URL_BLOCKED), storing nothing', async () => {
+    const h = sim();
+    await h.sim.control.request('PUT', '/egress', { strict: true });
+    const r = await h.call('POST', h.acme('/calls'), { To: '010-8300-0003', From: '070-1234-0001', Url: 'http://127.0.0.1:9/voiceml' });
+    expect([r.status, r.json.code]).toEqual([400, 'URL_BLOCKED']);
+    expect((await h.call('GET', h.acme('/calls'))).json.meta.total).toBe(0);
   });
 });

@@ -115,7 +115,7 @@ function resumed(w: Walk, state: VoiceMlState, verb: Verb | undefined, input: Ex
       return w.arrived(input.status, input.body);
     case 'refused':
       if (state.waiting !== 'fetch') break;
-      w.resume(w.fetchId(), 'fetch', `error: ${input.reason}`);
+      w.resume(w.fetchId(), 'fetch', `app_error: ${input.reason}`);
       return w.fail(input.reason);
     case 'elapsed':
       if (state.waiting !== 'timer') break;
@@ -254,7 +254,7 @@ class Walk {
   arrived(status: number | null, body: string | null): VoiceStepResult {
     const id = this.fetchId();
     const fail = (reason: string) => {
-      this.resume(id, 'fetch', `error: ${reason}`);
+      this.resume(id, 'fetch', `app_error: ${reason}`);
       return this.fail(reason);
     };
     if (status === null) return fail(`no answer from ${this.s.url} (unreachable, refused or timed out)`);
