@@ -145,7 +145,8 @@ describe('VoiceML Url calls', () => {
   it('Reject ends the call rejected (or busy) by the app; Hangup mid-document stops there', async () => {
     const h = sim();
     const a = await app({ '/r': xml('<Reject/>'), '/b': xml('<Reject reason="busy"/>') });
-    await h.script({ prefix: '010-8200', numberPrefix: undefined });
+    await h.script({ number: '010-8200-0001' });
+    await h.script({ number: '010-8200-0002' });
     const r = await h.place('010-8200-0001', a.at('/r'));
     const b = await h.place('010-8200-0002', a.at('/b'));
     await h.advance(60);
