@@ -155,6 +155,29 @@ describe('VoiceML Url calls', () => {
   });
 });
 
+describe('VoiceML and snapshots', () => {
+  it('a snapshot taken mid-walk restores the VoiceML state and the call ends the same way', async () => {
+    const h = sim();
+    const a = await app({
+      '/start': xml(`<Gather action="/next" numDigits="1"><Say>${'Please choose. '.repeat(6)}</Say></Gather>`),
+      '/next': (req) => xml(`<Say>Chose ${req.fields.Digits}</Say>`),
+    });
+    await h.script({ number: '010-8400-0001', keys: ['7'] });
+    const id = await h.place('010-8400-0001', a.at('/start'));
+    for (let i = 0; i < 20 && a.requests.length === 0; i++) await h.advance(1);
+    await h.advance(2); // in the middle of the 9 s prompt
+    const snap = await h.sim.control.snapshot();
+    await h.advance(60);
+    const first = await h.get(id);
+    expect(first).toMatchObject({ status: 'completed', hangupSource: 'caller' });
+    await h.sim.control.restore(snap);
+    expect((await h.get(id)).status).toBe('in-progress');
+    await h.advance(60);
+    expect(await h.get(id)).toEqual(first);
+    expect(a.paths()).toEqual(['/start', '/next', '/next']);
+  });
+});
+
 describe('VoiceML on numbers routed to a webhook', () => {
   it('an inbound call requests the number\'s webhookUrl with its webhookMethod and webhookHeaders, signed', async () => {
     const h = sim();
