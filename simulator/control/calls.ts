@@ -22,12 +22,12 @@ const CallWalkView = Type.Object(
     walk: Nullable(
       Type.Object(
         {
-          status: StringEnum(['running', 'completed', 'abandoned'], { description: 'running until the flow ends; then the Status callflow.ended carried.' }),
+          status: StringEnum(['running', 'completed', 'abandoned'], { description: 'running until the flow ends; then the Status callflow.ended carried. A VoiceML call: running until the call ends, then completed, or abandoned after an app_error or a hang-up mid-walk.' }),
           startVariables: Vars,
           steps: Type.Array(Type.Object({ ...TraceStepSchema.properties, variables: Type.Record(Type.String(), Type.String(), { description: 'Every variable after this block.' }) }, { additionalProperties: false })),
           omitted: Type.Integer({ minimum: 0, description: 'Blocks entered after the first 200, not kept.' }),
         },
-        { additionalProperties: false, description: 'The blocks the flow walked; null for a call without a flow.' },
+        { additionalProperties: false, description: 'The blocks the flow walked, or for a VoiceML call each request (fetch-<n>) and verb (<document>.<verb>); null for a call with neither.' },
       ),
     ),
     phone: Type.Object(

@@ -212,6 +212,7 @@ describe('VoiceML errors end the call with app_error from the app', () => {
     ['a redirect loop', xml('<Redirect>/doc</Redirect>')],
     ['an unreachable URL', 'closed'],
     ['a timeout', 'hang'],
+    ['a body that never ends', { dribble: true }],
   ];
   it.each(cases)('%s', async (_, doc) => {
     const h = sim();
