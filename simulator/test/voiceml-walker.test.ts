@@ -28,6 +28,12 @@ describe('VoiceML documents', () => {
     expect(decodeEntities('&lt;a&gt; &unknown; &#0; &#x110000;')).toBe('<a> &unknown; &#0; &#x110000;');
   });
 
+  it('attributes named like Object.prototype members (__proto__, constructor) refuse the document', () => {
+    for (const name of ['__proto__', 'constructor']) {
+      expect(parseDocument(doc(`<Say ${name}="x">hi</Say>`))).toEqual({ ok: false, reason: expect.stringMatching(new RegExp(`invalid XML: .*${name}`)) });
+    }
+  });
+
   it.each([
     ['a DOCTYPE with an external entity', '<!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><Response><Say>&x;</Say></Response>', /DOCTYPE/],
     ['an entity declaration alone', '<Response><!ENTITY x "y"><Say>x</Say></Response>', /DOCTYPE or entity/],

@@ -64,10 +64,9 @@ function elementName(n: RawNode): string | undefined {
   return Object.keys(n).find((k) => k !== ':@' && k !== '#text');
 }
 
+/** Own properties only (fromEntries defines them), so an attribute named __proto__ is just a name. */
 function attrsOf(n: RawNode): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(n[':@'] ?? {})) out[k] = decodeEntities(String(v));
-  return out;
+  return Object.fromEntries(Object.entries(n[':@'] ?? {}).map(([k, v]) => [k, decodeEntities(String(v))]));
 }
 
 function textOf(children: RawNode[]): string {
