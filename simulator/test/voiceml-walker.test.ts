@@ -119,6 +119,8 @@ describe('the VoiceML walker', () => {
     expect(answered).toMatchObject({ type: 'dialCallback', url: 'https://app.example.com/leg', fields: expect.arrayContaining([['StatusCallbackEvent', 'answered'], ['Timestamp', '2025-12-31T23:59:18.000Z']]) });
     expect(completed).toMatchObject({ type: 'dialCallback', fields: expect.arrayContaining([['StatusCallbackEvent', 'completed'], ['DialCallStatus', 'completed'], ['DialCallDuration', '42']]) });
     expect(fetch).toMatchObject({ type: 'fetch', url: 'https://app.example.com/d', fields: [['CallId', 'CA1'], ['DialCallStatus', 'completed'], ['DialCallDuration', '42']] });
+    const odd = voiceStep(started(), { kind: 'http', status: 200, body: doc('<Dial><Number statusCallback="mailto:x@y.example">010</Number></Dial>') }, call);
+    expect(voiceStep(odd.state, { kind: 'dialed', outcome: 'busy' }, call)).toMatchObject({ effects: [], end: { kind: 'hangup' } });
     expect(['completed', 'busy', 'no-answer', 'rejected', 'failed', 'canceled', 'odd'].map(dialCallStatus)).toEqual(['completed', 'busy', 'no-answer', 'busy', 'failed', 'canceled', 'failed']);
   });
 

@@ -366,7 +366,8 @@ class Walk {
       const method = methodAttr(target.callback, 'statusCallbackMethod');
       const url = resolve(target.callback.attrs.statusCallback!, this.s.url);
       const base: [string, string][] = [...this.call.fields.filter(([k]) => k !== 'CallStatus'), ['DialTo', target.value]];
-      if (url !== undefined) {
+      // A statusCallback that is no http(s) URL is not called (the call goes on; the action still reports the leg).
+      if (url !== undefined && /^https?:/.test(url)) {
         if (status === 'completed' && events.includes('answered')) {
           const at = iso(this.call.nowMs - duration * 1000);
           this.effects.push({ type: 'dialCallback', url, method, fields: [...base, ['StatusCallbackEvent', 'answered'], ['DialCallStatus', 'in-progress'], ['Timestamp', at]] });
