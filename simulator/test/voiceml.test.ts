@@ -189,10 +189,38 @@ describe('VoiceML on numbers routed to a webhook', () => {
     const q = a.requests[0]!;
     expect(q.method).toBe('GET');
     expect(q.headers['x-app']).toBe('one');
-    expect(q.fields).toMatchObject({ CallId: callId, From: '01070000001', To: '07012340001', Direction: 'inbound', CallStatus: 'in-progress' });
+    expect(q.fields).toMatchObject({ CallId: callId, From: '01070000001', To: '07012340001', Direction: 'inbound', CallStatus: 'ringing' });
     const key = runtimeOf(h.sim).webhookEngine.signingKeys.get(ACME.accountId);
     expect(verifySignature(key, q.url, undefined, String(q.headers['x-signature']))).toBe(true);
     expect(await h.get(callId)).toMatchObject({ status: 'completed', direction: 'inbound', hangupSource: 'callee', duration: 2 });
+  });
+
+  it('the app decides before the call is picked up: Reject and errors leave it unanswered; the first verb using the line answers it', async () => {
+    const h = sim();
+    const status = await startReceiver();
+    let doc = '';
+    const a = await app({ '/in': () => xml(doc), '/later': xml('<Reject reason="busy"/>') });
+    await h.call('PUT', h.acme('/numbers/07012340001'), { routingType: 'webhook', webhookUrl: a.at('/in'), statusCallback: status.url });
+    const ring = async (body: string) => {
+      doc = body;
+      const { callId } = await h.sim.control.request<any>('POST', '/carrier/inbound-calls', { from: '010-7000-0009', to: '070-1234-0001' });
+      await h.advance(30);
+      return (await h.sim.control.request<any>('GET', `/calls/${callId}`)) as any;
+    };
+    const rejected = await ring('<Redirect>later</Redirect>');
+    expect(rejected.call).toMatchObject({ status: 'busy', hangupCause: 'user_busy', hangupSource: 'app', duration: 0 });
+    expect(rejected.timeline.map((t: any) => t.status)).toEqual(['ringing', 'busy']);
+    const broken = await ring('<Dance/>');
+    expect(broken.call).toMatchObject({ status: 'failed', hangupCause: 'app_error', hangupSource: 'app', duration: 0 });
+    const hungUp = await ring('<Hangup/>');
+    expect(hungUp.call).toMatchObject({ status: 'rejected', hangupCause: 'call_rejected', hangupSource: 'app' });
+    const answered = await ring('<Pause length="4"/><Reject/>');
+    expect(answered.call).toMatchObject({ status: 'rejected', hangupSource: 'app', duration: 4 });
+    expect(answered.timeline.map((t: any) => t.status)).toEqual(['ringing', 'in-progress', 'rejected']);
+    await h.sim.webhooks.settle();
+    const events = (id: string) => status.requests.filter((r) => r.fields.CallId === id).map((r) => r.fields.StatusCallbackEvent);
+    expect(events(rejected.call.callId)).not.toContain('answered');
+    expect(events(answered.call.callId)).toContain('answered');
   });
 });
 

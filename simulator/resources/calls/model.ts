@@ -359,7 +359,10 @@ export class CallsModel {
 
   private answerInbound(callId: string): void {
     const row = this.calls.get(callId);
-    if (row && row.status === 'ringing') this.answer(row);
+    if (!row || row.status !== 'ringing') return;
+    // A webhook number asks the app first: its first verb that uses the line picks up (advanceVoiceMl).
+    if (row.voiceml) return this.advance(row, { kind: 'start' });
+    this.answer(row);
   }
 
   private answer(row: CallRow): void {
@@ -379,7 +382,7 @@ export class CallsModel {
 
   private resume(callId: string, seq: number, input: WalkInput): void {
     const row = this.calls.get(callId);
-    if (!row || row.seq !== seq || row.status !== 'in-progress') return;
+    if (!row || row.seq !== seq || !(row.status === 'in-progress' || (row.status === 'ringing' && row.voiceml))) return;
     this.advance(row, input);
   }
 
@@ -423,10 +426,22 @@ export class CallsModel {
   /** One VoiceML step: the runner walks and signs, the effects are the flow's. */
   private advanceVoiceMl(row: CallRow, input: VoiceInput): void {
     const r = this.voiceml.step(row, input);
-    const d: Draft = { ...row, voiceml: r.state, trace: r.trace, seq: row.seq + 1 };
+    const line = row.status === 'ringing' && r.effects.some((e) => e.type !== 'http') ? this.pickUp(row) : row;
+    const d: Draft = { ...line, voiceml: r.state, trace: r.trace, seq: row.seq + 1 };
     for (const e of r.effects) this.perform(d, e);
     if (r.end) this.end(d, r.end.ending, r.end.source, r.end.cause);
     else this.calls.replace(d);
+  }
+
+  /** An inbound VoiceML call is answered when its document first uses the line (no machine detection inbound). */
+  private pickUp(row: CallRow): CallRow {
+    const now = this.rt.clock.now();
+    const answered = this.calls.replace({ ...this.moved(row, 'in-progress'), answeredAt: iso(now) });
+    this.callback(answered, 'answered');
+    if (row.callee.hangupAfterSeconds !== null) {
+      this.rt.clock.schedule('calls.phoneHangup', now + Math.round(row.callee.hangupAfterSeconds * 1000), { callId: row.id });
+    }
+    return answered;
   }
 
   private later(d: Draft, seconds: number, input: WalkInput): void {

@@ -96,6 +96,11 @@ export class VoiceMlRunner {
   }
 
   private ending(row: CallRow, end: VoiceEnd): VoiceMlEnding {
+    // An inbound call still ringing (its app has not used the line): never answered.
+    if (row.status === 'ringing') {
+      if (end.kind === 'error') return { ending: 'failed', source: 'app', cause: 'app_error' };
+      return { ending: end.kind === 'reject' && end.busy ? 'busy' : 'rejected', source: 'app' };
+    }
     switch (end.kind) {
       case 'hangup':
         return { ending: 'normal', source: platformSide(row.direction) };
