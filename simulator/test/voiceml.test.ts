@@ -278,6 +278,20 @@ describe('VoiceML errors end the call with app_error from the app', () => {
     expect(walk.steps.at(-1).result).toContain('egress policy');
   });
 
+  it('under strict egress a name that resolves to a loopback address gets no request: app_error', async () => {
+    const h = sim();
+    const a = await app({ '/start': xml('<Say>never fetched</Say>') });
+    const port = new URL(a.origin).port;
+    await h.sim.control.request('PUT', '/dns/records/app.example.com', { records: [{ type: 'A', value: '127.0.0.1' }] });
+    await h.sim.control.request('PUT', '/egress', { strict: true });
+    await h.script({ number: '010-8300-0004' });
+    const id = await h.place('010-8300-0004', `http://app.example.com:${port}/start`);
+    await h.advance(30);
+    expect(a.requests).toHaveLength(0);
+    expect(await h.get(id)).toMatchObject({ status: 'completed', hangupCause: 'app_error', hangupSource: 'app' });
+    expect((await h.walk(id)).walk.steps[0].result).toMatch(/^no answer \(app_error: /);
+  });
+
   it('a Url at a private address is refused at creation under strict egress (400 URL_BLOCKED), storing nothing', async () => {
     const h = sim();
     await h.sim.control.request('PUT', '/egress', { strict: true });
