@@ -89,7 +89,8 @@ export class WebhookReceiver {
       });
       req.on('end', () => {
         const answer = receiver!.take(req, Buffer.concat(chunks).toString('utf8'), size > maxBody);
-        res.writeHead(answer.status, { 'content-type': 'text/plain' });
+        // A scripted XML body (a VoiceML document) is served as XML.
+        res.writeHead(answer.status, { 'content-type': answer.body?.trimStart().startsWith('<') ? 'application/xml' : 'text/plain' });
         res.end(answer.body);
       });
     });

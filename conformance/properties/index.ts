@@ -13,8 +13,9 @@ import { fuzzProperty } from './fuzz.ts';
 import { pagingProperties } from './paging.ts';
 import { phoneProperties } from './phone.ts';
 import { verificationModel } from './verifications-model.ts';
+import { voicemlWalkProperty } from './voiceml-walk.ts';
 import type { PropertyDef } from './types.ts';
 
 export function allProperties(contract: Contract): PropertyDef[] {
-  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, assignmentLinkModel, emailDomainZoneProperty, callFlowGraphProperty, callFlowWalkProperty, callTransfersProperty, egressProperty, fuzzProperty(contract)];
+  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, assignmentLinkModel, emailDomainZoneProperty, callFlowGraphProperty, callFlowWalkProperty, callTransfersProperty, voicemlWalkProperty, egressProperty, fuzzProperty(contract)];
 }

@@ -23,12 +23,12 @@ const CallWalkView = Type.Object(
     walk: Nullable(
       Type.Object(
         {
-          status: StringEnum(['running', 'completed', 'abandoned'], { description: 'running until the flow ends; then the Status callflow.ended carried.' }),
+          status: StringEnum(['running', 'completed', 'abandoned'], { description: 'running until the flow ends; then the Status callflow.ended carried. A VoiceML call: running until the call ends, then completed, or abandoned after an app_error or a hang-up mid-walk.' }),
           startVariables: Vars,
           steps: Type.Array(Type.Object({ ...TraceStepSchema.properties, variables: Type.Record(Type.String(), Type.String(), { description: 'Every variable after this block.' }) }, { additionalProperties: false })),
           omitted: Type.Integer({ minimum: 0, description: 'Blocks entered after the first 200, not kept.' }),
         },
-        { additionalProperties: false, description: 'The blocks the flow walked; null for a call without a flow.' },
+        { additionalProperties: false, description: 'The blocks the flow walked, or for a VoiceML call each request (fetch-<n>) and verb (<document>.<verb>); null for a call with neither.' },
       ),
     ),
     phone: Type.Object(
@@ -47,7 +47,9 @@ const CallWalkView = Type.Object(
 function callWalk(rt: Runtime, callId: string) {
   const row = rt.calls.calls.get(callId);
   if (!row) throw callErrors.CALL_NOT_FOUND(`no call ${callId} in this simulator`);
-  const walk = row.trace === null ? null : { status: row.walk?.ended ?? 'running', ...walkView(row.trace) };
+  // A VoiceML walk (no flow state) is running until the call ends, then completed unless it was cut short or ended in app_error.
+  const voiceStatus = row.dateUpdated === null ? 'running' : row.voiceml?.ended && row.hangupCause !== 'app_error' ? 'completed' : 'abandoned';
+  const walk = row.trace === null ? null : { status: row.walk?.ended ?? (row.voiceml ? voiceStatus : 'running'), ...walkView(row.trace) };
   return {
     call: { ...callWire(row), transfers: transfersWire(row.transfers ?? []) },
     callFlowId: row.callFlowId,

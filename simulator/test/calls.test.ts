@@ -160,16 +160,16 @@ describe('calls', () => {
     expect((await h.call('GET', h.bistro('/calls/' + 'CA' + '0'.repeat(32)), undefined, { key: 'sk_test_bistro_9a8b7c6d5e4f3a2b' })).status).toBe(404);
   });
 
-  it('modes not simulated are refused with documented 4xx codes naming the field, and store nothing', async () => {
+  it('AgentId (not simulated) and a bad Url are refused with documented 4xx codes naming the field, and store nothing', async () => {
     const h = sim();
     const base = { To: '010-2000-0009', From: '070-1234-0001' };
     const agent = await h.call('POST', h.acme('/calls'), { ...base, AgentId: 'cmagent123', CallContext: { Instruction: 'book a table' } });
     expect(agent.status).toBe(404);
     expect(agent.json).toMatchObject({ code: 'agent_not_found', errors: [{ path: 'AgentId' }] });
     expect(agent.json.error).toContain('not simulated');
-    const voiceml = await h.call('POST', h.acme('/calls'), { ...base, Url: 'https://example.com/voiceml' });
-    expect(voiceml.status).toBe(400);
-    expect(voiceml.json).toMatchObject({ code: 'voiceml_not_simulated', errors: [{ path: 'Url' }] });
+    const badUrl = await h.call('POST', h.acme('/calls'), { ...base, Url: 'ftp://example.com/voiceml' });
+    expect(badUrl.status).toBe(400);
+    expect(badUrl.json).toMatchObject({ code: 'VALIDATION', errors: [{ path: 'Url' }] });
     const neither = await h.call('POST', h.acme('/calls'), base);
     expect(neither.status).toBe(409);
     expect(neither.json.code).toBe('agent_not_connected');
@@ -178,7 +178,7 @@ describe('calls', () => {
     const doc = (await h.call('GET', '/openapi.json', undefined, { key: null })).json;
     const responses = doc.paths['/v1/accounts/{accountId}/calls'].post.responses;
     expect(responses['404']['x-error-codes']).toContain('agent_not_found');
-    expect(responses['400']['x-error-codes']).toContain('voiceml_not_simulated');
+    expect(responses['400']['x-error-codes']).not.toContain('voiceml_not_simulated'); // VoiceML is simulated (issue 18)
     expect(responses['409']['x-error-codes']).toContain('agent_not_connected');
   });
 

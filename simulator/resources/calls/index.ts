@@ -28,6 +28,6 @@ export const calls: Family<'calls', CallsModel> = {
     Calls: 'Voice calls, outbound and inbound: status on the virtual clock, hang-up, and the call flow that runs them.',
   },
   idFormats: CALL_IDS,
-  capabilities: ['phone-calls', 'call-walks', 'call-transfers'],
+  capabilities: ['phone-calls', 'call-walks', 'call-transfers', 'voiceml'],
   carrierOwners: ['call'],
 };

@@ -21,7 +21,7 @@ export type WalkInput =
   | { kind: 'keys'; keys: string } // what the callee entered at a menu; '' = the prompt timed out
   | { kind: 'recorded'; keys: string; seconds: number; url: string }
   | { kind: 'http'; status: number | null; body: string | null } // status null: no answer (timeout, refused)
-  | { kind: 'dialed'; outcome: string }
+  | { kind: 'dialed'; outcome: string; talkSeconds?: number } // talkSeconds: how long a completed leg talked (VoiceML reports it)
   | { kind: 'dropped' }; // the call ended before the flow did
 
 export type Effect =

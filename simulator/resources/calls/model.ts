@@ -25,6 +25,8 @@ import { flowEndedPayload, statusPayload } from './announce.ts';
 import { LEG_TALK_SECONDS, TransferLegs } from './transfer-legs.ts';
 import { billableSeconds, transferFields, transferParties } from './transfers.ts';
 import type { CallEventSource } from './call-events.ts';
+import { VoiceMlRunner } from './voiceml/runner.ts';
+import { initialVoiceState, type VoiceInput } from './voiceml/walker.ts';
 import {
   CALL_IDS,
   CallsStateSchema,
@@ -55,10 +57,6 @@ export const callErrors = {
   AGENT_NOT_CONNECTED: defineError({
     code: 'agent_not_connected', status: 409, origin: 'reference',
     description: 'Neither Url, AgentId nor CallFlowId was given and no Agent SDK is connected to From (reference: createCall 409).',
-  }),
-  VOICEML_NOT_SIMULATED: defineError({
-    code: 'voiceml_not_simulated', status: 400, origin: 'simulator',
-    description: 'Url (VoiceML) calls are not simulated yet; use CallFlowId. Nothing is stored.',
   }),
   HANGUP_NOT_APPLICABLE: defineError({
     code: 'hangup_not_applicable', status: 409, origin: 'reference',
@@ -135,6 +133,8 @@ export class CallsModel {
   calls = new Table<CallRow>(); // maps a callId to the call
   readonly wire = new WireCache<CallRow>(callWire);
   readonly http: FlowHttpClient;
+  /** Url calls and webhook-routed numbers: the customer's VoiceML (voiceml/). */
+  readonly voiceml: VoiceMlRunner;
   /** Call flows; the runtime connects the call-flows family here. */
   flows: FlowPort = { find: () => undefined };
 
@@ -149,6 +149,13 @@ export class CallsModel {
     this.outbound = new OutboundRules(rt); // rt's numbers, accounts and blockLists are its ports
     this.http = new FlowHttpClient(rt.egress);
     rt.io.register(this.http);
+    this.voiceml = new VoiceMlRunner({
+      signingKey: (accountId) => rt.webhookEngine.signingKeys.get(accountId),
+      refusal: (url) => this.http.refusal(url),
+      deliver: (event, target) => void rt.webhookEngine.deliver(event, [target]),
+      nowMs: () => rt.clock.now(),
+      nowIso: () => rt.clock.nowIso(),
+    });
     rt.carrier.onOutcome('call', (d) => this.carrierReported(d));
     rt.carrier.onPhoneCalls((n) => this.phoneCalls(n));
     rt.clock.on('calls.ring', (p: { callId: string }) => this.ring(p.callId));
@@ -193,12 +200,12 @@ export class CallsModel {
     const startVars = startVariables(input.Variables ?? {});
     const statusCallback = input.StatusCallback === undefined ? null : this.rt.receiverPolicy.check(input.StatusCallback, 'StatusCallback');
     const events = callbackEvents(input.StatusCallbackEvent);
-    if (input.Url !== undefined) throw callErrors.VOICEML_NOT_SIMULATED('Url (VoiceML) calls are not simulated yet; run the call with a CallFlowId', { errors: [{ path: 'Url', message: 'not simulated' }] });
+    const voiceUrl = input.Url === undefined ? null : this.rt.receiverPolicy.check(input.Url, 'Url');
     if (input.AgentId !== undefined) {
       throw callErrors.AGENT_NOT_FOUND(`no agent ${input.AgentId} in this account (managed agents are not simulated yet; run the call with a CallFlowId)`, { errors: [{ path: 'AgentId', message: 'no such agent' }] });
     }
-    if (input.CallFlowId === undefined) throw callErrors.AGENT_NOT_CONNECTED(`no Agent SDK is connected to ${from}; give CallFlowId`);
-    this.requireFlow(accountId, input.CallFlowId);
+    if (input.CallFlowId === undefined && voiceUrl === null) throw callErrors.AGENT_NOT_CONNECTED(`no Agent SDK is connected to ${from}; give CallFlowId or Url`);
+    if (input.CallFlowId !== undefined) this.requireFlow(accountId, input.CallFlowId);
     this.outbound.requireSubscription(accountId);
     this.outbound.refuseOptedOut(accountId, to, 'call');
 
@@ -210,7 +217,8 @@ export class CallsModel {
       { ...decision, delaySeconds: SETUP_SECONDS + decision.delaySeconds },
     );
     const row = this.calls.insert({
-      ...this.blank(accountId, id, 'outbound', from, to, input.CallFlowId, { caller: from, callee: to, ...startVars }),
+      ...this.blank(accountId, id, 'outbound', from, to, input.CallFlowId ?? null, { caller: from, callee: to, ...startVars }),
+      ...(voiceUrl === null ? {} : { voiceml: initialVoiceState(voiceUrl, 'POST', {}), trace: emptyTrace({}) }),
       machineDetection: input.MachineDetection ?? null,
       ringSeconds,
       statusCallback,
@@ -283,6 +291,7 @@ export class CallsModel {
     const flowId = route.kind === 'callflow' ? route.flowId : null;
     const row = this.calls.insert({
       ...this.blank(accountId, id, 'inbound', from, to, flowId, { caller: from, callee: to }),
+      ...(route.kind === 'voiceml' ? { voiceml: initialVoiceState(route.url, route.method, route.headers), trace: emptyTrace({}) } : {}),
       status: 'ringing',
       timeline: [{ status: 'ringing', at: this.rt.clock.nowIso() }],
       statusCallback: number.statusCallback ?? null,
@@ -297,7 +306,7 @@ export class CallsModel {
     });
     this.callback(row, 'initiated');
     this.callback(row, 'ringing');
-    if (route.kind === 'callflow') this.rt.clock.schedule('calls.answer', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
+    if (route.kind === 'callflow' || route.kind === 'voiceml') this.rt.clock.schedule('calls.answer', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
     else this.end(row, route.ending, route.source, route.cause);
     return id;
   }
@@ -305,10 +314,12 @@ export class CallsModel {
   /**
    * Where an inbound call to `to` goes (docs/decisions.md "Calls"): callflow runs the flow;
    * forward follows forwardTo (another number of the account) to its routing; a webhook
-   * number without a URL rejects the call; VoiceML, SIP devices and agents are not simulated
-   * yet and end the call as described there.
+   * number without a URL rejects the call, one with a URL runs its VoiceML; SIP devices and
+   * agents are not simulated yet and end the call as described there.
    */
-  private inboundRoute(to: string): { kind: 'callflow'; flowId: string } | { kind: 'end'; ending: Ending; source: HangupSource; cause?: string } {
+  private inboundRoute(
+    to: string,
+  ): { kind: 'callflow'; flowId: string } | { kind: 'voiceml'; url: string; method: 'POST' | 'GET'; headers: Record<string, string> } | { kind: 'end'; ending: Ending; source: HangupSource; cause?: string } {
     let n = this.rt.numbers.numbers.get(to)!;
     for (let hop = 0; n.routingType === 'forward' && hop < MAX_FORWARD_HOPS; hop++) {
       const next = n.forwardTo ? this.rt.numbers.numbers.get(n.forwardTo) : undefined;
@@ -323,7 +334,7 @@ export class CallsModel {
       }
       case 'webhook':
         if (!n.webhookUrl) return { kind: 'end', ending: 'rejected', source: 'callee' };
-        return { kind: 'end', ending: 'failed', source: 'app', cause: 'app_error' };
+        return { kind: 'voiceml', url: n.webhookUrl, method: n.webhookMethod, headers: { ...(n.webhookHeaders ?? {}) } };
       case 'sip':
       case 'softphone':
         return { kind: 'end', ending: 'no-answer', source: 'carrier' };
@@ -351,7 +362,10 @@ export class CallsModel {
 
   private answerInbound(callId: string): void {
     const row = this.calls.get(callId);
-    if (row && row.status === 'ringing') this.answer(row);
+    if (!row || row.status !== 'ringing') return;
+    // A webhook number asks the app first: its first verb that uses the line picks up (advanceVoiceMl).
+    if (row.voiceml) return this.advance(row, { kind: 'start' });
+    this.answer(row);
   }
 
   private answer(row: CallRow): void {
@@ -366,12 +380,12 @@ export class CallsModel {
     if (row.callee.hangupAfterSeconds !== null) {
       this.rt.clock.schedule('calls.phoneHangup', now + Math.round(row.callee.hangupAfterSeconds * 1000), { callId: row.id });
     }
-    if (answered.walk) this.advance(answered, { kind: 'start' });
+    if (answered.walk || answered.voiceml) this.advance(answered, { kind: 'start' });
   }
 
   private resume(callId: string, seq: number, input: WalkInput): void {
     const row = this.calls.get(callId);
-    if (!row || row.seq !== seq || row.status !== 'in-progress') return;
+    if (!row || row.seq !== seq || !(row.status === 'in-progress' || (row.status === 'ringing' && row.voiceml))) return;
     if (input.kind === 'recorded') this.rt.recordings.recorded(row, input.url, input.seconds); // the block's audio (recordings family)
     this.advance(row, input);
   }
@@ -390,6 +404,7 @@ export class CallsModel {
 
   /** One interpreter step and its effects. */
   private advance(row: CallRow, input: WalkInput): void {
+    if (row.voiceml) return this.advanceVoiceMl(row, input);
     const graph = row.callFlowId ? this.flows.find(row.accountId, row.callFlowId)?.graph : undefined;
     if (!graph || !row.walk) {
       this.end(this.dropWalk(row), 'normal', 'app', 'app_error');
@@ -410,6 +425,27 @@ export class CallsModel {
       return;
     }
     this.calls.replace(d);
+  }
+
+  /** One VoiceML step: the runner walks and signs, the effects are the flow's. */
+  private advanceVoiceMl(row: CallRow, input: VoiceInput): void {
+    const r = this.voiceml.step(row, input);
+    const line = row.status === 'ringing' && r.effects.some((e) => e.type !== 'http') ? this.pickUp(row) : row;
+    const d: Draft = { ...line, voiceml: r.state, trace: r.trace, seq: row.seq + 1 };
+    for (const e of r.effects) this.perform(d, e);
+    if (r.end) this.end(d, r.end.ending, r.end.source, r.end.cause);
+    else this.calls.replace(d);
+  }
+
+  /** An inbound VoiceML call is answered when its document first uses the line (no machine detection inbound). */
+  private pickUp(row: CallRow): CallRow {
+    const now = this.rt.clock.now();
+    const answered = this.calls.replace({ ...this.moved(row, 'in-progress'), answeredAt: iso(now) });
+    this.callback(answered, 'answered');
+    if (row.callee.hangupAfterSeconds !== null) {
+      this.rt.clock.schedule('calls.phoneHangup', now + Math.round(row.callee.hangupAfterSeconds * 1000), { callId: row.id });
+    }
+    return answered;
   }
 
   private later(d: Draft, seconds: number, input: WalkInput): void {
@@ -516,9 +552,25 @@ export class CallsModel {
 
   /** A dial block is a blind transfer leg (transfer-legs.ts); the flow goes on when the leg ends. */
   private dial(d: Draft, e: Extract<Effect, { type: 'dial' }>): void {
+    if (d.voiceml) return this.voiceMlDial(d, e);
     const started = this.legs.start(d, { to: e.value, mode: 'blind', timeoutSec: e.timeoutSec, origin: 'dial', context: null });
     d.transfers = started.row.transfers;
     this.later(d, started.seconds, { kind: 'dialed', outcome: started.outcome });
+  }
+
+  /** VoiceML's <Dial> is not recorded as a transfer (guides), so it only asks the carrier how the callee answers. */
+  private voiceMlDial(d: Draft, e: Extract<Effect, { type: 'dial' }>): void {
+    if (e.kind === 'sip') return this.later(d, 2 + DIAL_TALK_SECONDS, { kind: 'dialed', outcome: 'completed', talkSeconds: DIAL_TALK_SECONDS });
+    let to: string;
+    try {
+      to = normalizePhone(e.value, 'target');
+    } catch {
+      return this.later(d, 0, { kind: 'dialed', outcome: 'failed' });
+    }
+    const decision = this.rt.carrier.decide(to, 'call', e.timeoutSec);
+    if (decision.outcome !== 'delivered') return this.later(d, decision.delaySeconds, { kind: 'dialed', outcome: decision.outcome });
+    const talk = decision.callee?.hangupAfterSeconds ?? DIAL_TALK_SECONDS;
+    this.later(d, decision.delaySeconds + talk, { kind: 'dialed', outcome: 'completed', talkSeconds: talk });
   }
 
   /** Ends the call: consistent end fields, then callflow.ended and the completed callback. */

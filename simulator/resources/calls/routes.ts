@@ -24,7 +24,7 @@ export const operations = [
     tag: TAG,
     summary: 'Place an outbound call',
     description:
-      '201 means the call is queued, not connected: it rings, is answered or not, and ends on the virtual clock as the fake carrier decides (scripts and magic numbers, /_sim/carrier). With CallFlowId the flow runs once the call is answered and `callflow.ended` reports its variables. The body may be JSON or application/x-www-form-urlencoded (the same fields; in a form, `Variables` and `CallContext` are JSON object strings, `StatusCallbackEvent` may repeat).',
+      '201 means the call is queued, not connected: it rings, is answered or not, and ends on the virtual clock as the fake carrier decides (scripts and magic numbers, /_sim/carrier). With CallFlowId the flow runs once the call is answered and `callflow.ended` reports its variables. With Url the platform requests the URL once the call is answered (a signed, form-encoded POST with CallId, AccountId, From, To, Direction, CallStatus) and runs the VoiceML it returns verb by verb: Say, Play, Pause, Gather, Record, Dial, Redirect, Hangup, Reject; an unreachable URL, a non-2xx answer, a timeout, invalid XML or an unknown verb end the call with hangupCause app_error and hangupSource app; Connect/Stream is not simulated and ends the call the same way (README, "VoiceML"). The body may be JSON or application/x-www-form-urlencoded (the same fields; in a form, `Variables` and `CallContext` are JSON object strings, `StatusCallbackEvent` may repeat).',
     origin: 'reference',
     auth: 'account',
     params: account,
@@ -44,7 +44,6 @@ export const operations = [
       callErrors.CALL_FLOW_UNREADABLE,
       callErrors.AGENT_NOT_FOUND,
       callErrors.AGENT_NOT_CONNECTED,
-      callErrors.VOICEML_NOT_SIMULATED,
     ],
     handler: (ctx) => reply.created({ ...ctx.rt.calls.wire.wire(ctx.rt.calls.create(ctx.accountId, ctx.body)) as object, transfers: [] }),
   }),

@@ -8,6 +8,7 @@ import type { IdFormat } from '../../core/ids.ts';
 import { WalkTraceSchema } from './walk-trace.ts';
 import { TransferLegRowSchema, TransferLegWire } from './transfers.ts';
 import { PlaybackRowSchema } from './live-control.ts';
+import { VoiceMlStateSchema } from './voiceml/walker.ts';
 
 export const CALL_IDS = {
   call: { prefix: 'CA', hex: 32 },
@@ -63,7 +64,7 @@ export const CreateCallBody = Type.Object(
   {
     To: Type.String({ maxLength: 40, description: 'The callee; hyphens and +82 accepted, stored in domestic notation.' }),
     From: Type.String({ maxLength: 40, description: 'A number the account owns.' }),
-    Url: Type.Optional(Type.String({ maxLength: 2048, description: 'VoiceML URL. Exclusive with AgentId and CallFlowId. Not simulated yet: refused with 400 voiceml_not_simulated.' })),
+    Url: Type.Optional(Type.String({ maxLength: 2048, description: 'The URL that returns VoiceML: requested (POST, form-encoded, signed with X-Signature) when the call is answered, then verb by verb; see the README voice section. Exclusive with AgentId and CallFlowId.' })),
     AgentId: Type.Optional(Type.String({ maxLength: 200, description: 'Managed agent. Exclusive with Url and CallFlowId. No agents exist in the simulator yet: 404.' })),
     CallContext: Type.Optional(
       Type.Object(
@@ -140,6 +141,7 @@ export const CallRowSchema = Type.Object(
     trace: Nullable(WalkTraceSchema), // the blocks the flow walked (walk-trace.ts); null for calls without a flow
     transfers: Type.Optional(Type.Array(TransferLegRowSchema)), // transfer legs by sequence (transfer-legs.ts); absent in older snapshots
     playbacks: Type.Optional(Type.Array(PlaybackRowSchema)), // announcements played into the call (live-control.ts)
+    voiceml: Type.Optional(VoiceMlStateSchema), // the VoiceML walk (voiceml/walker.ts) of a Url call or a webhook-routed number
   },
   { additionalProperties: false },
 );

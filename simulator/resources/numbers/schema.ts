@@ -18,7 +18,7 @@ const numberSettings = {
   source: Type.String({ description: '"pool" for numbers issued from the pool.' }),
   numberType: StringEnum(['did', 'representative']),
   routingType: StringEnum(ROUTING_TYPES),
-  webhookUrl: Nullable(Type.String()),
+  webhookUrl: Nullable(Type.String({ description: 'With routingType webhook, each inbound call requests it (webhookMethod, webhookHeaders, X-Signature) and runs the VoiceML it answers; without it the call is rejected.' })),
   webhookMethod: StringEnum(['POST', 'GET']),
   webhookHeaders: Nullable(WebhookHeaders),
   callContextUrl: Nullable(Type.String()),

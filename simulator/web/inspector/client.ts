@@ -107,7 +107,7 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
       html += '<dl class="facts">' + fact('Direction', esc(c.direction)) + fact('From', esc(c.from)) + fact('To', '<a href="#/phones/' + esc(c.direction === 'outbound' ? c.to : c.from) + '">' + esc(c.to) + '</a>') +
         fact('Status', '<span class="' + statusClass(c.status) + '">' + esc(c.status) + '</span>') + fact('Duration', esc(c.duration === null ? '—' : c.duration + ' s')) +
         fact('Hang-up', esc(c.hangupCause ? c.hangupCause + ' (Q.850 ' + c.hangupCauseQ850 + ', SIP ' + c.sipResponseCode + ', by ' + c.hangupSource + ')' : '—')) +
-        fact('Call flow', w.callFlowId ? '<code>' + esc(w.callFlowId) + '</code>' : 'none') + '</dl>';
+        fact('Call flow', w.callFlowId ? '<code>' + esc(w.callFlowId) + '</code>' : w.walk ? 'none: VoiceML from the app (the walk lists its requests and verbs)' : 'none') + '</dl>';
       var first = w.timeline.length ? w.timeline[0].at : null;
       html += section('call-timeline', 'Status timeline', table(['Status', 'At', 'Since the call was placed'], w.timeline.map(function (t) {
         return ['<span class="' + statusClass(t.status) + '">' + esc(t.status) + '</span>', esc(t.at), esc(seconds(first, t.at))];
@@ -173,7 +173,7 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
     }), walk.status === 'running' ? 'The flow has not entered a block yet.' : 'The flow entered no block: the call ended before the flow started.');
   }
   function endedPayload(w, deliveries) {
-    if (!w.flowEnded) return '<p class="muted">' + (w.walk ? 'The flow has not ended yet.' : 'This call runs no call flow.') + '</p>';
+    if (!w.flowEnded) return '<p class="muted">' + (w.callFlowId ? 'The flow has not ended yet.' : 'This call runs no call flow.') + '</p>';
     var f = w.flowEnded;
     var vars = f.Variables;
     try { vars = JSON.stringify(JSON.parse(f.Variables), null, 2); } catch (e) { /* shown as sent */ }
