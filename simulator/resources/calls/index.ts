@@ -25,7 +25,7 @@ export const calls: Family<'calls', CallsModel> = {
   operations: [...operations, ...liveOperations],
   control: [...control, ...transferControl],
   tags: {
-    Calls: 'Voice calls, outbound and inbound: status on the virtual clock, hang-up, and the call flow that runs them.',
+    Calls: 'Voice calls, outbound and inbound: status on the virtual clock, hang-up, transfer legs, the call\'s events, announcements into a connected call, and the call flow that runs them.',
   },
   idFormats: CALL_IDS,
   capabilities: ['phone-calls', 'call-walks', 'call-transfers', 'voiceml'],

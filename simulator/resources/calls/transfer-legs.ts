@@ -76,12 +76,13 @@ export class TransferLegs {
    */
   start(row: CallRow, req: LegRequest): { row: CallRow; leg: TransferLegRow; seconds: number; outcome: string } {
     const now = this.rt.clock.now();
-    const sip = /^\s*sips?:/i.test(req.to);
+    const target = req.to.trim();
+    const sip = /^sips?:/i.test(target);
     const legs = row.transfers ?? [];
     const sequence = legs.length + 1;
     const leg: TransferLegRow = {
       sequence,
-      to: req.to,
+      to: target,
       mode: req.mode,
       destinationType: sip ? 'sip' : 'pstn',
       status: 'initiated',
@@ -95,7 +96,7 @@ export class TransferLegs {
       context: req.context,
     };
     const plan = this.plan(row.accountId, leg, req.timeoutSec);
-    leg.to = plan.to;
+    leg.to = plan.to; // normalised; the leg is not stored yet
     const next: CallRow = { ...row, transfers: [...legs, leg] };
     const job = (seconds: number, phase: Phase) =>
       this.rt.clock.schedule('calls.transferLeg', now + Math.round(seconds * 1000), { callId: row.id, sequence, ...phase } satisfies LegJob);
@@ -137,13 +138,14 @@ export class TransferLegs {
     } else {
       const phone = tryPhone(leg.to!);
       if (phone === null) return { to: leg.to!, connectAfter: null, endAfter: 0, ending: 'invalid-number' };
-      leg.to = phone;
       dialed = phone;
     }
+    // A number leg shows the number as stored (domestic notation); a SIP leg its URI.
+    const to = leg.destinationType === 'pstn' ? dialed : leg.to!;
     const decision = this.rt.carrier.decide(dialed, 'call', timeoutSec);
-    if (decision.outcome !== 'delivered') return { to: leg.to!, connectAfter: null, endAfter: decision.delaySeconds, ending: decision.outcome };
+    if (decision.outcome !== 'delivered') return { to, connectAfter: null, endAfter: decision.delaySeconds, ending: decision.outcome };
     const talk = decision.callee?.hangupAfterSeconds ?? LEG_TALK_SECONDS;
-    return { to: leg.to!, connectAfter: decision.delaySeconds, endAfter: decision.delaySeconds + talk, ending: 'completed' };
+    return { to, connectAfter: decision.delaySeconds, endAfter: decision.delaySeconds + talk, ending: 'completed' };
   }
 
   private phase(p: LegJob): void {
