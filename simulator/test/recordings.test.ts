@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ACME, BISTRO, harness } from './helpers.ts';
 import { closeAllReceivers, startReceiver } from './receivers.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
+import { runtimeOf } from '../internal.ts';
 
 afterEach(closeAllReceivers);
 
@@ -199,6 +200,19 @@ describe('transcripts and summaries', () => {
     await h.advance(10);
     const t = (await h.call('GET', h.acme(`/calls/${id}/transcript`))).json;
     expect(new Set(t.segments.map((s: { speaker: string }) => s.speaker))).toEqual(new Set(['speaker_0', 'speaker_1']));
+  });
+
+  it('one more speaker per transfer party, through the transfers port (0 until transfers exist)', async () => {
+    const h = sim();
+    await h.sim.clock.advance({ to: '2026-09-01T00:00:00Z' });
+    const id = await h.recordedCall(30);
+    const asked: string[] = [];
+    runtimeOf(h.sim).recordings.transfers = { transferPartiesOf: (accountId, callId) => (asked.push(`${accountId}/${callId}`), 1) };
+    await h.call('POST', h.acme(`/calls/${id}/transcript`));
+    await h.advance(10);
+    const t = (await h.call('GET', h.acme(`/calls/${id}/transcript`))).json;
+    expect(new Set(t.segments.map((s: { speaker: string }) => s.speaker))).toEqual(new Set(['speaker_0', 'speaker_1', 'speaker_2']));
+    expect(asked).toContain(`${ACME.accountId}/${id}`);
   });
 
   it('speakSeconds 0: an empty recording, no_audio on every retry, then 409 after the third; no usage', async () => {
