@@ -8,7 +8,7 @@ import { accountErrors } from '../resources/accounts/model.ts';
 import { messageErrors } from '../resources/messages/errors.ts';
 import { templateWire } from '../resources/messages/templates.ts';
 import { CreateBrandTemplateBody, CreateTemplateBody, KakaoTemplate, QuotaView, UpdateTemplateBody, UsageRecord } from '../resources/messages/schema.ts';
-import { wireOf as brandTemplateWire } from '../resources/kakao-channels/brand-routes.ts';
+import { BrandTemplate, wireOf as brandTemplateWire } from '../resources/kakao-channels/brand-routes.ts';
 import { PlanFixture } from '../fixture/schema.ts';
 import type { PlanRow } from '../resources/accounts/schema.ts';
 
@@ -144,7 +144,7 @@ export const operations = [
     params: accountParam,
     body: CreateBrandTemplateBody,
     bodyRequired: true,
-    responses: { 201: { description: 'The brand template as listKakaoBrandTemplates shows it.' } },
+    responses: { 201: { description: 'The brand template as listKakaoBrandTemplates shows it.', schema: BrandTemplate } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND, messageErrors.TEMPLATE_EXISTS],
     handler: ({ rt, params, body }) => {
       rt.accounts.require(params.accountId);

@@ -110,3 +110,32 @@ describe('strict egress through the API', () => {
     expect(hook.json.code).toBe('URL_BLOCKED');
   });
 });
+
+describe('the webhook client and keep-alive', () => {
+  it('does not carry a strict-mode delivery over a connection pooled before strict mode was switched on', async () => {
+    const { createServer } = await import('node:http');
+    const { ReceiverClient } = await import('../peers/webhooks/receiver-client.ts');
+    const { ReceiverPolicy } = await import('../peers/webhooks/receiver-policy.ts');
+    const server = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const dns = new FakeDns();
+    dns.set(dns.prepare('hooks.example.com', [{ type: 'A', value: '127.0.0.1' }]));
+    const guard = new EgressGuard(() => dns);
+    const client = new ReceiverClient(new ReceiverPolicy(guard));
+    const send = () => client.send({ method: 'POST', url: `http://hooks.example.com:${port}/in`, headers: { 'content-type': 'application/json' }, body: '{}' });
+    try {
+      // Two sends: undici may open a second connection for the second request; after them a
+      // keep-alive connection is pooled.
+      expect((await send()).responseStatus).toBe(200);
+      expect((await send()).responseStatus).toBe(200);
+      guard.strict = true;
+      const refused = await send();
+      expect(refused.responseStatus).toBeNull();
+      expect(refused).toMatchObject({ permanent: true, error: expect.stringContaining('strict') });
+    } finally {
+      await client.close();
+      server.close();
+    }
+  });
+});

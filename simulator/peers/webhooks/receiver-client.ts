@@ -100,7 +100,9 @@ async function readBounded(body: AsyncIterable<Buffer>): Promise<{ text: string;
 }
 
 export class ReceiverClient {
-  private agent: Agent | undefined; // made on the first delivery, and again when the timeout changes
+  private agent: Agent | undefined; // made on the first delivery, and again when the timeout or the egress mode changes
+  /** The egress mode the agent's pooled connections were opened under. */
+  private agentStrict = false;
 
   constructor(
     private readonly policy: ReceiverPolicy,
@@ -136,7 +138,16 @@ export class ReceiverClient {
     const signal = AbortSignal.timeout(this.timeoutMs);
     try {
       const { Agent: AgentClass, request } = await loadUndici();
-      this.agent ??= this.newAgent(AgentClass);
+      // A pooled keep-alive connection skips the lookup, so connections opened before strict mode
+      // was switched on must not carry a strict-mode delivery: drop the pool when the mode changes.
+      if (this.agent && this.agentStrict !== this.policy.strict) {
+        void this.agent.destroy();
+        this.agent = undefined;
+      }
+      if (!this.agent) {
+        this.agent = this.newAgent(AgentClass);
+        this.agentStrict = this.policy.strict;
+      }
       const res = await request(req.url, {
         dispatcher: this.agent,
         method: req.method,

@@ -14,7 +14,7 @@ const TAG = 'Kakao channels';
 const BASIS = 'the official Node SDK calls it (docs/compatibility.md); the public API document has no such operation';
 const account = { accountId: Type.String({ description: 'Account id.' }) };
 
-const BrandTemplate = Type.Object(
+export const BrandTemplate = Type.Object(
   {
     id: Type.String({ description: 'Send it as Brand.TemplateId.' }),
     channelId: Type.String({ description: 'The connection\'s own id when the channel is connected, else the messenger\'s channel id.' }),
