@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ACME, BISTRO, harness } from './helpers.ts';
 import { closeAllReceivers, startReceiver } from './receivers.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
+import { summaryFor } from '../resources/recordings/text.ts';
+import { MAX_WHOLE_SECONDS } from '../resources/recordings/wav.ts';
 
 afterEach(closeAllReceivers);
 
@@ -330,5 +332,50 @@ describe('transcripts and summaries', () => {
     const fake = await h.sim.control.request<any>('POST', '/webhooks/events', { accountId: ACME.accountId, type: 'callflow.ended', payload: { CallId: 'CAfake' }, resourceId: 'CAfake' });
     expect(fake.deliveries).toEqual([]);
     expect(h.sim.snapshot().models.recordings).toEqual(JSON.parse(before).models.recordings);
+  });
+});
+
+describe('summary values for an organisation schema', () => {
+  it('stays within bounds whatever the schema asks, the same for the same seed', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        tags: { type: 'array', items: { type: 'string', maxLength: 5 }, minItems: 1_000_000 },
+        odd: { type: 'integer', minimum: 9, maximum: 2 },
+        ratio: { type: ['number', 'null'], minimum: 0.5, maximum: 0.6 },
+        kind: { const: 'fixed' },
+        deep: { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'array', items: { type: 'boolean' } } } } } },
+        nothing: { enum: [] },
+      },
+    };
+    const v = summaryFor(schema, 7, 'CA1') as any;
+    expect(v.tags.length).toBeLessThanOrEqual(20);
+    for (const t of v.tags) expect([...t].length).toBeLessThanOrEqual(5);
+    expect(v.odd).toBe(9);
+    expect(v.ratio).toBeGreaterThanOrEqual(0.5);
+    expect(v.ratio).toBeLessThanOrEqual(0.6);
+    expect(v.kind).toBe('fixed');
+    expect(v.deep.a.b.every((x: unknown) => typeof x === 'boolean')).toBe(true);
+    expect(typeof v.nothing).toBe('string');
+    expect(summaryFor(schema, 7, 'CA1')).toEqual(v);
+    expect(summaryFor('not a schema', 7, 'CA1')).toEqual({ value: expect.any(String) });
+  });
+});
+
+describe('a flow that records in a loop', () => {
+  it('keeps the first hour in the whole-call recording, and says so everywhere', async () => {
+    const h = sim();
+    const hook = await startReceiver();
+    await h.call('POST', h.acme('/webhooks'), { url: hook.url, events: ['recording.completed'] });
+    const flowId = await h.flow({ version: 1, start: 'r', nodes: { r: { type: 'record', maxLengthSec: 600, playBeep: false, next: 'r' } } });
+    await h.script({ number: '010-6200-0077', speakSeconds: 600, keys: [], hangupAfterSeconds: 5000 }); // eight recordings of 10 minutes
+    const id = await h.place('010-6200-0077', flowId);
+    await h.advance(5100);
+    expect((await h.sim.control.request<any>('GET', `/calls/${id}/artifacts`)).recording.pieces).toHaveLength(8);
+    await h.sim.webhooks.settle();
+    expect(hook.requests[0]!.fields.RecordingDuration).toBe(String(MAX_WHOLE_SECONDS));
+    const whole = await h.call('GET', h.acme(`/recordings/${id}`));
+    expect(readWav(whole.bytes!).seconds).toBe(MAX_WHOLE_SECONDS);
+    expect(readWav((await h.call('GET', h.acme(`/recordings/${id}/verb/r`))).bytes!).seconds).toBe(600);
   });
 });

@@ -17,7 +17,7 @@ import type { AccountsModel } from '../accounts/model.ts';
 import type { UsageModel } from '../usage/model.ts';
 import type { UsageEntry } from '../usage/schema.ts';
 import { OutboundRules, type OutboundPorts } from '../../rules/outbound.ts';
-import { seedOf, wavFile } from './wav.ts';
+import { MAX_WHOLE_SECONDS, seedOf, wavFile } from './wav.ts';
 import { defaultSummary, speakerLabels, summaryFor, transcriptSegments } from './text.ts';
 import {
   DEFAULT_SCHEMA_VERSION,
@@ -180,7 +180,7 @@ export class RecordingsModel {
     if (this.expired(row)) throw gone(`has no recording: it was kept ${RETENTION_MS / 86_400_000} days and is gone`);
     if (name === null) {
       if (row.endedAt === null) throw gone('has not ended; its recording exists once it ends');
-      return { bytes: wavFile(row.pieces.map((p, i) => ({ seconds: p.seconds, seed: seedOf(row.seed, row.id, i) }))), filename: `${row.id}.wav` };
+      return { bytes: wavFile(wholePieces(row).map((p, i) => ({ seconds: p.seconds, seed: seedOf(row.seed, row.id, i) }))), filename: `${row.id}.wav` };
     }
     const i = row.pieces.findLastIndex((p) => p.name === name);
     if (i < 0) throw gone(`has no recording named ${name}`);
@@ -380,7 +380,7 @@ export class RecordingsModel {
     const rec = this.recordings.get(callId)!;
     const legacy = parseInstant(rec.callCreatedAt)! < parseInstant(NUMBERED_SPEAKERS_FROM)!;
     const speakers = speakerLabels(legacy, this.rt.calls.transferPartiesOf(rec.accountId, callId));
-    return transcriptSegments(rec.seed, callId, rec.pieces, speakers);
+    return transcriptSegments(rec.seed, callId, wholePieces(rec), speakers);
   }
 
   private blankRecording(call: RecordedCall): RecordingRow {
@@ -424,8 +424,21 @@ export class RecordingsModel {
   }
 }
 
+/** The pieces the whole-call recording holds: all of them, cut at MAX_WHOLE_SECONDS. */
+function wholePieces(row: RecordingRow): { seconds: number }[] {
+  let left = MAX_WHOLE_SECONDS;
+  const out: { seconds: number }[] = [];
+  for (const p of row.pieces) {
+    if (left <= 0) break;
+    out.push({ seconds: Math.min(p.seconds, left) });
+    left -= p.seconds;
+  }
+  return out;
+}
+
+/** The whole-call recording's length: what the file, the webhook, transcripts and usage say. */
 function totalSeconds(row: RecordingRow): number {
-  return row.pieces.reduce((n, p) => n + p.seconds, 0);
+  return wholePieces(row).reduce((n, p) => n + p.seconds, 0);
 }
 
 function defaultScript(callId: string): ArtifactScript {

@@ -28,13 +28,14 @@ export interface Segment {
 export function transcriptSegments(seed: number, callId: string, pieces: readonly { seconds: number }[], speakers: readonly string[]): Segment[] {
   const out: Segment[] = [];
   const random = new SeededRandom(seedOf(seed, callId, 'turns'));
+  const f = faker(seedOf(seed, callId, 'text')); // seeded once: reseeding per turn costs ~1 ms each
   let offset = 0;
-  for (const [p, piece] of pieces.entries()) {
+  for (const piece of pieces) {
     let left = piece.seconds;
     while (left > 0) {
       const len = Math.min(left, random.int(2, 5));
       const i = out.length;
-      const text = faker(seedOf(seed, callId, p, i)).lorem.sentence({ min: 2, max: 2 + len });
+      const text = f.lorem.sentence({ min: 2, max: 2 + len });
       // Speech ends a little before the turn does: doubles, as the spec's table types them.
       out.push({ speaker: speakers[i % speakers.length]!, start: offset, end: offset + len - 0.25, text });
       offset += len;
@@ -71,29 +72,40 @@ export function summaryFor(schema: unknown, seed: number, callId: string): Recor
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
 }
 
+/** Longest array a schema can ask for here: a summary is small whatever minItems says. */
+const MAX_ITEMS = 20;
+
 function fill(schema: unknown, f: Faker, depth: number): unknown {
   if (schema === null || typeof schema !== 'object' || depth > 8) return f.lorem.sentence();
   const s = schema as Record<string, unknown>;
+  const num = (k: string) => (typeof s[k] === 'number' && Number.isFinite(s[k]) ? (s[k] as number) : undefined);
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return f.helpers.arrayElement(s.enum);
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
   switch (type) {
-    case 'string':
-      return f.lorem.sentence();
-    case 'integer':
-      return f.number.int({ min: typeof s.minimum === 'number' ? Math.ceil(s.minimum) : 0, max: typeof s.maximum === 'number' ? Math.floor(s.maximum) : 10 });
-    case 'number':
-      return f.number.float({ min: typeof s.minimum === 'number' ? s.minimum : 0, max: typeof s.maximum === 'number' ? s.maximum : 1, fractionDigits: 2 });
+    case 'string': {
+      const text = f.lorem.sentence();
+      const max = num('maxLength');
+      return max === undefined ? text : [...text].slice(0, Math.max(0, Math.floor(max))).join('');
+    }
+    case 'integer': {
+      const min = Math.ceil(num('minimum') ?? 0);
+      return f.number.int({ min, max: Math.max(min, Math.floor(num('maximum') ?? min + 10)) });
+    }
+    case 'number': {
+      const min = num('minimum') ?? 0;
+      return f.number.float({ min, max: Math.max(min, num('maximum') ?? min + 1), fractionDigits: 2 });
+    }
     case 'boolean':
       return f.datatype.boolean();
     case 'array': {
-      const min = typeof s.minItems === 'number' ? s.minItems : 1;
-      const max = typeof s.maxItems === 'number' ? s.maxItems : Math.max(min, 3);
+      const min = Math.min(MAX_ITEMS, Math.max(0, Math.ceil(num('minItems') ?? 1)));
+      const max = Math.min(MAX_ITEMS, Math.max(min, Math.floor(num('maxItems') ?? Math.max(min, 3))));
       return Array.from({ length: f.number.int({ min, max }) }, () => fill(s.items, f, depth + 1));
     }
     case 'object':
     default: {
-      const props = (s.properties ?? {}) as Record<string, unknown>;
+      const props = s.properties !== null && typeof s.properties === 'object' && !Array.isArray(s.properties) ? (s.properties as Record<string, unknown>) : {};
       if (type !== 'object' && Object.keys(props).length === 0) return f.lorem.sentence();
       return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, fill(v, f, depth + 1)]));
     }

@@ -1,12 +1,15 @@
 // Recording audio: real WAV files (RIFF, PCM 16-bit, mono, 8 kHz: the reference SDK's "server-side
 // mix" format) generated on demand from a recording's stored length and seed, so no audio bytes
 // are ever kept in the state. The sound is a deterministic series of tones and short pauses, one
-// tone per half second, which a player shows with the right duration.
+// tone per half second, which a player shows with the right duration. A whole-call file holds at
+// most MAX_WHOLE_SECONDS (the model cuts the pieces), so no download grows without bound.
 import { SeededRandom } from '../../core/random.ts';
 
 export const SAMPLE_RATE = 8000;
 const BYTES_PER_SAMPLE = 2;
 export const WAV_HEADER_BYTES = 44;
+/** The longest whole-call recording: an hour (57.6 MB); a flow that records in a loop keeps its first hour. */
+export const MAX_WHOLE_SECONDS = 3600;
 
 /** A 32-bit seed from text (FNV-1a), for per-recording generators that do not touch rt.random. */
 export function seedOf(...parts: (string | number)[]): number {
@@ -43,24 +46,29 @@ export function wavFile(pieces: readonly AudioPiece[]): Buffer {
   buf.write('data', 36, 'ascii');
   buf.writeUInt32LE(dataBytes, 40);
   let at = WAV_HEADER_BYTES;
-  for (const p of pieces) at = writeTones(buf, at, p);
+  for (const p of pieces) {
+    const random = new SeededRandom(p.seed);
+    for (let h = 0; h < p.seconds * 2; h++) {
+      const silent = random.int(0, 4) === 0;
+      const tone = halfSecondTone(random.int(200, 800));
+      if (!silent) tone.copy(buf, at); // silence is the zeros Buffer.alloc left
+      at += tone.length;
+    }
+  }
   return buf;
 }
 
-/** Half-second tones between 200 and 800 Hz, one in five a pause, at a quarter of full scale. */
-function writeTones(buf: Buffer, at: number, piece: AudioPiece): number {
-  const random = new SeededRandom(piece.seed);
+/** Half a second of a tone at a quarter of full scale, faded in and out over 10 ms (no clicks), as little-endian samples; one per frequency, made once. */
+const tones = new Map<number, Buffer>();
+function halfSecondTone(freq: number): Buffer {
+  let tone = tones.get(freq);
+  if (tone) return tone;
   const half = SAMPLE_RATE / 2;
-  for (let h = 0; h < piece.seconds * 2; h++) {
-    const silent = random.int(0, 4) === 0;
-    const freq = random.int(200, 800);
-    for (let i = 0; i < half; i++) {
-      // Fade in and out over 10 ms so tones do not click.
-      const edge = Math.min(i, half - 1 - i, 80) / 80;
-      const v = silent ? 0 : Math.round(8192 * edge * Math.sin((2 * Math.PI * freq * i) / SAMPLE_RATE));
-      buf.writeInt16LE(v, at);
-      at += BYTES_PER_SAMPLE;
-    }
+  tone = Buffer.alloc(half * BYTES_PER_SAMPLE);
+  for (let i = 0; i < half; i++) {
+    const edge = Math.min(i, half - 1 - i, 80) / 80;
+    tone.writeInt16LE(Math.round(8192 * edge * Math.sin((2 * Math.PI * freq * i) / SAMPLE_RATE)), i * BYTES_PER_SAMPLE);
   }
-  return at;
+  tones.set(freq, tone);
+  return tone;
 }
