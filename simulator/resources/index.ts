@@ -27,6 +27,7 @@ import { calls } from './calls/index.ts';
 import { assignmentLinks } from './assignment-links/index.ts';
 import { mcpConnections } from './mcp-connections/index.ts';
 import { mcpApps } from './mcp-apps/index.ts';
+import { callBatches } from './call-batches/index.ts';
 
 export const FAMILIES = [
   accounts,
@@ -52,6 +53,7 @@ export const FAMILIES = [
   assignmentLinks, // after accounts, numbers and kyc, which its ports use
   mcpConnections,
   mcpApps, // after usage: get_usage reads it
+  callBatches, // after calls, call flows and messages, which its ports use
 ] as const;
 
 type Entry = (typeof FAMILIES)[number];

@@ -76,6 +76,8 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX_START_VARIABLES = 50;
 const MAX_START_VARIABLE_BYTES = 8192;
 const MAX_FORWARD_HOPS = 5;
+/** Whether createCall runs `Url` (VoiceML) calls; call batches refuse `Url` at creation while it is false. */
+export const VOICEML_SIMULATED = false;
 
 /** What the calls model needs of call flows (the call-flows family provides it). */
 export interface FlowPort {
@@ -139,6 +141,8 @@ export class CallsModel {
   readonly http: FlowHttpClient;
   /** Call flows; the runtime connects the call-flows family here. */
   flows: FlowPort = { find: () => undefined };
+  /** Hears every call that ended, after its events (call batches follow their calls here). */
+  onEnded: ((row: CallRow) => void) | undefined;
 
   private readonly outbound: OutboundRules;
 
@@ -190,7 +194,7 @@ export class CallsModel {
     const startVars = startVariables(input.Variables ?? {});
     const statusCallback = input.StatusCallback === undefined ? null : this.rt.receiverPolicy.check(input.StatusCallback, 'StatusCallback');
     const events = callbackEvents(input.StatusCallbackEvent);
-    if (input.Url !== undefined) throw callErrors.VOICEML_NOT_SIMULATED('Url (VoiceML) calls are not simulated yet; run the call with a CallFlowId', { errors: [{ path: 'Url', message: 'not simulated' }] });
+    if (input.Url !== undefined && !VOICEML_SIMULATED) throw callErrors.VOICEML_NOT_SIMULATED('Url (VoiceML) calls are not simulated yet; run the call with a CallFlowId', { errors: [{ path: 'Url', message: 'not simulated' }] });
     if (input.AgentId !== undefined) {
       throw callErrors.AGENT_NOT_FOUND(`no agent ${input.AgentId} in this account (managed agents are not simulated yet; run the call with a CallFlowId)`, { errors: [{ path: 'AgentId', message: 'no such agent' }] });
     }
@@ -546,6 +550,7 @@ export class CallsModel {
     if (done.callFlowId !== null) {
       this.rt.events.emit({ type: 'callflow.ended', accountId: done.accountId, resourceId: done.id, at: now, payload: flowEndedPayload(done, iso(now)) });
     }
+    this.onEnded?.(done);
     return done;
   }
 
@@ -632,7 +637,7 @@ export class CallsModel {
 }
 
 /** Start variables as strings, checked as createCall documents them (400 naming the variable). */
-function startVariables(raw: Record<string, string | number | boolean>): Record<string, string> {
+export function startVariables(raw: Record<string, string | number | boolean>): Record<string, string> {
   const names = Object.keys(raw);
   const bad = (path: string, message: string): never => {
     throw ApiError.validation(`${path} ${message}`, [{ path, message }]);

@@ -1,0 +1,67 @@
+// One batch as the dialer works on it: the stored row and tasks (what a snapshot holds) plus
+// what is derived from them and kept incrementally: counts per task status, one queue of
+// pending tasks per round, the calls in progress, the texts waiting for the legal hours.
+import { TaskQueue } from './task-queue.ts';
+import { TASK_STATUSES, type BatchRow, type TaskRow, type TaskStatus } from './schema.ts';
+
+export function newCounts(): Record<TaskStatus, number> {
+  return Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
+}
+
+export class Live {
+  batch: BatchRow;
+  /** tasks by position (creation order); a changed task replaces its slot */
+  readonly tasks: TaskRow[];
+  /** recipients per task status, kept with every change: they sum to tasks.length */
+  readonly counts = newCounts();
+  /** pending tasks of each round by the time they may be dialed */
+  readonly queues: TaskQueue[];
+  /** calls of this batch in progress */
+  dialing = 0;
+  /** positions of tasks whose text waits (legal hours, or the batch paused), oldest first */
+  readonly texts: number[] = [];
+  textHead = 0;
+  /** the earliest tick job scheduled for this batch and not yet run */
+  tick: number | undefined;
+  /** bumped by every task change: filtered views of an older version are stale */
+  private version = 0;
+  private view: { version: number; status: TaskStatus; rows: TaskRow[] } | undefined;
+
+  constructor(batch: BatchRow, tasks: readonly TaskRow[]) {
+    this.batch = batch;
+    this.tasks = [...tasks];
+    this.queues = batch.rounds.map(() => new TaskQueue());
+    for (const t of this.tasks) this.counts[t.status]++;
+  }
+
+  /** Replaces the task at `pos`, keeping counts in step. */
+  set(pos: number, next: TaskRow): TaskRow {
+    const prev = this.tasks[pos]!;
+    if (prev.status !== next.status) {
+      this.counts[prev.status]--;
+      this.counts[next.status]++;
+    }
+    this.tasks[pos] = next;
+    this.version++;
+    return next;
+  }
+
+  add(task: TaskRow): void {
+    this.tasks.push(task);
+    this.counts[task.status]++;
+    this.version++;
+  }
+
+  /** Tasks of one status in batch order; rebuilt (one pass) only after a change. */
+  withStatus(status: TaskStatus): readonly TaskRow[] {
+    const v = this.view;
+    if (v && v.version === this.version && v.status === status) return v.rows;
+    const rows = this.tasks.filter((t) => t.status === status);
+    this.view = { version: this.version, status, rows };
+    return rows;
+  }
+
+  pendingTexts(): number {
+    return this.texts.length - this.textHead;
+  }
+}
