@@ -41,7 +41,7 @@ export class VirtualClock {
   }
 
   nowIso(): string {
-    return new Date(this.current).toISOString();
+    return iso(this.current);
   }
 
   /** Registers the function that runs jobs of `kind`; resource models call this once. */
@@ -199,6 +199,15 @@ export function parseInstant(text: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+// The last instant formatted: a job stamps many rows with the same instant, and formatting
+// costs more than a comparison (call batches place 100,000s of calls; issue 12).
+let lastIsoMs = NaN;
+let lastIsoText = '';
+
 export function iso(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastIsoMs) {
+    lastIsoText = new Date(ms).toISOString();
+    lastIsoMs = ms;
+  }
+  return lastIsoText;
 }

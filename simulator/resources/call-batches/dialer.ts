@@ -246,7 +246,8 @@ export class Dialer {
         else live.set(ref.pos, { ...live.tasks[ref.pos]!, messageKind: 'final', messageStatus: 'skipped' });
       }
     }
-    this.wake(live, now);
+    // Dial on at once (the calls model has finished with this call): no job per ended call.
+    this.pump(live);
   }
 
   // --- texts ---

@@ -58,9 +58,10 @@ export class ZoneOffsets {
 
 /** The ISO day of week (1 = Monday) and the ms into the day of a local time. */
 function localParts(localMs: number): { day: number; msOfDay: number; dayStart: number } {
-  const dayStart = Math.floor(localMs / DAY) * DAY;
-  const weekday = new Date(dayStart).getUTCDay(); // 0 = Sunday
-  return { day: weekday === 0 ? 7 : weekday, msOfDay: localMs - dayStart, dayStart };
+  const dayNumber = Math.floor(localMs / DAY);
+  const dayStart = dayNumber * DAY;
+  // Day 0 (1970-01-01) was a Thursday, ISO day 4.
+  return { day: ((((dayNumber + 3) % 7) + 7) % 7) + 1, msOfDay: localMs - dayStart, dayStart };
 }
 
 export function legalOpen(t: number): boolean {

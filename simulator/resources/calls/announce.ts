@@ -12,7 +12,8 @@ export const VARIABLES_LIMIT_BYTES = 8192;
  */
 export function variablesWithinLimit(vars: Readonly<Record<string, string>>): { json: string; truncated: boolean } {
   const full = JSON.stringify(vars);
-  if (Buffer.byteLength(full) <= VARIABLES_LIMIT_BYTES) return { json: full, truncated: false };
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: short texts need no byte count.
+  if (full.length * 3 <= VARIABLES_LIMIT_BYTES || Buffer.byteLength(full) <= VARIABLES_LIMIT_BYTES) return { json: full, truncated: false };
   let size = 2; // {}
   const kept: Record<string, string> = {};
   for (const [k, v] of Object.entries(vars)) {

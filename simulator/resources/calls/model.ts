@@ -21,6 +21,7 @@ import { initialState, speechSeconds, step, type Effect, type WalkInput } from '
 import { ENDINGS, carrierSource, phoneSide, platformSide, type Ending } from './endings.ts';
 import { FlowHttpClient } from './flow-http.ts';
 import { emptyTrace, recordStep } from './walk-trace.ts';
+import { compactEnded } from './ended-call.ts';
 import { flowEndedPayload, statusPayload } from './announce.ts';
 import {
   CALL_IDS,
@@ -534,7 +535,7 @@ export class CallsModel {
     const fields = ENDINGS[ending];
     const answeredAt = row.answeredAt === null ? null : parseInstant(row.answeredAt)!;
     const flowStatus = row.callFlowId === null ? null : (row.walk?.ended ?? 'abandoned');
-    const done = this.calls.replace({
+    const done = this.calls.replace(compactEnded({
       ...row,
       ...fields,
       timeline: [...row.timeline, { status: fields.status, at: iso(now) }],
@@ -545,7 +546,7 @@ export class CallsModel {
       walk: row.walk && !row.walk.ended ? { ...row.walk, at: null, waiting: null, ended: 'abandoned' } : row.walk,
       flowStatus,
       seq: row.seq + 1,
-    });
+    }));
     this.callback(done, 'completed');
     if (done.callFlowId !== null) {
       this.rt.events.emit({ type: 'callflow.ended', accountId: done.accountId, resourceId: done.id, at: now, payload: flowEndedPayload(done, iso(now)) });
