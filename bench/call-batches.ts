@@ -5,6 +5,7 @@
 // unanswered (`prefix` + `share`, issue 20). Budget: under 10 s wall and 1 GB RSS; list pages of
 // the batch under 20 ms. Compared with a plain loop that only computes the same dial times.
 // Run alone with `node --import tsx bench/call-batches.ts`; `npm run bench` runs it too.
+import { readFileSync } from 'node:fs';
 import { createSimulator } from '../simulator/index.ts';
 import { runtimeOf } from '../simulator/internal.ts';
 
@@ -39,7 +40,9 @@ export interface BatchBench {
   createMs: number;
   advanceMs: number;
   rssMb: number;
+  peakRssMb: number;
   heapMb: number;
+  jobs: number;
   baselineMs: number;
   ratio: number;
   pageMs: { first: number; deep: number; filtered: number };
@@ -106,7 +109,8 @@ export async function benchCallBatches(): Promise<BatchBench> {
   });
   const t1 = performance.now();
   // Day by day: each advance stays far below the clock's runaway guard (1,000,000 jobs).
-  for (let d = 0; d < 7; d++) await sim.clock.advance({ seconds: DAY_S });
+  let jobs = 0;
+  for (let d = 0; d < 7; d++) jobs += ((await sim.clock.advance({ seconds: DAY_S })) as { fired: number }).fired;
   const t2 = performance.now();
   const cpu = process.cpuUsage(cpu0);
   const rssMb = process.memoryUsage().rss / 1024 / 1024;
@@ -150,7 +154,9 @@ export async function benchCallBatches(): Promise<BatchBench> {
     createMs: t1 - t0,
     advanceMs: t2 - t1,
     rssMb,
+    peakRssMb: peakRss(),
     heapMb,
+    jobs,
     baselineMs,
     ratio: (t2 - t0) / baselineMs,
     pageMs,
@@ -160,6 +166,11 @@ export async function benchCallBatches(): Promise<BatchBench> {
   };
   await sim.close();
   return result;
+}
+
+/** The process's peak resident set (VmHWM), in MB. */
+function peakRss(): number {
+  return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
 }
 
 /** Bytes one ended call keeps (call row, carrier delivery, wire cache): heap growth over N plain createCall calls run to their end. */
@@ -182,7 +193,8 @@ export async function bytesPerCall(n = 20_000): Promise<number> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = await benchCallBatches();
-  console.log(JSON.stringify(r, null, 1));
-  if (process.argv.includes('--per-call')) console.log(`bytes per ended call: ${(await bytesPerCall()).toFixed(0)}`);
+  // `--per-call` (with node --expose-gc) measures one ended call's weight first, in a fresh heap.
+  const perCall = process.argv.includes('--per-call') ? await bytesPerCall() : 0;
+  const r = { ...(await benchCallBatches()), bytesPerCall: perCall };
+  console.log(process.argv.includes('--json') ? JSON.stringify(r) : JSON.stringify(r, null, 1));
 }

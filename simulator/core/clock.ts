@@ -199,15 +199,18 @@ export function parseInstant(text: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-// The last instant formatted: a job stamps many rows with the same instant, and formatting
-// costs more than a comparison (call batches place 100,000s of calls; issue 12).
-let lastIsoMs = NaN;
-let lastIsoText = '';
+// Recently formatted instants: jobs stamp many rows with the same few instants (now, a due
+// time), formatting costs far more than a lookup, and rows then share one string (call batches
+// keep 100,000s of calls; issue 12). Emptied when full, so it stays small.
+const isoTexts = new Map<number, string>();
+const ISO_CACHE_SIZE = 4096;
 
 export function iso(ms: number): string {
-  if (ms !== lastIsoMs) {
-    lastIsoText = new Date(ms).toISOString();
-    lastIsoMs = ms;
+  let text = isoTexts.get(ms);
+  if (text === undefined) {
+    text = new Date(ms).toISOString();
+    if (isoTexts.size >= ISO_CACHE_SIZE) isoTexts.clear();
+    isoTexts.set(ms, text);
   }
-  return lastIsoText;
+  return text;
 }

@@ -11,14 +11,17 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-/** The ended row with its texts-since-last-input dropped (only a walk in progress reads them) and repeated parts shared. */
-export function compactEnded(row: CallRow): CallRow {
-  return {
-    ...row,
-    sinceInput: EMPTY,
-    heard: row.heard.length === 0 ? EMPTY : row.heard,
-    entered: row.entered.length === 0 ? EMPTY : row.entered,
-    prompts: row.prompts.length === 0 ? EMPTY : row.prompts,
-    statusCallbackEvents: sameList(row.statusCallbackEvents, DEFAULT_EVENTS) ? DEFAULT_EVENTS : row.statusCallbackEvents,
-  };
+/**
+ * The ended row being built (a new object, not yet stored: changed in place, no second copy)
+ * with its texts-since-last-input dropped (only a walk in progress reads them) and repeated
+ * parts shared.
+ */
+export function compactEnded(fresh: CallRow): CallRow {
+  const row = fresh as { -readonly [K in keyof CallRow]: CallRow[K] };
+  row.sinceInput = EMPTY;
+  if (row.heard.length === 0) row.heard = EMPTY;
+  if (row.entered.length === 0) row.entered = EMPTY;
+  if (row.prompts.length === 0) row.prompts = EMPTY;
+  if (sameList(row.statusCallbackEvents, DEFAULT_EVENTS)) row.statusCallbackEvents = DEFAULT_EVENTS;
+  return row;
 }
