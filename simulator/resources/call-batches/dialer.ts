@@ -10,7 +10,7 @@ import { ApiError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import type { Kernel } from '../../core/ports.ts';
 import type { OutboundPorts } from '../../rules/outbound.ts';
-import type { CallRow } from '../calls/schema.ts';
+import type { CallRow, CreateCallInput } from '../calls/schema.ts';
 import type { CallsModel } from '../calls/model.ts';
 import { render } from '../calls/interpreter.ts';
 import type { MessagesModel } from '../messages/model.ts';
@@ -164,7 +164,7 @@ export class Dialer {
     const spacing = Math.ceil(MINUTE / live.batch.pacingPerMinute);
     while (live.dialing < live.batch.maxConcurrency) {
       const b = live.batch;
-      const paceAt = b.lastDialAt === null ? now : Math.max(now, b.lastDialAt + spacing);
+      const paceAt = live.lastDialAt === null ? now : Math.max(now, live.lastDialAt + spacing);
       let round = -1;
       let at = Infinity;
       let due = Infinity;
@@ -194,23 +194,24 @@ export class Dialer {
       live.set(pos, { ...t, status: 'suppressed', nextAttemptAt: null, lastError: 'recipient_blocked' });
       return;
     }
+    const input: CreateCallInput = { To: t.to, From: b.from };
+    if (b.callFlowId !== null) {
+      input.CallFlowId = b.callFlowId;
+      input.Variables = t.vars;
+    }
+    if (b.url !== null) input.Url = b.url;
+    if (b.agentId !== null) input.AgentId = b.agentId;
+    if (b.machineDetection !== null) input.MachineDetection = b.machineDetection;
     let call: CallRow;
     try {
-      call = this.rt.calls.create(b.accountId, {
-        To: t.to,
-        From: b.from,
-        ...(b.callFlowId !== null ? { CallFlowId: b.callFlowId, Variables: t.vars } : {}),
-        ...(b.url !== null ? { Url: b.url } : {}),
-        ...(b.agentId !== null ? { AgentId: b.agentId } : {}),
-        ...(b.machineDetection !== null ? { MachineDetection: b.machineDetection } : {}),
-      });
+      call = this.rt.calls.create(b.accountId, input);
     } catch (e) {
       // The account or the flow changed since creation (subscription, flow deleted): the task fails with the code.
       if (!(e instanceof ApiError)) throw e;
       live.set(pos, { ...t, status: 'failed', nextAttemptAt: null, lastError: e.code });
       return;
     }
-    live.batch = { ...b, lastDialAt: now };
+    live.lastDialAt = now;
     live.dialing++;
     this.calls.set(call.id, { batchId: b.id, pos });
     live.set(pos, { ...t, status: 'dialing', attempt: t.attempt + 1, dialRound: round + 1, nextAttemptAt: null, callId: call.id, lastError: null });

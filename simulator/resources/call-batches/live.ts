@@ -18,6 +18,8 @@ export class Live {
   readonly queues: TaskQueue[];
   /** calls of this batch in progress */
   dialing = 0;
+  /** the latest dial (pacing spaces the next from it); kept here, not in the row, so a dial copies no row */
+  lastDialAt: number | null;
   /** positions of tasks whose text waits (legal hours, or the batch paused), oldest first */
   readonly texts: number[] = [];
   textHead = 0;
@@ -29,6 +31,7 @@ export class Live {
 
   constructor(batch: BatchRow, tasks: readonly TaskRow[]) {
     this.batch = batch;
+    this.lastDialAt = batch.lastDialAt;
     this.tasks = [...tasks];
     this.queues = batch.rounds.map(() => new TaskQueue());
     for (const t of this.tasks) this.counts[t.status]++;
@@ -59,6 +62,11 @@ export class Live {
     const rows = this.tasks.filter((t) => t.status === status);
     this.view = { version: this.version, status, rows };
     return rows;
+  }
+
+  /** The stored row as a snapshot holds it. */
+  row(): BatchRow {
+    return this.lastDialAt === this.batch.lastDialAt ? this.batch : { ...this.batch, lastDialAt: this.lastDialAt };
   }
 
   pendingTexts(): number {

@@ -108,7 +108,7 @@ export class CallBatchesModel {
   }
 
   snapshot(): CallBatchesState {
-    return { batches: [...this.lives.values()].map((l) => ({ batch: l.batch, tasks: [...l.tasks] })) };
+    return { batches: [...this.lives.values()].map((l) => ({ batch: l.row(), tasks: [...l.tasks] })) };
   }
 
   restore(state: unknown): void {
