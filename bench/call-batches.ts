@@ -89,7 +89,8 @@ export async function benchCallBatches(): Promise<BatchBench> {
     graph: { version: 1, start: 'hello', nodes: { hello: { type: 'say', text: 'Hello {{name}}, see you tomorrow.', next: 'bye' }, bye: { type: 'hangup' } } },
   });
   // Issue 20's budget check: 30 % of the calls to 010 numbers ring out unanswered.
-  await sim.control.request('POST', '/carrier/scripts', { prefix: '010', share: 0.3, outcome: 'no-answer', types: ['call'] });
+  // BATCH_NO_ANSWER_SHARE=1 makes every call ring out: 3 calls per recipient (the memory check of 300,000 calls).
+  await sim.control.request('POST', '/carrier/scripts', { prefix: '010', share: Number(process.env.BATCH_NO_ANSWER_SHARE ?? 0.3), outcome: 'no-answer', types: ['call'] });
   let flowEnded = 0;
   rt.events.subscribe((e) => {
     if (e.type === 'callflow.ended') flowEnded++;
