@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { harness } from './helpers.ts';
 import { runtimeOf } from '../internal.ts';
+import fc from 'fast-check';
+import { StatusIndex } from '../resources/call-batches/status-index.ts';
 
 const FROM = '07012340001';
 const HOUR = 3600;
@@ -388,5 +390,37 @@ describe('call batches: the dialer', () => {
     const restored = await run(true);
     expect(restored).toEqual(straight);
     expect(straight.batch.status).toBe('completed');
+  });
+});
+
+describe('call batches: the status index', () => {
+  it('finds the k-th task of a status like a scan does, through pushes (growing past its capacity) and moves', () => {
+    const S = ['a', 'b', 'c'] as const;
+    const op = fc.oneof(
+      fc.constantFrom(...S).map((s) => ({ kind: 'push' as const, s })),
+      fc.tuple(fc.nat(5000), fc.constantFrom(...S)).map(([i, s]) => ({ kind: 'move' as const, i, s })),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 3000 }), (ops) => {
+        const index = new StatusIndex(S);
+        const statuses: (typeof S)[number][] = [];
+        for (const o of ops) {
+          if (o.kind === 'push') {
+            index.push(o.s);
+            statuses.push(o.s);
+          } else if (statuses.length > 0) {
+            const pos = o.i % statuses.length;
+            index.move(pos, statuses[pos]!, o.s);
+            statuses[pos] = o.s;
+          }
+        }
+        for (const s of S) {
+          const positions = statuses.flatMap((x, i) => (x === s ? [i] : []));
+          positions.forEach((p, k) => expect(index.kth(s, k)).toBe(p));
+          expect(index.kth(s, positions.length)).toBeUndefined();
+        }
+      }),
+      { numRuns: 30 },
+    );
   });
 });

@@ -2,6 +2,7 @@
 // what is derived from them and kept incrementally: counts per task status, one queue of
 // pending tasks per round, the calls in progress, the texts waiting for the legal hours.
 import { TaskQueue } from './task-queue.ts';
+import { StatusIndex } from './status-index.ts';
 import { TASK_STATUSES, type BatchRow, type TaskRow, type TaskStatus } from './schema.ts';
 
 export function newCounts(): Record<TaskStatus, number> {
@@ -25,16 +26,18 @@ export class Live {
   textHead = 0;
   /** the earliest tick job scheduled for this batch and not yet run */
   tick: number | undefined;
-  /** bumped by every task change: filtered views of an older version are stale */
-  private version = 0;
-  private view: { version: number; status: TaskStatus; rows: TaskRow[] } | undefined;
+  /** where the tasks of each status are, for pages of one status */
+  private readonly index = new StatusIndex(TASK_STATUSES);
 
   constructor(batch: BatchRow, tasks: readonly TaskRow[]) {
     this.batch = batch;
     this.lastDialAt = batch.lastDialAt;
     this.tasks = [...tasks];
     this.queues = batch.rounds.map(() => new TaskQueue());
-    for (const t of this.tasks) this.counts[t.status]++;
+    for (const t of this.tasks) {
+      this.counts[t.status]++;
+      this.index.push(t.status);
+    }
   }
 
   /** Replaces the task at `pos`, keeping counts in step. */
@@ -43,25 +46,24 @@ export class Live {
     if (prev.status !== next.status) {
       this.counts[prev.status]--;
       this.counts[next.status]++;
+      this.index.move(pos, prev.status, next.status);
     }
     this.tasks[pos] = next;
-    this.version++;
     return next;
   }
 
   add(task: TaskRow): void {
     this.tasks.push(task);
     this.counts[task.status]++;
-    this.version++;
+    this.index.push(task.status);
   }
 
-  /** Tasks of one status in batch order; rebuilt (one pass) only after a change. */
-  withStatus(status: TaskStatus): readonly TaskRow[] {
-    const v = this.view;
-    if (v && v.version === this.version && v.status === status) return v.rows;
-    const rows = this.tasks.filter((t) => t.status === status);
-    this.view = { version: this.version, status, rows };
-    return rows;
+  /** `count` tasks of one status from the `start`-th (0-based), in batch order. */
+  withStatus(status: TaskStatus, start: number, count: number): TaskRow[] {
+    const out: TaskRow[] = [];
+    const end = Math.min(this.counts[status], start + count);
+    for (let k = start; k < end; k++) out.push(this.tasks[this.index.kth(status, k)!]!);
+    return out;
   }
 
   /** The stored row as a snapshot holds it. */

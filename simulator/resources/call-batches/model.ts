@@ -205,9 +205,9 @@ export class CallBatchesModel {
   /** A page of tasks in batch order (page counted from 1), optionally of one status. */
   tasks(accountId: string, batchId: string, status: TaskStatus | undefined, page: number, pageSize: number): TaskPage {
     const live = this.get(accountId, batchId);
-    const rows = status === undefined ? live.tasks : live.withStatus(status);
     const start = (page - 1) * pageSize;
-    return { rows: rows.slice(start, start + pageSize), total: rows.length };
+    if (status === undefined) return { rows: live.tasks.slice(start, start + pageSize), total: live.tasks.length };
+    return { rows: live.withStatus(status, start, pageSize), total: live.counts[status] };
   }
 
   /** addCallBatchTasks: to a batch not ended; the new recipients start at round 1. */
