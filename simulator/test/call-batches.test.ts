@@ -393,6 +393,22 @@ describe('call batches: the dialer', () => {
   });
 });
 
+describe('call batches: reset', () => {
+  it('a reset forgets batches and their dialing; a batch made after it runs', async () => {
+    const h = sim();
+    const cf = await h.flow();
+    await h.create({ CallFlowId: cf, Tasks: [{ To: '01020000001' }, { To: '01020000002' }] });
+    await h.advance(2);
+    await h.sim.control.reset();
+    expect((await h.call('GET', h.acme('/call-batches'))).json.callBatches).toEqual([]);
+    const cf2 = await h.flow();
+    const r = await h.create({ CallFlowId: cf2, Tasks: [{ To: '01020000003' }] });
+    await h.advance(HOUR);
+    expect((await h.get(r.json.batchId)).status).toBe('completed');
+    expect(h.batchCalls().map((c) => c.to)).toEqual(['01020000003']);
+  });
+});
+
 describe('call batches: the status index', () => {
   it('finds the k-th task of a status like a scan does, through pushes (growing past its capacity) and moves', () => {
     const S = ['a', 'b', 'c'] as const;
