@@ -165,11 +165,16 @@ function routedMethod(method: string): string {
   return m === 'HEAD' ? 'GET' : m;
 }
 
-/** The body limit of the operation at method and URL: the snapshot limit for a state import, else the request-body limit. */
+/** The body limit of an operation: the snapshot limit for a state import, its own limit if it has one, else the request-body limit. */
+function operationLimit(opts: PipelineOptions, op: Operation): number {
+  return op.snapshotBody ? snapshotLimit(opts) : (op.maxBodyBytes ?? opts.maxBodyBytes);
+}
+
+/** The body limit of the operation at method and URL (the general limit when nothing matches). */
 export function bodyLimit(opts: PipelineOptions, method: string, url: string): number {
   const q = url.indexOf('?');
   const match = router().match(routedMethod(method), q === -1 ? url : url.slice(0, q));
-  return match.kind === 'found' && match.value.snapshotBody ? snapshotLimit(opts) : opts.maxBodyBytes;
+  return match.kind === 'found' ? operationLimit(opts, match.value) : opts.maxBodyBytes;
 }
 
 /** A HEAD answer: the GET answer's status and headers, its length declared, no body. */
@@ -198,7 +203,7 @@ function dispatchRouted(rt: Runtime, opts: PipelineOptions, req: SimRequest): Si
   }
   const op = match.value;
   try {
-    const limit = op.snapshotBody ? snapshotLimit(opts) : opts.maxBodyBytes;
+    const limit = operationLimit(opts, op);
     if (bodyLength(req.body) > limit) {
       throw errorCodes.PAYLOAD_TOO_LARGE(`the request body is larger than ${limit} bytes`);
     }

@@ -115,6 +115,8 @@ export interface OperationSpec<
   bodyRequired?: boolean;
   /** The body is a state snapshot: it may be as large as the snapshot limit, not the request-body limit. */
   snapshotBody?: boolean;
+  /** The body may be this large (bytes) instead of the general request-body limit: an operation the reference gives its own limit. */
+  maxBodyBytes?: number;
   /** Body encodings accepted (default JSON only); `form` is application/x-www-form-urlencoded (core/form-body.ts). */
   bodyEncodings?: readonly ('json' | 'form')[];
   /** Form bodies: string fields whose repeated keys are joined by spaces (space-separated lists). */

@@ -28,6 +28,7 @@ import { assignmentLinks } from './assignment-links/index.ts';
 import { mcpConnections } from './mcp-connections/index.ts';
 import { mcpApps } from './mcp-apps/index.ts';
 import { recordings } from './recordings/index.ts';
+import { callBatches } from './call-batches/index.ts';
 
 export const FAMILIES = [
   accounts,
@@ -54,6 +55,7 @@ export const FAMILIES = [
   mcpConnections,
   mcpApps, // after usage: get_usage reads it
   recordings, // after calls (its hook and callflow.ended), usage and the webhook engine
+  callBatches, // after calls, call flows and messages, which its ports use
 ] as const;
 
 type Entry = (typeof FAMILIES)[number];

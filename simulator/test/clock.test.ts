@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { VirtualClock, RUNAWAY_LIMIT, parseInstant } from '../core/clock.ts';
+import fc from 'fast-check';
+import { VirtualClock, RUNAWAY_LIMIT, iso, parseInstant } from '../core/clock.ts';
 import { ApiError } from '../core/errors.ts';
 
 const T0 = Date.parse('2026-03-02T00:00:00Z');
@@ -101,5 +102,16 @@ describe('VirtualClock', () => {
     expect(parseInstant('2026-03-02')).toBeUndefined();
     expect(parseInstant('2026-03-02T00:00:00')).toBeUndefined();
     expect(parseInstant('yesterday')).toBeUndefined();
+  });
+});
+
+describe('iso', () => {
+  it('formats like Date.toISOString, also at day edges and outside its fast range, and refuses invalid times', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: 0, max: 253_402_300_799_999 }), fc.integer({ min: -8_640_000_000_000_000, max: 8_640_000_000_000_000 }), fc.constantFrom(0, 999, 86_399_999, 86_400_000)), (ms) => {
+        expect(iso(ms)).toBe(new Date(ms).toISOString());
+      }),
+    );
+    expect(() => iso(Number.NaN)).toThrow(RangeError);
   });
 });

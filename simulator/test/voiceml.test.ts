@@ -112,6 +112,16 @@ describe('VoiceML Url calls', () => {
     expect(a.requests[1]!.fields).toMatchObject({ RecordingUrl: `${base}/verb/voiceml-1`, RecordingDuration: '5', Digits: '' });
     expect(a.requests[2]!.fields).toMatchObject({ RecordingUrl: `${base}/verb/voiceml-2`, RecordingDuration: '8', Digits: '#' });
     expect((await h.get(id)).recordingUrl).toBe(base);
+    // The recordings are real WAV files: each verb's, and the whole call's (5 + 8 s).
+    const seconds = async (path: string) => {
+      const r = await h.call('GET', path);
+      expect(r.status, path).toBe(200);
+      const wav = Buffer.from(r.bytes!);
+      return wav.readUInt32LE(40) / wav.readUInt32LE(28);
+    };
+    expect(await seconds(`${base}/verb/voiceml-1`)).toBe(5);
+    expect(await seconds(`${base}/verb/voiceml-2`)).toBe(8);
+    expect(await seconds(base)).toBe(13);
   });
 
   it('Dial: DialCallStatus and duration to the action; <Number statusCallback> answered and completed; a busy callee', async () => {
@@ -300,5 +310,28 @@ describe('VoiceML errors end the call with app_error from the app', () => {
     const r = await h.call('POST', h.acme('/calls'), { To: '010-8300-0003', From: '070-1234-0001', Url: 'http://127.0.0.1:9/voiceml' });
     expect([r.status, r.json.code]).toEqual([400, 'URL_BLOCKED']);
     expect((await h.call('GET', h.acme('/calls'))).json.meta.total).toBe(0);
+  });
+});
+
+describe('VoiceML in call batches', () => {
+  it('a batch with Url places VoiceML calls: the app is asked once per call and the tasks complete', async () => {
+    const h = sim();
+    const a = await app({ '/batch': xml('<Say>Your appointment is tomorrow</Say><Hangup/>') });
+    await h.script({ number: '010-8300-0001' });
+    await h.script({ number: '010-8300-0002' });
+    const created = await h.call('POST', h.acme('/call-batches'), {
+      Name: 'reminders',
+      From: '070-1234-0001',
+      Url: a.at('/batch'),
+      Tasks: [{ To: '010-8300-0001' }, { To: '010-8300-0002' }],
+    });
+    expect(created.status, created.text).toBe(200);
+    const batchId = created.json.batchId as string;
+    await h.advance(600);
+    expect(a.paths()).toEqual(['/batch', '/batch']);
+    expect(new Set(a.requests.map((q) => q.fields.To))).toEqual(new Set(['01083000001', '01083000002']));
+    const tasks = (await h.call('GET', h.acme(`/call-batches/${batchId}/tasks`))).json.tasks as { callId: string }[];
+    expect(tasks).toHaveLength(2);
+    for (const t of tasks) expect(await h.get(t.callId)).toMatchObject({ status: 'completed', direction: 'outbound' });
   });
 });

@@ -12,7 +12,8 @@ export const VARIABLES_LIMIT_BYTES = 8192;
  */
 export function variablesWithinLimit(vars: Readonly<Record<string, string>>): { json: string; truncated: boolean } {
   const full = JSON.stringify(vars);
-  if (Buffer.byteLength(full) <= VARIABLES_LIMIT_BYTES) return { json: full, truncated: false };
+  // A UTF-16 code unit is at most 3 UTF-8 bytes: short texts need no byte count.
+  if (full.length * 3 <= VARIABLES_LIMIT_BYTES || Buffer.byteLength(full) <= VARIABLES_LIMIT_BYTES) return { json: full, truncated: false };
   let size = 2; // {}
   const kept: Record<string, string> = {};
   for (const [k, v] of Object.entries(vars)) {
@@ -29,28 +30,26 @@ export function callIdentity(row: CallRow): Record<string, string> {
   return { CallId: row.id, AccountId: row.accountId, From: row.from, To: row.to, Direction: row.direction };
 }
 
+// Payloads add their fields to the identity one by one: a spread followed by more fields takes
+// V8's slow path (about 8 µs a payload, a second over a batch's 100,000s of calls; issue 12).
 export function flowEndedPayload(row: CallRow, timestamp: string): Record<string, string> {
   const { json, truncated } = variablesWithinLimit(row.walk?.vars ?? {});
-  const payload: Record<string, string> = {
-    ...callIdentity(row),
-    Event: 'callflow.ended',
-    Timestamp: timestamp,
-    FlowId: row.callFlowId ?? '',
-    Status: row.flowStatus ?? 'abandoned',
-    Variables: json,
-  };
+  const payload = callIdentity(row);
+  payload.Event = 'callflow.ended';
+  payload.Timestamp = timestamp;
+  payload.FlowId = row.callFlowId ?? '';
+  payload.Status = row.flowStatus ?? 'abandoned';
+  payload.Variables = json;
   if (truncated) payload.VariablesTruncated = 'true';
   return payload;
 }
 
 /** A status callback: the event, the call's status, and on `completed` how it ended. */
 export function statusPayload(row: CallRow, event: StatusCallbackEvent, timestamp: string): Record<string, string> {
-  const payload: Record<string, string> = {
-    ...callIdentity(row),
-    CallStatus: row.status,
-    StatusCallbackEvent: event,
-    Timestamp: timestamp,
-  };
+  const payload = callIdentity(row);
+  payload.CallStatus = row.status;
+  payload.StatusCallbackEvent = event;
+  payload.Timestamp = timestamp;
   if (event === 'completed') {
     payload.Duration = String(row.duration ?? 0);
     if (row.hangupCause !== null) payload.HangupCause = row.hangupCause;

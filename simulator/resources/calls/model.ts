@@ -21,6 +21,7 @@ import { initialState, speechSeconds, step, type Effect, type WalkInput } from '
 import { ENDINGS, carrierSource, phoneSide, platformSide, type Ending } from './endings.ts';
 import { FlowHttpClient } from './flow-http.ts';
 import { emptyTrace, recordStep } from './walk-trace.ts';
+import { compactEnded } from './ended-call.ts';
 import { flowEndedPayload, statusPayload } from './announce.ts';
 import { LEG_TALK_SECONDS, TransferLegs } from './transfer-legs.ts';
 import { billableSeconds, transferFields, transferParties } from './transfers.ts';
@@ -137,6 +138,8 @@ export class CallsModel {
   readonly voiceml: VoiceMlRunner;
   /** Call flows; the runtime connects the call-flows family here. */
   flows: FlowPort = { find: () => undefined };
+  /** Hear every call that ended, after its events (call batches follow their calls; recordings make the whole-call recording). */
+  readonly endedListeners: ((row: CallRow) => void)[] = [];
 
   private readonly outbound: OutboundRules;
   /** Transfer legs of calls (transfer-legs.ts). */
@@ -580,7 +583,7 @@ export class CallsModel {
     const fields = ENDINGS[ending];
     const answeredAt = row.answeredAt === null ? null : parseInstant(row.answeredAt)!;
     const flowStatus = row.callFlowId === null ? null : (row.walk?.ended ?? 'abandoned');
-    const done = this.calls.replace({
+    const done = this.calls.replace(compactEnded({
       ...row,
       ...fields,
       timeline: [...row.timeline, { status: fields.status, at: iso(now) }],
@@ -591,11 +594,12 @@ export class CallsModel {
       walk: row.walk && !row.walk.ended ? { ...row.walk, at: null, waiting: null, ended: 'abandoned' } : row.walk,
       flowStatus,
       seq: row.seq + 1,
-    });
+    }));
     this.callback(done, 'completed');
     if (done.callFlowId !== null) {
       this.rt.events.emit({ type: 'callflow.ended', accountId: done.accountId, resourceId: done.id, at: now, payload: flowEndedPayload(done, iso(now)) });
     }
+    for (const hear of this.endedListeners) hear(done);
     return done;
   }
 
@@ -696,7 +700,7 @@ export class CallsModel {
 }
 
 /** Start variables as strings, checked as createCall documents them (400 naming the variable). */
-function startVariables(raw: Record<string, string | number | boolean>): Record<string, string> {
+export function startVariables(raw: Record<string, string | number | boolean>): Record<string, string> {
   const names = Object.keys(raw);
   const bad = (path: string, message: string): never => {
     throw ApiError.validation(`${path} ${message}`, [{ path, message }]);

@@ -9,9 +9,8 @@ import { createHash } from 'node:crypto';
 import { Table } from '../../core/store.ts';
 import { TableState } from '../../core/table-state.ts';
 import { iso, parseInstant } from '../../core/clock.ts';
-import { ApiError, defineError } from '../../core/errors.ts';
+import { defineError } from '../../core/errors.ts';
 import type { Kernel } from '../../core/ports.ts';
-import type { DomainEvent } from '../../core/events.ts';
 import type { CallsModel } from '../calls/model.ts';
 import type { AccountsModel } from '../accounts/model.ts';
 import type { UsageModel } from '../usage/model.ts';
@@ -60,7 +59,7 @@ export const recordingErrors = {
 };
 
 /** What the artifacts need of calls: the call as its account sees it, clearing its recordingUrl, and how many parties its transfers added (one speaker each). */
-type CallsPort = Pick<CallsModel, 'get' | 'forgetRecording' | 'transferPartiesOf'>;
+type CallsPort = Pick<CallsModel, 'get' | 'forgetRecording' | 'transferPartiesOf' | 'endedListeners'>;
 
 export interface RecordingsPorts extends Pick<Kernel, 'clock' | 'events'>, OutboundPorts {
   readonly seed: number;
@@ -102,9 +101,7 @@ export class RecordingsModel {
     rt.clock.on('recordings.expire', (p: { callId: string }) => this.expire(p.callId));
     rt.clock.on('recordings.transcribed', (p: { callId: string; attempt: number }) => this.transcribed(p.callId, p.attempt));
     rt.clock.on('recordings.summarized', (p: { callId: string }) => this.summarized(p.callId));
-    rt.events.subscribe((e) => {
-      if (e.type === 'callflow.ended') this.callEnded(e);
-    });
+    rt.calls.endedListeners.push((row) => this.callEnded(row.accountId, row.id)); // every call, flow or VoiceML
     rt.usage.register((accountId) => this.usageEntries(accountId));
   }
 
@@ -132,14 +129,8 @@ export class RecordingsModel {
   }
 
   /** The call ended: its whole-call recording exists (if the call recorded), webhooks, auto-transcription. */
-  private callEnded(e: DomainEvent): void {
-    let call: ReturnType<CallsPort['get']>;
-    try {
-      call = this.rt.calls.get(e.accountId, e.resourceId);
-    } catch (err) {
-      if (err instanceof ApiError) return; // a test event (POST /_sim/webhooks/events) names no real call
-      throw err;
-    }
+  private callEnded(accountId: string, callId: string): void {
+    const call = this.rt.calls.get(accountId, callId);
     const now = this.rt.clock.now();
     let rec = this.recordings.get(call.id);
     if (!rec && call.recordingUrl !== null) rec = this.recordings.insert(this.blankRecording(call)); // hung up mid-recording

@@ -1,0 +1,327 @@
+// Dialing batches on the virtual clock. One job kind, a per-batch tick, runs `pump`: it moves
+// the batch between its timed states (scheduled -> running at StartAt, expired at EndAt), sends
+// texts whose time has come, and dials due tasks while the batch is under its concurrency
+// limit and its pace, each round in its windows and the legal hours. Calls are placed through
+// the calls model (the carrier decides them, the flow runs, callflow.ended is sent there); the
+// calls model tells every ended call, and the task takes its outcome: the next round when the
+// outcome is one the round waits for, else done or failed. Nothing here scans all tasks except
+// cancel and expiry (once each): queues are heaps per round, counts are kept as tasks change.
+import { ApiError } from '../../core/errors.ts';
+import { freshId } from '../../core/ids.ts';
+import type { Kernel } from '../../core/ports.ts';
+import type { OutboundPorts } from '../../rules/outbound.ts';
+import type { CallRow, CreateCallInput } from '../calls/schema.ts';
+import type { CallsModel } from '../calls/model.ts';
+import { render } from '../calls/interpreter.ts';
+import type { MessagesModel } from '../messages/model.ts';
+import type { Live } from './live.ts';
+import { legalOpen, nextLegalStart, type CallingTime } from './windows.ts';
+import { CALL_BATCH_IDS, ENDED_BATCH, type BatchAction, type BatchStatus, type TaskRow } from './schema.ts';
+
+export const TICK_JOB = 'callBatches.tick';
+const MINUTE = 60_000;
+/** A text not sent within this long of its failure is skipped (reference MessagePolicy). */
+const TEXT_STALE_MS = 24 * 3_600_000;
+
+export interface DialerPorts extends Pick<Kernel, 'clock' | 'random' | 'events'>, OutboundPorts {
+  calls: Pick<CallsModel, 'create' | 'endedListeners'>;
+  messages: Pick<MessagesModel, 'send'>;
+}
+
+interface TaskRef {
+  batchId: string;
+  pos: number;
+}
+
+export class Dialer {
+  /** maps the id of a call in progress to its task */
+  private calls = new Map<string, TaskRef>();
+  /** maps the id of a text not yet reported by the carrier to its task */
+  private texts = new Map<string, TaskRef>();
+  /** every task id handed out (ids are unique across batches) */
+  private taskIds = new Set<string>();
+
+  constructor(
+    private readonly rt: DialerPorts,
+    private readonly time: CallingTime,
+    private readonly live: (batchId: string) => Live | undefined,
+  ) {
+    rt.clock.on(TICK_JOB, (p: { batchId: string }) => this.tick(p.batchId));
+    rt.calls.endedListeners.push((row) => this.callEnded(row));
+    rt.events.subscribe((e) => {
+      if (e.type === 'message.sent' || e.type === 'message.failed') this.textReported(e.resourceId, e.type === 'message.sent' ? 'sent' : 'failed');
+    });
+  }
+
+  reset(): void {
+    this.calls = new Map();
+    this.texts = new Map();
+    this.taskIds = new Set();
+  }
+
+  /** Rebuilds what is derived from a restored batch's tasks: queues, calls and texts in flight. */
+  adopt(live: Live): void {
+    const waiting: number[] = [];
+    live.tasks.forEach((t, pos) => {
+      this.taskIds.add(t.id);
+      if (t.status === 'pending') live.queues[t.dialRound]!.push(t.nextAttemptAt ?? live.batch.dateCreated, pos);
+      if (t.status === 'dialing' && t.callId !== null) {
+        live.dialing++;
+        this.calls.set(t.callId, { batchId: live.batch.id, pos });
+      }
+      if (t.messageStatus === 'pending') waiting.push(pos);
+      if (t.messageId !== null && t.messageDeliveryStatus === 'queued') this.texts.set(t.messageId, { batchId: live.batch.id, pos });
+    });
+    waiting.sort((a, b) => live.tasks[a]!.messageDueAt! - live.tasks[b]!.messageDueAt! || a - b);
+    live.texts.push(...waiting);
+  }
+
+  /** New recipients, pending for round 1 from StartAt (or now). */
+  addTasks(live: Live, tasks: { to: string; vars: Record<string, string> }[]): void {
+    const now = this.rt.clock.now();
+    const due = Math.max(now, live.batch.startAt ?? now);
+    for (const t of tasks) {
+      const id = freshId(this.rt.random, CALL_BATCH_IDS.callBatchTask, (x) => this.taskIds.has(x));
+      this.taskIds.add(id);
+      const pos = live.tasks.length;
+      live.add({
+        id,
+        seq: pos,
+        to: t.to,
+        vars: t.vars,
+        status: 'pending',
+        attempt: 0,
+        dialRound: 0,
+        nextAttemptAt: due,
+        callId: null,
+        disposition: null,
+        answeredBy: null,
+        result: null,
+        lastError: null,
+        messageKind: null,
+        messageStatus: null,
+        messageDeliveryStatus: null,
+        messageError: null,
+        messageId: null,
+        messageDueAt: null,
+      });
+      live.queues[0]!.push(due, pos);
+    }
+  }
+
+  act(live: Live, action: BatchAction): void {
+    const now = this.rt.clock.now();
+    if (action === 'pause') this.setStatus(live, 'paused');
+    else if (action === 'resume') this.setStatus(live, live.batch.startAt !== null && live.batch.startAt > now ? 'scheduled' : 'running');
+    else this.finish(live, 'canceled');
+    this.wake(live, now);
+  }
+
+  /** Makes sure the batch's tick runs at `at` (or earlier). */
+  wake(live: Live, at: number): void {
+    const now = this.rt.clock.now();
+    const when = Math.max(at, now);
+    if (live.tick !== undefined && live.tick >= now && live.tick <= when) return;
+    live.tick = when;
+    this.rt.clock.schedule(TICK_JOB, when, { batchId: live.batch.id });
+  }
+
+  /** When a pending task is expected to be dialed: its policy time moved into its round's window and the legal hours. */
+  expectedDialAt(live: Live, t: TaskRow): number | null {
+    if (t.status !== 'pending' || t.nextAttemptAt === null) return null;
+    const b = live.batch;
+    const from = Math.max(t.nextAttemptAt, this.rt.clock.now(), b.startAt ?? 0);
+    return this.time.nextOpen(b.rounds[t.dialRound]!.windows, b.timezone, from) ?? null;
+  }
+
+  // --- the tick ---
+
+  private tick(batchId: string): void {
+    const live = this.live(batchId);
+    if (!live) return;
+    if (live.tick !== undefined && live.tick <= this.rt.clock.now()) live.tick = undefined;
+    this.pump(live);
+  }
+
+  private pump(live: Live): void {
+    const now = this.rt.clock.now();
+    if (ENDED_BATCH.includes(live.batch.status)) return;
+    if (live.batch.endAt !== null && now >= live.batch.endAt) return this.finish(live, 'expired');
+    if (live.batch.status === 'scheduled' && (live.batch.startAt === null || now >= live.batch.startAt)) this.setStatus(live, 'running');
+    const b = live.batch;
+    let wake = b.endAt ?? Infinity;
+    if (b.status === 'scheduled') wake = Math.min(wake, b.startAt!);
+    if (b.status === 'running') {
+      wake = Math.min(wake, this.releaseTexts(live, now));
+      wake = Math.min(wake, this.dialDue(live, now));
+      if (live.counts.pending === 0 && live.dialing === 0 && live.pendingTexts() === 0) return this.finish(live, 'completed');
+    }
+    if (wake !== Infinity) this.wake(live, wake);
+  }
+
+  /** Dials every task due now that the limits allow; returns when to look again (Infinity: on a call's end). */
+  private dialDue(live: Live, now: number): number {
+    const spacing = Math.ceil(MINUTE / live.batch.pacingPerMinute);
+    while (live.dialing < live.batch.maxConcurrency) {
+      const b = live.batch;
+      const paceAt = live.lastDialAt === null ? now : Math.max(now, live.lastDialAt + spacing);
+      let round = -1;
+      let at = Infinity;
+      let due = Infinity;
+      for (let r = 0; r < live.queues.length; r++) {
+        const d = live.queues[r]!.peekDue();
+        if (d === undefined) continue;
+        const open = this.time.nextOpen(b.rounds[r]!.windows, b.timezone, Math.max(d, paceAt, b.startAt ?? 0));
+        if (open === undefined) continue; // windows are checked at creation, so this does not happen
+        if (open < at || (open === at && d < due)) {
+          round = r;
+          at = open;
+          due = d;
+        }
+      }
+      if (round < 0) return Infinity;
+      if (at > now) return at;
+      this.dial(live, live.queues[round]!.pop()!, round, now);
+    }
+    return Infinity;
+  }
+
+  private dial(live: Live, pos: number, round: number, now: number): void {
+    const b = live.batch;
+    const t = live.tasks[pos]!;
+    // Opt-outs are checked at each dial (guides: campaigns pass the same check and skip the target).
+    if (this.rt.blockLists.isRecipientBlocked(b.accountId, t.to, 'call')) {
+      live.set(pos, { ...t, status: 'suppressed', nextAttemptAt: null, lastError: 'recipient_blocked' });
+      return;
+    }
+    const input: CreateCallInput = { To: t.to, From: b.from };
+    if (b.callFlowId !== null) {
+      input.CallFlowId = b.callFlowId;
+      input.Variables = t.vars;
+    }
+    if (b.url !== null) input.Url = b.url;
+    if (b.agentId !== null) input.AgentId = b.agentId;
+    if (b.machineDetection !== null) input.MachineDetection = b.machineDetection;
+    let call: CallRow;
+    try {
+      call = this.rt.calls.create(b.accountId, input);
+    } catch (e) {
+      // The account or the flow changed since creation (subscription, flow deleted): the task fails with the code.
+      if (!(e instanceof ApiError)) throw e;
+      live.set(pos, { ...t, status: 'failed', nextAttemptAt: null, lastError: e.code });
+      return;
+    }
+    live.lastDialAt = now;
+    live.dialing++;
+    this.calls.set(call.id, { batchId: b.id, pos });
+    live.set(pos, { ...t, status: 'dialing', attempt: t.attempt + 1, dialRound: round + 1, nextAttemptAt: null, callId: call.id, lastError: null });
+  }
+
+  /** The calls model tells every ended call; a batch call moves its task on. */
+  private callEnded(row: CallRow): void {
+    const ref = this.calls.get(row.id);
+    if (!ref) return;
+    this.calls.delete(row.id);
+    const live = this.live(ref.batchId);
+    if (!live) return;
+    live.dialing--;
+    const now = this.rt.clock.now();
+    const b = live.batch;
+    const t = live.tasks[ref.pos]!;
+    const machine = row.answeredBy === 'machine';
+    // Reached: a person answered. A machine answer is a connected call but nobody was reached.
+    const reached = row.status === 'completed' && !machine;
+    const outcome = machine ? 'machine' : row.status;
+    const base: TaskRow = { ...t, disposition: row.status, answeredBy: row.answeredBy, result: row.walk ? row.walk.vars : null, callId: row.id };
+    const next = b.rounds[t.dialRound];
+    const active = !ENDED_BATCH.includes(b.status);
+    if (active && !reached && next && next.on!.includes(outcome as never)) {
+      const at = now + next.after! * MINUTE;
+      live.set(ref.pos, { ...base, status: 'pending', nextAttemptAt: at });
+      live.queues[t.dialRound]!.push(at, ref.pos);
+      if (t.attempt === 1 && b.onFirstFail !== null) this.queueText(live, ref.pos, 'first', now);
+    } else {
+      live.set(ref.pos, { ...base, status: reached ? 'done' : 'failed' });
+      if (!reached && b.onFinalFail !== null) {
+        if (active) this.queueText(live, ref.pos, 'final', now);
+        else live.set(ref.pos, { ...live.tasks[ref.pos]!, messageKind: 'final', messageStatus: 'skipped' });
+      }
+    }
+    // Dial on at once (the calls model has finished with this call): no job per ended call.
+    this.pump(live);
+  }
+
+  // --- texts ---
+
+  private queueText(live: Live, pos: number, kind: 'first' | 'final', now: number): void {
+    live.set(pos, { ...live.tasks[pos]!, messageKind: kind, messageStatus: 'pending', messageDeliveryStatus: null, messageError: null, messageId: null, messageDueAt: now });
+    live.texts.push(pos);
+  }
+
+  /** Sends waiting texts in order while the legal hours allow; returns when to look again. */
+  private releaseTexts(live: Live, now: number): number {
+    while (live.textHead < live.texts.length) {
+      const pos = live.texts[live.textHead]!;
+      const t = live.tasks[pos]!;
+      if (t.messageStatus === 'pending') {
+        if (now - t.messageDueAt! >= TEXT_STALE_MS) {
+          live.set(pos, { ...t, messageStatus: 'skipped' });
+        } else {
+          if (!legalOpen(now)) return nextLegalStart(now);
+          this.send(live, pos, t);
+        }
+      }
+      live.textHead++;
+    }
+    if (live.textHead > 0) {
+      live.texts.splice(0, live.textHead);
+      live.textHead = 0;
+    }
+    return Infinity;
+  }
+
+  private send(live: Live, pos: number, t: TaskRow): void {
+    const b = live.batch;
+    const template = t.messageKind === 'first' ? b.onFirstFail! : b.onFinalFail!;
+    try {
+      const { row } = this.rt.messages.send(b.accountId, { To: t.to, From: b.from, Body: render(template, t.vars) });
+      live.set(pos, { ...t, messageStatus: 'queued', messageId: row.id, messageDeliveryStatus: row.status === 'failed' ? 'failed' : row.status === 'sent' ? 'sent' : 'queued' });
+      if (row.status === 'queued') this.texts.set(row.id, { batchId: b.id, pos });
+    } catch (e) {
+      // The messaging slice's refusals (opt-out, quota, subscription...) are recorded, not thrown.
+      if (!(e instanceof ApiError)) throw e;
+      live.set(pos, { ...t, messageStatus: 'failed', messageError: e.code });
+    }
+  }
+
+  private textReported(messageId: string, status: 'sent' | 'failed'): void {
+    const ref = this.texts.get(messageId);
+    if (!ref) return;
+    this.texts.delete(messageId);
+    const live = this.live(ref.batchId);
+    const t = live?.tasks[ref.pos];
+    if (!live || !t || t.messageId !== messageId) return;
+    live.set(ref.pos, { ...t, messageDeliveryStatus: status });
+  }
+
+  // --- states ---
+
+  private setStatus(live: Live, status: BatchStatus): void {
+    live.batch = { ...live.batch, status, dateUpdated: this.rt.clock.now() };
+  }
+
+  /** Completed, canceled or expired: pending recipients take the batch's end, waiting texts are skipped; calls in progress go on. */
+  private finish(live: Live, status: 'completed' | 'canceled' | 'expired'): void {
+    if (status !== 'completed') {
+      for (const q of live.queues) q.clear();
+      live.tasks.forEach((t, pos) => {
+        if (t.status === 'pending') live.set(pos, { ...t, status, nextAttemptAt: null });
+        const now = live.tasks[pos]!;
+        if (now.messageStatus === 'pending') live.set(pos, { ...now, messageStatus: 'skipped' });
+      });
+      live.texts.length = 0;
+      live.textHead = 0;
+    }
+    this.setStatus(live, status);
+  }
+}

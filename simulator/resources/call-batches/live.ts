@@ -1,0 +1,77 @@
+// One batch as the dialer works on it: the stored row and tasks (what a snapshot holds) plus
+// what is derived from them and kept incrementally: counts per task status, one queue of
+// pending tasks per round, the calls in progress, the texts waiting for the legal hours.
+import { TaskQueue } from './task-queue.ts';
+import { StatusIndex } from './status-index.ts';
+import { TASK_STATUSES, type BatchRow, type TaskRow, type TaskStatus } from './schema.ts';
+
+export function newCounts(): Record<TaskStatus, number> {
+  return Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
+}
+
+export class Live {
+  batch: BatchRow;
+  /** tasks by position (creation order); a changed task replaces its slot */
+  readonly tasks: TaskRow[];
+  /** recipients per task status, kept with every change: they sum to tasks.length */
+  readonly counts = newCounts();
+  /** pending tasks of each round by the time they may be dialed */
+  readonly queues: TaskQueue[];
+  /** calls of this batch in progress */
+  dialing = 0;
+  /** the latest dial (pacing spaces the next from it); kept here, not in the row, so a dial copies no row */
+  lastDialAt: number | null;
+  /** positions of tasks whose text waits (legal hours, or the batch paused), oldest first */
+  readonly texts: number[] = [];
+  textHead = 0;
+  /** the earliest tick job scheduled for this batch and not yet run */
+  tick: number | undefined;
+  /** where the tasks of each status are, for pages of one status */
+  private readonly index = new StatusIndex(TASK_STATUSES);
+
+  constructor(batch: BatchRow, tasks: readonly TaskRow[]) {
+    this.batch = batch;
+    this.lastDialAt = batch.lastDialAt;
+    this.tasks = [...tasks];
+    this.queues = batch.rounds.map(() => new TaskQueue());
+    for (const t of this.tasks) {
+      this.counts[t.status]++;
+      this.index.push(t.status);
+    }
+  }
+
+  /** Replaces the task at `pos`, keeping counts in step. */
+  set(pos: number, next: TaskRow): TaskRow {
+    const prev = this.tasks[pos]!;
+    if (prev.status !== next.status) {
+      this.counts[prev.status]--;
+      this.counts[next.status]++;
+      this.index.move(pos, prev.status, next.status);
+    }
+    this.tasks[pos] = next;
+    return next;
+  }
+
+  add(task: TaskRow): void {
+    this.tasks.push(task);
+    this.counts[task.status]++;
+    this.index.push(task.status);
+  }
+
+  /** `count` tasks of one status from the `start`-th (0-based), in batch order. */
+  withStatus(status: TaskStatus, start: number, count: number): TaskRow[] {
+    const out: TaskRow[] = [];
+    const end = Math.min(this.counts[status], start + count);
+    for (let k = start; k < end; k++) out.push(this.tasks[this.index.kth(status, k)!]!);
+    return out;
+  }
+
+  /** The stored row as a snapshot holds it. */
+  row(): BatchRow {
+    return this.lastDialAt === this.batch.lastDialAt ? this.batch : { ...this.batch, lastDialAt: this.lastDialAt };
+  }
+
+  pendingTexts(): number {
+    return this.texts.length - this.textHead;
+  }
+}
