@@ -101,7 +101,11 @@ export class RecordingsModel {
     rt.clock.on('recordings.expire', (p: { callId: string }) => this.expire(p.callId));
     rt.clock.on('recordings.transcribed', (p: { callId: string; attempt: number }) => this.transcribed(p.callId, p.attempt));
     rt.clock.on('recordings.summarized', (p: { callId: string }) => this.summarized(p.callId));
-    rt.calls.endedListeners.push((row) => this.callEnded(row.accountId, row.id)); // every call, flow or VoiceML
+    rt.calls.endedListeners.push((row) => {
+      // Most calls (a batch's 100,000s) record nothing and transcribe nothing: skip them cheaply.
+      if (row.recordingUrl === null && !this.recordings.has(row.id) && !this.settings.get(row.accountId)?.autoTranscribe) return;
+      this.callEnded(row.accountId, row.id);
+    }); // every call, flow or VoiceML
     rt.usage.register((accountId) => this.usageEntries(accountId));
   }
 
