@@ -5,6 +5,7 @@ import { assignmentLinkModel } from './assignment-links-model.ts';
 import { blockListModel } from './blocklists-model.ts';
 import { callFlowGraphProperty } from './call-flow-graphs.ts';
 import { callFlowWalkProperty } from './call-flow-walk.ts';
+import { callBatchesProperty } from './call-batches.ts';
 import { emailDomainZoneProperty } from './email-domain-zone.ts';
 import { egressProperty } from './egress.ts';
 import { filterProperties } from './filters.ts';
@@ -15,5 +16,5 @@ import { verificationModel } from './verifications-model.ts';
 import type { PropertyDef } from './types.ts';
 
 export function allProperties(contract: Contract): PropertyDef[] {
-  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, assignmentLinkModel, emailDomainZoneProperty, callFlowGraphProperty, callFlowWalkProperty, egressProperty, fuzzProperty(contract)];
+  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, assignmentLinkModel, emailDomainZoneProperty, callFlowGraphProperty, callFlowWalkProperty, callBatchesProperty, egressProperty, fuzzProperty(contract)];
 }
