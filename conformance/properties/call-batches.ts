@@ -103,7 +103,7 @@ export function batchViolation(v: Case, callsByPhone: CallRow[][]): string | und
 export const callBatchesProperty: PropertyDef = generatedProperty<Case>({
   id: 'call-batches',
   description: 'generated batches over generated phone scripts: windows, legal hours, concurrency, pacing, rounds (After, On) and counts hold',
-  clauses: ['call-batch.round.after', 'call-batch.round.on', 'call-batch.round.windows', 'call-batch.round.windows-legal-time', 'call-batch.field.counts-every-recipient'],
+  clauses: ['call-batch.round.after', 'call-batch.round.on', 'call-batch.round.windows', 'call-batch.field.counts-every-recipient'],
   tags: ['call-batches', 'property'],
   requires: ['writes', 'accounts', 'carrier', 'phone-calls', 'clock', 'call-batches'],
   level: 'sim',
