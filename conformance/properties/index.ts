@@ -6,6 +6,7 @@ import { blockListModel } from './blocklists-model.ts';
 import { callFlowGraphProperty } from './call-flow-graphs.ts';
 import { callFlowWalkProperty } from './call-flow-walk.ts';
 import { callTransfersProperty } from './call-transfers.ts';
+import { callBatchesProperty } from './call-batches.ts';
 import { emailDomainZoneProperty } from './email-domain-zone.ts';
 import { egressProperty } from './egress.ts';
 import { filterProperties } from './filters.ts';
@@ -17,5 +18,5 @@ import { voicemlWalkProperty } from './voiceml-walk.ts';
 import type { PropertyDef } from './types.ts';
 
 export function allProperties(contract: Contract): PropertyDef[] {
-  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, assignmentLinkModel, emailDomainZoneProperty, callFlowGraphProperty, callFlowWalkProperty, callTransfersProperty, voicemlWalkProperty, egressProperty, fuzzProperty(contract)];
+  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, assignmentLinkModel, emailDomainZoneProperty, callFlowGraphProperty, callFlowWalkProperty, callTransfersProperty, voicemlWalkProperty, callBatchesProperty, egressProperty, fuzzProperty(contract)];
 }

@@ -393,6 +393,32 @@ describe('call batches: the dialer', () => {
   });
 });
 
+describe('call batches: over HTTP', () => {
+  it('the node:http edge takes a 2 MB Tasks body and answers 413 above 10 MB before reading it', async () => {
+    const h = sim();
+    const cf = await h.flow();
+    const server = await h.sim.listen(0);
+    try {
+      const post = (path: string, body: string) =>
+        fetch(`${server.url}/v1/accounts/AC1a2b3c4d${path}`, { method: 'POST', headers: { authorization: 'Bearer sk_test_acme_4f9c2b7e1d3a5c8f', 'content-type': 'application/json' }, body });
+      const pad = 'x'.repeat(200);
+      const tasks = (n: number, base: number) => Array.from({ length: n }, (_, i) => ({ To: `010${String(base + i)}`, Variables: { pad } }));
+      const ok = await post('/call-batches', JSON.stringify({ Name: 'b', From: FROM, CallFlowId: cf, Status: 'paused', Tasks: tasks(9000, 30_000_000) }));
+      expect(ok.status).toBe(200);
+      const id = ((await ok.json()) as { batchId: string }).batchId;
+      const big = await post(`/call-batches/${id}/tasks`, JSON.stringify({ Tasks: tasks(45_000, 40_000_000) }));
+      expect(big.status).toBe(413);
+      await big.text();
+      const msg = await post('/messages', JSON.stringify({ To: '01020000001', From: FROM, Body: 'y'.repeat(2_000_000) }));
+      expect(msg.status).toBe(413);
+      await msg.text();
+      expect((await h.get(id)).counts.pending).toBe(9000);
+    } finally {
+      await h.sim.close();
+    }
+  });
+});
+
 describe('call batches: reset', () => {
   it('a reset forgets batches and their dialing; a batch made after it runs', async () => {
     const h = sim();
