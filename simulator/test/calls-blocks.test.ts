@@ -3,6 +3,7 @@
 // the status callbacks.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACME, harness } from './helpers.ts';
+import { voiceSteps } from './voice-steps.ts';
 import { closeAllReceivers, startReceiver } from './receivers.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
 import { runtimeOf } from '../internal.ts';
@@ -11,24 +12,12 @@ afterEach(closeAllReceivers);
 
 function sim() {
   const h = harness();
-  const flow = async (graph: FlowGraph): Promise<string> => {
-    const r = await h.call('POST', h.acme('/call-flows'), { name: 'f', graph });
-    if (r.status !== 201) throw new Error(`flow refused: ${r.text}`);
-    return r.json.callFlowId as string;
-  };
-  const script = (body: Record<string, unknown>) => h.sim.control.request('POST', '/carrier/scripts', { types: ['call'], outcome: 'delivered', ...body });
-  const place = async (to: string, flowId: string, extra: Record<string, unknown> = {}) => {
-    const r = await h.call('POST', h.acme('/calls'), { To: to, From: '070-1234-0001', CallFlowId: flowId, ...extra });
-    if (r.status !== 201) throw new Error(`call refused: ${r.text}`);
-    return r.json.callId as string;
-  };
-  const get = async (id: string) => (await h.call('GET', h.acme(`/calls/${id}`))).json;
   const ended = async () => {
     const hook = await startReceiver();
     await h.call('POST', h.acme('/webhooks'), { url: hook.url, events: ['callflow.ended'] });
     return () => Object.fromEntries(hook.requests.map((r) => [r.fields.CallId, { ...r.fields, vars: JSON.parse(r.fields.Variables!) }]));
   };
-  return { ...h, flow, script, place, get, ended, advance: (seconds: number) => h.sim.clock.advance({ seconds }) };
+  return { ...h, ...voiceSteps(h), ended };
 }
 
 const httpFlow = (url: string): FlowGraph => ({

@@ -2,19 +2,16 @@
 // transferred party, its refusals, and updateCall on ended calls.
 import { describe, expect, it } from 'vitest';
 import { BISTRO, harness } from './helpers.ts';
+import { voiceSteps } from './voice-steps.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
 import { expectDocumentedAnswer } from './documented.ts';
 import { runtimeOf } from '../internal.ts';
 
 function sim() {
   const h = harness();
-  const flow = async (graph: FlowGraph): Promise<string> => (await h.call('POST', h.acme('/call-flows'), { name: 'f', graph })).json.callFlowId as string;
-  const script = (body: Record<string, unknown>) => h.sim.control.request('POST', '/carrier/scripts', { types: ['call'], outcome: 'delivered', ...body });
-  const place = async (to: string, flowId: string) => (await h.call('POST', h.acme('/calls'), { To: to, From: '070-1234-0001', CallFlowId: flowId })).json.callId as string;
-  const advance = (seconds: number) => h.sim.clock.advance({ seconds });
   const play = (id: string, body: unknown) => h.call('POST', h.acme(`/calls/${id}/actions/play`), body);
   const events = async (id: string) => (await h.call('GET', h.acme(`/calls/${id}/events`))).json.data as { id: string; event: string; detail: Record<string, unknown>; timestamp: string }[];
-  return { ...h, flow, script, place, advance, play, events };
+  return { ...h, ...voiceSteps(h), play, events };
 }
 
 /** Dials `target`, then says Bye and hangs up. */

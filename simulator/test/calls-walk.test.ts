@@ -4,6 +4,7 @@
 // capped for flows that loop, 404 for an unknown id.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACME, harness } from './helpers.ts';
+import { voiceSteps } from './voice-steps.ts';
 import { closeAllReceivers, startReceiver } from './receivers.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
 import { MAX_TRACE_STEPS } from '../resources/calls/walk-trace.ts';
@@ -23,19 +24,8 @@ const MENU_FLOW: FlowGraph = {
 
 function sim() {
   const h = harness();
-  const flow = async (graph: FlowGraph): Promise<string> => {
-    const r = await h.call('POST', h.acme('/call-flows'), { name: 'walk', graph });
-    if (r.status !== 201) throw new Error(`flow refused: ${r.text}`);
-    return r.json.callFlowId as string;
-  };
-  const place = async (to: string, flowId: string, extra: Record<string, unknown> = {}) => {
-    const r = await h.call('POST', h.acme('/calls'), { To: to, From: '070-1234-0001', CallFlowId: flowId, ...extra });
-    if (r.status !== 201) throw new Error(`call refused: ${r.text}`);
-    return r.json.callId as string;
-  };
-  const script = (body: Record<string, unknown>) => h.sim.control.request('POST', '/carrier/scripts', { types: ['call'], outcome: 'delivered', ...body });
   const walk = async (id: string) => (await h.call('GET', `/_sim/calls/${id}`, undefined, { key: null })).json;
-  return { ...h, flow, place, script, walk, advance: (seconds: number) => h.sim.clock.advance({ seconds }) };
+  return { ...h, ...voiceSteps(h), walk };
 }
 
 const at = (s: number) => new Date(Date.parse('2026-03-02T00:00:00.000Z') + s * 1000).toISOString();

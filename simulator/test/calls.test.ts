@@ -2,6 +2,7 @@
 // callflow.ended webhook, hang-up, refusals and list filters.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACME, harness } from './helpers.ts';
+import { voiceSteps } from './voice-steps.ts';
 import { closeAllReceivers, startReceiver } from './receivers.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
 import { runtimeOf } from '../internal.ts';
@@ -12,13 +13,7 @@ afterEach(closeAllReceivers);
 function sim() {
   const h = harness();
   const rt = runtimeOf(h.sim);
-  const flow = async (graph: FlowGraph, name = 'test flow'): Promise<string> => {
-    const r = await h.call('POST', h.acme('/call-flows'), { name, graph });
-    if (r.status !== 201) throw new Error(`flow refused: ${r.text}`);
-    return r.json.callFlowId as string;
-  };
-  const script = (body: Record<string, unknown>) => h.sim.control.request('POST', '/carrier/scripts', { types: ['call'], outcome: 'delivered', ...body });
-  const advance = (seconds: number) => h.sim.clock.advance({ seconds });
+  const { flow, script, advance } = voiceSteps(h);
   return { ...h, rt, flow, script, advance };
 }
 

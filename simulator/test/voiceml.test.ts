@@ -3,6 +3,7 @@
 // clock; the action round trips; every error path ends the call with app_error from the app.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACME, harness } from './helpers.ts';
+import { voiceSteps } from './voice-steps.ts';
 import { closeAllReceivers, startReceiver, type Behaviour, type Received } from './receivers.ts';
 import { runtimeOf } from '../internal.ts';
 import { parseFormBody, verifySignature } from '../core/signing.ts';
@@ -28,16 +29,10 @@ async function app(docs: Record<string, Doc>) {
 
 function sim() {
   const h = harness();
-  const script = (body: Record<string, unknown>) => h.sim.control.request('POST', '/carrier/scripts', { types: ['call'], outcome: 'delivered', ...body });
-  const place = async (to: string, url: string, extra: Record<string, unknown> = {}) => {
-    const r = await h.call('POST', h.acme('/calls'), { To: to, From: '070-1234-0001', Url: url, ...extra });
-    if (r.status !== 201) throw new Error(`call refused: ${r.text}`);
-    return r.json.callId as string;
-  };
-  const get = async (id: string) => (await h.call('GET', h.acme(`/calls/${id}`))).json;
+  const { script, placeVoiceMl: place, get, advance } = voiceSteps(h);
   const walk = async (id: string) => (await h.sim.control.request<any>('GET', `/calls/${id}`));
   const phone = async (n: string) => (await h.sim.control.request<any>('GET', `/carrier/phones/${n}`)).calls[0];
-  return { ...h, script, place, get, walk, phone, advance: (seconds: number) => h.sim.clock.advance({ seconds }) };
+  return { ...h, script, place, get, walk, phone, advance };
 }
 
 describe('VoiceML Url calls', () => {
