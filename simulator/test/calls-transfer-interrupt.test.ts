@@ -132,4 +132,28 @@ describe('interrupted transfer legs', () => {
     await h.advance(5);
     expect((await h.get(id)).transfers[0].status).toBe('interrupted'); // the refused request scheduled nothing
   });
+
+  it('a snapshot taken while a leg is interrupted restores exactly and the leg fails the same way', async () => {
+    const run = async (restoreMidway: boolean) => {
+      const h = sim();
+      await h.script({ number: '010-7600-0009', delaySeconds: 2, hangupAfterSeconds: 50 });
+      const id = await h.place('010-7600-0001');
+      await h.advance(6);
+      await h.transfer(id, { to: '010-7600-0009', mode: 'refer-attended' });
+      await h.advance(5);
+      await h.interrupt(id, 1, { failAfterSeconds: 20 });
+      await h.advance(3);
+      if (restoreMidway) {
+        const snap = h.sim.snapshot();
+        await h.advance(100); // moves on, then is thrown away
+        h.sim.restore(JSON.parse(JSON.stringify(snap)));
+        expect(h.sim.snapshot()).toEqual(snap);
+      }
+      await h.advance(60);
+      return (await h.get(id)).transfers;
+    };
+    const straight = await run(false);
+    expect(straight[0]).toMatchObject({ status: 'failed', duration: 23 });
+    expect(await run(true)).toEqual(straight);
+  });
 });
