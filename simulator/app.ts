@@ -93,6 +93,7 @@ function authenticate(rt: Runtime, op: Operation, req: SimRequest, params: Recor
     return '';
   }
   const key = bearer(req);
+  if (key === undefined && op.auth === 'account' && op.signedLink?.(rt, req.url)) return params.accountId!; // the handler checks the account owns the resource
   if (key === undefined) throw errorCodes.UNAUTHORIZED('missing credentials: send "Authorization: Bearer <API key>"');
   if (key === '') throw errorCodes.UNAUTHORIZED('the Authorization header must be "Bearer <API key>"');
   const accountId = rt.accounts.accountForKey(key);

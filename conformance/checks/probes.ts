@@ -44,14 +44,31 @@ function credentialProbe(spec: {
   };
 }
 
-export const missingKey = credentialProbe({
+const missingKeyBase = credentialProbe({
   id: 'auth-missing-key',
   clauses: ['auth.bearer-required', 'errors.401'],
-  description: 'The same request without an Authorization header gets 401.',
+  description: 'The same request without an Authorization header gets 401 (a signed recording link is asked for by its bare path).',
   authorization: () => ({ header: undefined }),
   status: 401,
   what: 'without a key',
 });
+
+/**
+ * Recording links issued before 2026-07-28 were signed (spec Limits) and download without the
+ * key, so the probe drops `expires` and `signature` from such a URL: the bare path needs the key.
+ */
+export const missingKey: Probe = {
+  ...missingKeyBase,
+  plan(ex, ctx) {
+    const planned = missingKeyBase.plan(ex, ctx);
+    if (!planned || !ex.query.has('signature')) return planned;
+    const q = new URLSearchParams(ex.query);
+    q.delete('signature');
+    q.delete('expires');
+    const path = planned.request.path.split('?')[0]! + (q.toString() !== '' ? `?${q}` : '');
+    return { ...planned, request: { ...planned.request, path } };
+  },
+};
 
 export const invalidKey = credentialProbe({
   id: 'auth-invalid-key',

@@ -12,6 +12,8 @@ type Vars = Record<string, string>;
 
 const VARS = ['name', 'v1', 'v2', 'choice'] as const;
 const WORDS = ['a', 'b', '1', '12', 'yes', ''] as const;
+/** Recording links issued from this instant are plain paths (spec Limits: earlier ones were signed). */
+const PLAIN_LINKS_FROM = '2026-07-28T00:00:00Z';
 const KEY_ENTRIES = ['', '1', '2', '9', '12', '#'] as const;
 
 /** A value template: plain words, sometimes a {{var}} reference (written with `lb` in requests). */
@@ -192,6 +194,11 @@ export const callFlowWalkProperty: PropertyDef = generatedProperty<Case>({
     c.set('lb', '{');
     const callee = c.number(0);
     c.set('callee', callee);
+    // Today's links are plain paths; those issued before 2026-07-28 were signed (spec Limits), so
+    // the walk runs after that date (the clock only moves forward: only when it is still before).
+    await c.exec({ control: { method: 'GET', path: '/clock' }, save: { clockNow: 'body.now' } });
+    const clockNow = c.saved('clockNow');
+    if (typeof clockNow === 'string' && Date.parse(clockNow) < Date.parse(PLAIN_LINKS_FROM)) await c.exec({ control: { advance: { to: PLAIN_LINKS_FROM } } });
     await c.exec({ control: { createAccount: { numbers: 1 }, as: 'shop' } as Json });
     const flow = await c.exec({
       name: 'create the generated flow',

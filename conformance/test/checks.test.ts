@@ -116,6 +116,15 @@ describe('probes', () => {
     expect(probe('auth-missing-key').verdict(p, res(200), ok)).toMatch(/got 200, expected 401/);
   });
 
+  it('missing key on a signed recording link: asks for the bare path (signed links download without a key)', () => {
+    const link = '/v1/accounts/AC1/recordings/CA1/verb/memo?expires=1772496014&signature=abc';
+    const signed = exchange('GET', link, 200, undefined, { text: 'RIFF' });
+    const p = probe('auth-missing-key').plan(signed, ctx)!;
+    expect(p.request.path).toBe('/v1/accounts/AC1/recordings/CA1/verb/memo');
+    expect(Object.keys(p.request.headers).map((h) => h.toLowerCase())).not.toContain('authorization');
+    expect(probe('auth-missing-key').verdict(p, res(200), signed)).toMatch(/expected 401/);
+  });
+
   it('invalid key, other account, other account\'s resource', () => {
     const invalid = probe('auth-invalid-key').plan(ok, ctx)!;
     expect(invalid.request.headers.authorization).toBe('Bearer sk_invalid');

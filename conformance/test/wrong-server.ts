@@ -29,7 +29,8 @@ export type Defect =
   | 'transfer-billable-every-leg'
   | 'transfers-reversed'
   | 'transfer-legacy-fields-filled'
-  | 'recording-one-second-short';
+  | 'recording-one-second-short'
+  | 'signed-link-unchecked';
 
 export interface DefectSpec {
   /**
@@ -312,6 +313,19 @@ const SPECS: Record<Defect, DefectSpec> = {
       short.writeUInt32LE(short.length - 8, 4);
       short.writeUInt32LE(data - second, 40);
       return { ...res, bytes: short };
+    },
+  },
+  'signed-link-unchecked': {
+    alters: (method, path, status) => method === 'GET' && status === 401 && RECORDING.test(path),
+    // A signed recording link downloads whatever its signature and expiry say (served as with the key).
+    // Only a refused link is touched: valid ones pass through unchanged, without a look at state.
+    middleware: (sim) => async (req, next) => {
+      const res = await next(req);
+      const path = pathOf(req.url);
+      if (req.method !== 'GET' || res.status !== 401 || !RECORDING.test(path) || header(req, 'authorization') !== undefined || !queryOf(req).has('signature')) return res;
+      const key = await keyOf(sim, ACCOUNT_PATH.exec(path)![1]!);
+      // Asked again straight from the simulator: the request passed on stays the one that was refused.
+      return key ? sim.handle({ ...req, headers: { ...req.headers, authorization: `Bearer ${key}` } }) : res;
     },
   },
   'events-for-block-lists': {

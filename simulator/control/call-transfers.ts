@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../core/operation.ts';
 import { ApiError, defineError } from '../core/errors.ts';
-import { StringEnum } from '../core/schema.ts';
+import { Nullable, StringEnum } from '../core/schema.ts';
 import { callErrors } from '../resources/calls/model.ts';
 import { liveErrors } from '../resources/calls/live-control.ts';
 import { TRANSFER_MODES, TransferLegWire, isEnded, transfersWire } from '../resources/calls/transfers.ts';
@@ -17,7 +17,18 @@ export const transferControlErrors = {
     code: 'transfer_in_progress', status: 409, origin: 'simulator',
     description: 'Control plane: the call already has a transfer leg that has not ended; one leg at a time.',
   }),
+  LEG_NOT_INTERRUPTIBLE: defineError({
+    code: 'leg_not_interruptible', status: 409, origin: 'simulator',
+    description: 'Control plane: the transfer leg does not exist, has ended or is already interrupted, or was started by a dial block (its flow waits on the leg\'s planned end).',
+  }),
 };
+
+const InterruptBody = Type.Object(
+  {
+    failAfterSeconds: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 86_400, description: 'Seconds after which the interrupted leg ends failed; null or absent: it stays interrupted until the call ends, then fails.' }))),
+  },
+  { $id: 'SimInterruptTransferRequest', additionalProperties: false },
+);
 
 const TransferBody = Type.Object(
   {
@@ -63,6 +74,31 @@ export const operations = [
       rt.calls.calls.replace(started.row);
       const wire = transfersWire(started.row.transfers ?? []).find((l) => l.sequence === started.leg.sequence);
       return reply.created(wire);
+    },
+  }),
+  defineOperation({
+    operationId: 'simInterruptTransferLeg',
+    method: 'POST',
+    path: '/_sim/calls/{callId}/transfers/{sequence}/interrupt',
+    tag: TAG,
+    summary: 'The platform loses an open transfer leg: it becomes interrupted, then fails',
+    description:
+      'Makes an initiated, ringing or connected leg started through the control plane `interrupted` now (the platform lost it): it no longer rings, connects or ends as the carrier planned, carries Q.850 38 and SIP 503, and the transfer callback reports it. interrupted is not an ended status, so the leg is not the representative leg and blocks a new transfer until it ends failed (same codes) after failAfterSeconds or when the call ends. 404 call_not_found; 409 leg_not_interruptible for a missing, ended, already interrupted or dial-block leg.',
+    origin: 'simulator',
+    auth: 'control',
+    params: { callId: Type.String(), sequence: Type.String({ pattern: '^[1-9][0-9]{0,5}$', description: 'The leg\'s sequence (1, 2, ...).' }) },
+    body: InterruptBody,
+    responses: { 200: { description: 'The leg as getCall now shows it (status interrupted).', schema: TransferLegWire } },
+    errors: [callErrors.CALL_NOT_FOUND, transferControlErrors.LEG_NOT_INTERRUPTIBLE],
+    handler: ({ rt, params, body }) => {
+      const row = rt.calls.calls.get(params.callId);
+      if (!row) throw callErrors.CALL_NOT_FOUND(`no call ${params.callId} in this simulator`);
+      if (!/^[1-9][0-9]{0,5}$/.test(params.sequence)) throw ApiError.validation('sequence must be a leg number (1, 2, ...)', [{ path: 'sequence', message: 'a positive integer' }]);
+      const sequence = Number(params.sequence);
+      const done = rt.calls.legs.interrupt(row, sequence, body?.failAfterSeconds ?? null);
+      if ('refused' in done) throw transferControlErrors.LEG_NOT_INTERRUPTIBLE(done.refused);
+      rt.calls.calls.replace(done.row);
+      return reply.ok(transfersWire(done.row.transfers ?? []).find((l) => l.sequence === sequence));
     },
   }),
 ];

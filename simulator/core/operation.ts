@@ -108,6 +108,12 @@ export interface OperationSpec<
   /** Where the origin is not the spec, the line of docs/decisions.md or the reference it follows. */
   basis?: string;
   auth: AuthMode;
+  /**
+   * `account` downloads that also take a signed link instead of the bearer header: called only
+   * when the request has no Authorization header; true when the URL is a valid signed link,
+   * undefined when it carries no signature (the usual 401 follows); throws when it is invalid.
+   */
+  signedLink?: (rt: HandlerRuntime, url: string) => true | undefined;
   params?: P;
   query?: Q;
   body?: B;

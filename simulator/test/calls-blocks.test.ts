@@ -7,6 +7,7 @@ import { voiceSteps } from './voice-steps.ts';
 import { closeAllReceivers, startReceiver } from './receivers.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
 import { runtimeOf } from '../internal.ts';
+import { signedLink } from './signed-links.ts';
 
 afterEach(closeAllReceivers);
 
@@ -127,9 +128,10 @@ describe('call flow blocks on real calls', () => {
     await h.advance(120);
     await h.sim.webhooks.settle();
     const base = `/v1/accounts/${ACME.accountId}/recordings/${id}`;
-    expect(ended()[id]!.vars).toMatchObject({ memo: `${base}/verb/memo`, memo_duration: '5', recording_url: `${base}/verb/r2`, recording_duration: '8' });
+    // Before 2026-07-28 (the fixture's clock) the links handed out are signed.
+    expect(ended()[id]!.vars).toMatchObject({ memo: signedLink(`${base}/verb/memo`), memo_duration: '5', recording_url: signedLink(`${base}/verb/r2`), recording_duration: '8' });
     // prompt 2 s + beep 1 s + 5 s (capped), then 8 s (default cap 60) without beep or prompt.
-    expect(await h.get(id)).toMatchObject({ recordingUrl: base, duration: 16, status: 'completed' });
+    expect(await h.get(id)).toMatchObject({ recordingUrl: signedLink(base), duration: 16, status: 'completed' });
     const phone = await h.sim.control.request<any>('GET', '/carrier/phones/010-6200-0001');
     expect(phone.calls[0]).toMatchObject({ texts: ['Leave a message'], entered: ['#', ''] });
   });

@@ -7,6 +7,7 @@ import { closeAllReceivers, startReceiver } from './receivers.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
 import { summaryFor } from '../resources/recordings/text.ts';
 import { MAX_WHOLE_SECONDS } from '../resources/recordings/wav.ts';
+import { signedLink } from './signed-links.ts';
 
 afterEach(closeAllReceivers);
 
@@ -82,7 +83,7 @@ describe('recordings', () => {
     const ended = hook.requests.find((r) => r.fields.Event === 'callflow.ended')!;
     expect(JSON.parse(ended.fields.Variables!)).toMatchObject({ memo_duration: '5', recording_duration: '8' });
     const rec = hook.requests.find((r) => r.fields.Event === 'recording.completed')!;
-    expect(rec.fields).toMatchObject({ CallId: id, AccountId: ACME.accountId, RecordingUrl: base, RecordingDuration: '13' });
+    expect(rec.fields).toMatchObject({ CallId: id, AccountId: ACME.accountId, RecordingUrl: signedLink(base), RecordingDuration: '13' });
     // Generated when read, from the seed: the same bytes again, and in another simulator with the
     // same seed and traffic; another seed gives other audio.
     expect(Buffer.from((await h.call('GET', base)).bytes!).equals(Buffer.from(whole.bytes!))).toBe(true);
@@ -129,7 +130,7 @@ describe('recordings', () => {
     expect(Date.parse(view.recording.expiresAt) - end).toBe(90 * 86_400_000);
     await h.sim.clock.advance({ to: new Date(end + 90 * 86_400_000 - 1000).toISOString() });
     expect((await h.call('GET', base)).status).toBe(200);
-    expect((await h.call('GET', h.acme(`/calls/${id}`))).json.recordingUrl).toBe(base);
+    expect((await h.call('GET', h.acme(`/calls/${id}`))).json.recordingUrl).toEqual(signedLink(base)); // issued in March: signed
     await h.advance(1);
     for (const path of [base, `${base}/verb/memo`]) {
       const r = await h.call('GET', path);

@@ -7,6 +7,7 @@ import { voiceSteps } from './voice-steps.ts';
 import { closeAllReceivers, startReceiver, type Behaviour, type Received } from './receivers.ts';
 import { runtimeOf } from '../internal.ts';
 import { parseFormBody, verifySignature } from '../core/signing.ts';
+import { signedLink } from './signed-links.ts';
 
 afterEach(closeAllReceivers);
 
@@ -104,9 +105,9 @@ describe('VoiceML Url calls', () => {
     const id = await h.place('010-8000-0004', a.at('/start'));
     await h.advance(60);
     const base = `/v1/accounts/${ACME.accountId}/recordings/${id}`;
-    expect(a.requests[1]!.fields).toMatchObject({ RecordingUrl: `${base}/verb/voiceml-1`, RecordingDuration: '5', Digits: '' });
-    expect(a.requests[2]!.fields).toMatchObject({ RecordingUrl: `${base}/verb/voiceml-2`, RecordingDuration: '8', Digits: '#' });
-    expect((await h.get(id)).recordingUrl).toBe(base);
+    expect(a.requests[1]!.fields).toMatchObject({ RecordingUrl: signedLink(`${base}/verb/voiceml-1`), RecordingDuration: '5', Digits: '' });
+    expect(a.requests[2]!.fields).toMatchObject({ RecordingUrl: signedLink(`${base}/verb/voiceml-2`), RecordingDuration: '8', Digits: '#' });
+    expect((await h.get(id)).recordingUrl).toEqual(signedLink(base)); // before 2026-07-28: signed
     // The recordings are real WAV files: each verb's, and the whole call's (5 + 8 s).
     const seconds = async (path: string) => {
       const r = await h.call('GET', path);

@@ -390,7 +390,8 @@ export class CallsModel {
     const row = this.calls.get(callId);
     if (!row || row.seq !== seq || !(row.status === 'in-progress' || (row.status === 'ringing' && row.voiceml))) return;
     if (input.kind === 'recorded') this.rt.recordings.recorded(row, input.url, input.seconds); // the block's audio (recordings family)
-    this.advance(row, input);
+    // The block's link is handed out now (variables, VoiceML action): signed before 2026-07-28.
+    this.advance(row, input.kind === 'recorded' ? { ...input, url: this.rt.recordings.link(input.url) } : input);
   }
 
   private phoneHangup(callId: string): void {
@@ -509,7 +510,7 @@ export class CallsModel {
         const { keys: entry, speakSeconds } = this.answerPrompt(d);
         const seconds = Math.min(speakSeconds, e.maxLengthSec);
         const base = `/v1/accounts/${d.accountId}/recordings/${d.id}`;
-        d.recordingUrl = base;
+        d.recordingUrl = this.rt.recordings.link(base); // signed before 2026-07-28 (recordings/links.ts)
         const spoken = (e.prompt === '' ? 0 : speechSeconds(e.prompt)) + (e.playBeep ? 1 : 0);
         return this.later(d, spoken + seconds, { kind: 'recorded', keys: entry, seconds, url: `${base}/verb/${encodeURIComponent(e.name)}` });
       }

@@ -50,7 +50,7 @@ export interface LegRequest {
   context: string | null;
 }
 
-type Phase = { phase: 'ringing' } | { phase: 'connected' } | { phase: 'ended'; ending: EndingName };
+type Phase = { phase: 'ringing' } | { phase: 'connected' } | { phase: 'ended'; ending: EndingName } | { phase: 'lost' };
 type LegJob = { callId: string; sequence: number } & Phase;
 
 /** The host part of a SIP URI (`sip:[user@]host[:port][;params]`), lowercased with its port. */
@@ -112,12 +112,35 @@ export class TransferLegs {
     return { row: next, leg, seconds: plan.endAfter, outcome: plan.connectAfter === null ? LEG_ENDINGS[plan.ending].status : 'completed' };
   }
 
-  /** The call ends: legs still ringing are canceled, connected ones complete now. */
+  /**
+   * The platform lost an open leg (control plane): it is `interrupted` now, no longer follows its
+   * carrier plan, and ends `failed` after `failAfterSeconds` (null: when the call ends).
+   * Returns the row to store, or the reason the leg cannot be interrupted.
+   */
+  interrupt(row: CallRow, sequence: number, failAfterSeconds: number | null): { row: CallRow; leg: TransferLegRow } | { refused: string } {
+    const legs = row.transfers ?? [];
+    const leg = legs.find((l) => l.sequence === sequence);
+    if (!leg) return { refused: `call ${row.id} has no transfer leg ${sequence}` };
+    if (isEnded(leg.status) || leg.status === 'interrupted') return { refused: `transfer leg ${sequence} of call ${row.id} is ${leg.status}; only an open leg can be interrupted` };
+    if (leg.origin !== 'control') return { refused: `transfer leg ${sequence} of call ${row.id} belongs to a dial block, whose flow waits on the leg's planned end; only control-plane legs can be interrupted` };
+    const lost = LEG_ENDINGS.failed; // the codes of the failure it becomes (docs/decisions.md)
+    const changed: TransferLegRow = { ...leg, status: 'interrupted', hangupCauseQ850: lost.q850, sipResponseCode: lost.sip, reasonText: lost.reason };
+    const next: CallRow = { ...row, transfers: legs.map((l) => (l === leg ? changed : l)) };
+    if (failAfterSeconds !== null) {
+      const at = this.rt.clock.now() + Math.round(failAfterSeconds * 1000);
+      this.rt.clock.schedule('calls.transferLeg', at, { callId: row.id, sequence, phase: 'lost' } satisfies LegJob);
+    }
+    this.callback(next, changed);
+    return { row: next, leg: changed };
+  }
+
+  /** The call ends: legs still ringing are canceled, connected ones complete now, interrupted ones fail. */
   closeOpen(row: CallRow): CallRow {
     const legs = row.transfers ?? [];
     if (!legs.some((l) => !isEnded(l.status))) return row;
     const at = this.rt.clock.nowIso();
-    const closed = legs.map((l) => (isEnded(l.status) ? l : this.ended(l, l.connectedAt === null ? 'canceled' : 'completed', at)));
+    const closing = (l: TransferLegRow): EndingName => (l.status === 'interrupted' ? 'failed' : l.connectedAt === null ? 'canceled' : 'completed');
+    const closed = legs.map((l) => (isEnded(l.status) ? l : this.ended(l, closing(l), at)));
     const next: CallRow = { ...row, transfers: closed };
     closed.forEach((l, i) => {
       if (l !== legs[i]) this.callback(next, l);
@@ -154,10 +177,13 @@ export class TransferLegs {
     const legs = row?.transfers ?? [];
     const leg = legs.find((l) => l.sequence === p.sequence);
     if (!row || !leg || isEnded(leg.status)) return; // the call ended first and closed the leg
+    // An interrupted leg no longer follows its carrier plan; only its own 'lost' job ends it.
+    if ((leg.status === 'interrupted') !== (p.phase === 'lost')) return;
     const at = this.rt.clock.nowIso();
     let changed: TransferLegRow;
     if (p.phase === 'ringing') changed = { ...leg, status: 'ringing' };
     else if (p.phase === 'connected') changed = { ...leg, status: 'connected', connectedAt: at };
+    else if (p.phase === 'lost') changed = this.ended(leg, 'failed', at);
     else changed = this.ended(leg, p.ending, at);
     const next = rows.replace({ ...row, transfers: legs.map((l) => (l === leg ? changed : l)) });
     if (p.phase !== 'ringing') this.callback(next, changed);

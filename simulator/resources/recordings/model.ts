@@ -18,6 +18,7 @@ import type { UsageEntry } from '../usage/schema.ts';
 import { OutboundRules, type OutboundPorts } from '../../rules/outbound.ts';
 import { MAX_WHOLE_SECONDS, seedOf, wavFile } from './wav.ts';
 import { defaultSummary, speakerLabels, summaryFor, transcriptSegments } from './text.ts';
+import { RecordingLinks, linkPath } from './links.ts';
 import {
   DEFAULT_SCHEMA_VERSION,
   DEFAULT_SUMMARY_SECONDS,
@@ -95,9 +96,12 @@ export class RecordingsModel {
     settings: this.settings,
   });
   private readonly outbound: OutboundRules;
+  /** Signed links before 2026-07-28, plain paths after (links.ts). */
+  private readonly links: RecordingLinks;
 
   constructor(private readonly rt: RecordingsPorts) {
     this.outbound = new OutboundRules(rt);
+    this.links = new RecordingLinks(rt.seed);
     rt.clock.on('recordings.expire', (p: { callId: string }) => this.expire(p.callId));
     rt.clock.on('recordings.transcribed', (p: { callId: string; attempt: number }) => this.transcribed(p.callId, p.attempt));
     rt.clock.on('recordings.summarized', (p: { callId: string }) => this.summarized(p.callId));
@@ -121,9 +125,20 @@ export class RecordingsModel {
 
   // --- from calls ---
 
-  /** A record block finished recording `seconds` under the URL it announced (calls model hook). */
+  /** The link handed out now for a recording's download path: signed before 2026-07-28 (links.ts). */
+  link(path: string): string {
+    return this.links.issue(path, this.rt.clock.now());
+  }
+
+  /** A download without the bearer header: whether its URL is a valid signed link (undefined: it carries none); throws when tampered or expired. */
+  signedAccess(url: string): true | undefined {
+    return this.links.check(url, this.rt.clock.now());
+  }
+
+  /** A record block finished recording `seconds` under the link it announced (calls model hook). */
   recorded(call: RecordedCall, url: string, seconds: number): void {
-    const name = decodeURIComponent(url.slice(url.lastIndexOf('/') + 1));
+    const path = linkPath(url);
+    const name = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
     const piece = { name, seconds, at: this.rt.clock.nowIso() };
     const row = this.recordings.get(call.id) ?? this.blankRecording(call);
     if (row.deletedAt !== null) return; // deleted mid-call: what follows is not kept either
@@ -142,7 +157,7 @@ export class RecordingsModel {
       rec = this.recordings.replace({ ...rec, endedAt: iso(now), expiresAt: iso(now + RETENTION_MS) });
       this.rt.clock.schedule('recordings.expire', now + RETENTION_MS, { callId: call.id });
       if (rec.deletedAt === null) {
-        this.emit('recording.completed', rec, { RecordingUrl: recordingPath(rec.accountId, rec.id), RecordingDuration: String(totalSeconds(rec)) });
+        this.emit('recording.completed', rec, { RecordingUrl: this.link(recordingPath(rec.accountId, rec.id)), RecordingDuration: String(totalSeconds(rec)) });
       } else this.rt.calls.forgetRecording(call.id);
     }
     const settings = this.settings.get(call.accountId);

@@ -2,13 +2,21 @@
 // (getRecording, deleteRecording 204, getVerbRecording, getTranscript, requestTranscript 202,
 // getSummary). Recordings are WAV bytes with the document's Content-Disposition.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply, type Reply } from '../../core/operation.ts';
+import { defineOperation, reply, type HandlerRuntime, type Reply } from '../../core/operation.ts';
 import { callErrors } from '../calls/model.ts';
 import { recordingErrors } from './model.ts';
+import { linkErrors } from './links.ts';
 import { Summary, Transcript, TranscriptRequested } from './schema.ts';
 
 const TAG = 'Calls';
 const params = { accountId: Type.String({ description: 'Account id.' }), callId: Type.String() };
+/** A link issued before 2026-07-28 carries these and downloads without the bearer header for 24 hours (links.ts). */
+const signedQuery = {
+  expires: Type.Optional(Type.String({ description: 'Signed links (issued before 2026-07-28): Unix seconds after which the link no longer downloads without the bearer header.' })),
+  signature: Type.Optional(Type.String({ description: 'Signed links: the signature of the path and expires. Ignored when the bearer header is sent.' })),
+};
+const signedLink = (rt: HandlerRuntime, url: string) => rt.recordings.signedAccess(url);
+const SIGNED_NOTE = ' Links issued before 2026-07-28 (recordingUrl, record-block variables, RecordingUrl) are signed: the path plus expires and signature, downloadable without the bearer header for 24 hours (401 recording_link_expired after, 401 recording_link_invalid when altered); with the bearer header the path downloads as always.';
 
 /** A WAV answer; the file name keeps to characters a header can carry. */
 export function wavReply(file: { bytes: Buffer; filename: string }): Reply {
@@ -28,12 +36,14 @@ export const operations = [
     tag: TAG,
     summary: 'Download the call\'s recording (WAV)',
     description:
-      'The whole-call recording once the call has ended: 8 kHz mono 16-bit PCM, as long as the record blocks\' recordings together (the simulator records only while a record block runs). 404 when the call recorded nothing, was deleted, or its 90 days of retention are over.',
+      'The whole-call recording once the call has ended: 8 kHz mono 16-bit PCM, as long as the record blocks\' recordings together (the simulator records only while a record block runs). 404 when the call recorded nothing, was deleted, or its 90 days of retention are over.' + SIGNED_NOTE,
     origin: 'reference',
     auth: 'account',
+    signedLink,
     params,
+    query: signedQuery,
     responses: { 200: { description: 'The WAV file.', contentType: 'audio/wav' } },
-    errors: [callErrors.CALL_NOT_FOUND, recordingErrors.RECORDING_NOT_FOUND],
+    errors: [callErrors.CALL_NOT_FOUND, recordingErrors.RECORDING_NOT_FOUND, linkErrors.RECORDING_LINK_INVALID, linkErrors.RECORDING_LINK_EXPIRED],
     handler: (ctx) => wavReply(ctx.rt.recordings.wholeFile(ctx.accountId, ctx.params.callId)),
   }),
   defineOperation({
@@ -61,12 +71,14 @@ export const operations = [
     tag: TAG,
     summary: 'Download one record block\'s recording (WAV)',
     description:
-      'The recording named by the last path segment of the URL a record block saved (its saveAs, else its block id; the last take when the block ran twice), as long as the callee talked (speakSeconds, capped by maxLengthSec). Kept 90 days after the call ends.',
+      'The recording named by the last path segment of the URL a record block saved (its saveAs, else its block id; the last take when the block ran twice), as long as the callee talked (speakSeconds, capped by maxLengthSec). Kept 90 days after the call ends.' + SIGNED_NOTE,
     origin: 'spec',
     auth: 'account',
+    signedLink,
     params: { ...params, recordingName: Type.String() },
+    query: signedQuery,
     responses: { 200: { description: 'The WAV file.', contentType: 'audio/wav' } },
-    errors: [callErrors.CALL_NOT_FOUND, recordingErrors.RECORDING_NOT_FOUND],
+    errors: [callErrors.CALL_NOT_FOUND, recordingErrors.RECORDING_NOT_FOUND, linkErrors.RECORDING_LINK_INVALID, linkErrors.RECORDING_LINK_EXPIRED],
     handler: (ctx) => wavReply(ctx.rt.recordings.verbFile(ctx.accountId, ctx.params.callId, ctx.params.recordingName)),
   }),
   defineOperation({
