@@ -3,6 +3,7 @@
 // data-age rule, the `transfer` status callback, transfer seconds in usage, and bad input.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACME, BISTRO, harness } from './helpers.ts';
+import { voiceSteps } from './voice-steps.ts';
 import { closeAllReceivers, startReceiver } from './receivers.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
 import { runtimeOf } from '../internal.ts';
@@ -11,26 +12,12 @@ afterEach(closeAllReceivers);
 
 /** After the data-age cutoff (spec Versioning 6), so legs show destinationType and connectedAt. */
 const MODERN = '2026-07-11T00:00:00Z';
-const FROM = '070-1234-0001';
 
 function sim() {
   const h = harness();
   const rt = runtimeOf(h.sim);
-  const flow = async (graph: FlowGraph): Promise<string> => {
-    const r = await h.call('POST', h.acme('/call-flows'), { name: 'f', graph });
-    if (r.status !== 201) throw new Error(`flow refused: ${r.text}`);
-    return r.json.callFlowId as string;
-  };
-  const script = (body: Record<string, unknown>) => h.sim.control.request('POST', '/carrier/scripts', { types: ['call'], outcome: 'delivered', ...body });
-  const place = async (to: string, flowId: string, extra: Record<string, unknown> = {}) => {
-    const r = await h.call('POST', h.acme('/calls'), { To: to, From: FROM, CallFlowId: flowId, ...extra });
-    if (r.status !== 201) throw new Error(`call refused: ${r.text}`);
-    return r.json.callId as string;
-  };
-  const get = async (id: string) => (await h.call('GET', h.acme(`/calls/${id}`))).json;
-  const advance = (seconds: number) => h.sim.clock.advance({ seconds });
   const transfer = (id: string, body: Record<string, unknown>) => h.call('POST', `/_sim/calls/${id}/transfers`, body);
-  return { ...h, rt, flow, script, place, get, advance, transfer };
+  return { ...h, rt, ...voiceSteps(h), transfer };
 }
 
 const dialFlow = (kind: 'number' | 'sip', value: string, next: string | null = null): FlowGraph => ({

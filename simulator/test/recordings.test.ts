@@ -3,6 +3,7 @@
 // with scripted outcomes, no_recording/no_audio, the organisation schema and the usage meters.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACME, BISTRO, harness } from './helpers.ts';
+import { voiceSteps } from './voice-steps.ts';
 import { closeAllReceivers, startReceiver } from './receivers.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
 import { summaryFor } from '../resources/recordings/text.ts';
@@ -36,17 +37,7 @@ const twoRecords: FlowGraph = {
 
 function sim(seed?: number) {
   const h = harness(seed === undefined ? {} : { seed });
-  const flow = async (graph: FlowGraph): Promise<string> => {
-    const r = await h.call('POST', h.acme('/call-flows'), { name: 'f', graph });
-    if (r.status !== 201) throw new Error(`flow refused: ${r.text}`);
-    return r.json.callFlowId as string;
-  };
-  const script = (body: Record<string, unknown>) => h.sim.control.request('POST', '/carrier/scripts', { types: ['call'], outcome: 'delivered', ...body });
-  const place = async (to: string, flowId: string) => {
-    const r = await h.call('POST', h.acme('/calls'), { To: to, From: '070-1234-0001', CallFlowId: flowId });
-    if (r.status !== 201) throw new Error(`call refused: ${r.text}`);
-    return r.json.callId as string;
-  };
+  const { flow, script, place, advance } = voiceSteps(h);
   /** A call through two record blocks: 5 s (capped) + `speak` s, ended after two minutes. */
   const recordedCall = async (speak = 8, number = '010-6200-0001') => {
     await script({ number, speakSeconds: speak, keys: ['#', ''] });
@@ -54,7 +45,6 @@ function sim(seed?: number) {
     await advance(120);
     return id;
   };
-  const advance = (seconds: number) => h.sim.clock.advance({ seconds });
   const usage = async (meter: string) => {
     const r = await h.call('GET', h.acme(`/usage?from=2026-03-01T00:00:00Z&to=2026-05-31T00:00:00Z&meter=${meter}&includeToday=true`));
     return r.json.totals.find((t: { meter: string }) => t.meter === meter)?.quantity ?? 0;
