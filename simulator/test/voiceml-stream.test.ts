@@ -161,6 +161,31 @@ describe('VoiceML <Connect><Stream>', () => {
     expect((await h.walk(id)).steps.at(-1).result).toContain('egress policy');
   });
 
+  it('under strict egress a name the fake DNS resolves to loopback is refused at the connection: app_error', async () => {
+    const h = sim();
+    const server = await ws();
+    const a = await app({ '/start': () => xml(`<Say>${'Please hold. '.repeat(5)}</Say><Connect><Stream url="ws://media.example.com:${new URL(server.url).port}/"/></Connect>`) });
+    await h.sim.control.request('PUT', '/dns/records/media.example.com', { records: [{ type: 'A', value: '127.0.0.1' }] });
+    await h.script({ number: '010-8600-0009' });
+    const id = await h.placeVoiceMl('010-8600-0009', a.at('/start'));
+    for (let i = 0; i < 20 && a.requests.length === 0; i++) await h.advance(1);
+    await h.sim.control.request('PUT', '/egress', { strict: true });
+    await h.advance(60);
+    expect(server.connections).toHaveLength(0);
+    expect(await h.get(id)).toMatchObject({ status: 'completed', hangupCause: 'app_error', hangupSource: 'app' });
+    expect((await h.walk(id)).steps.at(-1).result).toContain('could not open a WebSocket');
+  });
+
+  it('without strict egress the same name reaches the server (the refusal above is the policy, not the name)', async () => {
+    const h = sim();
+    const server = await ws();
+    const { id } = await streamCall(h, '010-8600-0010', `ws://media.example.com:${new URL(server.url).port}/`, { speakSeconds: 1 });
+    await h.sim.control.request('PUT', '/dns/records/media.example.com', { records: [{ type: 'A', value: '127.0.0.1' }] });
+    await h.advance(60);
+    expect(server.connections).toHaveLength(1);
+    expect(await h.get(id)).toMatchObject({ status: 'completed', hangupCause: 'normal_clearing' });
+  });
+
   it.each([
     ['no Stream', '<Connect/>'],
     ['a Stream without url', '<Connect><Stream/></Connect>'],
