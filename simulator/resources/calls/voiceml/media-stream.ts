@@ -34,8 +34,8 @@ export interface StreamSession {
 }
 
 /**
- * What happened: `sent` media frames went out (all of them unless the app closed the socket
- * first). The app's own messages (media, mark, clear...) are not played or counted: the
+ * What happened: `sent` media frames went out (all of them: they are written in one synchronous
+ * burst once the socket opens, so no close from the app can land in between). The app's own messages (media, mark, clear...) are not played or counted: the
  * simulator closes right after `stop`, and WebSocket clients drop messages that arrive while
  * closing, so a count would depend on network timing and the walk would not be deterministic.
  */
