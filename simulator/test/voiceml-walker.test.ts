@@ -130,4 +130,21 @@ describe('the VoiceML walker', () => {
     expect(gatherDigits('12345', '#', 2)).toBe('12');
     expect(gatherDigits('#1', '#', null)).toBe('');
   });
+
+  it('Connect/Stream waits for the stream; a streamed input runs the next verb or posts StreamSid to the action; a failed one is an app error', () => {
+    const s = started();
+    let r = voiceStep(s, { kind: 'http', status: 200, body: doc('<Connect><Stream url="wss://media.example.com/s" name="a"/></Connect><Say>after</Say>') }, call);
+    expect(r.effects).toEqual([{ type: 'stream', blockId: '1.1', url: 'wss://media.example.com/s', name: 'a' }]);
+    expect(r.state.waiting).toBe('stream');
+    expect(voiceStep(r.state, { kind: 'elapsed' }, call).effects).toEqual([]); // not what it waits for
+    const streamed = { kind: 'streamed' as const, streamSid: 'MZ1', ok: true, reason: null, sent: 50 };
+    const next = voiceStep(r.state, streamed, call);
+    expect(next.trace[0]).toMatchObject({ blockId: '1.1', resumed: true, outcome: 'streamed 50 media frames' });
+    expect(next.effects[0]).toMatchObject({ type: 'say', text: 'after' });
+    const failed = voiceStep(r.state, { ...streamed, ok: false, reason: 'no handshake', sent: 0 }, call);
+    expect(failed.end).toEqual({ kind: 'error', reason: 'no handshake' });
+    r = voiceStep(s, { kind: 'http', status: 200, body: doc('<Connect action="/done" method="GET"><Stream url="ws://m.example.com/"/></Connect>') }, call);
+    const posted = voiceStep(r.state, streamed, call);
+    expect(posted.effects).toEqual([{ type: 'fetch', blockId: 'fetch-2', url: 'https://app.example.com/done', method: 'GET', fields: [['CallId', 'CA1'], ['StreamSid', 'MZ1']] }]);
+  });
 });

@@ -244,7 +244,7 @@ describe('VoiceML errors end the call with app_error from the app', () => {
     ['deep nesting', { status: 200, body: `<Response>${'<Gather>'.repeat(5000)}${'</Gather>'.repeat(5000)}</Response>` }],
     ['a bad attribute', xml('<Pause length="forever"/>')],
     ['an unknown voice', xml('<Say voice="robot">hi</Say>')],
-    ['Connect/Stream (not simulated)', xml('<Connect><Stream url="wss://example.com/media"/></Connect>')],
+    ['a Connect whose Stream has no ws(s) url', xml('<Connect><Stream url="https://example.com/media"/></Connect>')],
     ['a redirect loop', xml('<Redirect>/doc</Redirect>')],
     ['an unreachable URL', 'closed'],
     ['a timeout', 'hang'],

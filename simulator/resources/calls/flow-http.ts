@@ -43,7 +43,7 @@ async function readBounded(body: AsyncIterable<Buffer>): Promise<string> {
 }
 
 /** Connections resolve through the egress guard: the answer checked is the answer connected to. */
-function guardedLookup(guard: EgressGuard): LookupFunction {
+export function guardedLookup(guard: EgressGuard): LookupFunction {
   return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
     void guard.resolve(hostname).then((r) => {
       if (!r.ok) return callback(Object.assign(new Error(r.reason), { code: r.blocked ? 'EGRESS_BLOCKED' : 'ENOTFOUND' }));

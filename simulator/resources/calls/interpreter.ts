@@ -22,7 +22,8 @@ export type WalkInput =
   | { kind: 'recorded'; keys: string; seconds: number; url: string }
   | { kind: 'http'; status: number | null; body: string | null } // status null: no answer (timeout, refused)
   | { kind: 'dialed'; outcome: string; talkSeconds?: number } // talkSeconds: how long a completed leg talked (VoiceML reports it)
-  | { kind: 'dropped' }; // the call ended before the flow did
+  | { kind: 'dropped' } // the call ended before the flow did
+  | { kind: 'streamed'; streamSid: string; ok: boolean; reason: string | null; sent: number }; // VoiceML <Connect><Stream> (voiceml/media-stream.ts)
 
 export type Effect =
   | { type: 'say'; blockId: string; text: string }
@@ -34,6 +35,7 @@ export type Effect =
   | { type: 'optout'; blockId: string; number: string; channel: 'call' | 'message'; note: string | null }
   | { type: 'http'; blockId: string; method: string; url: string; headers: Record<string, string>; body: string | null }
   | { type: 'dial'; blockId: string; kind: 'number' | 'sip'; value: string; callerId: string | null; timeoutSec: number }
+  | { type: 'stream'; blockId: string; url: string; name: string | null } // VoiceML only
   | { type: 'end'; status: 'completed' | 'abandoned'; reason: string | null };
 
 /**

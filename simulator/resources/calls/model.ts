@@ -28,6 +28,7 @@ import { billableSeconds, transferFields, transferParties } from './transfers.ts
 import type { CallEventSource } from './call-events.ts';
 import { VoiceMlRunner } from './voiceml/runner.ts';
 import { initialVoiceState, type VoiceInput } from './voiceml/walker.ts';
+import { MediaStreamClient, streamEnded, streamFrames } from './voiceml/media-stream.ts';
 import {
   CALL_IDS,
   CallsStateSchema,
@@ -136,6 +137,8 @@ export class CallsModel {
   readonly http: FlowHttpClient;
   /** Url calls and webhook-routed numbers: the customer's VoiceML (voiceml/). */
   readonly voiceml: VoiceMlRunner;
+  /** VoiceML <Connect><Stream> WebSockets (voiceml/media-stream.ts). */
+  readonly streams: MediaStreamClient;
   /** Call flows; the runtime connects the call-flows family here. */
   flows: FlowPort = { find: () => undefined };
   /** Hear every call that ended, after its events (call batches follow their calls; recordings make the whole-call recording). */
@@ -152,6 +155,8 @@ export class CallsModel {
     this.outbound = new OutboundRules(rt); // rt's numbers, accounts and blockLists are its ports
     this.http = new FlowHttpClient(rt.egress);
     rt.io.register(this.http);
+    this.streams = new MediaStreamClient(rt.egress);
+    rt.io.register(this.streams);
     this.voiceml = new VoiceMlRunner({
       signingKey: (accountId) => rt.webhookEngine.signingKeys.get(accountId),
       refusal: (url) => this.http.refusal(url),
@@ -522,7 +527,23 @@ export class CallsModel {
         return this.request(d, e);
       case 'dial':
         return this.dial(d, e);
+      case 'stream':
+        return this.stream(d, e);
     }
+  }
+
+  /** VoiceML <Connect><Stream>: the phone talks (its speakSeconds) and presses its next keys into the customer's WebSocket. */
+  private stream(d: Draft, e: Extract<Effect, { type: 'stream' }>): void {
+    const { keys, speakSeconds } = this.answerPrompt(d);
+    const streamSid = `MZ${this.rt.random.hex(32)}`;
+    const { id, seq } = d;
+    const rows = this.calls;
+    const start = this.rt.clock.now();
+    this.streams.open({ url: e.url, name: e.name, streamSid, callId: id, accountId: d.accountId, from: d.from, to: d.to, frames: streamFrames(speakSeconds), keys }, (outcome) => {
+      if (this.calls !== rows) return; // the state was replaced meanwhile
+      const { input, afterMs } = streamEnded(streamSid, outcome);
+      this.rt.clock.schedule('calls.resume', Math.max(this.rt.clock.now(), start + afterMs), { callId: id, seq, input });
+    });
   }
 
   /** The platform's number on the line sends a text, by default to the phone on the line; a refused send is skipped. */

@@ -65,6 +65,8 @@ function rendered(blockId: string, type: string, effects: readonly Effect[]): { 
       return { heard: null, action: `${e.method} ${e.url}` };
     case 'dial':
       return { heard: null, action: `dial ${e.kind} ${e.value}` };
+    case 'stream':
+      return { heard: null, action: `media stream to ${e.url}` };
     default:
       return { heard: null, action: null };
   }

@@ -38,7 +38,7 @@ export const VoiceMlStateSchema = Type.Object(
     verbs: Type.Array(VerbSchema),
     doc: Type.Integer({ minimum: 0 }), // documents received so far; the current one's number
     at: Type.Integer({ minimum: 0 }), // the verb waiting (index into verbs)
-    waiting: Nullable(StringEnum(['fetch', 'timer', 'keys', 'recording', 'dial'])),
+    waiting: Nullable(StringEnum(['fetch', 'timer', 'keys', 'recording', 'dial', 'stream'])),
     fetches: Type.Integer({ minimum: 0 }), // documents requested so far
     idle: Type.Integer({ minimum: 0 }), // documents requested since a verb last took time
     records: Type.Integer({ minimum: 0 }), // Record verbs run so far (names the recordings)
@@ -129,6 +129,9 @@ function resumed(w: Walk, state: VoiceMlState, verb: Verb | undefined, input: Ex
     case 'dialed':
       if (state.waiting !== 'dial' || verb?.name !== 'Dial') break;
       return w.dialed(verb, input.outcome, input.talkSeconds ?? 0);
+    case 'streamed':
+      if (state.waiting !== 'stream' || verb?.name !== 'Connect') break;
+      return w.streamed(verb, input);
   }
   return undefined;
 }
@@ -331,8 +334,12 @@ class Walk {
         if (reason !== 'rejected' && reason !== 'busy') throw new AttrError(`<Reject reason="${reason}"> must be rejected or busy`);
         return this.finish({ kind: 'reject', busy: reason === 'busy' });
       }
-      case 'Connect':
-        return this.fail('<Connect>/<Stream> media streams are not simulated (docs/decisions.md "VoiceML")');
+      case 'Connect': {
+        const stream = streamOf(v);
+        if (v.attrs.action !== undefined) methodAttr(v);
+        this.effects.push({ type: 'stream', blockId: id, url: stream.url, name: stream.name });
+        return this.wait(index, 'stream');
+      }
       default:
         return this.fail(`unknown verb <${v.name}>`);
     }
@@ -380,6 +387,18 @@ class Walk {
     return this.afterVerb(v, [['DialCallStatus', status], ['DialCallDuration', String(duration)]]);
   }
 
+  /** The media stream ended: the next verb (or the action) runs; a stream that never opened is an application error. */
+  streamed(v: Verb, input: Extract<VoiceInput, { kind: 'streamed' }>): VoiceStepResult {
+    const id = `${this.s.doc}.${this.s.at + 1}`;
+    if (!input.ok) {
+      const reason = input.reason ?? 'the media stream failed';
+      this.resume(id, 'connect', `app_error: ${reason}`);
+      return this.fail(reason);
+    }
+    this.resume(id, 'connect', `streamed ${input.sent} media frames`);
+    return this.afterVerb(v, [['StreamSid', input.streamSid]]);
+  }
+
   /** A verb with an `action` posts its result there and runs the answer; without one, the next verb runs. */
   private afterVerb(v: Verb, fields: [string, string][]): VoiceStepResult {
     if (v.attrs.action === undefined) return this.run(this.s.at + 1);
@@ -420,6 +439,28 @@ function promptOf(v: Verb): string {
     } else if (c.name !== 'Play' && c.name !== 'Pause') throw new AttrError(`<${c.name}> cannot be nested in <Gather> (Say, Play, Pause)`);
   }
   return parts.filter((p) => p !== '').join(' ');
+}
+
+const STREAM_ATTRS = ['url', 'name'];
+
+/** Connect's one <Stream>: an absolute ws:// or wss:// `url`, an optional `name`; other attributes are refused. */
+function streamOf(v: Verb): { url: string; name: string | null } {
+  for (const a of Object.keys(v.attrs)) if (a !== 'action' && a !== 'method') throw new AttrError(`<Connect ${a}> is not supported (action, method)`);
+  const s = v.children[0];
+  if (!s || v.children.length > 1 || s.name !== 'Stream') throw new AttrError('<Connect> holds exactly one <Stream> (media streams are the only connection simulated)');
+  for (const a of Object.keys(s.attrs)) if (!STREAM_ATTRS.includes(a)) throw new AttrError(`<Stream ${a}> is not supported (${STREAM_ATTRS.join(', ')})`);
+  const url = s.attrs.url;
+  if (url === undefined || url === '') throw new AttrError('<Stream> needs a url');
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new AttrError(`<Stream url="${url}"> is not an absolute URL`);
+  }
+  if (u.protocol !== 'ws:' && u.protocol !== 'wss:') throw new AttrError(`<Stream url="${url}"> is not a ws:// or wss:// URL`);
+  const name = s.attrs.name ?? null;
+  if (name !== null && (name.length === 0 || name.length > 64)) throw new AttrError('<Stream name> must be 1 to 64 characters');
+  return { url: u.href, name };
 }
 
 /** Dial's target: a nested <Number> or <Sip> (the first), else the number written as its text. */

@@ -1,0 +1,215 @@
+// `<Connect><Stream url="wss://...">`: the media stream to the customer's WebSocket (issue 18).
+// Real I/O like the flow HTTP client (flow-http.ts): undici's WebSocket through an agent whose
+// connections resolve through the shared egress guard (strict mode refuses internal addresses
+// before connecting and at the connection), registered with the I/O barrier so a clock advance
+// waits for it, and bounded by a wall-clock deadline so a server that never answers cannot stall
+// the clock. The messages (streamMessages) are a pure function of the session: the same seed
+// gives the same stream. docs/webhooks.md "Media streams" documents them; docs/decisions.md
+// "VoiceML" the choices.
+import type { Agent } from 'undici';
+import type { PendingIo } from '../../../core/io.ts';
+import type { EgressGuard } from '../../../peers/egress.ts';
+import { guardedLookup } from '../flow-http.ts';
+
+/** Each media frame carries 20 ms of audio: 160 bytes of 8 kHz mono μ-law. */
+export const FRAME_MS = 20;
+export const FRAME_BYTES = 160;
+/** The stream lasts the phone's speakSeconds, within these bounds. */
+export const STREAM_SECONDS = [1, 10] as const;
+export const DEFAULT_STREAM_TIMEOUT_MS = 5000;
+const TONE_HZ = 440;
+
+export interface StreamSession {
+  url: string;
+  name: string | null;
+  streamSid: string;
+  callId: string;
+  accountId: string;
+  from: string;
+  to: string;
+  /** Media frames to send (the stream's length / 20 ms). */
+  frames: number;
+  /** Keys the phone presses during the stream, one `dtmf` message each. */
+  keys: string;
+}
+
+/**
+ * What happened: `sent` media frames went out (all of them: they are written in one synchronous
+ * burst once the socket opens, so no close from the app can land in between). The app's own messages (media, mark, clear...) are not played or counted: the
+ * simulator closes right after `stop`, and WebSocket clients drop messages that arrive while
+ * closing, so a count would depend on network timing and the walk would not be deterministic.
+ */
+export type StreamOutcome =
+  | { ok: true; sent: number }
+  | { ok: false; reason: string };
+
+/** G.711 μ-law of one 16-bit linear sample. */
+export function muLaw(sample: number): number {
+  const BIAS = 0x84;
+  const CLIP = 32635;
+  let s = Math.max(-32768, Math.min(32767, Math.round(sample)));
+  const sign = s < 0 ? 0x80 : 0;
+  if (s < 0) s = -s;
+  if (s > CLIP) s = CLIP;
+  s += BIAS;
+  let exponent = 7;
+  for (let mask = 0x4000; (s & mask) === 0 && exponent > 0; exponent--, mask >>= 1);
+  const mantissa = (s >> (exponent + 3)) & 0x0f;
+  return ~(sign | (exponent << 4) | mantissa) & 0xff;
+}
+
+/** Frame `i` (from 0) of the phone's audio: a continuous 440 Hz tone at a third of full scale. */
+export function frameAudio(i: number): Buffer {
+  const out = Buffer.alloc(FRAME_BYTES);
+  for (let k = 0; k < FRAME_BYTES; k++) {
+    const n = i * FRAME_BYTES + k;
+    out[k] = muLaw(Math.sin((2 * Math.PI * TONE_HZ * n) / 8000) * 10_922);
+  }
+  return out;
+}
+
+/** The whole stream, in order: connected, start, the media frames, one dtmf per key, stop. */
+export function streamMessages(s: StreamSession): Record<string, unknown>[] {
+  let seq = 0;
+  const next = () => String(++seq);
+  const out: Record<string, unknown>[] = [{ event: 'connected', protocol: 'Call', version: '1.0.0' }];
+  out.push({
+    event: 'start',
+    sequenceNumber: next(),
+    streamSid: s.streamSid,
+    start: {
+      streamSid: s.streamSid,
+      accountId: s.accountId,
+      callId: s.callId,
+      from: s.from,
+      to: s.to,
+      name: s.name,
+      tracks: ['inbound'],
+      customParameters: {},
+      mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
+    },
+  });
+  for (let i = 0; i < s.frames; i++) {
+    out.push({ event: 'media', sequenceNumber: next(), streamSid: s.streamSid, media: { track: 'inbound', chunk: String(i + 1), timestamp: String(i * FRAME_MS), payload: frameAudio(i).toString('base64') } });
+  }
+  for (const digit of s.keys) out.push({ event: 'dtmf', sequenceNumber: next(), streamSid: s.streamSid, dtmf: { track: 'inbound', digit } });
+  out.push({ event: 'stop', sequenceNumber: next(), streamSid: s.streamSid, stop: { accountId: s.accountId, callId: s.callId } });
+  return out;
+}
+
+let undici: Promise<typeof import('undici')> | undefined;
+const loadUndici = () => (undici ??= import('undici'));
+
+export class MediaStreamClient implements PendingIo {
+  private inFlight = 0;
+  private waiters: (() => void)[] = [];
+  private agent: Agent | undefined;
+  timeoutMs = DEFAULT_STREAM_TIMEOUT_MS;
+
+  constructor(private readonly guard: EgressGuard) {}
+
+  get busy(): boolean {
+    return this.inFlight > 0;
+  }
+
+  whenIdle(): Promise<void> {
+    if (!this.busy) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Why the URL may not be opened, or undefined when it may. */
+  refusal(url: string): string | undefined {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return 'not a URL';
+    }
+    if (u.protocol !== 'ws:' && u.protocol !== 'wss:') return 'not a ws or wss URL';
+    if (u.username !== '' || u.password !== '') return 'carries a user name or password';
+    const why = this.guard.hostReason(u.hostname);
+    return why === undefined ? undefined : `refused by the egress policy: ${why}`;
+  }
+
+  /** Runs the stream and hands the outcome to `land` while it still counts as in flight (as FlowHttpClient.send). */
+  open(session: StreamSession, land: (outcome: StreamOutcome) => void): void {
+    this.inFlight++;
+    void this.run(session)
+      .then(land)
+      .finally(() => {
+        this.inFlight--;
+        if (this.inFlight === 0) {
+          const w = this.waiters;
+          this.waiters = [];
+          for (const f of w) f();
+        }
+      });
+  }
+
+  private async run(s: StreamSession): Promise<StreamOutcome> {
+    const refused = this.refusal(s.url);
+    if (refused !== undefined) return { ok: false, reason: `${s.url} is ${refused}` };
+    const { Agent: AgentClass, WebSocket } = await loadUndici();
+    this.agent ??= new AgentClass({ connect: { lookup: guardedLookup(this.guard) } });
+    const messages = streamMessages(s);
+    return new Promise<StreamOutcome>((resolve) => {
+      let opened = false;
+      let sent = 0;
+      let stopped = false; // every message went out
+      let settled = false;
+      let ws: InstanceType<typeof WebSocket>;
+      const deadline = AbortSignal.timeout(this.timeoutMs);
+      const done = (o: StreamOutcome) => {
+        if (settled) return;
+        settled = true;
+        deadline.removeEventListener('abort', onDeadline);
+        resolve(o);
+      };
+      const onDeadline = () => {
+        // Stopped: the stream is over, only the closing handshake was missing.
+        if (stopped) done({ ok: true, sent });
+        else done({ ok: false, reason: opened ? `${s.url} did not finish the stream within ${this.timeoutMs} ms` : `${s.url} did not accept the WebSocket within ${this.timeoutMs} ms` });
+        try {
+          ws?.close();
+        } catch {
+          /* already closing */
+        }
+      };
+      deadline.addEventListener('abort', onDeadline);
+      try {
+        ws = new WebSocket(s.url, { dispatcher: this.agent });
+      } catch (e) {
+        return done({ ok: false, reason: `${s.url} cannot be opened: ${(e as Error).message}` });
+      }
+      ws.addEventListener('open', () => {
+        opened = true;
+        for (const m of messages) {
+          if (ws.readyState !== WebSocket.OPEN) break; // the app closed first
+          ws.send(JSON.stringify(m));
+          if (m.event === 'media') sent++;
+        }
+        stopped = ws.readyState === WebSocket.OPEN;
+        if (stopped) ws.close(1000, 'stream ended');
+      });
+      ws.addEventListener('error', () => {
+        if (!opened) done({ ok: false, reason: `could not open a WebSocket to ${s.url} (refused, not a WebSocket server, or the handshake failed)` });
+      });
+      ws.addEventListener('close', () => {
+        if (!opened) return done({ ok: false, reason: `could not open a WebSocket to ${s.url} (refused, not a WebSocket server, or the handshake failed)` });
+        done({ ok: true, sent });
+      });
+    });
+  }
+}
+
+/** The stream's length from the phone's speakSeconds (the phone talks into the stream), in media frames. */
+export function streamFrames(speakSeconds: number): number {
+  const seconds = Math.min(Math.max(speakSeconds, STREAM_SECONDS[0]), STREAM_SECONDS[1]);
+  return (seconds * 1000) / FRAME_MS;
+}
+
+/** The walk's input once the stream is over, and how long after its start the call goes on (ms). */
+export function streamEnded(streamSid: string, o: StreamOutcome): { input: { kind: 'streamed'; streamSid: string; ok: boolean; reason: string | null; sent: number }; afterMs: number } {
+  if (!o.ok) return { input: { kind: 'streamed', streamSid, ok: false, reason: o.reason, sent: 0 }, afterMs: 0 };
+  return { input: { kind: 'streamed', streamSid, ok: true, reason: null, sent: o.sent }, afterMs: o.sent * FRAME_MS };
+}
