@@ -1,34 +1,32 @@
-// Calls (spec "Call", "Calls", "callflow.ended"): outbound calls are checked in full, stored as
-// queued and handed to the fake carrier, which decides how the phone answers; the call rings,
-// connects and ends on the virtual clock. A call with a flow walks it through the pure
-// interpreter (interpreter.ts); this model performs the effects (the phone hears texts and
-// enters keys, texts are sent, opt-outs added, HTTP requests made) and feeds answers back.
-// Inbound calls arrive through the control plane and follow the number's routing.
+// Calls (spec "Call", "Calls", "callflow.ended"): the public API. Outbound calls are checked in
+// full, stored as queued and handed to the fake carrier, which decides how the phone answers;
+// inbound calls arrive through the control plane and follow the number's routing. What happens
+// next on the virtual clock (ringing, answering, the walk of a flow or VoiceML and its effects,
+// the end) is the progression's (progress.ts, effects.ts); this model owns it and its state.
 import { Table } from '../../core/store.ts';
 import { freshId } from '../../core/ids.ts';
-import { iso, parseInstant } from '../../core/clock.ts';
+import { parseInstant } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import { ApiError, defineError } from '../../core/errors.ts';
 import type { Runtime } from '../../runtime.ts';
-import { DEFAULT_CALLEE, type Callee, type DeliveryRow, type PhoneCall } from '../../peers/carrier.ts';
+import { DEFAULT_CALLEE, type Callee, type PhoneCall } from '../../peers/carrier.ts';
 import { numberErrors } from '../numbers/model.ts';
 import { callFlowErrors } from '../call-flows/model.ts';
 import { OutboundRules } from '../../rules/outbound.ts';
 import type { FlowGraph } from './flow-graph.ts';
-import { initialState, speechSeconds, step, type Effect, type WalkInput } from './interpreter.ts';
-import { ENDINGS, carrierSource, phoneSide, platformSide, type Ending } from './endings.ts';
+import { initialState, type WalkInput } from './interpreter.ts';
+import { platformSide, type Ending } from './endings.ts';
 import { FlowHttpClient } from './flow-http.ts';
-import { emptyTrace, recordStep } from './walk-trace.ts';
-import { compactEnded } from './ended-call.ts';
-import { flowEndedPayload, statusPayload } from './announce.ts';
-import { LEG_TALK_SECONDS, TransferLegs } from './transfer-legs.ts';
+import { emptyTrace } from './walk-trace.ts';
+import { TransferLegs } from './transfer-legs.ts';
 import { billableSeconds, transferFields, transferParties } from './transfers.ts';
 import type { CallEventSource } from './call-events.ts';
 import { VoiceMlRunner } from './voiceml/runner.ts';
-import { initialVoiceState, type VoiceInput } from './voiceml/walker.ts';
-import { MediaStreamClient, streamEnded, streamFrames } from './voiceml/media-stream.ts';
+import { initialVoiceState } from './voiceml/walker.ts';
+import { MediaStreamClient } from './voiceml/media-stream.ts';
+import { CallProgress } from './progress.ts';
 import {
   CALL_IDS,
   CallsStateSchema,
@@ -68,10 +66,6 @@ export const callErrors = {
 
 /** Seconds from placing a call to the phone ringing. */
 export const SETUP_SECONDS = 1;
-/** Seconds after a prompt ends until the phone's keys arrive. */
-export const KEY_SECONDS = 1;
-/** Seconds a dialed party talks when its script says nothing. */
-export const DIAL_TALK_SECONDS = LEG_TALK_SECONDS;
 /** Timeout (ring seconds) when omitted or invalid, and its ceiling (reference: createCall). */
 export const DEFAULT_RING_SECONDS = 30;
 export const MAX_RING_SECONDS = 600;
@@ -128,9 +122,6 @@ export function callWire(r: CallRow) {
   };
 }
 
-/** A call being changed by one walk step: fields are set here, the row is replaced once. */
-type Draft = { -readonly [K in keyof CallRow]: CallRow[K] };
-
 export class CallsModel {
   calls = new Table<CallRow>(); // maps a callId to the call
   readonly wire = new WireCache<CallRow>(callWire);
@@ -149,6 +140,8 @@ export class CallsModel {
   readonly legs: TransferLegs;
   /** Events other parts add to listCallEvents (recordings, transcripts); call-events.ts. */
   readonly eventSources: CallEventSource[] = [];
+  /** Ringing, answering, walking and ending calls on the virtual clock (progress.ts). */
+  private readonly progress: CallProgress;
 
   constructor(private readonly rt: Runtime) {
     this.legs = new TransferLegs(rt, () => this.calls);
@@ -164,12 +157,23 @@ export class CallsModel {
       nowMs: () => rt.clock.now(),
       nowIso: () => rt.clock.nowIso(),
     });
-    rt.carrier.onOutcome('call', (d) => this.carrierReported(d));
+    this.progress = new CallProgress({
+      rt,
+      calls: () => this.calls,
+      graphOf: (accountId, flowId) => this.flows.find(accountId, flowId)?.graph,
+      endedListeners: this.endedListeners,
+      legs: this.legs,
+      voiceml: this.voiceml,
+      http: this.http,
+      streams: this.streams,
+    });
+    rt.carrier.onOutcome('call', (d) => this.progress.carrierReported(d));
     rt.carrier.onPhoneCalls((n) => this.phoneCalls(n));
-    rt.clock.on('calls.ring', (p: { callId: string }) => this.ring(p.callId));
-    rt.clock.on('calls.answer', (p: { callId: string }) => this.answerInbound(p.callId));
-    rt.clock.on('calls.resume', (p: { callId: string; seq: number; input: WalkInput }) => this.resume(p.callId, p.seq, p.input));
-    rt.clock.on('calls.phoneHangup', (p: { callId: string }) => this.phoneHangup(p.callId));
+    // Handler names and payloads are in snapshots (scheduled jobs): keep them.
+    rt.clock.on('calls.ring', (p: { callId: string }) => this.progress.ring(p.callId));
+    rt.clock.on('calls.answer', (p: { callId: string }) => this.progress.answerInbound(p.callId));
+    rt.clock.on('calls.resume', (p: { callId: string; seq: number; input: WalkInput }) => this.progress.resume(p.callId, p.seq, p.input));
+    rt.clock.on('calls.phoneHangup', (p: { callId: string }) => this.progress.phoneHangup(p.callId));
     rt.usage.register((accountId) => this.usageEntries(accountId));
   }
 
@@ -235,7 +239,7 @@ export class CallsModel {
       deliveryId: delivery.id,
     });
     this.rt.clock.schedule('calls.ring', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
-    this.callback(row, 'initiated');
+    this.progress.callback(row, 'initiated');
     return row;
   }
 
@@ -280,7 +284,7 @@ export class CallsModel {
       throw callErrors.HANGUP_NOT_APPLICABLE(`call ${callId} has already ended (${row.status})`, { callId: row.id, status: row.status });
     }
     const ending: Ending = row.status === 'in-progress' ? 'normal' : 'canceled';
-    return this.end(this.dropWalk(row), ending, platformSide(row.direction));
+    return this.progress.end(this.progress.dropWalk(row), ending, platformSide(row.direction));
   }
 
   // --- inbound calls (control plane) ---
@@ -312,10 +316,10 @@ export class CallsModel {
         replies: (input.replies ?? []).map((r) => ({ heard: r.heard, keys: r.keys, speakSeconds: r.speakSeconds ?? null })),
       },
     });
-    this.callback(row, 'initiated');
-    this.callback(row, 'ringing');
+    this.progress.callback(row, 'initiated');
+    this.progress.callback(row, 'ringing');
     if (route.kind === 'callflow' || route.kind === 'voiceml') this.rt.clock.schedule('calls.answer', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
-    else this.end(row, route.ending, route.source, route.cause);
+    else this.progress.end(row, route.ending, route.source, route.cause);
     return id;
   }
 
@@ -349,286 +353,6 @@ export class CallsModel {
       default:
         return { kind: 'end', ending: 'failed', source: 'app', cause: 'app_error' };
     }
-  }
-
-  // --- progression on the virtual clock ---
-
-  private ring(callId: string): void {
-    const row = this.calls.get(callId);
-    if (!row || row.status !== 'queued') return;
-    const next = this.calls.replace(this.moved(row, 'ringing'));
-    this.callback(next, 'ringing');
-  }
-
-  private carrierReported(d: DeliveryRow): void {
-    const row = this.calls.get(d.ownerId);
-    if (!row || (row.status !== 'queued' && row.status !== 'ringing') || row.deliveryId !== d.id) return;
-    if (d.status === 'delivered') return this.answer(row);
-    const ending: Ending = d.status === 'no-answer' || d.status === 'busy' || d.status === 'rejected' ? d.status : 'failed';
-    this.end(row, ending, carrierSource(ending));
-  }
-
-  private answerInbound(callId: string): void {
-    const row = this.calls.get(callId);
-    if (!row || row.status !== 'ringing') return;
-    // A webhook number asks the app first: its first verb that uses the line picks up (advanceVoiceMl).
-    if (row.voiceml) return this.advance(row, { kind: 'start' });
-    this.answer(row);
-  }
-
-  private answer(row: CallRow): void {
-    const now = this.rt.clock.now();
-    const detected = row.direction === 'outbound' && row.machineDetection !== null ? row.callee.answeredBy : null;
-    const answered = this.calls.replace({ ...this.moved(row, 'in-progress'), answeredAt: iso(now), answeredBy: detected });
-    this.callback(answered, 'answered');
-    if (row.machineDetection === 'Hangup' && detected === 'machine') {
-      this.end(this.dropWalk(answered), 'normal', platformSide(row.direction));
-      return;
-    }
-    if (row.callee.hangupAfterSeconds !== null) {
-      this.rt.clock.schedule('calls.phoneHangup', now + Math.round(row.callee.hangupAfterSeconds * 1000), { callId: row.id });
-    }
-    if (answered.walk || answered.voiceml) this.advance(answered, { kind: 'start' });
-  }
-
-  private resume(callId: string, seq: number, input: WalkInput): void {
-    const row = this.calls.get(callId);
-    if (!row || row.seq !== seq || !(row.status === 'in-progress' || (row.status === 'ringing' && row.voiceml))) return;
-    if (input.kind === 'recorded') this.rt.recordings.recorded(row, input.url, input.seconds); // the block's audio (recordings family)
-    // The block's link is handed out now (variables, VoiceML action): signed before 2026-07-28.
-    this.advance(row, input.kind === 'recorded' ? { ...input, url: this.rt.recordings.link(input.url) } : input);
-  }
-
-  private phoneHangup(callId: string): void {
-    const row = this.calls.get(callId);
-    if (!row || row.status !== 'in-progress') return;
-    this.end(this.dropWalk(row), 'normal', phoneSide(row.direction));
-  }
-
-  /** The walk told the call was dropped (abandoned), without running its effects. */
-  private dropWalk(row: CallRow): CallRow {
-    if (!row.walk || row.walk.ended) return row;
-    return { ...row, walk: { ...row.walk, at: null, waiting: null, ended: 'abandoned' }, seq: row.seq + 1 };
-  }
-
-  /** One interpreter step and its effects. */
-  private advance(row: CallRow, input: WalkInput): void {
-    if (row.voiceml) return this.advanceVoiceMl(row, input);
-    const graph = row.callFlowId ? this.flows.find(row.accountId, row.callFlowId)?.graph : undefined;
-    if (!graph || !row.walk) {
-      this.end(this.dropWalk(row), 'normal', 'app', 'app_error');
-      return;
-    }
-    const { state, effects, trace } = step(graph, row.walk, input);
-    const d: Draft = { ...row, walk: state, seq: row.seq + 1 };
-    if (d.trace) d.trace = recordStep(d.trace, trace, effects, input, this.rt.clock.nowIso());
-    let ended: { reason: string | null } | undefined;
-    for (const e of effects) {
-      if (e.type === 'end') ended = { reason: e.reason };
-      else this.perform(d, e);
-    }
-    if (ended) {
-      // A flow that ran into a broken graph or a loop is a platform-side error.
-      if (ended.reason !== null) this.end(d, 'normal', 'app', 'app_error');
-      else this.end(d, 'normal', platformSide(d.direction));
-      return;
-    }
-    this.calls.replace(d);
-  }
-
-  /** One VoiceML step: the runner walks and signs, the effects are the flow's. */
-  private advanceVoiceMl(row: CallRow, input: VoiceInput): void {
-    const r = this.voiceml.step(row, input);
-    const line = row.status === 'ringing' && r.effects.some((e) => e.type !== 'http') ? this.pickUp(row) : row;
-    const d: Draft = { ...line, voiceml: r.state, trace: r.trace, seq: row.seq + 1 };
-    for (const e of r.effects) this.perform(d, e);
-    if (r.end) this.end(d, r.end.ending, r.end.source, r.end.cause);
-    else this.calls.replace(d);
-  }
-
-  /** An inbound VoiceML call is answered when its document first uses the line (no machine detection inbound). */
-  private pickUp(row: CallRow): CallRow {
-    const now = this.rt.clock.now();
-    const answered = this.calls.replace({ ...this.moved(row, 'in-progress'), answeredAt: iso(now) });
-    this.callback(answered, 'answered');
-    if (row.callee.hangupAfterSeconds !== null) {
-      this.rt.clock.schedule('calls.phoneHangup', now + Math.round(row.callee.hangupAfterSeconds * 1000), { callId: row.id });
-    }
-    return answered;
-  }
-
-  private later(d: Draft, seconds: number, input: WalkInput): void {
-    this.rt.clock.schedule('calls.resume', this.rt.clock.now() + Math.round(seconds * 1000), { callId: d.id, seq: d.seq, input });
-  }
-
-  /**
-   * The phone's answer at a prompt (issue 20): the first reply whose `heard` pattern matches
-   * what it heard since its previous input, else the next entry of `keys`, else no input.
-   */
-  private answerPrompt(d: Draft): { keys: string; speakSeconds: number } {
-    const heard = d.sinceInput.join('\n');
-    const i = d.callee.replies.findIndex((r) => new RegExp(r.heard, 'i').test(heard));
-    let keys: string;
-    let answer: string;
-    let speakSeconds = d.callee.speakSeconds;
-    if (i >= 0) {
-      const r = d.callee.replies[i]!;
-      keys = r.keys;
-      answer = `reply:${i}`;
-      if (r.speakSeconds !== null) speakSeconds = r.speakSeconds;
-    } else if (d.keyIndex < d.callee.keys.length) {
-      keys = d.callee.keys[d.keyIndex]!;
-      answer = `keys:${d.keyIndex}`;
-      d.keyIndex++;
-    } else {
-      keys = '';
-      answer = 'none';
-    }
-    d.entered = [...d.entered, keys];
-    d.prompts = [...d.prompts, { heard, entered: keys, answer }];
-    d.sinceInput = [];
-    return { keys, speakSeconds };
-  }
-
-  private hear(d: Draft, text: string): void {
-    if (text === '') return;
-    d.heard = [...d.heard, text];
-    d.sinceInput = [...d.sinceInput, text];
-  }
-
-  private perform(d: Draft, e: Exclude<Effect, { type: 'end' }>): void {
-    switch (e.type) {
-      case 'say':
-        return this.hear(d, e.text);
-      case 'play':
-        return;
-      case 'wait':
-        return this.later(d, e.seconds, { kind: 'elapsed' });
-      case 'listen': {
-        this.hear(d, e.prompt);
-        const entry = this.answerPrompt(d).keys;
-        const spoken = e.prompt === '' ? 0 : speechSeconds(e.prompt);
-        return this.later(d, spoken + (entry === '' ? e.timeoutSec : KEY_SECONDS), { kind: 'keys', keys: entry });
-      }
-      case 'record': {
-        this.hear(d, e.prompt);
-        const { keys: entry, speakSeconds } = this.answerPrompt(d);
-        const seconds = Math.min(speakSeconds, e.maxLengthSec);
-        const base = `/v1/accounts/${d.accountId}/recordings/${d.id}`;
-        d.recordingUrl = this.rt.recordings.link(base); // signed before 2026-07-28 (recordings/links.ts)
-        const spoken = (e.prompt === '' ? 0 : speechSeconds(e.prompt)) + (e.playBeep ? 1 : 0);
-        return this.later(d, spoken + seconds, { kind: 'recorded', keys: entry, seconds, url: `${base}/verb/${encodeURIComponent(e.name)}` });
-      }
-      case 'message':
-        return this.sendText(d, e.to, e.body, e.subject);
-      case 'optout':
-        return this.optOut(d, e.number, e.channel, e.note);
-      case 'http':
-        return this.request(d, e);
-      case 'dial':
-        return this.dial(d, e);
-      case 'stream':
-        return this.stream(d, e);
-    }
-  }
-
-  /** VoiceML <Connect><Stream>: the phone talks (its speakSeconds) and presses its next keys into the customer's WebSocket. */
-  private stream(d: Draft, e: Extract<Effect, { type: 'stream' }>): void {
-    const { keys, speakSeconds } = this.answerPrompt(d);
-    const streamSid = `MZ${this.rt.random.hex(32)}`;
-    const { id, seq } = d;
-    const rows = this.calls;
-    const start = this.rt.clock.now();
-    this.streams.open({ url: e.url, name: e.name, streamSid, callId: id, accountId: d.accountId, from: d.from, to: d.to, frames: streamFrames(speakSeconds), keys }, (outcome) => {
-      if (this.calls !== rows) return; // the state was replaced meanwhile
-      const { input, afterMs } = streamEnded(streamSid, outcome);
-      this.rt.clock.schedule('calls.resume', Math.max(this.rt.clock.now(), start + afterMs), { callId: id, seq, input });
-    });
-  }
-
-  /** The platform's number on the line sends a text, by default to the phone on the line; a refused send is skipped. */
-  private sendText(d: Draft, to: string | null, body: string, subject: string | null): void {
-    const own = d.direction === 'outbound' ? d.from : d.to;
-    const phone = d.direction === 'outbound' ? d.to : d.from;
-    try {
-      this.rt.messages.send(d.accountId, { To: to ?? phone, From: own, Body: body, ...(subject ? { Subject: subject } : {}) });
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-    }
-  }
-
-  private optOut(d: Draft, number: string, channel: 'call' | 'message', note: string | null): void {
-    try {
-      this.rt.blockLists.recipients.create(d.accountId, { number, channel, note, source: 'ars', sourceRef: d.id, createdBy: null });
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-    }
-  }
-
-  private request(d: Draft, e: Extract<Effect, { type: 'http' }>): void {
-    if (this.http.refusal(e.url) !== undefined) return this.later(d, 0, { kind: 'http', status: null, body: null });
-    const { id, seq } = d;
-    const rows = this.calls;
-    this.http.send({ method: e.method, url: e.url, headers: e.headers, body: e.body }, (answer) => {
-      if (this.calls !== rows) return; // the state was replaced meanwhile
-      this.resume(id, seq, { kind: 'http', status: answer.status, body: answer.body });
-    });
-  }
-
-  /** A dial block is a blind transfer leg (transfer-legs.ts); the flow goes on when the leg ends. */
-  private dial(d: Draft, e: Extract<Effect, { type: 'dial' }>): void {
-    if (d.voiceml) return this.voiceMlDial(d, e);
-    const started = this.legs.start(d, { to: e.value, mode: 'blind', timeoutSec: e.timeoutSec, origin: 'dial', context: null });
-    d.transfers = started.row.transfers;
-    this.later(d, started.seconds, { kind: 'dialed', outcome: started.outcome });
-  }
-
-  /** VoiceML's <Dial> is not recorded as a transfer (guides), so it only asks the carrier how the callee answers. */
-  private voiceMlDial(d: Draft, e: Extract<Effect, { type: 'dial' }>): void {
-    if (e.kind === 'sip') return this.later(d, 2 + DIAL_TALK_SECONDS, { kind: 'dialed', outcome: 'completed', talkSeconds: DIAL_TALK_SECONDS });
-    let to: string;
-    try {
-      to = normalizePhone(e.value, 'target');
-    } catch {
-      return this.later(d, 0, { kind: 'dialed', outcome: 'failed' });
-    }
-    const decision = this.rt.carrier.decide(to, 'call', e.timeoutSec);
-    if (decision.outcome !== 'delivered') return this.later(d, decision.delaySeconds, { kind: 'dialed', outcome: decision.outcome });
-    const talk = decision.callee?.hangupAfterSeconds ?? DIAL_TALK_SECONDS;
-    this.later(d, decision.delaySeconds + talk, { kind: 'dialed', outcome: 'completed', talkSeconds: talk });
-  }
-
-  /** Ends the call: consistent end fields, then callflow.ended and the completed callback. */
-  private end(row: CallRow, ending: Ending, source: HangupSource, cause?: string): CallRow {
-    row = this.legs.closeOpen(row);
-    const now = this.rt.clock.now();
-    const fields = ENDINGS[ending];
-    const answeredAt = row.answeredAt === null ? null : parseInstant(row.answeredAt)!;
-    const flowStatus = row.callFlowId === null ? null : (row.walk?.ended ?? 'abandoned');
-    const done = this.calls.replace(compactEnded({
-      ...row,
-      ...fields,
-      timeline: [...row.timeline, { status: fields.status, at: iso(now) }],
-      hangupCause: cause ?? fields.hangupCause,
-      hangupSource: source,
-      duration: answeredAt === null ? 0 : Math.round((now - answeredAt) / 1000),
-      dateUpdated: iso(now),
-      walk: row.walk && !row.walk.ended ? { ...row.walk, at: null, waiting: null, ended: 'abandoned' } : row.walk,
-      flowStatus,
-      seq: row.seq + 1,
-    }));
-    this.callback(done, 'completed');
-    if (done.callFlowId !== null) {
-      this.rt.events.emit({ type: 'callflow.ended', accountId: done.accountId, resourceId: done.id, at: now, payload: flowEndedPayload(done, iso(now)) });
-    }
-    for (const hear of this.endedListeners) hear(done);
-    return done;
-  }
-
-  private callback(row: CallRow, event: StatusCallbackEvent): void {
-    if (row.statusCallback === null || !row.statusCallbackEvents.includes(event)) return;
-    const now = this.rt.clock.now();
-    this.rt.events.emit({ type: 'call.status', accountId: row.accountId, resourceId: row.id, at: now, payload: statusPayload(row, event, iso(now)) });
   }
 
   // --- views for other parts ---
@@ -713,11 +437,6 @@ export class CallsModel {
       timeline: [{ status: 'queued', at: this.rt.clock.nowIso() }],
       trace: flowId === null ? null : emptyTrace(vars),
     };
-  }
-
-  /** The row in a new status, with the change on its timeline. */
-  private moved(row: CallRow, status: CallStatus): CallRow {
-    return { ...row, status, timeline: [...row.timeline, { status, at: this.rt.clock.nowIso() }] };
   }
 }
 

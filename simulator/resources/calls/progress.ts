@@ -1,0 +1,218 @@
+// A call's progression on the virtual clock: it rings, the carrier's outcome answers or ends it,
+// an inbound call is answered, the walk (call flow or VoiceML) takes one step per input and its
+// effects run (effects.ts), the phone hangs up, and the call ends with its callbacks and
+// callflow.ended. The calls model owns one and wires the clock's 'calls.*' handlers here.
+import { iso, parseInstant } from '../../core/clock.ts';
+import type { Table } from '../../core/store.ts';
+import type { Runtime } from '../../runtime.ts';
+import type { DeliveryRow } from '../../peers/carrier.ts';
+import type { FlowGraph } from './flow-graph.ts';
+import { step, type WalkInput } from './interpreter.ts';
+import { ENDINGS, carrierSource, phoneSide, platformSide, type Ending } from './endings.ts';
+import type { FlowHttpClient } from './flow-http.ts';
+import { recordStep } from './walk-trace.ts';
+import { compactEnded } from './ended-call.ts';
+import { flowEndedPayload, statusPayload } from './announce.ts';
+import type { TransferLegs } from './transfer-legs.ts';
+import type { VoiceMlRunner } from './voiceml/runner.ts';
+import type { VoiceInput } from './voiceml/walker.ts';
+import type { MediaStreamClient } from './voiceml/media-stream.ts';
+import { CallEffects, type Draft, type EffectPorts } from './effects.ts';
+import type { CallRow, CallStatus, HangupSource, StatusCallbackEvent } from './schema.ts';
+
+/** The runtime parts the progression uses; read at each use, since a restore replaces some of them. */
+export type ProgressPorts = EffectPorts & Pick<Runtime, 'events'>;
+
+export interface ProgressParts {
+  rt: ProgressPorts;
+  /** The calls table now (clear and restore replace it). */
+  calls: () => Table<CallRow>;
+  /** The graph of an account's call flow: undefined when there is none, null when unreadable. */
+  graphOf: (accountId: string, flowId: string) => FlowGraph | null | undefined;
+  /** Told every call that ended, after its events (the model's endedListeners). */
+  endedListeners: readonly ((row: CallRow) => void)[];
+  legs: TransferLegs;
+  voiceml: VoiceMlRunner;
+  http: FlowHttpClient;
+  streams: MediaStreamClient;
+}
+
+export class CallProgress {
+  private readonly rt: ProgressPorts;
+  private readonly rows: () => Table<CallRow>;
+  private readonly graphOf: ProgressParts['graphOf'];
+  private readonly endedListeners: ProgressParts['endedListeners'];
+  private readonly legs: TransferLegs;
+  private readonly voiceml: VoiceMlRunner;
+  private readonly effects: CallEffects;
+
+  constructor(parts: ProgressParts) {
+    this.rt = parts.rt;
+    this.rows = parts.calls;
+    this.graphOf = parts.graphOf;
+    this.endedListeners = parts.endedListeners;
+    this.legs = parts.legs;
+    this.voiceml = parts.voiceml;
+    this.effects = new CallEffects({
+      rt: parts.rt,
+      calls: parts.calls,
+      legs: parts.legs,
+      http: parts.http,
+      streams: parts.streams,
+      resume: (callId, seq, input) => this.resume(callId, seq, input),
+    });
+  }
+
+  /** Read at each use: clear and restore replace the table. */
+  private get calls(): Table<CallRow> {
+    return this.rows();
+  }
+
+  /** 'calls.ring': a queued outbound call starts ringing. */
+  ring(callId: string): void {
+    const row = this.calls.get(callId);
+    if (!row || row.status !== 'queued') return;
+    const next = this.calls.replace(this.moved(row, 'ringing'));
+    this.callback(next, 'ringing');
+  }
+
+  /** The carrier's outcome for an outbound call: answered, or ended as it says. */
+  carrierReported(d: DeliveryRow): void {
+    const row = this.calls.get(d.ownerId);
+    if (!row || (row.status !== 'queued' && row.status !== 'ringing') || row.deliveryId !== d.id) return;
+    if (d.status === 'delivered') return this.answer(row);
+    const ending: Ending = d.status === 'no-answer' || d.status === 'busy' || d.status === 'rejected' ? d.status : 'failed';
+    this.end(row, ending, carrierSource(ending));
+  }
+
+  /** 'calls.answer': a ringing inbound call is picked up by its flow or its VoiceML app. */
+  answerInbound(callId: string): void {
+    const row = this.calls.get(callId);
+    if (!row || row.status !== 'ringing') return;
+    // A webhook number asks the app first: its first verb that uses the line picks up (advanceVoiceMl).
+    if (row.voiceml) return this.advance(row, { kind: 'start' });
+    this.answer(row);
+  }
+
+  private answer(row: CallRow): void {
+    const now = this.rt.clock.now();
+    const detected = row.direction === 'outbound' && row.machineDetection !== null ? row.callee.answeredBy : null;
+    const answered = this.calls.replace({ ...this.moved(row, 'in-progress'), answeredAt: iso(now), answeredBy: detected });
+    this.callback(answered, 'answered');
+    if (row.machineDetection === 'Hangup' && detected === 'machine') {
+      this.end(this.dropWalk(answered), 'normal', platformSide(row.direction));
+      return;
+    }
+    if (row.callee.hangupAfterSeconds !== null) {
+      this.rt.clock.schedule('calls.phoneHangup', now + Math.round(row.callee.hangupAfterSeconds * 1000), { callId: row.id });
+    }
+    if (answered.walk || answered.voiceml) this.advance(answered, { kind: 'start' });
+  }
+
+  /** 'calls.resume': the walk's next input; a stale seq means the walk moved on and is ignored. */
+  resume(callId: string, seq: number, input: WalkInput): void {
+    const row = this.calls.get(callId);
+    if (!row || row.seq !== seq || !(row.status === 'in-progress' || (row.status === 'ringing' && row.voiceml))) return;
+    if (input.kind === 'recorded') this.rt.recordings.recorded(row, input.url, input.seconds); // the block's audio (recordings family)
+    // The block's link is handed out now (variables, VoiceML action): signed before 2026-07-28.
+    this.advance(row, input.kind === 'recorded' ? { ...input, url: this.rt.recordings.link(input.url) } : input);
+  }
+
+  /** 'calls.phoneHangup': the phone's script hangs up a connected call. */
+  phoneHangup(callId: string): void {
+    const row = this.calls.get(callId);
+    if (!row || row.status !== 'in-progress') return;
+    this.end(this.dropWalk(row), 'normal', phoneSide(row.direction));
+  }
+
+  /** The walk told the call was dropped (abandoned), without running its effects. */
+  dropWalk(row: CallRow): CallRow {
+    if (!row.walk || row.walk.ended) return row;
+    return { ...row, walk: { ...row.walk, at: null, waiting: null, ended: 'abandoned' }, seq: row.seq + 1 };
+  }
+
+  /** One interpreter step and its effects. */
+  private advance(row: CallRow, input: WalkInput): void {
+    if (row.voiceml) return this.advanceVoiceMl(row, input);
+    const graph = row.callFlowId ? this.graphOf(row.accountId, row.callFlowId) : undefined;
+    if (!graph || !row.walk) {
+      this.end(this.dropWalk(row), 'normal', 'app', 'app_error');
+      return;
+    }
+    const { state, effects, trace } = step(graph, row.walk, input);
+    const d: Draft = { ...row, walk: state, seq: row.seq + 1 };
+    if (d.trace) d.trace = recordStep(d.trace, trace, effects, input, this.rt.clock.nowIso());
+    let ended: { reason: string | null } | undefined;
+    for (const e of effects) {
+      if (e.type === 'end') ended = { reason: e.reason };
+      else this.effects.perform(d, e);
+    }
+    if (ended) {
+      // A flow that ran into a broken graph or a loop is a platform-side error.
+      if (ended.reason !== null) this.end(d, 'normal', 'app', 'app_error');
+      else this.end(d, 'normal', platformSide(d.direction));
+      return;
+    }
+    this.calls.replace(d);
+  }
+
+  /** One VoiceML step: the runner walks and signs, the effects are the flow's. */
+  private advanceVoiceMl(row: CallRow, input: VoiceInput): void {
+    const r = this.voiceml.step(row, input);
+    const line = row.status === 'ringing' && r.effects.some((e) => e.type !== 'http') ? this.pickUp(row) : row;
+    const d: Draft = { ...line, voiceml: r.state, trace: r.trace, seq: row.seq + 1 };
+    for (const e of r.effects) this.effects.perform(d, e);
+    if (r.end) this.end(d, r.end.ending, r.end.source, r.end.cause);
+    else this.calls.replace(d);
+  }
+
+  /** An inbound VoiceML call is answered when its document first uses the line (no machine detection inbound). */
+  private pickUp(row: CallRow): CallRow {
+    const now = this.rt.clock.now();
+    const answered = this.calls.replace({ ...this.moved(row, 'in-progress'), answeredAt: iso(now) });
+    this.callback(answered, 'answered');
+    if (row.callee.hangupAfterSeconds !== null) {
+      this.rt.clock.schedule('calls.phoneHangup', now + Math.round(row.callee.hangupAfterSeconds * 1000), { callId: row.id });
+    }
+    return answered;
+  }
+
+  /** Ends the call: consistent end fields, then callflow.ended and the completed callback. */
+  end(row: CallRow, ending: Ending, source: HangupSource, cause?: string): CallRow {
+    row = this.legs.closeOpen(row);
+    const now = this.rt.clock.now();
+    const fields = ENDINGS[ending];
+    const answeredAt = row.answeredAt === null ? null : parseInstant(row.answeredAt)!;
+    const flowStatus = row.callFlowId === null ? null : (row.walk?.ended ?? 'abandoned');
+    const done = this.calls.replace(compactEnded({
+      ...row,
+      ...fields,
+      timeline: [...row.timeline, { status: fields.status, at: iso(now) }],
+      hangupCause: cause ?? fields.hangupCause,
+      hangupSource: source,
+      duration: answeredAt === null ? 0 : Math.round((now - answeredAt) / 1000),
+      dateUpdated: iso(now),
+      walk: row.walk && !row.walk.ended ? { ...row.walk, at: null, waiting: null, ended: 'abandoned' } : row.walk,
+      flowStatus,
+      seq: row.seq + 1,
+    }));
+    this.callback(done, 'completed');
+    if (done.callFlowId !== null) {
+      this.rt.events.emit({ type: 'callflow.ended', accountId: done.accountId, resourceId: done.id, at: now, payload: flowEndedPayload(done, iso(now)) });
+    }
+    for (const hear of this.endedListeners) hear(done);
+    return done;
+  }
+
+  /** A status callback, when the call asked for this event. */
+  callback(row: CallRow, event: StatusCallbackEvent): void {
+    if (row.statusCallback === null || !row.statusCallbackEvents.includes(event)) return;
+    const now = this.rt.clock.now();
+    this.rt.events.emit({ type: 'call.status', accountId: row.accountId, resourceId: row.id, at: now, payload: statusPayload(row, event, iso(now)) });
+  }
+
+  /** The row in a new status, with the change on its timeline. */
+  private moved(row: CallRow, status: CallStatus): CallRow {
+    return { ...row, status, timeline: [...row.timeline, { status, at: this.rt.clock.nowIso() }] };
+  }
+}
