@@ -79,6 +79,12 @@ export interface RecordedCall {
   dateCreated: string;
 }
 
+/** Stores the row: replaces the one with its id, else inserts it. */
+function put<T extends { id: string }>(table: Table<T>, row: T): void {
+  if (table.has(row.id)) table.replace(row);
+  else table.insert(row);
+}
+
 const recordingPath = (accountId: string, callId: string) => `/v1/accounts/${accountId}/recordings/${callId}`;
 
 export class RecordingsModel {
@@ -143,8 +149,7 @@ export class RecordingsModel {
     const row = this.recordings.get(call.id) ?? this.blankRecording(call);
     if (row.deletedAt !== null) return; // deleted mid-call: what follows is not kept either
     const next = { ...row, pieces: [...row.pieces, piece] };
-    if (this.recordings.has(call.id)) this.recordings.replace(next);
-    else this.recordings.insert(next);
+    put(this.recordings, next);
   }
 
   /** The call ended: its whole-call recording exists (if the call recorded), webhooks, auto-transcription. */
@@ -255,8 +260,7 @@ export class RecordingsModel {
   script(callId: string, input: ArtifactScriptInput): ArtifactScript {
     const old = this.scripts.get(callId) ?? defaultScript(callId);
     const next: ArtifactScript = { id: callId, transcript: { ...old.transcript, ...input.transcript }, summary: { ...old.summary, ...input.summary } };
-    if (this.scripts.has(callId)) this.scripts.replace(next);
-    else this.scripts.insert(next);
+    put(this.scripts, next);
     return next;
   }
 
@@ -275,8 +279,7 @@ export class RecordingsModel {
       summarySchema,
       version: summarySchema === null ? DEFAULT_SCHEMA_VERSION : `org:${accountId}:${schemaHash(summarySchema)}`,
     };
-    if (this.settings.has(accountId)) this.settings.replace(next);
-    else this.settings.insert(next);
+    put(this.settings, next);
     return next;
   }
 
@@ -314,8 +317,7 @@ export class RecordingsModel {
     const old = this.transcripts.get(callId);
     const now = this.rt.clock.now();
     const row: TranscriptRow = { id: callId, accountId, status: 'pending', attempts: (old?.attempts ?? 0) + 1, startedAt: iso(now), finishedAt: null, stage: null, error: null, audioSeconds: 0 };
-    if (old) this.transcripts.replace(row);
-    else this.transcripts.insert(row);
+    put(this.transcripts, row);
     this.rt.clock.schedule('recordings.transcribed', now + this.scriptOf(callId).transcript.seconds * 1000, { callId, attempt: row.attempts });
   }
 
@@ -350,8 +352,7 @@ export class RecordingsModel {
     const settings = this.settingsOf(t.accountId);
     const now = this.rt.clock.now();
     const row: SummaryRow = { id: t.id, accountId: t.accountId, status: 'pending', startedAt: iso(now), updatedAt: null, failedReason: null, version: settings.version, schema: settings.summarySchema, audioSeconds: t.audioSeconds };
-    if (this.summaries.has(t.id)) this.summaries.replace(row);
-    else this.summaries.insert(row);
+    put(this.summaries, row);
     this.rt.clock.schedule('recordings.summarized', now + this.scriptOf(t.id).summary.seconds * 1000, { callId: t.id });
   }
 
