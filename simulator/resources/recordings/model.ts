@@ -12,6 +12,7 @@ import { iso, parseInstant } from '../../core/clock.ts';
 import { defineError } from '../../core/errors.ts';
 import type { Kernel } from '../../core/ports.ts';
 import type { CallsModel } from '../calls/model.ts';
+import type { CallRow } from '../calls/schema.ts';
 import type { AccountsModel } from '../accounts/model.ts';
 import type { UsageModel } from '../usage/model.ts';
 import type { UsageEntry } from '../usage/schema.ts';
@@ -114,7 +115,7 @@ export class RecordingsModel {
     rt.calls.endedListeners.push((row) => {
       // Most calls (a batch's 100,000s) record nothing and transcribe nothing: skip them cheaply.
       if (row.recordingUrl === null && !this.recordings.has(row.id) && !this.settings.get(row.accountId)?.autoTranscribe) return;
-      this.callEnded(row.accountId, row.id);
+      this.callEnded(row);
     }); // every call, flow or VoiceML
     rt.usage.register((accountId) => this.usageEntries(accountId));
   }
@@ -153,8 +154,7 @@ export class RecordingsModel {
   }
 
   /** The call ended: its whole-call recording exists (if the call recorded), webhooks, auto-transcription. */
-  private callEnded(accountId: string, callId: string): void {
-    const call = this.rt.calls.get(accountId, callId);
+  private callEnded(call: CallRow): void {
     const now = this.rt.clock.now();
     let rec = this.recordings.get(call.id);
     if (!rec && call.recordingUrl !== null) rec = this.recordings.insert(this.blankRecording(call)); // hung up mid-recording
