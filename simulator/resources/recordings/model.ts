@@ -18,7 +18,7 @@ import type { UsageModel } from '../usage/model.ts';
 import type { UsageEntry } from '../usage/schema.ts';
 import { OutboundRules, type OutboundPorts } from '../../rules/outbound.ts';
 import { MAX_WHOLE_SECONDS, seedOf, wavFile } from './wav.ts';
-import { defaultSummary, speakerLabels, summaryFor, transcriptSegments } from './text.ts';
+import { defaultSummary, segmentCount, speakerLabels, summaryFor, transcriptSegments } from './text.ts';
 import { RecordingLinks, linkPath } from './links.ts';
 import {
   DEFAULT_SCHEMA_VERSION,
@@ -332,7 +332,7 @@ export class RecordingsModel {
     const script = this.scriptOf(callId).transcript;
     if (script.failAt !== null && (script.failTimes === null || attempt <= script.failTimes)) return this.fail(t, script.failAt, 'transcription_failed');
     const done = this.transcripts.replace({ ...t, status: 'completed', finishedAt: this.rt.clock.nowIso(), audioSeconds: seconds });
-    this.emit('transcript.completed', rec, { Status: 'completed', SegmentCount: String(this.segmentsOf(callId).length) });
+    this.emit('transcript.completed', rec, { Status: 'completed', SegmentCount: String(segmentCount(rec.seed, callId, wholePieces(rec))) });
     this.startSummary(done);
   }
 
