@@ -6,8 +6,8 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../core/operation.ts';
 import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
-import type { Runtime } from '../runtime.ts';
 import { callErrors } from '../resources/calls/model.ts';
+import { simCall } from './calls.ts';
 import { accountErrors } from '../resources/accounts/model.ts';
 import { recordingErrors } from '../resources/recordings/model.ts';
 import { wavReply } from '../resources/recordings/routes.ts';
@@ -21,10 +21,6 @@ import {
 
 const TAG = 'Control plane';
 const callParams = { callId: Type.String() };
-
-function requireCall(rt: Runtime, callId: string): void {
-  if (!rt.calls.calls.has(callId)) throw callErrors.CALL_NOT_FOUND(`no call ${callId} in this simulator`);
-}
 
 const Settings = Type.Object(
   {
@@ -100,7 +96,7 @@ export const operations = [
     responses: { 200: { description: 'The call\'s script now.', schema: ArtifactScriptSchema } },
     errors: [callErrors.CALL_NOT_FOUND],
     handler: ({ rt, params, body }) => {
-      requireCall(rt, params.callId);
+      simCall(rt, params.callId);
       return reply.ok(rt.recordings.script(params.callId, body));
     },
   }),
@@ -116,7 +112,7 @@ export const operations = [
     responses: { 200: { description: 'The artifacts.', schema: ArtifactsView } },
     errors: [callErrors.CALL_NOT_FOUND],
     handler: ({ rt, params }) => {
-      requireCall(rt, params.callId);
+      simCall(rt, params.callId);
       return reply.ok(rt.recordings.view(params.callId));
     },
   }),
@@ -132,7 +128,7 @@ export const operations = [
     responses: { 200: { description: 'The WAV file.', contentType: 'audio/wav' } },
     errors: [callErrors.CALL_NOT_FOUND, recordingErrors.RECORDING_NOT_FOUND],
     handler: ({ rt, params }) => {
-      requireCall(rt, params.callId);
+      simCall(rt, params.callId);
       return wavReply(rt.recordings.fileOf(params.callId, null));
     },
   }),
@@ -148,7 +144,7 @@ export const operations = [
     responses: { 200: { description: 'The WAV file.', contentType: 'audio/wav' } },
     errors: [callErrors.CALL_NOT_FOUND, recordingErrors.RECORDING_NOT_FOUND],
     handler: ({ rt, params }) => {
-      requireCall(rt, params.callId);
+      simCall(rt, params.callId);
       return wavReply(rt.recordings.fileOf(params.callId, params.recordingName));
     },
   }),

@@ -7,6 +7,7 @@ import { defineOperation, reply } from '../core/operation.ts';
 import { ApiError, defineError } from '../core/errors.ts';
 import { Nullable, StringEnum } from '../core/schema.ts';
 import { callErrors } from '../resources/calls/model.ts';
+import { simCall } from './calls.ts';
 import { liveErrors } from '../resources/calls/live-control.ts';
 import { TRANSFER_MODES, TransferLegWire, isEnded, transfersWire } from '../resources/calls/transfers.ts';
 
@@ -57,8 +58,7 @@ export const operations = [
     responses: { 201: { description: 'The new leg as getCall will show it.', schema: TransferLegWire } },
     errors: [callErrors.CALL_NOT_FOUND, liveErrors.CALL_NOT_CONNECTED, transferControlErrors.TRANSFER_IN_PROGRESS],
     handler: ({ rt, params, body }) => {
-      const row = rt.calls.calls.get(params.callId);
-      if (!row) throw callErrors.CALL_NOT_FOUND(`no call ${params.callId} in this simulator`);
+      const row = simCall(rt, params.callId);
       if (!/^sips?:/i.test(body.to) && !/^[+\d][\d\s\-().]*$/.test(body.to)) {
         throw ApiError.validation('to must be a phone number or a sip:/sips: URI', [{ path: 'to', message: 'a phone number or a SIP URI' }]);
       }
@@ -91,8 +91,7 @@ export const operations = [
     responses: { 200: { description: 'The leg as getCall now shows it (status interrupted).', schema: TransferLegWire } },
     errors: [callErrors.CALL_NOT_FOUND, transferControlErrors.LEG_NOT_INTERRUPTIBLE],
     handler: ({ rt, params, body }) => {
-      const row = rt.calls.calls.get(params.callId);
-      if (!row) throw callErrors.CALL_NOT_FOUND(`no call ${params.callId} in this simulator`);
+      const row = simCall(rt, params.callId);
       if (!/^[1-9][0-9]{0,5}$/.test(params.sequence)) throw ApiError.validation('sequence must be a leg number (1, 2, ...)', [{ path: 'sequence', message: 'a positive integer' }]);
       const sequence = Number(params.sequence);
       const done = rt.calls.legs.interrupt(row, sequence, body?.failAfterSeconds ?? null);

@@ -7,7 +7,7 @@ import { defineOperation, reply } from '../core/operation.ts';
 import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
 import type { Runtime } from '../runtime.ts';
 import { callErrors, callWire } from '../resources/calls/model.ts';
-import { Call, CALL_STATUSES } from '../resources/calls/schema.ts';
+import { Call, CALL_STATUSES, type CallRow } from '../resources/calls/schema.ts';
 import { flowEndedPayload } from '../resources/calls/announce.ts';
 import { transfersWire } from '../resources/calls/transfers.ts';
 import { TraceStepSchema, walkView } from '../resources/calls/walk-trace.ts';
@@ -44,9 +44,15 @@ const CallWalkView = Type.Object(
   { $id: 'SimCallWalk', additionalProperties: false },
 );
 
-function callWalk(rt: Runtime, callId: string) {
+/** A call of any account, for the control plane; 404 call_not_found when there is none. */
+export function simCall(rt: Runtime, callId: string): CallRow {
   const row = rt.calls.calls.get(callId);
   if (!row) throw callErrors.CALL_NOT_FOUND(`no call ${callId} in this simulator`);
+  return row;
+}
+
+function callWalk(rt: Runtime, callId: string) {
+  const row = simCall(rt, callId);
   // A VoiceML walk (no flow state) is running until the call ends, then completed unless it was cut short or ended in app_error.
   const voiceStatus = row.dateUpdated === null ? 'running' : row.voiceml?.ended && row.hangupCause !== 'app_error' ? 'completed' : 'abandoned';
   const walk = row.trace === null ? null : { status: row.walk?.ended ?? (row.voiceml ? voiceStatus : 'running'), ...walkView(row.trace) };

@@ -26,3 +26,31 @@ export class IoBarrier {
     while (this.busy) await Promise.all(this.peers.filter((p) => p.busy).map((p) => p.whenIdle()));
   }
 }
+
+/** Counts work in flight for a peer that only runs one-off requests: busy until each has landed. */
+export class InFlight implements PendingIo {
+  private count = 0;
+  private waiters: (() => void)[] = [];
+
+  get busy(): boolean {
+    return this.count > 0;
+  }
+
+  whenIdle(): Promise<void> {
+    if (!this.busy) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Hands the work's result to `land` while it still counts as in flight, so a clock advance waiting here sees what `land` did. */
+  track<T>(work: Promise<T>, land: (result: T) => void): void {
+    this.count++;
+    void work.then(land).finally(() => {
+      this.count--;
+      if (this.count === 0) {
+        const w = this.waiters;
+        this.waiters = [];
+        for (const f of w) f();
+      }
+    });
+  }
+}

@@ -63,3 +63,13 @@ export class SeededRandom {
     return [...this.s];
   }
 }
+
+/** FNV-1a over the text's code points: a stable 32-bit seed from text (per-account or per-recording generators that do not touch rt.random). */
+export function textSeed(text: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of text) {
+    h ^= ch.codePointAt(0)!;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}

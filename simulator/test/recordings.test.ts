@@ -182,6 +182,7 @@ describe('transcripts and summaries', () => {
     expect(await h.usage('summary_seconds')).toBe(13);
     await h.sim.webhooks.settle();
     expect(hook.requests.map((r) => r.fields.Event)).toEqual(['transcript.completed', 'summary.completed']);
+    expect(hook.requests[0]!.fields.SegmentCount).toBe(String(t.segments.length)); // counted without making the text
   });
 
   it('speaker_0.. for calls from 2026-08 on', async () => {

@@ -2,20 +2,10 @@
 // or sets it, an account's key is derived from the seed and the account id alone, so it does
 // not depend on the order of requests: the same seed always gives a customer's app the same
 // key. Keys never appear in API answers, logs or the journal; only the control plane reads them.
-import { SeededRandom } from '../../core/random.ts';
+import { SeededRandom, textSeed } from '../../core/random.ts';
 import type { SigningKeyRow } from './schema.ts';
 
 export const SIGNING_KEY_PREFIX = 'whsec_';
-
-/** FNV-1a over the text: a stable 32-bit seed per (simulator seed, account). */
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
 
 export class SigningKeys {
   private keys = new Map<string, string>(); // maps an accountId to a rotated, set or restored key
@@ -24,7 +14,7 @@ export class SigningKeys {
 
   /** The account's current key. */
   get(accountId: string): string {
-    return this.keys.get(accountId) ?? SIGNING_KEY_PREFIX + new SeededRandom(fnv1a(`${this.seed()}:${accountId}`)).hex(32);
+    return this.keys.get(accountId) ?? SIGNING_KEY_PREFIX + new SeededRandom(textSeed(`${this.seed()}:${accountId}`)).hex(32);
   }
 
   set(accountId: string, key: string): string {

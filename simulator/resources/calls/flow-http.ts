@@ -9,7 +9,7 @@
 import type dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import type { Agent, Dispatcher } from 'undici';
-import type { PendingIo } from '../../core/io.ts';
+import { InFlight, type PendingIo } from '../../core/io.ts';
 import type { EgressGuard } from '../../peers/egress.ts';
 
 export const DEFAULT_FLOW_HTTP_TIMEOUT_MS = 5000;
@@ -29,7 +29,8 @@ export interface FlowHttpAnswer {
 }
 
 let undici: Promise<typeof import('undici')> | undefined;
-const loadUndici = () => (undici ??= import('undici'));
+/** undici, loaded on the first request (the media-stream client shares it). */
+export const loadUndici = () => (undici ??= import('undici'));
 
 async function readBounded(body: AsyncIterable<Buffer>): Promise<string> {
   const kept: Buffer[] = [];
@@ -54,34 +55,38 @@ export function guardedLookup(guard: EgressGuard): LookupFunction {
   }) as LookupFunction;
 }
 
+/** The URL parsed, or why it may not be used whatever the egress policy: not a URL, another scheme (`schemes` names the allowed ones), credentials in it. */
+export function outboundUrl(url: string, protocols: readonly string[], schemes: string): URL | string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return 'not a URL';
+  }
+  if (!protocols.includes(u.protocol)) return `not ${schemes} URL`;
+  if (u.username !== '' || u.password !== '') return 'carries a user name or password';
+  return u;
+}
+
 export class FlowHttpClient implements PendingIo {
-  private inFlight = 0;
-  private waiters: (() => void)[] = [];
+  private readonly inFlight = new InFlight();
   private agent: Agent | undefined; // made on the first request
   timeoutMs = DEFAULT_FLOW_HTTP_TIMEOUT_MS;
 
   constructor(private readonly guard: EgressGuard) {}
 
   get busy(): boolean {
-    return this.inFlight > 0;
+    return this.inFlight.busy;
   }
 
   whenIdle(): Promise<void> {
-    if (!this.busy) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
+    return this.inFlight.whenIdle();
   }
 
   /** Why the URL may not be requested, or undefined when it may. */
   refusal(url: string): string | undefined {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      return 'not a URL';
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'not an http or https URL';
-    if (u.username !== '' || u.password !== '') return 'carries a user name or password';
-    return this.guard.hostReason(u.hostname);
+    const u = outboundUrl(url, ['http:', 'https:'], 'an http or https');
+    return typeof u === 'string' ? u : this.guard.hostReason(u.hostname);
   }
 
   /**
@@ -90,17 +95,7 @@ export class FlowHttpClient implements PendingIo {
    * Callers check refusal() first.
    */
   send(req: FlowHttpRequest, land: (answer: FlowHttpAnswer) => void): void {
-    this.inFlight++;
-    void this.attempt(req)
-      .then(land)
-      .finally(() => {
-        this.inFlight--;
-        if (this.inFlight === 0) {
-          const w = this.waiters;
-          this.waiters = [];
-          for (const f of w) f();
-        }
-      });
+    this.inFlight.track(this.attempt(req), land);
   }
 
   private async attempt(req: FlowHttpRequest): Promise<FlowHttpAnswer> {

@@ -84,8 +84,9 @@ export function playIntoCall(rt: Runtime, row: CallRow, input: PlayIntoCallInput
   const now = rt.clock.now();
   const last = (row.playbacks ?? []).at(-1);
   if (last && Date.parse(last.until) > now) throw liveErrors.PLAY_IN_PROGRESS(`an announcement plays into call ${row.id} until ${last.until}`, { callId: row.id });
-  if (input.url !== undefined && rt.calls.http.refusal(input.url) !== undefined) {
-    throw liveErrors.MEDIA_UNAVAILABLE(`the audio at ${input.url} cannot be fetched: ${rt.calls.http.refusal(input.url)}`, { errors: [{ path: 'url', message: 'refused by the egress policy' }] });
+  const refused = input.url === undefined ? undefined : rt.calls.http.refusal(input.url);
+  if (refused !== undefined) {
+    throw liveErrors.MEDIA_UNAVAILABLE(`the audio at ${input.url} cannot be fetched: ${refused}`, { errors: [{ path: 'url', message: 'refused by the egress policy' }] });
   }
   const seconds = input.text !== undefined ? speechSeconds(input.text) : PLAY_SECONDS;
   const target = input.target ?? 'both';

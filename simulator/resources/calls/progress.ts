@@ -95,18 +95,27 @@ export class CallProgress {
   }
 
   private answer(row: CallRow): void {
-    const now = this.rt.clock.now();
     const detected = row.direction === 'outbound' && row.machineDetection !== null ? row.callee.answeredBy : null;
-    const answered = this.calls.replace({ ...this.moved(row, 'in-progress'), answeredAt: iso(now), answeredBy: detected });
-    this.callback(answered, 'answered');
+    const answered = this.pickedUp(row, detected);
     if (row.machineDetection === 'Hangup' && detected === 'machine') {
       this.end(this.dropWalk(answered), 'normal', platformSide(row.direction));
       return;
     }
-    if (row.callee.hangupAfterSeconds !== null) {
-      this.rt.clock.schedule('calls.phoneHangup', now + Math.round(row.callee.hangupAfterSeconds * 1000), { callId: row.id });
-    }
+    this.hangUpLater(row);
     if (answered.walk || answered.voiceml) this.advance(answered, { kind: 'start' });
+  }
+
+  /** The call answered now: in progress, its answered callback sent. */
+  private pickedUp(row: CallRow, answeredBy: CallRow['answeredBy']): CallRow {
+    const answered = this.calls.replace({ ...this.moved(row, 'in-progress'), answeredAt: this.rt.clock.nowIso(), answeredBy });
+    this.callback(answered, 'answered');
+    return answered;
+  }
+
+  /** The phone's script hangs up after its talk time, counted from the answer (now). */
+  private hangUpLater(row: CallRow): void {
+    if (row.callee.hangupAfterSeconds === null) return;
+    this.rt.clock.schedule('calls.phoneHangup', this.rt.clock.now() + Math.round(row.callee.hangupAfterSeconds * 1000), { callId: row.id });
   }
 
   /** 'calls.resume': the walk's next input; a stale seq means the walk moved on and is ignored. */
@@ -168,12 +177,8 @@ export class CallProgress {
 
   /** An inbound VoiceML call is answered when its document first uses the line (no machine detection inbound). */
   private pickUp(row: CallRow): CallRow {
-    const now = this.rt.clock.now();
-    const answered = this.calls.replace({ ...this.moved(row, 'in-progress'), answeredAt: iso(now) });
-    this.callback(answered, 'answered');
-    if (row.callee.hangupAfterSeconds !== null) {
-      this.rt.clock.schedule('calls.phoneHangup', now + Math.round(row.callee.hangupAfterSeconds * 1000), { callId: row.id });
-    }
+    const answered = this.pickedUp(row, row.answeredBy);
+    this.hangUpLater(row);
     return answered;
   }
 

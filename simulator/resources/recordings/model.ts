@@ -12,12 +12,13 @@ import { iso, parseInstant } from '../../core/clock.ts';
 import { defineError } from '../../core/errors.ts';
 import type { Kernel } from '../../core/ports.ts';
 import type { CallsModel } from '../calls/model.ts';
+import type { CallRow } from '../calls/schema.ts';
 import type { AccountsModel } from '../accounts/model.ts';
 import type { UsageModel } from '../usage/model.ts';
 import type { UsageEntry } from '../usage/schema.ts';
 import { OutboundRules, type OutboundPorts } from '../../rules/outbound.ts';
 import { MAX_WHOLE_SECONDS, seedOf, wavFile } from './wav.ts';
-import { defaultSummary, speakerLabels, summaryFor, transcriptSegments } from './text.ts';
+import { defaultSummary, segmentCount, speakerLabels, summaryFor, transcriptSegments } from './text.ts';
 import { RecordingLinks, linkPath } from './links.ts';
 import {
   DEFAULT_SCHEMA_VERSION,
@@ -79,6 +80,12 @@ export interface RecordedCall {
   dateCreated: string;
 }
 
+/** Stores the row: replaces the one with its id, else inserts it. */
+function put<T extends { id: string }>(table: Table<T>, row: T): void {
+  if (table.has(row.id)) table.replace(row);
+  else table.insert(row);
+}
+
 const recordingPath = (accountId: string, callId: string) => `/v1/accounts/${accountId}/recordings/${callId}`;
 
 export class RecordingsModel {
@@ -108,7 +115,7 @@ export class RecordingsModel {
     rt.calls.endedListeners.push((row) => {
       // Most calls (a batch's 100,000s) record nothing and transcribe nothing: skip them cheaply.
       if (row.recordingUrl === null && !this.recordings.has(row.id) && !this.settings.get(row.accountId)?.autoTranscribe) return;
-      this.callEnded(row.accountId, row.id);
+      this.callEnded(row);
     }); // every call, flow or VoiceML
     rt.usage.register((accountId) => this.usageEntries(accountId));
   }
@@ -143,13 +150,11 @@ export class RecordingsModel {
     const row = this.recordings.get(call.id) ?? this.blankRecording(call);
     if (row.deletedAt !== null) return; // deleted mid-call: what follows is not kept either
     const next = { ...row, pieces: [...row.pieces, piece] };
-    if (this.recordings.has(call.id)) this.recordings.replace(next);
-    else this.recordings.insert(next);
+    put(this.recordings, next);
   }
 
   /** The call ended: its whole-call recording exists (if the call recorded), webhooks, auto-transcription. */
-  private callEnded(accountId: string, callId: string): void {
-    const call = this.rt.calls.get(accountId, callId);
+  private callEnded(call: CallRow): void {
     const now = this.rt.clock.now();
     let rec = this.recordings.get(call.id);
     if (!rec && call.recordingUrl !== null) rec = this.recordings.insert(this.blankRecording(call)); // hung up mid-recording
@@ -255,8 +260,7 @@ export class RecordingsModel {
   script(callId: string, input: ArtifactScriptInput): ArtifactScript {
     const old = this.scripts.get(callId) ?? defaultScript(callId);
     const next: ArtifactScript = { id: callId, transcript: { ...old.transcript, ...input.transcript }, summary: { ...old.summary, ...input.summary } };
-    if (this.scripts.has(callId)) this.scripts.replace(next);
-    else this.scripts.insert(next);
+    put(this.scripts, next);
     return next;
   }
 
@@ -275,8 +279,7 @@ export class RecordingsModel {
       summarySchema,
       version: summarySchema === null ? DEFAULT_SCHEMA_VERSION : `org:${accountId}:${schemaHash(summarySchema)}`,
     };
-    if (this.settings.has(accountId)) this.settings.replace(next);
-    else this.settings.insert(next);
+    put(this.settings, next);
     return next;
   }
 
@@ -314,8 +317,7 @@ export class RecordingsModel {
     const old = this.transcripts.get(callId);
     const now = this.rt.clock.now();
     const row: TranscriptRow = { id: callId, accountId, status: 'pending', attempts: (old?.attempts ?? 0) + 1, startedAt: iso(now), finishedAt: null, stage: null, error: null, audioSeconds: 0 };
-    if (old) this.transcripts.replace(row);
-    else this.transcripts.insert(row);
+    put(this.transcripts, row);
     this.rt.clock.schedule('recordings.transcribed', now + this.scriptOf(callId).transcript.seconds * 1000, { callId, attempt: row.attempts });
   }
 
@@ -330,7 +332,7 @@ export class RecordingsModel {
     const script = this.scriptOf(callId).transcript;
     if (script.failAt !== null && (script.failTimes === null || attempt <= script.failTimes)) return this.fail(t, script.failAt, 'transcription_failed');
     const done = this.transcripts.replace({ ...t, status: 'completed', finishedAt: this.rt.clock.nowIso(), audioSeconds: seconds });
-    this.emit('transcript.completed', rec, { Status: 'completed', SegmentCount: String(this.segmentsOf(callId).length) });
+    this.emit('transcript.completed', rec, { Status: 'completed', SegmentCount: String(segmentCount(rec.seed, callId, wholePieces(rec))) });
     this.startSummary(done);
   }
 
@@ -350,8 +352,7 @@ export class RecordingsModel {
     const settings = this.settingsOf(t.accountId);
     const now = this.rt.clock.now();
     const row: SummaryRow = { id: t.id, accountId: t.accountId, status: 'pending', startedAt: iso(now), updatedAt: null, failedReason: null, version: settings.version, schema: settings.summarySchema, audioSeconds: t.audioSeconds };
-    if (this.summaries.has(t.id)) this.summaries.replace(row);
-    else this.summaries.insert(row);
+    put(this.summaries, row);
     this.rt.clock.schedule('recordings.summarized', now + this.scriptOf(t.id).summary.seconds * 1000, { callId: t.id });
   }
 

@@ -21,28 +21,41 @@ export interface Segment {
   text: string;
 }
 
-/**
- * The segments of a recording made of `pieces` (seconds each, in order): each piece is cut into
- * turns of 2 to 5 seconds that the speakers take in turn; times are seconds into the recording.
- */
-export function transcriptSegments(seed: number, callId: string, pieces: readonly { seconds: number }[], speakers: readonly string[]): Segment[] {
-  const out: Segment[] = [];
+/** Each piece cut into turns of 2 to 5 seconds: where each turn starts (seconds into the recording) and how long it is. */
+function turns(seed: number, callId: string, pieces: readonly { seconds: number }[]): { start: number; seconds: number }[] {
+  const out: { start: number; seconds: number }[] = [];
   const random = new SeededRandom(seedOf(seed, callId, 'turns'));
-  const f = faker(seedOf(seed, callId, 'text')); // seeded once: reseeding per turn costs ~1 ms each
   let offset = 0;
   for (const piece of pieces) {
     let left = piece.seconds;
     while (left > 0) {
       const len = Math.min(left, random.int(2, 5));
-      const i = out.length;
-      const text = f.lorem.sentence({ min: 2, max: 2 + len });
-      // Speech ends a little before the turn does: doubles, as the spec's table types them.
-      out.push({ speaker: speakers[i % speakers.length]!, start: offset, end: offset + len - 0.25, text });
+      out.push({ start: offset, seconds: len });
       offset += len;
       left -= len;
     }
   }
   return out;
+}
+
+/** How many segments transcriptSegments gives, without making their text. */
+export function segmentCount(seed: number, callId: string, pieces: readonly { seconds: number }[]): number {
+  return turns(seed, callId, pieces).length;
+}
+
+/**
+ * The segments of a recording made of `pieces` (seconds each, in order): each piece is cut into
+ * turns of 2 to 5 seconds that the speakers take in turn; times are seconds into the recording.
+ */
+export function transcriptSegments(seed: number, callId: string, pieces: readonly { seconds: number }[], speakers: readonly string[]): Segment[] {
+  const f = faker(seedOf(seed, callId, 'text')); // seeded once: reseeding per turn costs ~1 ms each
+  return turns(seed, callId, pieces).map((t, i) => ({
+    speaker: speakers[i % speakers.length]!,
+    start: t.start,
+    // Speech ends a little before the turn does: doubles, as the spec's table types them.
+    end: t.start + t.seconds - 0.25,
+    text: f.lorem.sentence({ min: 2, max: 2 + t.seconds }),
+  }));
 }
 
 /** Speaker labels: AGENT/CUSTOMER before 2026-08; speaker_0.. with one more per transfer party after. */

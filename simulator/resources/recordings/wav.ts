@@ -3,7 +3,7 @@
 // are ever kept in the state. The sound is a deterministic series of tones and short pauses, one
 // tone per half second, which a player shows with the right duration. A whole-call file holds at
 // most MAX_WHOLE_SECONDS (the model cuts the pieces), so no download grows without bound.
-import { SeededRandom } from '../../core/random.ts';
+import { SeededRandom, textSeed } from '../../core/random.ts';
 
 export const SAMPLE_RATE = 8000;
 const BYTES_PER_SAMPLE = 2;
@@ -11,14 +11,9 @@ export const WAV_HEADER_BYTES = 44;
 /** The longest whole-call recording: an hour (57.6 MB); a flow that records in a loop keeps its first hour. */
 export const MAX_WHOLE_SECONDS = 3600;
 
-/** A 32-bit seed from text (FNV-1a), for per-recording generators that do not touch rt.random. */
+/** A 32-bit seed from the parts (core textSeed), for per-recording generators that do not touch rt.random. */
 export function seedOf(...parts: (string | number)[]): number {
-  let h = 0x811c9dc5;
-  for (const ch of parts.join('\u0000')) {
-    h ^= ch.codePointAt(0)!;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
+  return textSeed(parts.join('\u0000'));
 }
 
 /** One recorded piece: `seconds` of audio from its own seed. */

@@ -7,9 +7,9 @@
 // gives the same stream. docs/webhooks.md "Media streams" documents them; docs/decisions.md
 // "VoiceML" the choices.
 import type { Agent } from 'undici';
-import type { PendingIo } from '../../../core/io.ts';
+import { InFlight, type PendingIo } from '../../../core/io.ts';
 import type { EgressGuard } from '../../../peers/egress.ts';
-import { guardedLookup } from '../flow-http.ts';
+import { guardedLookup, loadUndici, outboundUrl } from '../flow-http.ts';
 
 /** Each media frame carries 20 ms of audio: 160 bytes of 8 kHz mono μ-law. */
 export const FRAME_MS = 20;
@@ -97,53 +97,32 @@ export function streamMessages(s: StreamSession): Record<string, unknown>[] {
   return out;
 }
 
-let undici: Promise<typeof import('undici')> | undefined;
-const loadUndici = () => (undici ??= import('undici'));
-
 export class MediaStreamClient implements PendingIo {
-  private inFlight = 0;
-  private waiters: (() => void)[] = [];
+  private readonly inFlight = new InFlight();
   private agent: Agent | undefined;
   timeoutMs = DEFAULT_STREAM_TIMEOUT_MS;
 
   constructor(private readonly guard: EgressGuard) {}
 
   get busy(): boolean {
-    return this.inFlight > 0;
+    return this.inFlight.busy;
   }
 
   whenIdle(): Promise<void> {
-    if (!this.busy) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
+    return this.inFlight.whenIdle();
   }
 
   /** Why the URL may not be opened, or undefined when it may. */
   refusal(url: string): string | undefined {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      return 'not a URL';
-    }
-    if (u.protocol !== 'ws:' && u.protocol !== 'wss:') return 'not a ws or wss URL';
-    if (u.username !== '' || u.password !== '') return 'carries a user name or password';
+    const u = outboundUrl(url, ['ws:', 'wss:'], 'a ws or wss');
+    if (typeof u === 'string') return u;
     const why = this.guard.hostReason(u.hostname);
     return why === undefined ? undefined : `refused by the egress policy: ${why}`;
   }
 
   /** Runs the stream and hands the outcome to `land` while it still counts as in flight (as FlowHttpClient.send). */
   open(session: StreamSession, land: (outcome: StreamOutcome) => void): void {
-    this.inFlight++;
-    void this.run(session)
-      .then(land)
-      .finally(() => {
-        this.inFlight--;
-        if (this.inFlight === 0) {
-          const w = this.waiters;
-          this.waiters = [];
-          for (const f of w) f();
-        }
-      });
+    this.inFlight.track(this.run(session), land);
   }
 
   private async run(s: StreamSession): Promise<StreamOutcome> {

@@ -213,6 +213,11 @@ class Walk {
     return `fetch-${n}`;
   }
 
+  /** The trace id of the verb at `index` of the current document (`<document>.<verb>`, from 1). */
+  private verbId(index = this.s.at): string {
+    return `${this.s.doc}.${index + 1}`;
+  }
+
   resume(blockId: string, type: string, outcome: string): void {
     this.trace.push({ blockId, type, resumed: true, outcome, set: {} });
   }
@@ -238,13 +243,9 @@ class Walk {
 
   /** Requests `ref` (resolved against the current document) with the call's fields and `extra`. */
   fetch(ref: string, method: 'GET' | 'POST', extra: [string, string][]): VoiceStepResult {
-    let url: string;
-    try {
-      url = new URL(ref, this.s.url).href;
-    } catch {
-      return this.fail(`"${ref}" is not a URL`);
-    }
-    if (!/^https?:$/.test(new URL(url).protocol)) return this.fail(`"${ref}" is not an http or https URL`);
+    const url = resolve(ref, this.s.url);
+    if (url === undefined) return this.fail(`"${ref}" is not a URL`);
+    if (!/^https?:/.test(url)) return this.fail(`"${ref}" is not an http or https URL`);
     if (this.s.fetches >= MAX_DOCUMENTS) return this.fail(`more than ${MAX_DOCUMENTS} documents in one call`);
     if (this.s.idle >= MAX_IDLE_DOCUMENTS) return this.fail(`more than ${MAX_IDLE_DOCUMENTS} documents in a row without a verb that takes time (a redirect loop)`);
     this.s = { ...this.s, fetches: this.s.fetches + 1, idle: this.s.idle + 1, url };
@@ -273,7 +274,7 @@ class Walk {
   run(index: number): VoiceStepResult {
     if (index >= this.s.verbs.length) return this.finish({ kind: 'hangup' });
     const v = this.s.verbs[index]!;
-    const id = `${this.s.doc}.${index + 1}`;
+    const id = this.verbId(index);
     this.trace.push({ blockId: id, type: v.name.toLowerCase(), resumed: false, outcome: null, set: {} });
     try {
       return this.verb(v, id, index);
@@ -348,7 +349,7 @@ class Walk {
   gathered(v: Verb, keys: string): VoiceStepResult {
     const { finishOnKey, numDigits } = gatherSettings(v);
     const digits = gatherDigits(keys, finishOnKey, numDigits);
-    const id = `${this.s.doc}.${this.s.at + 1}`;
+    const id = this.verbId();
     this.resume(id, 'gather', digits === '' ? 'timeout' : `digits ${digits}`);
     if (digits === '') return this.run(this.s.at + 1); // nothing entered: fall through
     return this.afterVerb(v, [['Digits', digits]]);
@@ -357,7 +358,7 @@ class Walk {
   recorded(v: Verb, keys: string, seconds: number, url: string): VoiceStepResult {
     const finish = keySet(v, 'finishOnKey', DEFAULTS.recordFinishOnKey);
     const first = [...keys][0] ?? '';
-    const id = `${this.s.doc}.${this.s.at + 1}`;
+    const id = this.verbId();
     this.resume(id, 'record', 'recorded');
     return this.afterVerb(v, [['RecordingUrl', url], ['RecordingDuration', String(seconds)], ['Digits', first !== '' && finish.includes(first) ? first : '']]);
   }
@@ -365,7 +366,7 @@ class Walk {
   dialed(v: Verb, outcome: string, talkSeconds: number): VoiceStepResult {
     const status = dialCallStatus(outcome);
     const duration = status === 'completed' ? talkSeconds : 0;
-    const id = `${this.s.doc}.${this.s.at + 1}`;
+    const id = this.verbId();
     this.resume(id, 'dial', status);
     const target = dialTarget(v);
     if (target.callback !== null) {
@@ -389,7 +390,7 @@ class Walk {
 
   /** The media stream ended: the next verb (or the action) runs; a stream that never opened is an application error. */
   streamed(v: Verb, input: Extract<VoiceInput, { kind: 'streamed' }>): VoiceStepResult {
-    const id = `${this.s.doc}.${this.s.at + 1}`;
+    const id = this.verbId();
     if (!input.ok) {
       const reason = input.reason ?? 'the media stream failed';
       this.resume(id, 'connect', `app_error: ${reason}`);
