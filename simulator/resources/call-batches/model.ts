@@ -14,6 +14,7 @@ import { callErrors, startVariables, type CallsModel } from '../calls/model.ts';
 import type { ReceiverPolicy } from '../../peers/webhooks/receiver-policy.ts';
 import type { FlowGraph } from '../calls/flow-graph.ts';
 import type { MessagesModel } from '../messages/model.ts';
+import { SMS_MAX_BYTES, eucKrBytes } from '../messages/content.ts';
 import { CallingTime, ZoneOffsets, clockText, knownTimeZone, parseClock } from './windows.ts';
 import { Live } from './live.ts';
 import { Dialer } from './dialer.ts';
@@ -331,19 +332,12 @@ export class CallBatchesModel {
       out.push(`${from} has never sent a text: registering a number for texts is separate from voice, and the carrier may refuse every text from an unregistered number.`);
     }
     const longest = Math.max(...texts.map((t) => (t === null ? 0 : eucKrBytes(t))));
-    const type = longest > 90 ? 'lms' : 'sms';
+    const type = longest > SMS_MAX_BYTES ? 'lms' : 'sms';
     const line = this.rt.messages.quotaView(accountId).types[type];
     if (!line.overage && line.limit - line.used < recipients) {
       out.push(`The ${type} quota left this month (${Math.max(0, line.limit - line.used)}) is below the number of recipients (${recipients}); texts past it will be refused.`);
     }
     return out;
   }
-}
-
-/** SMS length rule of the messages slice: ASCII counts 1 byte, anything else 2. */
-function eucKrBytes(text: string): number {
-  let n = 0;
-  for (const ch of text) n += ch.charCodeAt(0) < 0x80 ? 1 : 2;
-  return n;
 }
 
