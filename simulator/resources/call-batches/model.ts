@@ -206,9 +206,8 @@ export class CallBatchesModel {
     return [...this.lives.values()].filter((l) => l.batch.accountId === accountId).reverse();
   }
 
-  /** A page of tasks in batch order (page counted from 1), optionally of one status. */
-  tasks(accountId: string, batchId: string, status: TaskStatus | undefined, page: number, pageSize: number): TaskPage {
-    const live = this.get(accountId, batchId);
+  /** A page of a batch's tasks (from `get`) in batch order (page counted from 1), optionally of one status. */
+  tasks(live: Live, status: TaskStatus | undefined, page: number, pageSize: number): TaskPage {
     const start = (page - 1) * pageSize;
     if (status === undefined) return { rows: live.tasks.slice(start, start + pageSize), total: live.tasks.length };
     return { rows: live.withStatus(status, start, pageSize), total: live.counts[status] };
