@@ -24,6 +24,11 @@ const ROUNDS = [
   { After: 30, On: ['no-answer', 'busy'], Windows: [{ Days: WEEKDAYS, Start: '18:00', End: '21:00' }] },
   { After: 45, On: ['no-answer', 'busy'], Windows: [{ Days: WEEKDAYS, Start: '18:00', End: '21:00' }] },
 ];
+/** The flow every call runs: a greeting with the recipient's name, then hang up. */
+const REMINDER_FLOW = {
+  name: 'reminder',
+  graph: { version: 1, start: 'hello', nodes: { hello: { type: 'say', text: 'Hello {{name}}, see you tomorrow.', next: 'bye' }, bye: { type: 'hangup' } } },
+};
 
 async function request(sim: ReturnType<typeof createSimulator>, method: string, path: string, body?: unknown) {
   const res = await sim.handle({ method, url: path, headers: HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -84,10 +89,7 @@ function plainDialTimes(dials: { round: number; due: number }[]): number {
 export async function benchCallBatches(): Promise<BatchBench> {
   const sim = createSimulator();
   const rt = runtimeOf(sim);
-  const flow = await request(sim, 'POST', `/v1/accounts/${ACCOUNT}/call-flows`, {
-    name: 'reminder',
-    graph: { version: 1, start: 'hello', nodes: { hello: { type: 'say', text: 'Hello {{name}}, see you tomorrow.', next: 'bye' }, bye: { type: 'hangup' } } },
-  });
+  const flow = await request(sim, 'POST', `/v1/accounts/${ACCOUNT}/call-flows`, REMINDER_FLOW);
   // Issue 20's budget check: 30 % of the calls to 010 numbers ring out unanswered.
   // BATCH_NO_ANSWER_SHARE=1 makes every call ring out: 3 calls per recipient (the memory check of 300,000 calls).
   await sim.control.request('POST', '/carrier/scripts', { prefix: '010', share: Number(process.env.BATCH_NO_ANSWER_SHARE ?? 0.3), outcome: 'no-answer', types: ['call'] });
@@ -128,9 +130,7 @@ export async function benchCallBatches(): Promise<BatchBench> {
 
   // The same dial times from a plain loop: the (round, policy time) of every call placed, in dial order.
   const calls = rt.calls.calls.all();
-  const byId = new Map<string, number>();
-  calls.forEach((c, i) => byId.set(c.id, i));
-  const dials: { round: number; due: number; at: number }[] = [];
+  const dials: { round: number; due: number }[] = [];
   const live = rt.callBatches.get(ACCOUNT, batch.batchId);
   // Round of each call: the first call of a task is round 0, then 1, 2 (calls of one task in creation order).
   const seen = new Map<string, number>();
@@ -138,8 +138,7 @@ export async function benchCallBatches(): Promise<BatchBench> {
   for (const c of calls) {
     const round = seen.get(c.to) ?? 0;
     seen.set(c.to, round + 1);
-    const at = Date.parse(c.dateCreated);
-    dials.push({ round, due: at, at });
+    dials.push({ round, due: Date.parse(c.dateCreated) });
     if (c.status === 'no-answer') noAnswer++;
   }
   // The median of five runs of the plain loop (it is short, so one run is at the mercy of the JIT and the machine).
@@ -183,10 +182,7 @@ function peakRss(): number {
 /** Bytes one ended call keeps (call row, carrier delivery, wire cache): heap growth over N plain createCall calls run to their end. */
 export async function bytesPerCall(n = 20_000): Promise<number> {
   const sim = createSimulator();
-  const flow = await request(sim, 'POST', `/v1/accounts/${ACCOUNT}/call-flows`, {
-    name: 'reminder',
-    graph: { version: 1, start: 'hello', nodes: { hello: { type: 'say', text: 'Hello {{name}}, see you tomorrow.', next: 'bye' }, bye: { type: 'hangup' } } },
-  });
+  const flow = await request(sim, 'POST', `/v1/accounts/${ACCOUNT}/call-flows`, REMINDER_FLOW);
   (globalThis as { gc?: () => void }).gc?.();
   const before = process.memoryUsage().heapUsed;
   for (let i = 0; i < n; i++) {

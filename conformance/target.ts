@@ -116,7 +116,7 @@ export interface RemoteTargetOptions {
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /** Reads a body up to `max` bytes; past that it stops reading and says so, rather than holding 10 MB in memory and reports. */
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, max: number): Promise<Buffer> {
+export async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, max: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -128,6 +128,13 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): 
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/** undici's answer headers with lower-case names, repeated ones joined as HTTP allows. */
+export function lowerCaseHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return headers;
 }
 
 /** Answers whose bytes matter as bytes (audio, images, octet streams), not as text. */
@@ -156,10 +163,7 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
         dispatcher: agent,
       });
       const raw = await readCapped(res.body, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) {
-        if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-      }
+      const headers = lowerCaseHeaders(res.headers);
       const binary = isBinary(headers['content-type']);
       const text = binary ? '' : raw.toString('utf8');
       return { status: res.statusCode, headers, text, json: parseBody(text, headers['content-type']), bytes: binary ? raw : undefined, ms: performance.now() - started };

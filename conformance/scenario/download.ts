@@ -2,7 +2,7 @@
 // with a Location is followed once. A path on the target is asked with the same headers; a URL
 // elsewhere (a signed storage link) is fetched without the key, which must not leave the target.
 import { request } from 'undici';
-import type { Target, WireRequest, WireResponse } from '../target.ts';
+import { lowerCaseHeaders, readCapped, type Target, type WireRequest, type WireResponse } from '../target.ts';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_DOWNLOAD_BYTES = 16 * 1024 * 1024;
@@ -13,18 +13,7 @@ export async function followRedirect(target: Target, sent: WireRequest, res: Wir
   if (location.startsWith('/')) return target.send({ method: 'GET', path: location, headers: sent.headers });
   const started = performance.now();
   const answer = await request(location, { method: 'GET' });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of answer.body) {
-    size += chunk.length;
-    if (size > MAX_DOWNLOAD_BYTES) {
-      answer.body.destroy();
-      throw new Error(`the redirected download is over ${MAX_DOWNLOAD_BYTES} bytes`);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  const bytes = Buffer.concat(chunks);
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  const bytes = await readCapped(answer.body, MAX_DOWNLOAD_BYTES);
+  const headers = lowerCaseHeaders(answer.headers);
   return { status: answer.statusCode, headers, text: '', json: undefined, bytes, ms: performance.now() - started };
 }

@@ -88,6 +88,22 @@ async function keyOf(sim: Simulator, accountSegment: string): Promise<string | u
   }
 }
 
+/** Transfer-leg statuses that are final. */
+const ENDED_LEG = ['completed', 'failed', 'no-answer', 'busy', 'canceled'];
+
+/** A defect of a single call's transfer chain (GET of one call, 200, with `transfers`): `change` edits the body, or returns false to leave the answer as it was. */
+function callTransfersDefect(change: (body: any) => boolean | void): DefectSpec {
+  return {
+    alters: (method, path, status) => method === 'GET' && status === 200 && CALL_ONE.test(path),
+    middleware: () => async (req, next) => {
+      const res = await next(req);
+      const body = json(res);
+      if (req.method !== 'GET' || !CALL_ONE.test(pathOf(req.url)) || res.status !== 200 || !Array.isArray(body?.transfers)) return res;
+      return change(body) === false ? res : withJson(res, body);
+    },
+  };
+}
+
 /** Every defect; each middleware sees only API requests (the control plane is never wrong). */
 const SPECS: Record<Defect, DefectSpec> = {
   'auth-ignored': {
@@ -241,64 +257,36 @@ const SPECS: Record<Defect, DefectSpec> = {
       return withJson(res, body);
     },
   },
-  'transfer-representative-latest': {
-    alters: (method, path, status) => method === 'GET' && status === 200 && CALL_ONE.test(path),
-    // The transfer* fields follow the latest ended leg, without preferring a completed one.
-    middleware: () => async (req, next) => {
-      const res = await next(req);
-      const body = json(res);
-      if (req.method !== 'GET' || !CALL_ONE.test(pathOf(req.url)) || res.status !== 200 || !Array.isArray(body?.transfers)) return res;
-      const ended = body.transfers.filter((l: { status: string }) => ['completed', 'failed', 'no-answer', 'busy', 'canceled'].includes(l.status));
-      const latest = ended.reduce((a: { sequence: number } | undefined, l: { sequence: number }) => (!a || l.sequence > a.sequence ? l : a), undefined);
-      if (!latest) return res;
-      Object.assign(body, {
-        transferTo: latest.to,
-        transferStatus: latest.status,
-        transferDuration: latest.duration,
-        transferHangupCauseQ850: latest.hangupCauseQ850,
-        transferSipResponseCode: latest.sipResponseCode,
-        transferReasonText: latest.reasonText,
-      });
-      return withJson(res, body);
-    },
-  },
-  'transfer-billable-every-leg': {
-    alters: (method, path, status) => method === 'GET' && status === 200 && CALL_ONE.test(path),
-    // Every ended leg is billed, not only the representative.
-    middleware: () => async (req, next) => {
-      const res = await next(req);
-      const body = json(res);
-      if (req.method !== 'GET' || !CALL_ONE.test(pathOf(req.url)) || res.status !== 200 || !Array.isArray(body?.transfers)) return res;
-      for (const l of body.transfers) if (['completed', 'failed', 'no-answer', 'busy', 'canceled'].includes(l.status)) l.billable = true;
-      return withJson(res, body);
-    },
-  },
-  'transfers-reversed': {
-    alters: (method, path, status) => method === 'GET' && status === 200 && CALL_ONE.test(path),
-    // The chain newest first instead of by sequence.
-    middleware: () => async (req, next) => {
-      const res = await next(req);
-      const body = json(res);
-      if (req.method !== 'GET' || !CALL_ONE.test(pathOf(req.url)) || res.status !== 200 || !Array.isArray(body?.transfers)) return res;
-      body.transfers.reverse();
-      return withJson(res, body);
-    },
-  },
-  'transfer-legacy-fields-filled': {
-    alters: (method, path, status) => method === 'GET' && status === 200 && CALL_ONE.test(path),
-    // Legs from before 2026-07-10 show destinationType and connectedAt as if they were recent.
-    middleware: () => async (req, next) => {
-      const res = await next(req);
-      const body = json(res);
-      if (req.method !== 'GET' || !CALL_ONE.test(pathOf(req.url)) || res.status !== 200 || !Array.isArray(body?.transfers)) return res;
-      for (const l of body.transfers) {
-        if (typeof l.startedAt !== 'string' || l.startedAt >= '2026-07-10' || typeof l.duration !== 'number') continue;
-        l.destinationType = String(l.to).startsWith('sip') ? 'sip' : 'pstn';
-        l.connectedAt = l.startedAt;
-      }
-      return withJson(res, body);
-    },
-  },
+  // The transfer* fields follow the latest ended leg, without preferring a completed one.
+  'transfer-representative-latest': callTransfersDefect((body) => {
+    const ended = body.transfers.filter((l: { status: string }) => ENDED_LEG.includes(l.status));
+    const latest = ended.reduce((a: { sequence: number } | undefined, l: { sequence: number }) => (!a || l.sequence > a.sequence ? l : a), undefined);
+    if (!latest) return false;
+    Object.assign(body, {
+      transferTo: latest.to,
+      transferStatus: latest.status,
+      transferDuration: latest.duration,
+      transferHangupCauseQ850: latest.hangupCauseQ850,
+      transferSipResponseCode: latest.sipResponseCode,
+      transferReasonText: latest.reasonText,
+    });
+  }),
+  // Every ended leg is billed, not only the representative.
+  'transfer-billable-every-leg': callTransfersDefect((body) => {
+    for (const l of body.transfers) if (ENDED_LEG.includes(l.status)) l.billable = true;
+  }),
+  // The chain newest first instead of by sequence.
+  'transfers-reversed': callTransfersDefect((body) => {
+    body.transfers.reverse();
+  }),
+  // Legs from before 2026-07-10 show destinationType and connectedAt as if they were recent.
+  'transfer-legacy-fields-filled': callTransfersDefect((body) => {
+    for (const l of body.transfers) {
+      if (typeof l.startedAt !== 'string' || l.startedAt >= '2026-07-10' || typeof l.duration !== 'number') continue;
+      l.destinationType = String(l.to).startsWith('sip') ? 'sip' : 'pstn';
+      l.connectedAt = l.startedAt;
+    }
+  }),
   'recording-one-second-short': {
     alters: (method, path, status) => method === 'GET' && status === 200 && RECORDING.test(path),
     // Recordings lose their last second of audio (a valid WAV, one second shorter than reported).

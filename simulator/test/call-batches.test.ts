@@ -4,6 +4,7 @@
 // The fixture's clock starts Monday 2026-03-02 00:00 UTC = 09:00 Korea time.
 import { describe, expect, it } from 'vitest';
 import { harness } from './helpers.ts';
+import { voiceSteps } from './voice-steps.ts';
 import { runtimeOf } from '../internal.ts';
 import fc from 'fast-check';
 import { StatusIndex } from '../resources/call-batches/status-index.ts';
@@ -19,19 +20,13 @@ function sim() {
   rt.events.subscribe((e) => {
     if (e.type === 'callflow.ended') ended.push(e.resourceId);
   });
-  const flow = async () => {
-    const r = await h.call('POST', h.acme('/call-flows'), {
-      name: 'reminder',
-      graph: { version: 1, start: 'hi', nodes: { hi: { type: 'say', text: 'Hello {{name}}', next: 'bye' }, bye: { type: 'hangup' } } },
-    });
-    return r.json.callFlowId as string;
-  };
-  const script = (body: Record<string, unknown>) => h.sim.control.request('POST', '/carrier/scripts', { types: ['call'], outcome: 'delivered', ...body });
+  const steps = voiceSteps(h);
+  const flow = () => steps.flow({ version: 1, start: 'hi', nodes: { hi: { type: 'say', text: 'Hello {{name}}', next: 'bye' }, bye: { type: 'hangup' } } }, 'reminder');
+  const { script, advance } = steps;
   const create = async (body: Record<string, unknown>) => h.call('POST', h.acme('/call-batches'), { Name: 'b', From: FROM, ...body });
   const get = async (id: string) => (await h.call('GET', h.acme(`/call-batches/${id}`))).json;
   const tasks = async (id: string, query = '') => (await h.call('GET', h.acme(`/call-batches/${id}/tasks${query}`))).json.tasks as any[];
   const act = (id: string, Action: string) => h.call('POST', h.acme(`/call-batches/${id}/actions`), { Action });
-  const advance = (seconds: number) => h.sim.clock.advance({ seconds });
   const batchCalls = () => rt.calls.calls.all().filter((c) => c.from === FROM);
   const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
   return { ...h, rt, ended, flow, script, create, get, tasks, act, advance, batchCalls, sum };

@@ -4,26 +4,20 @@
 // call's end, whichever comes first.
 import { afterEach, describe, expect, it } from 'vitest';
 import { harness } from './helpers.ts';
+import { VOICE_FROM, voiceSteps } from './voice-steps.ts';
 import { closeAllReceivers, startReceiver } from './receivers.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
 
 afterEach(closeAllReceivers);
 
 const MODERN = '2026-07-11T00:00:00Z';
-const FROM = '070-1234-0001';
 const WAIT_FLOW: FlowGraph = { version: 1, start: 'p', nodes: { p: { type: 'pause', seconds: 60, next: 'p' } } };
 
 function sim() {
   const h = harness();
-  const script = (body: Record<string, unknown>) => h.sim.control.request('POST', '/carrier/scripts', { types: ['call'], outcome: 'delivered', ...body });
-  const place = async (to: string, extra: Record<string, unknown> = {}) => {
-    const f = await h.call('POST', h.acme('/call-flows'), { name: 'f', graph: WAIT_FLOW });
-    const r = await h.call('POST', h.acme('/calls'), { To: to, From: FROM, CallFlowId: f.json.callFlowId, ...extra });
-    if (r.status !== 201) throw new Error(`call refused: ${r.text}`);
-    return r.json.callId as string;
-  };
-  const get = async (id: string) => (await h.call('GET', h.acme(`/calls/${id}`))).json;
-  const advance = (seconds: number) => h.sim.clock.advance({ seconds });
+  const { flow, script, place: placeFlow, get, advance } = voiceSteps(h);
+  /** A call that waits as long as it lasts (a new flow each time, as before). */
+  const place = async (to: string, extra: Record<string, unknown> = {}) => placeFlow(to, await flow(WAIT_FLOW), extra);
   const transfer = (id: string, body: Record<string, unknown>) => h.call('POST', `/_sim/calls/${id}/transfers`, body);
   const interrupt = (id: string, seq: number | string, body?: Record<string, unknown>) => h.call('POST', `/_sim/calls/${id}/transfers/${seq}/interrupt`, body);
   return { ...h, script, place, get, advance, transfer, interrupt };
@@ -114,7 +108,7 @@ describe('interrupted transfer legs', () => {
     expect((await h.get(id)).transfers[0].status).toBe('completed');
 
     const dialFlow = await h.call('POST', h.acme('/call-flows'), { name: 'd', graph: { version: 1, start: 'd', nodes: { d: { type: 'dial', target: { kind: 'number', value: '010-7400-0009' }, next: null, timeoutSec: 20 } } } });
-    const dialed = (await h.call('POST', h.acme('/calls'), { To: '010-7400-0002', From: FROM, CallFlowId: dialFlow.json.callFlowId })).json.callId;
+    const dialed = (await h.call('POST', h.acme('/calls'), { To: '010-7400-0002', From: VOICE_FROM, CallFlowId: dialFlow.json.callFlowId })).json.callId;
     await h.advance(7);
     const fromDial = await h.interrupt(dialed, 1);
     expect([fromDial.status, fromDial.json.code]).toEqual([409, 'leg_not_interruptible']);

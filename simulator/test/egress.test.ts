@@ -4,6 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { blockedAddressReason, blockedHostReason, EgressGuard } from '../peers/egress.ts';
 import { FakeDns } from '../peers/dns.ts';
 import { harness } from './helpers.ts';
+import { startReceiver } from './receivers.ts';
+import { ReceiverClient } from '../peers/webhooks/receiver-client.ts';
+import { ReceiverPolicy } from '../peers/webhooks/receiver-policy.ts';
 
 describe('address classification', () => {
   it('refuses every non-public range and allows public unicast', () => {
@@ -113,12 +116,8 @@ describe('strict egress through the API', () => {
 
 describe('the webhook client and keep-alive', () => {
   it('does not carry a strict-mode delivery over a connection pooled before strict mode was switched on', async () => {
-    const { createServer } = await import('node:http');
-    const { ReceiverClient } = await import('../peers/webhooks/receiver-client.ts');
-    const { ReceiverPolicy } = await import('../peers/webhooks/receiver-policy.ts');
-    const server = createServer((_req, res) => res.end('ok'));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as { port: number }).port;
+    const hook = await startReceiver();
+    const port = new URL(hook.url).port;
     const dns = new FakeDns();
     dns.set(dns.prepare('hooks.example.com', [{ type: 'A', value: '127.0.0.1' }]));
     const guard = new EgressGuard(() => dns);
@@ -135,7 +134,7 @@ describe('the webhook client and keep-alive', () => {
       expect(refused).toMatchObject({ permanent: true, error: expect.stringContaining('strict') });
     } finally {
       await client.close();
-      server.close();
+      await hook.close();
     }
   });
 });

@@ -2,6 +2,7 @@
 // hours, downloadable without the bearer header; from the cutoff on, plain paths that need it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ACME, harness } from './helpers.ts';
+import { voiceSteps } from './voice-steps.ts';
 import { closeAllReceivers, startReceiver } from './receivers.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
 import { signedLink } from './signed-links.ts';
@@ -16,12 +17,12 @@ const twoRecords: FlowGraph = {
 
 function sim(seed?: number) {
   const h = harness(seed === undefined ? {} : { seed });
+  const { flow, script, place, advance } = voiceSteps(h);
   const recordedCall = async (number = '010-6300-0001') => {
-    await h.sim.control.request('POST', '/carrier/scripts', { number, types: ['call'], outcome: 'delivered', speakSeconds: 4, keys: ['#', ''] });
-    const f = await h.call('POST', h.acme('/call-flows'), { name: 'f', graph: twoRecords });
-    const r = await h.call('POST', h.acme('/calls'), { To: number, From: '070-1234-0001', CallFlowId: f.json.callFlowId });
-    await h.sim.clock.advance({ seconds: 120 });
-    return r.json.callId as string;
+    await script({ number, speakSeconds: 4, keys: ['#', ''] });
+    const id = await place(number, await flow(twoRecords));
+    await advance(120);
+    return id;
   };
   const anonymous = (url: string) => h.call('GET', url, undefined, { key: null });
   return { ...h, recordedCall, anonymous };

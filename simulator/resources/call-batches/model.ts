@@ -14,6 +14,7 @@ import { callErrors, startVariables, type CallsModel } from '../calls/model.ts';
 import type { ReceiverPolicy } from '../../peers/webhooks/receiver-policy.ts';
 import type { FlowGraph } from '../calls/flow-graph.ts';
 import type { MessagesModel } from '../messages/model.ts';
+import { SMS_MAX_BYTES, eucKrBytes } from '../messages/content.ts';
 import { CallingTime, ZoneOffsets, clockText, knownTimeZone, parseClock } from './windows.ts';
 import { Live } from './live.ts';
 import { Dialer } from './dialer.ts';
@@ -205,9 +206,8 @@ export class CallBatchesModel {
     return [...this.lives.values()].filter((l) => l.batch.accountId === accountId).reverse();
   }
 
-  /** A page of tasks in batch order (page counted from 1), optionally of one status. */
-  tasks(accountId: string, batchId: string, status: TaskStatus | undefined, page: number, pageSize: number): TaskPage {
-    const live = this.get(accountId, batchId);
+  /** A page of a batch's tasks (from `get`) in batch order (page counted from 1), optionally of one status. */
+  tasks(live: Live, status: TaskStatus | undefined, page: number, pageSize: number): TaskPage {
     const start = (page - 1) * pageSize;
     if (status === undefined) return { rows: live.tasks.slice(start, start + pageSize), total: live.tasks.length };
     return { rows: live.withStatus(status, start, pageSize), total: live.counts[status] };
@@ -331,19 +331,12 @@ export class CallBatchesModel {
       out.push(`${from} has never sent a text: registering a number for texts is separate from voice, and the carrier may refuse every text from an unregistered number.`);
     }
     const longest = Math.max(...texts.map((t) => (t === null ? 0 : eucKrBytes(t))));
-    const type = longest > 90 ? 'lms' : 'sms';
+    const type = longest > SMS_MAX_BYTES ? 'lms' : 'sms';
     const line = this.rt.messages.quotaView(accountId).types[type];
     if (!line.overage && line.limit - line.used < recipients) {
       out.push(`The ${type} quota left this month (${Math.max(0, line.limit - line.used)}) is below the number of recipients (${recipients}); texts past it will be refused.`);
     }
     return out;
   }
-}
-
-/** SMS length rule of the messages slice: ASCII counts 1 byte, anything else 2. */
-function eucKrBytes(text: string): number {
-  let n = 0;
-  for (const ch of text) n += ch.charCodeAt(0) < 0x80 ? 1 : 2;
-  return n;
 }
 

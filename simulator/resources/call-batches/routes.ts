@@ -186,7 +186,7 @@ export const operations = [
       const paging = parsePaging(ctx.query as PagingQuery, TASK_PAGING);
       const m = ctx.rt.callBatches;
       const live = m.get(ctx.accountId, ctx.params.batchId);
-      const page = m.tasks(ctx.accountId, ctx.params.batchId, ctx.query.status, paging.page, paging.pageSize);
+      const page = m.tasks(live, ctx.query.status, paging.page, paging.pageSize);
       return reply.ok({ tasks: page.rows.map((t) => taskWire(ctx.rt, live, t)), meta: { page: paging.page, pageSize: paging.pageSize, total: page.total } });
     },
   }),

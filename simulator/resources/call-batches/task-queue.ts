@@ -5,18 +5,9 @@ export class TaskQueue {
   private readonly due: number[] = [];
   private readonly pos: number[] = [];
 
-  get size(): number {
-    return this.due.length;
-  }
-
   /** Due time of the first entry, or undefined when empty. */
   peekDue(): number | undefined {
     return this.due[0];
-  }
-
-  /** Position (task index) of the first entry. */
-  peekPos(): number | undefined {
-    return this.pos[0];
   }
 
   clear(): void {
