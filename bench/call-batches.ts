@@ -59,7 +59,10 @@ export interface BatchBench {
 /**
  * The plain loop: the same dial times from the same rules (pacing spacing, the round's window,
  * the legal hours in Korea time) with no simulator around it, for the same list of (round,
- * policy time) pairs in dial order.
+ * time) pairs in dial order. Its input is each call's recorded dial instant, not a policy time
+ * rebuilt from the recipients (a round's `After` counts from the previous call's end and
+ * `MaxConcurrency` waits for calls to end, which would need a scheduler of its own), so the loop
+ * mostly confirms times it is given: a floor, and the ratio against it an upper bound.
  */
 function plainDialTimes(dials: { round: number; due: number }[]): number {
   const spacing = Math.ceil(60_000 / PACING);
@@ -128,7 +131,7 @@ export async function benchCallBatches(): Promise<BatchBench> {
   };
   const pageMs = { first: await timePage('page=1&pageSize=100'), deep: await timePage(`page=${Math.ceil(RECIPIENTS / 200)}&pageSize=100`), filtered: await timePage('status=failed&page=3&pageSize=100') };
 
-  // The same dial times from a plain loop: the (round, policy time) of every call placed, in dial order.
+  // The same dial times from a plain loop: the (round, dial instant) of every call placed, in dial order.
   const calls = rt.calls.calls.all();
   const dials: { round: number; due: number }[] = [];
   const live = rt.callBatches.get(ACCOUNT, batch.batchId);
