@@ -6,13 +6,15 @@ import { lowerCaseHeaders, readCapped, type Target, type WireRequest, type WireR
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_DOWNLOAD_BYTES = 16 * 1024 * 1024;
+/** A storage host that never answers fails the step rather than hanging the run (the remote target's own limit). */
+const DOWNLOAD_TIMEOUT_MS = 30_000;
 
 export async function followRedirect(target: Target, sent: WireRequest, res: WireResponse): Promise<WireResponse> {
   const location = res.headers.location;
   if (!REDIRECTS.has(res.status) || !location) return res;
   if (location.startsWith('/')) return target.send({ method: 'GET', path: location, headers: sent.headers });
   const started = performance.now();
-  const answer = await request(location, { method: 'GET' });
+  const answer = await request(location, { method: 'GET', signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
   const bytes = await readCapped(answer.body, MAX_DOWNLOAD_BYTES);
   const headers = lowerCaseHeaders(answer.headers);
   return { status: answer.statusCode, headers, text: '', json: undefined, bytes, ms: performance.now() - started };
