@@ -11,6 +11,7 @@ import { validate } from '../../core/schema.ts';
 import type { Kernel } from '../../core/ports.ts';
 import { OutboundRules, type OutboundPorts } from '../../rules/outbound.ts';
 import { callErrors, startVariables, type CallsModel } from '../calls/model.ts';
+import { variableNames } from '../calls/interpreter.ts';
 import type { ReceiverPolicy } from '../../peers/webhooks/receiver-policy.ts';
 import type { FlowGraph } from '../calls/flow-graph.ts';
 import type { MessagesModel } from '../messages/model.ts';
@@ -75,7 +76,6 @@ export const batchErrors = {
   TASKS_REQUIRED: defineError({ code: 'tasks_required', status: 400, origin: 'simulator', description: 'Tasks is empty; only a draft batch may start without recipients.' }),
 };
 
-const VAR_REF = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 const MAX_AFTER_MINUTES = 1440;
 /** A window must meet the legal hours within this long from creation, or it never will. */
 const WINDOW_PROBE_MS = 8 * 86_400_000;
@@ -304,7 +304,8 @@ export class CallBatchesModel {
 
   /** Recipients checked like createCall's To and Variables; every variable a text refers to must be there. */
   private parseTasks(raw: TaskInput[], texts: (string | null)[]): { to: string; vars: Record<string, string> }[] {
-    const needed = [...new Set(texts.flatMap((t) => (t === null ? [] : [...t.matchAll(VAR_REF)].map((m) => m[1]!))))];
+    // The names the dialer's render() will fill, read by the same pattern.
+    const needed = [...new Set(texts.flatMap((t) => (t === null ? [] : variableNames(t))))];
     return raw.map((t, i) => {
       const to = normalizePhone(t.To, `Tasks.${i}.To`);
       let vars: Record<string, string>;

@@ -70,6 +70,11 @@ export function speechSeconds(text: string): number {
 
 const VAR_REF = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
+/** The names of the `{{name}}` references render() fills, each once, in order of appearance. */
+export function variableNames(template: string): string[] {
+  return [...new Set([...template.matchAll(VAR_REF)].map((m) => m[1]!))];
+}
+
 /** `{{name}}` replaced by the variable's value; an unsupplied variable renders as "" (spec "Call flow"). */
 export function render(template: string, vars: Readonly<Record<string, string>>): string {
   return template.replace(VAR_REF, (_, name: string) => (Object.hasOwn(vars, name) ? vars[name]! : ''));
