@@ -1,7 +1,8 @@
 // Graph validation, default filling and `variables`, table-driven against graph.ts alone.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { deriveVariables, parseGraph, readStoredGraph, renderTemplate } from '../resources/call-flows/graph.ts';
+import { deriveVariables, parseGraph, readStoredGraph } from '../resources/call-flows/graph.ts';
+import { render } from '../resources/calls/interpreter.ts';
 
 const hello = {
   version: 1,
@@ -94,7 +95,7 @@ describe('variables', () => {
   });
 
   it('renders unsupplied names as empty strings', () => {
-    expect(renderTemplate('hi {{a}} {{b}}!', { a: 'x' })).toBe('hi x !');
+    expect(render('hi {{a}} {{b}}!', { a: 'x' })).toBe('hi x !');
   });
 
   it('reads a stored graph that no longer validates as null', () => {

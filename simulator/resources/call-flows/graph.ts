@@ -257,11 +257,6 @@ export function deriveVariables(graph: FlowGraph): string[] {
   return [...refs].filter((n) => !created.has(n)).sort();
 }
 
-/** `{{name}}` replaced by the variable's value; unsupplied names render as "" (spec). */
-export function renderTemplate(text: string, vars: Readonly<Record<string, string>>): string {
-  return text.replace(VARIABLE_REF, (_, name: string) => (Object.prototype.hasOwnProperty.call(vars, name) ? vars[name]! : ''));
-}
-
 /** Re-reads a stored graph: the filled FlowGraph when it is valid under the current schema, else null. */
 export function readStoredGraph(stored: unknown): FlowGraph | null {
   const parsed = parseGraph(stored);
