@@ -8,6 +8,7 @@
 // ceiling is an AbortSignal deadline; no timer of ours decides anything.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Agent } from 'undici';
+import { Readable } from 'node:stream';
 import { InFlight, type PendingIo } from '../../core/io.ts';
 import type { EgressGuard } from '../egress.ts';
 import type { FakeMcpServers } from './fake-servers.ts';
@@ -40,9 +41,39 @@ const loadSdk = () =>
     import('@modelcontextprotocol/sdk/client/sse.js'),
   ]).then(([c, h, s]) => ({ Client: c.Client, Streamable: h.StreamableHTTPClientTransport, Sse: s.SSEClientTransport })));
 
-interface Session {
-  client: Client;
-  agent: Agent;
+/** Requests one session carries at once; more wait their turn (a runtime bounds its sessions too). */
+const MAX_CONCURRENT = 32;
+
+/** One open MCP session: its client, its connection pool, and the calls using or awaiting it. */
+class Session {
+  active = 0;
+  broken = false;
+  private readonly queue: (() => void)[] = [];
+
+  constructor(
+    readonly client: Client,
+    readonly agent: Agent,
+  ) {}
+
+  /** Runs `work` when a slot is free. */
+  async use<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active >= MAX_CONCURRENT) await new Promise<void>((resolve) => this.queue.push(resolve));
+    this.active++;
+    try {
+      return await work();
+    } finally {
+      this.active--;
+      this.queue.shift()?.();
+      if (this.broken && this.idle) this.onIdleBroken?.();
+    }
+  }
+
+  /** Called once a dropped session has no call left (closes it). */
+  onIdleBroken: (() => void) | undefined;
+
+  get idle(): boolean {
+    return this.active === 0 && this.queue.length === 0;
+  }
 }
 
 /** The text a tool result carries: its text parts joined, else its structured content as JSON. */
@@ -51,6 +82,33 @@ export function resultText(result: { content?: unknown; structuredContent?: unkn
   const texts = parts.filter((p): p is { type: 'text'; text: string } => p?.type === 'text' && typeof p.text === 'string').map((p) => p.text);
   if (texts.length > 0) return texts.join('\n');
   return result.structuredContent === undefined ? '' : JSON.stringify(result.structuredContent);
+}
+
+/**
+ * A fetch for the SDK's transports over undici's `request` (a fraction of `fetch`'s cost per
+ * call; no redirect is followed). The transport's own abort signal is not passed: it is shared
+ * by every request of the session and its listeners would pile up; closing destroys the agent,
+ * which ends requests in flight anyway.
+ */
+function requestFetch(request: typeof import('undici').request, agent: Agent): typeof fetch {
+  return (async (url: string | URL | Request, init?: RequestInit) => {
+    const headers: Record<string, string> = {};
+    new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+    const r = await request(String(url), { method: (init?.method ?? 'GET') as 'GET', headers, body: (init?.body as string | undefined) ?? null, dispatcher: agent });
+    const out = new Headers();
+    for (const [k, v] of Object.entries(r.headers)) for (const one of Array.isArray(v) ? v : [v]) if (one !== undefined) out.append(k, one);
+    const streaming = /text\/event-stream/i.test(out.get('content-type') ?? '');
+    const noBody = r.statusCode === 204 || r.statusCode === 304 || init?.method === 'HEAD';
+    const body = noBody ? null : streaming ? (Readable.toWeb(r.body) as ReadableStream) : await r.body.text();
+    if (noBody) await r.body.dump();
+    return new Response(body, { status: r.statusCode, headers: out });
+  }) as typeof fetch;
+}
+
+/** A JSON-RPC error the server answered (the session itself is fine). */
+function isRpcError(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return (e as Error)?.name === 'McpError' && typeof code === 'number' && code !== -32000 && code !== -32001;
 }
 
 function failureOf(e: unknown, blocked: string | undefined): Extract<ToolCallOutcome, { ok: false }> {
@@ -90,29 +148,44 @@ export class McpToolCaller implements PendingIo {
 
   private async run(req: ToolCallRequest): Promise<ToolCallOutcome> {
     const key = JSON.stringify([req.url, req.transport, Object.entries(req.headers).sort()]);
-    const signal = AbortSignal.timeout(this.timeoutMs);
     const state = { blocked: undefined as string | undefined };
+    let pending: Promise<Session> | undefined;
     try {
       await this.precheck(req.url, state);
-      let session = this.sessions.get(key);
-      if (session) this.sessions.delete(key); // re-inserted below: most recent last
-      session ??= this.open(req, state, signal);
-      this.sessions.set(key, session);
-      void this.evict();
-      const s = await session.catch((e: unknown) => {
-        this.sessions.delete(key);
-        throw e;
+      pending = this.sessions.get(key);
+      if (pending) this.sessions.delete(key); // re-inserted below: most recent last
+      pending ??= this.open(req, state);
+      this.sessions.set(key, pending);
+      this.evict();
+      const session = await pending;
+      return await session.use(async () => {
+        if (session.broken) throw new Error('the MCP session closed');
+        const signal = AbortSignal.timeout(this.timeoutMs);
+        const result = await session.client.callTool({ name: req.name, arguments: req.arguments }, undefined, { signal, timeout: this.timeoutMs });
+        const text = resultText(result as { content?: unknown; structuredContent?: unknown });
+        if (result.isError === true) return { ok: false, reason: 'tool_error', detail: text || 'the tool reported an error' } as const;
+        return { ok: true, text } as const;
       });
-      const result = await s.client.callTool({ name: req.name, arguments: req.arguments }, undefined, { signal, timeout: this.timeoutMs });
-      const text = resultText(result as { content?: unknown; structuredContent?: unknown });
-      if (result.isError === true) return { ok: false, reason: 'tool_error', detail: text || 'the tool reported an error' };
-      return { ok: true, text };
     } catch (e) {
-      const session = this.sessions.get(key);
-      this.sessions.delete(key);
-      void session?.then((s) => this.close(s), () => undefined);
-      return failureOf(e, state.blocked);
+      const failure = failureOf(e, state.blocked);
+      // A JSON-RPC error answer (an unknown tool, bad arguments) leaves the session usable;
+      // anything else drops it, and it closes once the calls still on it are done.
+      if (pending && !isRpcError(e)) this.drop(key, pending);
+      return failure;
     }
+  }
+
+  private drop(key: string, pending: Promise<Session>): void {
+    if (this.sessions.get(key) === pending) this.sessions.delete(key);
+    void pending.then(
+      (s) => {
+        if (s.broken) return;
+        s.broken = true;
+        s.onIdleBroken = () => void this.close(s);
+        if (s.idle) void this.close(s);
+      },
+      () => undefined,
+    );
   }
 
   /**
@@ -134,7 +207,8 @@ export class McpToolCaller implements PendingIo {
     }
   }
 
-  private async open(req: ToolCallRequest, state: { blocked: string | undefined }, signal: AbortSignal): Promise<Session> {
+  private async open(req: ToolCallRequest, state: { blocked: string | undefined }): Promise<Session> {
+    const signal = AbortSignal.timeout(this.timeoutMs);
     const [u, mcp] = await Promise.all([loadUndici(), loadSdk()]);
     const base = u.buildConnector({ timeout: this.timeoutMs });
     const agent = new u.Agent({
@@ -157,7 +231,7 @@ export class McpToolCaller implements PendingIo {
         });
       },
     });
-    const fetchVia = ((url: string | URL, init?: RequestInit) => u.fetch(url, { ...(init as object), dispatcher: agent } as never)) as unknown as typeof fetch;
+    const fetchVia = requestFetch(u.request, agent);
     const requestInit: RequestInit = { headers: req.headers };
     const url = new URL(req.url);
     const transport = req.transport === 'sse' ? new mcp.Sse(url, { requestInit, fetch: fetchVia, eventSourceInit: { fetch: fetchVia } }) : new mcp.Streamable(url, { requestInit, fetch: fetchVia });
@@ -169,14 +243,14 @@ export class McpToolCaller implements PendingIo {
       await agent.destroy().catch(() => undefined);
       throw e;
     }
-    return { client, agent };
+    return new Session(client, agent);
   }
 
-  private async evict(): Promise<void> {
+  /** Beyond MAX_SESSIONS the least recently used goes (closed once its calls are done). */
+  private evict(): void {
     while (this.sessions.size > MAX_SESSIONS) {
       const [oldest, session] = this.sessions.entries().next().value!;
-      this.sessions.delete(oldest);
-      await session.then((s) => this.close(s), () => undefined);
+      this.drop(oldest, session);
     }
   }
 
