@@ -219,6 +219,11 @@ export class AgentsModel {
     this.behaviours.delete(a.id);
   }
 
+  /** A connection as the agents see it (bindings, sessions). */
+  connection(accountId: string, connectionId: string) {
+    return this.ports.connections().find(accountId, connectionId);
+  }
+
   /** An agent by id whatever its account (the control plane addresses agents by id alone). */
   anyAccount(id: string): AgentRow | undefined {
     return this.agents.get(id);
