@@ -77,3 +77,30 @@ describe('MCP tool calls', () => {
     expect(resultText({ content: [], structuredContent: { x: 1 } })).toBe('{"x":1}');
   });
 });
+
+describe('fake MCP servers answering tool calls', () => {
+  let url = '';
+  beforeAll(async () => {
+    url = (
+      await fakes.start({
+        tools: [
+          { name: 'get_reservation', result: { date: '5월 3일', guests: 2, note: 'for {{arguments.name}}' } },
+          { name: 'greet', result: '안녕하세요 {{arguments.name}}님' },
+          { name: 'broken', result: 'database down', isError: true },
+        ],
+      })
+    ).url;
+  });
+  const go = (name: string, args: Record<string, unknown>) => call({ url, transport: 'streamable_http', headers: {}, name, arguments: args });
+
+  it('answer with their scripted result, arguments filled in', async () => {
+    expect(await go('get_reservation', { name: 'Kim "K"' })).toEqual({ ok: true, text: JSON.stringify({ date: '5월 3일', guests: 2, note: 'for Kim "K"' }) });
+    expect(await go('greet', { name: '민수' })).toEqual({ ok: true, text: '안녕하세요 민수님' });
+  });
+
+  it('report a scripted tool error, and refuse an unknown tool without breaking the session', async () => {
+    expect(await go('broken', {})).toEqual({ ok: false, reason: 'tool_error', detail: 'database down' });
+    expect(await go('missing', {})).toMatchObject({ ok: false, reason: 'PROTOCOL_ERROR' });
+    expect(await go('greet', { name: 'x' })).toEqual({ ok: true, text: '안녕하세요 x님' });
+  });
+});

@@ -60,8 +60,24 @@ type Tool = FakeServerScript['tools'][number];
 
 function allTools(s: FakeServerScript): Tool[] {
   const generated: Tool[] = [];
-  for (let i = 1; i <= s.generatedTools; i++) generated.push({ name: `tool_${i}`, description: `Generated tool ${i}.`, inputSchema: { type: 'object' } });
+  for (let i = 1; i <= s.generatedTools; i++) generated.push({ name: `tool_${i}`, description: `Generated tool ${i}.`, inputSchema: { type: 'object' }, result: null, isError: false });
   return [...s.tools, ...generated];
+}
+
+/** A tools/call answer from the tool's script: its result (strings at any depth with {{arguments.path}} filled), else an echo. */
+export function toolAnswer(tool: Tool, name: string, args: Record<string, unknown>) {
+  const fill = (text: string) =>
+    text.replace(/\{\{\s*arguments\.([A-Za-z0-9_.]+)\s*\}\}/g, (_, path: string) => {
+      let cur: unknown = args;
+      for (const p of path.split('.')) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[p] : undefined;
+      return cur === undefined ? '' : typeof cur === 'string' ? cur : JSON.stringify(cur);
+    });
+  const deep = (v: unknown): unknown =>
+    typeof v === 'string' ? fill(v) : Array.isArray(v) ? v.map(deep) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)])) : v;
+  const r = tool.result === null || tool.result === undefined ? { tool: name, arguments: args } : deep(tool.result);
+  const text = typeof r === 'string' ? r : JSON.stringify(r);
+  const structured = tool.result !== null && typeof r === 'object' && !Array.isArray(r) ? { structuredContent: r as Record<string, unknown> } : {};
+  return { content: [{ type: 'text' as const, text }], ...structured, ...(tool.isError ? { isError: true } : {}) };
 }
 
 function readBody(req: http.IncomingMessage): Promise<string | undefined> {
@@ -150,7 +166,9 @@ export class FakeMcpServer {
     const { CallToolRequestSchema, ListToolsRequestSchema } = types;
     const server = new Server({ name: `fake-mcp-${this.id}`, version: '1.0.0' }, { capabilities: { tools: {} }, jsonSchemaValidator: PASS_THROUGH_VALIDATOR });
     // A tool without a description omits the field (MCP: an optional string, never null).
-    const tools = allTools(this.script).map((t) => (t.description === null ? { name: t.name, inputSchema: t.inputSchema } : t));
+    const all = allTools(this.script);
+    const tools = all.map((t) => ({ name: t.name, inputSchema: t.inputSchema, ...(t.description === null ? {} : { description: t.description }) }));
+    const byName = new Map(all.map((t) => [t.name, t]));
     const pageSize = this.script.pageSize;
     server.setRequestHandler(ListToolsRequestSchema, (request) => {
       if (pageSize === null) return { tools };
@@ -158,9 +176,11 @@ export class FakeMcpServer {
       const next = start + pageSize;
       return { tools: tools.slice(start, next), ...(next < tools.length ? { nextCursor: String(next) } : {}) };
     });
-    server.setRequestHandler(CallToolRequestSchema, (request) => ({
-      content: [{ type: 'text' as const, text: JSON.stringify({ tool: request.params.name, arguments: request.params.arguments ?? {} }) }],
-    }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => {
+      const tool = byName.get(request.params.name);
+      if (!tool) throw new types.McpError(types.ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+      return toolAnswer(tool, request.params.name, request.params.arguments ?? {});
+    });
     return server;
   }
 
