@@ -2,7 +2,7 @@
 // upload (201 cloning), delete (204; 409 while an agent or call flow speaks with it).
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../../core/operation.ts';
-import { ApiError } from '../../core/errors.ts';
+import { ApiError, errorCodes } from '../../core/errors.ts';
 import { header } from '../../core/operation.ts';
 import { voiceCloneErrors } from './model.ts';
 import { CLIP_MAX_BYTES, VoiceCloneList, VoiceCloneResponse, type VoiceCloneRow } from './schema.ts';
@@ -45,7 +45,7 @@ export const operations = [
     params: accountParam,
     maxBodyBytes: CLIP_MAX_BYTES + 64 * 1024,
     responses: { 201: { description: 'The clone, cloning.', schema: VoiceCloneResponse } },
-    errors: [voiceCloneErrors.CLIP_TOO_LARGE, voiceCloneErrors.RATE_LIMITED, voiceCloneErrors.PROVIDER_FAILED],
+    errors: [errorCodes.VALIDATION, voiceCloneErrors.CLIP_TOO_LARGE, voiceCloneErrors.RATE_LIMITED, voiceCloneErrors.PROVIDER_FAILED],
     handler: async (ctx) => {
       const contentType = header(ctx.request, 'content-type') ?? '';
       if (!/^multipart\/form-data\s*;/i.test(contentType)) throw ApiError.validation(`send multipart/form-data, not ${contentType || 'no content type'}`, [{ path: '', message: 'multipart/form-data required' }]);
