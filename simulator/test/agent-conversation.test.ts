@@ -2,7 +2,8 @@
 // transcripts and summaries derive from a conversation.
 import { describe, expect, it } from 'vitest';
 import { INITIAL_TALK, phoneTurn, utteranceOf, type TalkScript, type TalkState } from '../peers/phone-talk.ts';
-import { conversationSummary, segmentsOf, speakerLabel, speechMs, type Turn } from '../resources/agents/conversation.ts';
+import { speechMs, type Turn } from '../resources/calls/conversation.ts';
+import { conversationSummary, segmentsOf, speakerLabel } from '../resources/recordings/conversation-text.ts';
 
 /** The phone's turns for what it heard, in order; stops at its hang-up. */
 function talk(script: TalkScript, heard: string[]): string[] {

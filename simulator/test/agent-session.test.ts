@@ -16,7 +16,7 @@ import { AgentsModel } from '../resources/agents/model.ts';
 import { AgentSessions, TOOL_WAIT_MS } from '../resources/agents/session.ts';
 import type { ConnectionView } from '../resources/agents/bindings.ts';
 import type { CallActions, EndedBy } from '../resources/agents/session-ports.ts';
-import type { Turn } from '../resources/agents/conversation.ts';
+import type { Turn } from '../resources/calls/conversation.ts';
 import { rewriter } from '../resources/dictionaries/rewrite.ts';
 
 const START = Date.parse('2026-09-01T00:00:00Z');

@@ -10,12 +10,14 @@ import { utteranceOf } from '../../peers/phone-talk.ts';
 import type { ToolCallOutcome } from '../../peers/mcp/tool-caller.ts';
 import { INITIAL_BRAIN, step as brainStep, type BrainAction, type BrainContext, type BrainInput } from './brain.ts';
 import { defaultLines } from './behaviour.ts';
-import { TURN_GAP_MS, speechMs, type Turn, type TurnDetail } from './conversation.ts';
+import { speechMs, type Turn, type TurnDetail } from '../calls/conversation.ts';
 import { unusableReason } from './bindings.ts';
 import type { AgentsModel } from './model.ts';
 import type { AnsweredCall, CallActions, ToolCallerPort, ToolTargetsPort } from './session-ports.ts';
 import type { SessionRow, SessionStep } from './session-state.ts';
 
+/** Silence between one side finishing and the other starting. */
+export const TURN_GAP_MS = 1000;
 /** Virtual time between asking a tool and hearing its answer. */
 export const TOOL_WAIT_MS = 300;
 /** How long the agent waits through the phone's silence before it answers it (as ""). */

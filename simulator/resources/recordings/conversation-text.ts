@@ -1,56 +1,8 @@
-// A call's conversation (agent calls): ordered turns with their speaker, text and times on the
-// call's media position, and what transcripts and summaries derive from it. Pure functions:
-// the speech time rule (one second per ten characters, at least one, as a flow's say), the
-// transcript's segments with the spec's speaker rule, and the default summary's fields.
-
-export const SPEAKERS = ['agent', 'caller', 'party'] as const;
-export type SpeakerRole = (typeof SPEAKERS)[number];
-
-/** One tool call as the inspector shows it. */
-export interface ToolCallDetail {
-  name: string;
-  arguments: Record<string, unknown>;
-  connectionId: string | null;
-  ok: boolean;
-  /** The result's text (ok) or the failure (not ok). */
-  result: string;
-  /** Virtual milliseconds the call waited for it. */
-  latencyMs: number;
-}
-
-export interface TurnDetail {
-  /** Why the agent said or did this: greeting, rule i (its pattern), fallback, toolFailed, goodbye. */
-  rule?: string;
-  tool?: ToolCallDetail;
-  /** Keys the phone pressed with this turn. */
-  dtmf?: string;
-  /** What chose the phone's turn (reply:i, line:i). */
-  answer?: string;
-  /** What the phone said before the number's dictionary rewrote it for the agent. */
-  spoken?: string;
-  /** Other things that happened at this point (opt-out, transfer, hang-up), in order. */
-  events?: string[];
-}
-
-export interface Turn {
-  speaker: SpeakerRole;
-  /** 1 for the first transfer party, 2 for the next...; 0 for the agent and the caller. */
-  party: number;
-  /** null for audio the simulator cannot read. */
-  text: string | null;
-  /** Milliseconds on the call's media position (0 = answered). */
-  startMs: number;
-  endMs: number;
-  detail: TurnDetail;
-}
-
-/** Silence between one side finishing and the other starting. */
-export const TURN_GAP_MS = 1000;
-
-/** How long text speech takes: one second per ten characters, at least one second. */
-export function speechMs(text: string): number {
-  return Math.max(1, Math.ceil([...text].length / 10)) * 1000;
-}
+// Transcripts and summaries of a call that has a conversation (calls handled by an agent):
+// every turn with text, in order, with the spec's speakers (agent speaker_0, caller speaker_1,
+// transfer parties after; AGENT and CUSTOMER before 2026-08), and the default schema's fields
+// derived from the turns alone. Pure functions over the calls family's conversation turns.
+import type { Turn } from '../calls/conversation.ts';
 
 export interface Segment {
   speaker: string;
@@ -84,7 +36,7 @@ const clip = (s: string, n: number) => ([...s].length <= n ? s : `${[...s].slice
 
 /** The default schema's fields (default:v1), derived from the conversation alone. */
 export function conversationSummary(turns: readonly Turn[]): { coreSummary: string; decisions: string[]; followUps: string[]; sentiment: 'positive' | 'neutral' | 'negative' } {
-  const said = (role: SpeakerRole) => turns.filter((t) => t.speaker === role && t.text);
+  const said = (role: Turn['speaker']) => turns.filter((t) => t.speaker === role && t.text);
   const caller = said('caller');
   const agent = said('agent');
   const first = caller[0]?.text ?? null;
