@@ -49,7 +49,7 @@ function simulate(c: ConversationCase): { segments: ReturnType<typeof segmentsOf
         endedAt = clock.now();
         sessions.ended('CA1');
       },
-      transfer: () => ({ started: false, reason: 'none' }),
+      transfer: () => ({ started: false, status: 'failed', reason: 'none' }),
       optOut: () => undefined,
     }),
     targets: () => ({ target: () => undefined }),

@@ -60,7 +60,7 @@ function world(phone: TalkScript, opts: { dictionary?: Record<string, string>; t
       ended = by;
       sessions.ended('CA1');
     },
-    transfer: (_, to, mode) => (transfers.push(`${to}:${mode}`), to === 'sip:nowhere' ? { started: false, reason: 'no route' } : { started: true }),
+    transfer: (_, { to, mode }) => (transfers.push(`${to}:${mode}`), to === 'sip:nowhere' ? { started: false, status: 'failed', reason: 'no route' } : { started: true }),
     optOut: (_, channel) => void log.push(`optOut:${channel}`),
   };
   const sessions: AgentSessions = new AgentSessions({
@@ -160,10 +160,23 @@ describe('agent call sessions', () => {
     const before = t.turns.length;
     await t.advance(30);
     expect(t.turns.length).toBe(before); // waiting for the leg
-    t.sessions.transferEnded('CA1', false);
+    t.sessions.transferProgress('CA1', { phase: 'ended', status: 'no-answer', duration: 0, connected: false });
     await t.advance(30);
     // The leg's end is reported at 60 s; the agent takes the conversation back from there.
     expect(t.said().slice(-3)).toEqual(['60-60 agent: (transferFailed)', '61-62 caller: 여보세요?', '63-64 agent: back']);
+  });
+
+  it('a transfer that connected ends the call with the leg (the party hangs up); connecting alone changes nothing', async () => {
+    const w = world({ replies: [], lines: ['사람 바꿔 주세요'] });
+    w.agents.setBehaviour(w.agent, { greeting: 'hi', rules: [{ heard: '사람', say: '연결합니다', transfer: { to: 'sip:desk@pbx.example.com' } }] });
+    w.answer();
+    await w.advance(20);
+    expect(w.transfers).toEqual(['sip:desk@pbx.example.com:blind']);
+    w.sessions.transferProgress('CA1', { phase: 'connected' });
+    expect(w.ended()).toBeNull();
+    w.sessions.transferProgress('CA1', { phase: 'ended', status: 'completed', duration: 60, connected: true });
+    expect(w.ended()).toBe('party');
+    expect(w.said().at(-1)).toBe('5-5 agent: (transfer:sip:desk@pbx.example.com)');
   });
 
   it('hears through the number\'s dictionary; the turn keeps what was said', async () => {

@@ -14,6 +14,7 @@ import { speechMs, type Turn, type TurnDetail } from '../calls/conversation.ts';
 import { unusableReason } from './bindings.ts';
 import type { AgentsModel } from './model.ts';
 import type { AnsweredCall, CallActions, ToolCallerPort, ToolTargetsPort } from './session-ports.ts';
+import type { LegProgress } from '../calls/handlers.ts';
 import type { SessionRow, SessionStep } from './session-state.ts';
 
 /** Silence between one side finishing and the other starting. */
@@ -71,15 +72,23 @@ export class AgentSessions {
     if (row && !row.over) this.rows.replace({ ...row, over: true, tool: null, seq: row.seq + 1 });
   }
 
-  /** A transfer leg the agent started ended: connected hands the caller over; otherwise the phone speaks again. */
-  transferEnded(callId: string, connected: boolean): void {
+  /**
+   * A transfer leg the agent started: once it ends, a leg that connected handed the caller over
+   * (the call ends with the leg: the party hung up); otherwise the phone speaks again.
+   */
+  transferProgress(callId: string, progress: LegProgress): void {
+    if (progress.phase !== 'ended') return;
+    const connected = progress.connected;
     const row = this.rows.get(callId);
     if (!row || row.over) return;
+    if (connected) {
+      this.rows.replace({ ...row, brain: { ...row.brain, transferring: false, done: true } });
+      return this.ports.call().hangUp(row.id, 'party');
+    }
     const ctx = this.context(row);
     if (!ctx) return;
     const r = brainStep(ctx, row.brain, { kind: 'transferEnded', connected });
     const next = this.rows.replace({ ...row, brain: r.state });
-    if (connected) return;
     const at = this.now - row.call.answeredAt;
     this.turn(next, { speaker: 'agent', party: 0, text: null, startMs: at, endMs: at, detail: { rule: 'transfer did not connect', events: ['transferFailed'] } });
     this.schedule(next, this.now + TURN_GAP_MS, { kind: 'phone' });
@@ -163,7 +172,7 @@ export class AgentSessions {
         mark(a, null, t, ['hangup']);
         return this.ports.call().hangUp(row.id, 'agent');
       } else {
-        const started = this.ports.call().transfer(row.id, a.to, a.mode);
+        const started = this.ports.call().transfer(row.id, { to: a.to, mode: a.mode });
         mark(a, null, t, started.started ? [`transfer:${a.to}`] : [`transferFailed:${a.to} (${started.reason})`]);
         if (started.started) return;
         // A transfer that cannot start is a transfer that did not connect: back to the agent.

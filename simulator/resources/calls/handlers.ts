@@ -10,8 +10,25 @@ import type { Turn } from './conversation.ts';
 export const HANDLER_KINDS = ['agent', 'sdk'] as const;
 export type HandlerKind = (typeof HANDLER_KINDS)[number];
 
-/** Who ends the call when its handler ends it. */
-export type EndedBy = 'agent' | 'phone' | 'party' | 'app_error';
+/**
+ * Who ends the call when its handler ends it: agent and phone normally (the platform's or the
+ * phone's side), party (a transfer party hung up), app_error (a platform failure), stuck (the
+ * platform gave up on a call whose media never came: cause call_stuck).
+ */
+export type EndedBy = 'agent' | 'phone' | 'party' | 'app_error' | 'stuck';
+
+/** How a transfer leg a handler started went, as the leg engine reports it. */
+export type LegProgress = { phase: 'connected' } | { phase: 'ended'; status: string; duration: number; connected: boolean };
+
+/** A transfer a handler asks for (an SDK request carries more fields; they are ignored here). */
+export interface TransferInput {
+  to: string;
+  mode: 'blind' | 'warm';
+  /** Ring timeout in seconds; default the leg engine's. */
+  timeout?: number;
+  /** JSON text forwarded as TransferContext in the transfer status callback. */
+  context?: string | null;
+}
 
 /** A call as its handler sees it when it is answered. */
 export interface HandledCall {
@@ -35,8 +52,8 @@ export interface CallHandler {
   /** Refuses a call before anything is stored (throws the API error); nothing else. */
   check(accountId: string, target: string): void;
   answered(call: HandledCall): void;
-  /** A transfer leg the handler started ended; connected when its party answered. */
-  transferEnded(callId: string, connected: boolean): void;
+  /** A transfer leg the handler started connected or ended (also after a snapshot was restored). */
+  transferProgress(callId: string, progress: LegProgress): void;
   /** The call ended, whoever ended it. */
   ended(callId: string): void;
 }
@@ -47,10 +64,14 @@ export interface CallActions {
   speak(callId: string, turn: Turn): void;
   /** The phone's next turn after hearing `heard` (docs/agents.md "Phones that talk"); its state stays with the call. */
   phoneTurn(callId: string, heard: string): PhoneTurn;
-  /** Ends the call: agent and phone normally (the platform's or the phone's side), app_error as a platform failure. */
-  hangUp(callId: string, by: EndedBy): void;
-  /** Starts a transfer leg; the handler hears how it ended. A refusal is the reason it did not start. */
-  transfer(callId: string, to: string, mode: 'blind' | 'warm'): { started: true } | { started: false; reason: string };
+  /** Ends the call (see EndedBy); `detail` is the platform's reason, shown on the call's timeline. */
+  hangUp(callId: string, by: EndedBy, detail?: string): void;
+  /**
+   * Starts a transfer leg through the leg engine. The handler hears its progress through
+   * `transferProgress`, and `progress` too when given (a live listener, not kept in snapshots).
+   * A refusal says why it did not start (`status` as a leg's: failed, busy...).
+   */
+  transfer(callId: string, request: TransferInput, progress?: (p: LegProgress) => void): { started: true } | { started: false; status: string; reason: string };
   /** Adds the caller to the account's opt-out list: source agent, sourceRef the call id. */
   optOut(callId: string, channel: 'call' | 'message'): void;
 }
