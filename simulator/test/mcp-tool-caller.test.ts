@@ -9,7 +9,7 @@ import { McpToolCaller, resultText, type ToolCallOutcome, type ToolCallRequest }
 
 const fakes = new FakeMcpServers();
 const egress = new EgressGuard(() => new FakeDns());
-const caller = new McpToolCaller(egress, fakes, 5000);
+const caller = new McpToolCaller(egress, fakes, () => 5000);
 
 function call(req: ToolCallRequest): Promise<ToolCallOutcome> {
   return new Promise((resolve) => caller.call(req, resolve));

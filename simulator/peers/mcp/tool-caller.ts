@@ -120,17 +120,18 @@ function failureOf(e: unknown, blocked: string | undefined): Extract<ToolCallOut
 }
 
 export class McpToolCaller implements PendingIo {
-  /** Wall-clock ceiling of one tool call (connect included). */
-  timeoutMs: number;
   private readonly sessions = new Map<string, Promise<Session>>(); // target key → its open session (insertion order = recency)
   private readonly inFlight = new InFlight();
 
   constructor(
     private readonly egress: EgressGuard,
     private readonly fakes: FakeMcpServers,
-    timeoutMs: number,
-  ) {
-    this.timeoutMs = timeoutMs;
+    /** Wall-clock ceiling of one tool call, connect included (the runtime's MCP timeout). */
+    private readonly timeout: () => number,
+  ) {}
+
+  private get timeoutMs(): number {
+    return this.timeout();
   }
 
   get busy(): boolean {

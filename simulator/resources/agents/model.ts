@@ -14,6 +14,7 @@ import { cartesiaVoiceOf, configurationForCreate, configurationForUpdate, summar
 import type { AgentConfiguration } from './configuration-schema.ts';
 import { agentErrors } from './errors.ts';
 import { STOCK_VOICES, VOICE_MODEL, VOICE_PROVIDER } from './voices.ts';
+import type { SessionRow } from './session-state.ts';
 import { AGENT_IDS, AgentsStateSchema, type AgentRow, type AgentsState, type BehaviourRow, type CreateAgentInput, type UpdateAgentInput } from './schema.ts';
 
 /** A generic Korean prompt for agents created without instructions (guides: "a generic Korean prompt"). */
@@ -42,6 +43,10 @@ export class AgentsModel {
   private behaviours = new Table<BehaviourRow>(); // maps an agent id to its scripted behaviour (absent: the default)
   readonly bindings: AgentBindings;
   readonly knowledge: KnowledgeStore;
+  /** The sessions of calls its agents handle (session.ts); attached by the family's descriptor. */
+  sessions: { rows: Table<SessionRow> } | undefined;
+  /** Closes the call runtime's MCP sessions (sim.close()); set by the family's descriptor. */
+  closeTools: () => Promise<void> = async () => undefined;
   private readonly defaults = new Map<string, Behaviour>(); // language → the default behaviour, one object each
 
   constructor(private readonly ports: AgentsPorts) {
@@ -56,6 +61,7 @@ export class AgentsModel {
     this.bindings.rows.adopt(new Table());
     this.knowledge.rows.adopt(new Table());
     this.knowledge.embeddingAvailable = true;
+    this.sessions?.rows.adopt(new Table());
   }
 
   snapshot(): AgentsState {
@@ -65,6 +71,7 @@ export class AgentsModel {
       knowledge: [...this.knowledge.rows.all()],
       behaviours: [...this.behaviours.all()],
       embeddingAvailable: this.knowledge.embeddingAvailable,
+      sessions: [...(this.sessions?.rows.all() ?? [])],
     };
   }
 
@@ -76,6 +83,7 @@ export class AgentsModel {
     this.bindings.rows.adopt(new Table(s.bindings));
     this.knowledge.rows.adopt(new Table(s.knowledge));
     this.knowledge.embeddingAvailable = s.embeddingAvailable;
+    this.sessions?.rows.adopt(new Table(s.sessions ?? []));
   }
 
   /** The agent's answer; not cached, since phoneNumbers follow the numbers' routing. */

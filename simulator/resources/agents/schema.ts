@@ -8,6 +8,7 @@ import type { IdFormat } from '../../core/ids.ts';
 import { AgentConfigurationInput, AgentConfigurationResponse, REALTIME_MODELS } from './configuration-schema.ts';
 import { SOURCE_TYPES, KNOWLEDGE_TITLE_MAX } from './knowledge/intake.ts';
 import { BehaviourSchema } from './behaviour.ts';
+import { SessionRowSchema } from './session-state.ts';
 
 export const AGENT_IDS = {
   agent: { prefix: 'AG', hex: 12 },
@@ -207,6 +208,7 @@ export const AgentsStateSchema = Type.Object(
     knowledge: Type.Array(KnowledgeRowSchema),
     behaviours: Type.Array(BehaviourRowSchema),
     embeddingAvailable: Type.Boolean(), // false: knowledge indexing fails with 502 (control plane)
+    sessions: Type.Optional(Type.Array(SessionRowSchema)), // the agents' call sessions (session.ts)
   },
   { additionalProperties: false },
 );

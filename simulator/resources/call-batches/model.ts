@@ -82,7 +82,7 @@ const WINDOW_PROBE_MS = 8 * 86_400_000;
 
 /** What the model uses: the kernel's clock, random and events, the calls and messages slices, the shared outbound checks. */
 export interface CallBatchesPorts extends Pick<Kernel, 'clock' | 'random' | 'events'>, OutboundPorts {
-  calls: Pick<CallsModel, 'create' | 'endedListeners'>;
+  calls: Pick<CallsModel, 'create' | 'endedListeners' | 'handled'>;
   callFlows: { find(accountId: string, flowId: string): { graph: FlowGraph | null } | undefined };
   messages: Pick<MessagesModel, 'send' | 'list' | 'quotaView'>;
   /** Checks the VoiceML `Url` at creation as createCall does (http(s), no credentials; strict egress). */
@@ -206,6 +206,11 @@ export class CallBatchesModel {
     return [...this.lives.values()].filter((l) => l.batch.accountId === accountId).reverse();
   }
 
+  /** Batches of the account that are not over and call with this agent (an agent in use is not deleted). */
+  usingAgent(accountId: string, agentId: string): string[] {
+    return [...this.lives.values()].filter((l) => l.batch.accountId === accountId && l.batch.agentId === agentId && !ENDED_BATCH.includes(l.batch.status)).map((l) => l.batch.id);
+  }
+
   /** A page of a batch's tasks (from `get`) in batch order (page counted from 1), optionally of one status. */
   tasks(live: Live, status: TaskStatus | undefined, page: number, pageSize: number): TaskPage {
     const start = (page - 1) * pageSize;
@@ -258,7 +263,10 @@ export class CallBatchesModel {
       if (!flow.graph) throw callErrors.CALL_FLOW_UNREADABLE(`call flow ${input.CallFlowId} has a graph the current schema cannot read; replace it with a full PUT`);
     }
     if (input.AgentId !== undefined) {
-      throw callErrors.AGENT_NOT_FOUND(`no agent ${input.AgentId} in this account (managed agents are not simulated yet; use CallFlowId)`, { errors: [{ path: 'AgentId', message: 'no such agent' }] });
+      // The managed agent's handler refuses an agent the account does not have (404 agent_not_found).
+      const agents = this.rt.calls.handled.handlers.get('agent');
+      if (!agents) throw callErrors.AGENT_NOT_FOUND(`no agent ${input.AgentId} in this account`, { errors: [{ path: 'AgentId', message: 'no such agent' }] });
+      agents.check(accountId, input.AgentId);
     }
     if (input.Url !== undefined) this.rt.receiverPolicy.check(input.Url, 'Url');
   }

@@ -51,6 +51,8 @@ export interface HandledCall {
 export interface CallHandler {
   /** Refuses a call before anything is stored (throws the API error); nothing else. */
   check(accountId: string, target: string): void;
+  /** Inbound calls: whether the handler takes calls to this number whatever its routing (a connected SDK). */
+  claims?(accountId: string, number: string): boolean;
   answered(call: HandledCall): void;
   /** A transfer leg the handler started connected or ended (also after a snapshot was restored). */
   transferProgress(callId: string, progress: LegProgress): void;

@@ -7,7 +7,6 @@ import { Table } from '../../core/store.ts';
 import { ApiError, defineError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { validate } from '../../core/schema.ts';
-import { WireCache } from '../../core/wire.ts';
 import type { Runtime } from '../../runtime.ts';
 import { blockedHostReason } from '../../peers/egress.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
@@ -43,10 +42,14 @@ export interface McpRunnerPort {
   probe(req: ProbeRequest): Promise<ProbeOutcome>;
 }
 
-/** The agents that use a connection (none until agents exist in the simulator). */
+/** The agents that use a connection (the agents family registers itself: useAgents). */
 export interface AgentBindingsPort {
   agentsUsing(accountId: string, connectionId: string): { agentId: string; name: string }[];
+  /** The connection was deleted: the agents bound to it drop it. */
+  unbind(accountId: string, connectionId: string): void;
 }
+
+const NO_AGENTS: AgentBindingsPort = { agentsUsing: () => [], unbind: () => undefined };
 
 /** Statuses of failed tests, after the API document: 422 for too many tools, else 502. */
 const FAILURE_STATUS: Record<LastErrorCode, number> = {
@@ -125,14 +128,21 @@ function authHeaders(c: { authType: AuthType; headerName: string | null; secret:
 
 export class McpConnectionsModel {
   private connections = new Table<McpConnectionRow>(); // maps a connection id to its settings, sealed secret and last test
-  readonly wire: WireCache<McpConnectionRow>;
+  /** Answers are not cached: agentCount follows the agents' bindings, not the row. */
+  readonly wire = {
+    json: (r: McpConnectionRow) => JSON.stringify(this.toWire(r)),
+    dataOnly: (rows: readonly McpConnectionRow[]) => `{"data":[${rows.map((r) => JSON.stringify(this.toWire(r))).join(',')}]}`,
+  };
+  private agents: AgentBindingsPort = NO_AGENTS;
 
   constructor(
     private readonly rt: Runtime,
     private readonly runner: McpRunnerPort,
-    private readonly agents: AgentBindingsPort = { agentsUsing: () => [] },
-  ) {
-    this.wire = new WireCache((r) => this.toWire(r));
+  ) {}
+
+  /** The agents family registers the bindings here (agentCount, affectedAgents, unbinding). */
+  useAgents(port: AgentBindingsPort): void {
+    this.agents = port;
   }
 
   clear(): void {
@@ -258,6 +268,7 @@ export class McpConnectionsModel {
     const row = this.get(accountId, id);
     const affectedAgents = this.agents.agentsUsing(accountId, row.id);
     this.connections.delete(row.id);
+    this.agents.unbind(accountId, row.id);
     return { deleted: true, affectedAgents };
   }
 
@@ -312,6 +323,13 @@ export class McpConnectionsModel {
       sealedSecret: this.seal(cred.secret, row.id),
       dateUpdated: this.rt.nowIso(),
     };
+  }
+
+  /** Where an agent's tool calls through this connection go, with the credential in clear (call runtime only). */
+  toolTarget(accountId: string, id: string): { url: string; transport: Transport; headers: Record<string, string> } | undefined {
+    const row = this.connections.get(id);
+    if (!row || row.accountId !== accountId) return undefined;
+    return { url: row.url, transport: row.transport, headers: authHeaders({ ...row, headerName: row.authHeaderName, secret: this.open(row) }) };
   }
 
   private requireRunner(): void {

@@ -29,7 +29,7 @@ export function segmentsOf(turns: readonly Turn[], legacy: boolean): Segment[] {
     .map((t) => ({ speaker: speakerLabel(t, legacy), start: t.startMs / 1000, end: t.endMs / 1000, text: t.text! }));
 }
 
-const POSITIVE = /(감사|고맙|좋아|좋네|좋습니다|만족|훌륭|최고|thank|great|good|perfect|happy|excellent)/i;
+const POSITIVE = /(감사|고마|고맙|좋아|좋네|좋습니다|만족|훌륭|최고|thank|great|good|perfect|happy|excellent)/i;
 const NEGATIVE = /(화나|짜증|불만|최악|실망|불편|환불해|항의|angry|terrible|awful|bad|disappoint|complain|worst)/i;
 
 const clip = (s: string, n: number) => ([...s].length <= n ? s : `${[...s].slice(0, n - 1).join('')}…`);
