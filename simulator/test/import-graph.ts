@@ -106,24 +106,14 @@ export const RANK: Record<Layer['kind'], number> = {
   outside: 7,
 };
 
-/** The composition root: the files that list the families and wire them into one simulator. */
-export const COMPOSITION_ROOT = [
-  'simulator/index.ts',
-  'simulator/runtime.ts',
-  'simulator/kernel.ts',
-  'simulator/resources/index.ts',
-  'simulator/app.ts',
-  'simulator/server.ts',
-  'simulator/internal.ts',
-  'simulator/operations.ts',
-  'simulator/openapi.ts',
-  'simulator/meta.ts',
-] as const;
+/** The composition root: every file directly under simulator/ (runtime, registry, kernel, entry, pipeline...) and the list of families. */
+export const FAMILY_LIST = 'simulator/resources/index.ts';
 
 export function layerOf(file: string): Layer {
-  if ((COMPOSITION_ROOT as readonly string[]).includes(file)) return { kind: 'root' };
+  if (file === FAMILY_LIST) return { kind: 'root' };
   const parts = file.split('/');
   if (parts[0] !== 'simulator') return { kind: 'outside' };
+  if (parts.length === 2) return { kind: 'root' };
   const [, top, second] = parts;
   switch (top) {
     case 'core':
@@ -142,7 +132,7 @@ export function layerOf(file: string): Layer {
       if (parts.length === 3) return { kind: 'contract' }; // resources/family.ts and its siblings (index.ts is the root)
       return { kind: 'family', name: second! };
     default:
-      return { kind: 'root' };
+      return { kind: 'outside' };
   }
 }
 

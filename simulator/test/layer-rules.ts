@@ -2,7 +2,7 @@
 // edges to the violations it finds, named the way failures print them ("a -> b" for an import,
 // a file path for a file caught in a circle). layers.test.ts holds them against the shrinking
 // allow-lists in layer-debts.ts; bin/layers.ts prints the figures they give.
-import { COMPOSITION_ROOT, forbiddenCircles, circles, layerOf, RANK, arrow, valueEdges, type Edge } from './import-graph.ts';
+import { forbiddenCircles, circles, layerOf, RANK, arrow, valueEdges, type Edge } from './import-graph.ts';
 
 export interface Rule {
   /** How the rule reads in the issue and in failures. */
@@ -13,7 +13,7 @@ export interface Rule {
 }
 
 const project = (edges: readonly Edge[]) => edges.filter((e) => e.from.startsWith('simulator/') && e.to.startsWith('simulator/'));
-const isRoot = (f: string) => (COMPOSITION_ROOT as readonly string[]).includes(f);
+const isRoot = (f: string) => layerOf(f).kind === 'root';
 const kind = (f: string) => layerOf(f).kind;
 const familyName = (f: string) => {
   const l = layerOf(f);
