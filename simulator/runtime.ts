@@ -16,7 +16,7 @@ import type { Fixture } from './fixture/schema.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
 import { IoBarrier } from './core/io.ts';
 import { EgressGuard } from './peers/egress.ts';
-import type { FakeDns } from './peers/dns.ts';
+import type { FakeDns } from './peers/dns/model.ts';
 import { FakeMcpServers } from './peers/mcp/fake-servers.ts';
 import { McpRunner } from './peers/mcp/runner.ts';
 import { ClockAdvancer } from './core/advance.ts';

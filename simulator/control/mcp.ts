@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import ipaddr from 'ipaddr.js';
 import { defineOperation, reply } from '../core/operation.ts';
 
-import { DnsRebindSchema, dnsName } from '../peers/dns.ts';
+import { DnsRebindSchema, dnsName } from '../peers/dns/model.ts';
 import { FakeServerScriptSchema, FakeServerViewSchema } from '../peers/mcp/fake-script.ts';
 import type { FakeMcpServer } from '../peers/mcp/fake-server.ts';
 import { fakeServerErrors } from '../peers/mcp/fake-servers.ts';

@@ -1,17 +1,16 @@
 // The fake peers, described like the resource families: each has state the runtime builds and
 // snapshots, control routes that script it, and what it adds to /_sim/health. They are entries
-// of the one list in resources/index.ts, in their place in the snapshot order.
+// of the one list in resources/index.ts, in their place in the snapshot order. A peer behind its
+// door has its own folder and descriptor (peers/dns/index.ts); the rest are described here.
 import type { Family } from '../resources/family.ts';
 import { messengerFixture } from './messenger-fixture.ts';
 import { GeoIp } from './geoip.ts';
-import { FakeDns } from './dns.ts';
 import { FakeImageHost } from './image-host.ts';
 import { FakeMessenger } from './messenger.ts';
 import { Carrier } from './carrier.ts';
 import { WebhookEngine } from './webhooks/engine.ts';
 import { FakeIdentityProvider, KYC_IDS } from './kyc.ts';
 import { operations as geoipControl } from '../control/geoip.ts';
-import { operations as dnsControl } from '../control/dns.ts';
 import { operations as imageHostControl } from '../control/image-host.ts';
 import { operations as messengerControl } from '../control/messenger.ts';
 import { operations as carrierControl } from '../control/carrier.ts';
@@ -23,13 +22,6 @@ export const geoip: Family<'geoip', GeoIp> = {
   create: () => new GeoIp(),
   control: geoipControl,
   capabilities: ['geoip'],
-};
-
-export const dns: Family<'dns', FakeDns> = {
-  key: 'dns',
-  create: () => new FakeDns(),
-  control: dnsControl,
-  capabilities: ['dns'],
 };
 
 export const imageHost: Family<'imageHost', FakeImageHost> = {

@@ -31,7 +31,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/call-flows/index.ts -> simulator/control/call-flows.ts',
     'simulator/resources/calls/index.ts -> simulator/control/call-transfers.ts',
     'simulator/resources/calls/index.ts -> simulator/control/calls.ts',
-    'simulator/resources/email-domains/index.ts -> simulator/control/email-provider.ts',
     'simulator/resources/mcp-connections/index.ts -> simulator/control/mcp.ts',
     'simulator/resources/messages/index.ts -> simulator/control/messaging.ts',
     'simulator/resources/recordings/index.ts -> simulator/control/artifacts.ts',
@@ -81,7 +80,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
   'peers -> control/ or composition root': [
     'simulator/peers/index.ts -> simulator/control/assignment.ts',
     'simulator/peers/index.ts -> simulator/control/carrier.ts',
-    'simulator/peers/index.ts -> simulator/control/dns.ts',
     'simulator/peers/index.ts -> simulator/control/geoip.ts',
     'simulator/peers/index.ts -> simulator/control/image-host.ts',
     'simulator/peers/index.ts -> simulator/control/messenger.ts',
@@ -179,7 +177,6 @@ export const LEGACY_FAMILIES: readonly string[] = [
   'numbers',
   'emailDomains',
   'geoip',
-  'dns',
   'imageHost',
   'messenger',
   'carrier',

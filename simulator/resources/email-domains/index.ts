@@ -6,7 +6,7 @@ import type { FixtureSection } from '../../fixture/schema.ts';
 import { EmailDomainsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { EMAIL_DOMAIN_IDS, REGION_PATTERN } from './schema.ts';
-import { operations as control } from '../../control/email-provider.ts';
+import { operations as control } from './control.ts';
 
 /** Its fixture section: the email provider's settings. */
 const fixture = {
