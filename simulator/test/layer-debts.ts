@@ -67,7 +67,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/sip-endpoints/model.ts -> simulator/resources/accounts/model.ts (type)',
     'simulator/resources/sip-endpoints/model.ts -> simulator/resources/numbers/model.ts (type)',
     'simulator/resources/usage/model.ts -> simulator/resources/accounts/model.ts (type)',
-    'simulator/resources/verifications/model.ts -> simulator/resources/numbers/model.ts (type)',
   ],
   'peers -> families': [
     'simulator/peers/mcp/runner.ts -> simulator/resources/mcp-connections/model.ts (type)',
@@ -162,9 +161,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/sip-endpoints/index.ts',
     'simulator/resources/sip-endpoints/model.ts',
     'simulator/resources/sip-endpoints/routes.ts',
-    'simulator/resources/verifications/index.ts',
-    'simulator/resources/verifications/model.ts',
-    'simulator/resources/verifications/routes.ts',
     'simulator/runtime.ts',
     'simulator/web/pages.ts',
     'simulator/web/routes.ts',
@@ -182,7 +178,6 @@ export const LEGACY_FAMILIES: readonly string[] = [
   'carrier',
   'usage',
   'messages',
-  'verifications',
   'kakaoChannels',
   'webhooks',
   'webhookEngine',
@@ -212,6 +207,5 @@ export const UNCHECKED_JOB_KINDS: readonly string[] = [
   'recordings.expire',
   'recordings.summarized',
   'recordings.transcribed',
-  'verifications.expire',
   'webhooks.retry',
 ];
