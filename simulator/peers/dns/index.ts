@@ -5,7 +5,7 @@
 import { defineFamily } from '../../resources/family.ts';
 import { DnsStateSchema, FakeDns, type DnsState } from './model.ts';
 import { operations as control } from './control.ts';
-import { needs } from './scope.ts';
+import { needs } from './ports.ts';
 
 export const dns = defineFamily({
   key: 'dns',

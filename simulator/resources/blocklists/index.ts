@@ -1,5 +1,5 @@
 // The block-list family: blocked callers (inbound) and blocked recipients (opt-outs). Behind its
-// door: it needs only an account check (scope.ts), offers its model (calls and texts ask it who
+// door: it needs only an account check (ports.ts), offers its model (calls and texts ask it who
 // is blocked), and hands the runtime its two tables as its snapshot part.
 import { defineFamily } from '../family.ts';
 import { tablesPart } from '../../core/table-state.ts';
@@ -7,7 +7,7 @@ import { BlockListsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { operations as control } from './control.ts';
 import { blockListsFixture } from './fixture.ts';
-import { needs } from './scope.ts';
+import { needs } from './ports.ts';
 import { BLOCKLIST_IDS, BlockListsStateSchema } from './schema.ts';
 
 export const blockLists = defineFamily({

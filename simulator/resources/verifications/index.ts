@@ -1,11 +1,11 @@
 // The verifications family: one-time codes sent by text or call and checked against their hash.
 // Behind its door: it needs the carrier, the account's numbers, subscriptions and opt-outs
-// (scope.ts), declares its expiry job, and hands the runtime its table as its snapshot part.
+// (ports.ts), declares its expiry job, and hands the runtime its table as its snapshot part.
 import { defineFamily } from '../family.ts';
 import { tablesPart } from '../../core/table-state.ts';
 import { VerificationsModel } from './model.ts';
 import { operations } from './routes.ts';
-import { jobs, needs } from './scope.ts';
+import { jobs, needs } from './ports.ts';
 import { VERIFICATION_IDS, VerificationsStateSchema } from './schema.ts';
 
 export const verifications = defineFamily({

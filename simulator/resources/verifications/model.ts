@@ -16,7 +16,7 @@ import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import type { DeliveryRow } from '../../peers/carrier.ts';
 import { OutboundRules } from '../../rules/outbound.ts';
-import type { VerificationsModelScope } from './scope.ts';
+import type { VerificationsModelScope } from './ports.ts';
 import {
   CODE_LENGTH,
   MAX_ATTEMPTS,

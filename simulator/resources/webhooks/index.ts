@@ -14,10 +14,10 @@ export const webhooks: Family<'webhooks', WebhooksModel> = {
     Webhooks: 'Account webhooks: which events go to which URL, their delivery logs and a test send. Deliveries are form-encoded, signed with X-Signature, and retried until a 2xx answer.',
   },
   idFormats: WEBHOOK_IDS,
-  // Named by the public API document; the families that emit them (calls, transcripts,
-  // recordings, agents, assignments) move them into their own descriptors when they arrive.
+  // Named by the public API document; the families that emit them (transcripts, recordings,
+  // agents) move them into their own descriptors (with their payloads' schemas) when they move.
   events: webhookEvents(
     'transcript.completed', 'transcript.failed', 'summary.completed', 'summary.failed', 'recording.completed', 'recording.failed',
-    'agent.disconnected', 'agent.connected', 'callflow.ended',
+    'agent.disconnected', 'agent.connected',
   ),
 };
