@@ -3,7 +3,8 @@
 // then restores, and rolls every model back if anything fails. `tablesPart` is the common case, a
 // model whose state is only tables: a snapshot is each table's rows under its name (in the order
 // given), a restore builds every table then swaps them in place, so holders keep one object.
-// `TableState` is the same for models that still run their own snapshot methods.
+// `ownPart` hands the rest to a model's own methods after the runtime validated the part.
+// `TableState` is `tablesPart` for models that still run their own snapshot methods.
 import type { TSchema } from '@sinclair/typebox';
 import { validate } from './schema.ts';
 import { Table, type Row } from './store.ts';
@@ -52,6 +53,18 @@ export function tablesPart<M, T extends Tables>(schema: TSchema, tablesOf: (mode
       reindex?.(m);
     },
   };
+}
+
+/** A model that snapshots itself: `restore` receives a part the runtime validated against the schema. */
+export interface SelfSnapshotting<S> {
+  snapshot(): S;
+  restore(state: S): void;
+  clear(): void;
+}
+
+/** The part of a model whose state is not only tables: the runtime validates, the model's own methods do the rest. */
+export function ownPart<S, M extends SelfSnapshotting<S>>(schema: TSchema): StatePart<M> {
+  return { schema, snapshot: (m) => m.snapshot(), restore: (m, state: S) => m.restore(state), clear: (m) => m.clear() };
 }
 
 export class TableState<T extends Tables> {

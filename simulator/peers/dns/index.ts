@@ -2,6 +2,7 @@
 // (control.ts), looked up by the email domains' checks and the egress guard. Its state is the
 // zone, the scripted failures and rebinding answers; the runtime validates a snapshot's part
 // against its schema before the model normalises it back in.
+import { ownPart } from '../../core/table-state.ts';
 import { defineFamily } from '../../resources/family.ts';
 import { DnsStateSchema, FakeDns, type DnsState } from './model.ts';
 import { operations as control } from './control.ts';
@@ -11,12 +12,7 @@ export const dns = defineFamily({
   key: 'dns',
   needs,
   create: () => new FakeDns(),
-  state: {
-    schema: DnsStateSchema,
-    snapshot: (m: FakeDns) => m.snapshot(),
-    restore: (m: FakeDns, s: DnsState) => m.restore(s),
-    clear: (m: FakeDns) => m.clear(),
-  },
+  state: ownPart<DnsState, FakeDns>(DnsStateSchema),
   control,
   capabilities: ['dns'],
 });

@@ -23,7 +23,8 @@ declare module '../../fixture/schema.ts' {
 export const assignmentLinks: Family<'assignmentLinks', AssignmentLinksModel> = {
   key: 'assignmentLinks',
   create: (rt) => new AssignmentLinksModel(rt),
-  operations: [...links, ...sessions, ...pages],
+  operations: [...links, ...sessions],
+  pages,
   control,
   tags: {
     'Assignment links': 'One-time links through which an end user obtains a managed number after identity verification; single use, states pending, consumed, expired, revoked.',

@@ -3,6 +3,7 @@
 // concurrency limit and a pace, and text those not reached through the messages family. Behind
 // its door: its ports, the events it follows and its tick job are declared in ports.ts; the
 // runtime validates its snapshot part, and the model rebuilds its dialer's queues from it.
+import { ownPart } from '../../core/table-state.ts';
 import { defineFamily } from '../family.ts';
 import { CallBatchesModel } from './model.ts';
 import { operations } from './routes.ts';
@@ -14,12 +15,7 @@ export const callBatches = defineFamily({
   needs,
   jobs,
   create: (scope) => new CallBatchesModel(scope),
-  state: {
-    schema: CallBatchesStateSchema,
-    snapshot: (m: CallBatchesModel) => m.snapshot(),
-    restore: (m: CallBatchesModel, s: CallBatchesState) => m.restore(s),
-    clear: (m: CallBatchesModel) => m.clear(),
-  },
+  state: ownPart<CallBatchesState, CallBatchesModel>(CallBatchesStateSchema),
   operations,
   tags: {
     'Call batches':
