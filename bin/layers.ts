@@ -3,10 +3,18 @@
 // import circles, value-import cycles, imports that run upward, each rule's violations, and the
 // files of each family (in its folder, and serving it alone from outside). The issue's before and
 // after figures are this output at two commits; layers.test.ts holds the rules themselves.
-import { readFileSync } from 'node:fs';
+// `npm run layers -- --shrink` deletes from simulator/test/layer-debts.ts every listed debt that
+// is gone (it never adds one): after merging branches that each paid some, run it instead of
+// merging the lists by hand.
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, circles, forbiddenCircles, importGraph, layerOf, ownerOf, sourceFiles, valueEdges } from '../simulator/test/import-graph.ts';
 import { RULES, upwardArrows } from '../simulator/test/layer-rules.ts';
+import { LAYER_DEBTS, LEGACY_FAMILIES, UNCHECKED_JOB_KINDS } from '../simulator/test/layer-debts.ts';
+import { FAMILIES } from '../simulator/resources/index.ts';
+import { isHouseFamily } from '../simulator/resources/family.ts';
+import { createSimulator } from '../simulator/index.ts';
+import { runtimeOf } from '../simulator/internal.ts';
 
 const edges = importGraph(['simulator']);
 const files = sourceFiles('simulator');
@@ -60,3 +68,29 @@ for (const [o, n] of [...owners].sort()) {
   say(`  ${o.padEnd(28)} ${String(n.files).padStart(3)} files ${String(n.lines).padStart(5)} lines; outside: ${n.outside.length}${n.outside.length ? ` (${n.outside.join(', ')})` : ''}`);
 }
 process.stdout.write(`${out.join('\n')}\n`);
+
+if (process.argv.includes('--shrink')) shrinkDebts();
+
+/** Rewrites layer-debts.ts keeping, in each list, only the debts that still exist. */
+function shrinkDebts(): void {
+  const file = path.join(ROOT, 'simulator/test/layer-debts.ts');
+  const text = readFileSync(file, 'utf8');
+  const keep = (listed: readonly string[], found: Iterable<string>) => {
+    const now = new Set(found);
+    return listed.filter((x) => now.has(x));
+  };
+  const list = (items: readonly string[], indent: string) => items.map((x) => `${indent}${JSON.stringify(x).replace(/^"|"$/g, "'")},\n`).join('');
+  const sim = createSimulator();
+  const legacy = keep(LEGACY_FAMILIES, FAMILIES.filter((f) => !isHouseFamily(f)).map((f) => f.key));
+  const unchecked = keep(UNCHECKED_JOB_KINDS, runtimeOf(sim).clock.uncheckedKinds());
+  void sim.close();
+  const debts = RULES.map((r) => `  '${r.name.replace(/'/g, "\\'")}': [\n${list(keep(LAYER_DEBTS[r.name] ?? [], r.violations(edges)), '    ')}  ],\n`).join('');
+  const head = text.slice(0, text.indexOf('export const LAYER_DEBTS'));
+  const legacyDoc = text.slice(text.indexOf('};\n', text.indexOf('export const LAYER_DEBTS')) + 3, text.indexOf('export const LEGACY_FAMILIES'));
+  const jobsDoc = text.slice(text.indexOf('];\n', text.indexOf('export const LEGACY_FAMILIES')) + 3, text.indexOf('export const UNCHECKED_JOB_KINDS'));
+  writeFileSync(
+    file,
+    `${head}export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {\n${debts}};\n${legacyDoc}export const LEGACY_FAMILIES: readonly string[] = [\n${list(legacy, '  ')}];\n${jobsDoc}export const UNCHECKED_JOB_KINDS: readonly string[] = [\n${list(unchecked, '  ')}];\n`,
+  );
+  process.stdout.write('layer-debts.ts: paid debts removed\n');
+}

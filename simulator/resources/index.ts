@@ -13,7 +13,13 @@ import { accounts } from './accounts/index.ts';
 import { numbers } from './numbers/index.ts';
 import { blockLists } from './blocklists/index.ts';
 import { emailDomains } from './email-domains/index.ts';
-import { geoip, imageHost, messenger, carrier, webhookEngine, kyc } from '../peers/index.ts';
+// One line per peer: each moves to its own folder (peers/<name>/index.ts) on its own.
+import { geoip } from '../peers/index.ts';
+import { imageHost } from '../peers/index.ts';
+import { messenger } from '../peers/index.ts';
+import { carrier } from '../peers/index.ts';
+import { webhookEngine } from '../peers/index.ts';
+import { kyc } from '../peers/index.ts';
 import { dns } from '../peers/dns/index.ts';
 import { usage } from './usage/index.ts';
 import { messages } from './messages/index.ts';
