@@ -1,10 +1,11 @@
-// The fake DNS's /_sim routes: set and remove records per name, and script lookup failures
-// (provider outage, lookup timeout) per name, per domain or globally. Documented in
-// docs/control-plane.md, "DNS". (Planting an email domain's records is the email domains' route.)
+// The fake DNS's /_sim routes: set and remove records per name, script lookup failures
+// (provider outage, lookup timeout) per name, per domain or globally, and rebinding rules for
+// the egress guard's address lookups. Documented in docs/control-plane.md, "DNS" and "MCP and
+// egress". (Planting an email domain's records is the email domains' route.)
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
 import { Nullable, StringEnum } from '../../core/schema.ts';
-import { DnsFailureSchema, DnsRecordSchema, FAILURE_KINDS, MAX_TXT_LENGTH, RECORD_TYPES, dnsName } from './model.ts';
+import { DnsFailureSchema, DnsRebindSchema, DnsRecordSchema, FAILURE_KINDS, MAX_TXT_LENGTH, RECORD_TYPES, dnsName } from './model.ts';
 import { operation } from './scope.ts';
 
 const TAG = 'Control plane';
@@ -34,6 +35,13 @@ const AddFailureBody = Type.Object(
     name: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'Exactly this name (timeout only).' }))),
   },
   { $id: 'SimDnsAddFailureRequest', additionalProperties: false },
+);
+const RebindBody = Type.Object(
+  {
+    afterLookups: Type.Integer({ minimum: 0, maximum: 1000, description: 'Address lookups answered from the A/AAAA records before the switch.' }),
+    addresses: Type.Array(Type.String(), { maxItems: 16, description: 'The answer after the switch.' }),
+  },
+  { $id: 'SimDnsRebindRequest', additionalProperties: false },
 );
 const nameParam = { name: Type.String({ description: 'A DNS name; normalised like a domain (case, trailing dot, punycode).' }) };
 
@@ -151,5 +159,32 @@ export const operations = [
       );
       return reply.noContent();
     },
+  }),
+  operation({
+    operationId: 'simSetDnsRebind',
+    method: 'PUT',
+    path: '/_sim/dns/rebind/{name}',
+    tag: TAG,
+    summary: 'Make a name change its address answer after some lookups (DNS rebinding)',
+    description: 'Address lookups of the egress guard count per name; the first `afterLookups` are answered from the A/AAAA records, later ones with `addresses`.',
+    origin: 'simulator',
+    auth: 'control',
+    params: { name: Type.String() },
+    body: RebindBody,
+    bodyRequired: true,
+    responses: { 200: { description: 'The rule.', schema: DnsRebindSchema } },
+    handler: ({ scope, params, body }) => reply.ok(scope.dns.setRebind({ name: params.name, afterLookups: body.afterLookups, addresses: body.addresses })),
+  }),
+  operation({
+    operationId: 'simRemoveDnsRebind',
+    method: 'DELETE',
+    path: '/_sim/dns/rebind/{name}',
+    tag: TAG,
+    summary: 'Remove a rebinding rule and its lookup count',
+    origin: 'simulator',
+    auth: 'control',
+    params: { name: Type.String() },
+    responses: { 200: { description: 'Whether a rule was removed.', schema: Type.Object({ removed: Type.Boolean() }, { additionalProperties: false }) } },
+    handler: ({ scope, params }) => reply.ok({ removed: scope.dns.removeRebind(dnsName(params.name, 'name')) }),
   }),
 ];
