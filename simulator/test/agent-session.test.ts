@@ -8,7 +8,7 @@ import { References } from '../core/refs.ts';
 import { IoBarrier } from '../core/io.ts';
 import { ClockAdvancer } from '../core/advance.ts';
 import { EgressGuard } from '../peers/egress.ts';
-import { FakeDns } from '../peers/dns.ts';
+import { FakeDns } from '../peers/dns/model.ts';
 import { FakeMcpServers } from '../peers/mcp/fake-servers.ts';
 import { McpToolCaller } from '../peers/mcp/tool-caller.ts';
 import { INITIAL_TALK, phoneTurn, type TalkScript, type TalkState } from '../peers/phone-talk.ts';

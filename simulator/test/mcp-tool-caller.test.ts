@@ -3,7 +3,7 @@
 // mapped to reasons (auth, protocol, blocked), and the I/O barrier seeing calls in flight.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EgressGuard } from '../peers/egress.ts';
-import { FakeDns } from '../peers/dns.ts';
+import { FakeDns } from '../peers/dns/model.ts';
 import { FakeMcpServers } from '../peers/mcp/fake-servers.ts';
 import { McpToolCaller, resultText, type ToolCallOutcome, type ToolCallRequest } from '../peers/mcp/tool-caller.ts';
 
