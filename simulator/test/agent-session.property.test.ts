@@ -8,6 +8,7 @@ import { SeededRandom } from '../core/random.ts';
 import { References } from '../core/refs.ts';
 import { INITIAL_TALK, phoneTurn, type TalkState } from '../peers/phone-talk.ts';
 import { AgentsModel } from '../resources/agents/model.ts';
+import { clockJobs } from './model-scope.ts';
 import { AgentSessions } from '../resources/agents/session.ts';
 import type { Turn } from '../resources/calls/conversation.ts';
 import { segmentsOf } from '../resources/recordings/conversation-text.ts';
@@ -35,7 +36,7 @@ function simulate(c: ConversationCase): { segments: ReturnType<typeof segmentsOf
   let endedAt = 0;
   const phone = { replies: c.phone.replies.map((r) => ({ heard: r.heard, keys: '', say: r.say })), lines: c.phone.lines };
   const sessions: AgentSessions = new AgentSessions({
-    kernel: { clock },
+    kernel: { clock, jobs: clockJobs(clock) },
     agents,
     call: () => ({
       speak: (_, t) => void turns.push(t),

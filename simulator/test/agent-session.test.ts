@@ -13,6 +13,7 @@ import { FakeMcpServers } from '../peers/mcp/fake-servers.ts';
 import { McpToolCaller } from '../peers/mcp/tool-caller.ts';
 import { INITIAL_TALK, phoneTurn, type TalkScript, type TalkState } from '../peers/phone-talk.ts';
 import { AgentsModel } from '../resources/agents/model.ts';
+import { clockJobs } from './model-scope.ts';
 import { AgentSessions, TOOL_WAIT_MS } from '../resources/agents/session.ts';
 import type { ConnectionView } from '../resources/agents/bindings.ts';
 import type { CallActions, EndedBy } from '../resources/agents/session-ports.ts';
@@ -64,7 +65,7 @@ function world(phone: TalkScript, opts: { dictionary?: Record<string, string>; t
     optOut: (_, channel) => void log.push(`optOut:${channel}`),
   };
   const sessions: AgentSessions = new AgentSessions({
-    kernel: { clock },
+    kernel: { clock, jobs: clockJobs(clock) },
     agents,
     call: () => host,
     targets: () => ({ target: () => ({ url: opts.target ?? serverUrl, transport: 'streamable_http', headers: {} }) }),

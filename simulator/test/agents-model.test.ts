@@ -10,6 +10,7 @@ import type { ConnectionView } from '../resources/agents/bindings.ts';
 import { VoiceClonesModel } from '../resources/voice-clones/model.ts';
 import { DictionariesModel } from '../resources/dictionaries/model.ts';
 import { DEFAULT_VOICE_ID } from '../resources/agents/voices.ts';
+import { modelScope } from './model-scope.ts';
 
 const A = 'AC1';
 const B = 'AC2';
@@ -36,7 +37,7 @@ function world() {
   const batches = new Map<string, string[]>();
   const detached: string[] = [];
   const kernel = { clock, random, refs };
-  const clones = new VoiceClonesModel(kernel);
+  const clones = new VoiceClonesModel(modelScope(clock, random, {}) as never);
   const agents = new AgentsModel({
     ...kernel,
     voices: () => clones,
@@ -44,7 +45,7 @@ function world() {
     connections: () => ({ find: (accountId, id) => (connections.get(id)?.accountId === accountId ? connections.get(id) : undefined) }),
   });
   clones.registerUsers({ usersOf: (accountId, voice) => agents.usingVoice(accountId, voice) });
-  const dictionaries = new DictionariesModel({ ...kernel, numbers: { detachDictionary: (_, id) => void detached.push(id) } });
+  const dictionaries = new DictionariesModel(modelScope(clock, random, { numbers: { detachDictionary: (_: string, id: string) => void detached.push(id) } }, refs) as never);
   const connection = (id: string, over: Partial<ConnectionView> = {}) => {
     const c: ConnectionView = { id, accountId: A, name: `conn ${id}`, host: 'crm.example.com', status: 'tested', enabled: true, tools: [{ name: 'get_reservation' }, { name: 'cancel' }], ...over };
     connections.set(id, c);

@@ -1,7 +1,8 @@
 // An agent's MCP bindings (public API document; spec "External MCP connection": only tested
 // connections can be attached): list, attach or change (PUT, idempotent) and detach.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
+import { operation } from './scope.ts';
 import { agentErrors } from './errors.ts';
 import { AgentMcpBinding, AgentMcpBindingList, DeletedResponse, SetAgentMcpConnectionBody } from './schema.ts';
 
@@ -11,7 +12,7 @@ const agentParams = { accountId: Type.String({ description: 'Account id.' }), ag
 const bindingParams = { ...agentParams, connectionId: Type.String({ description: 'MCP connection id.' }) };
 
 export const bindingOperations = [
-  defineOperation({
+  operation({
     operationId: 'listAgentMcpConnections',
     method: 'GET',
     path: '/v1/accounts/{accountId}/agents/{agentId}/mcp-connections',
@@ -25,12 +26,12 @@ export const bindingOperations = [
     responses: { 200: { description: 'The bindings.', schema: AgentMcpBindingList } },
     errors: [agentErrors.NOT_FOUND],
     handler: (ctx) => {
-      const m = ctx.rt.agents;
+      const m = ctx.scope.agents;
       const a = m.get(ctx.accountId, ctx.params.agentId);
       return reply.ok({ data: m.bindings.of(a.id).map((b) => m.bindings.wire(b)) });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'setAgentMcpConnection',
     method: 'PUT',
     path: '/v1/accounts/{accountId}/agents/{agentId}/mcp-connections/{connectionId}',
@@ -47,12 +48,12 @@ export const bindingOperations = [
     responses: { 200: { description: 'The binding.', schema: AgentMcpBinding } },
     errors: [agentErrors.NOT_FOUND, agentErrors.CONNECTION_NOT_FOUND, agentErrors.CONNECTION_DISABLED, agentErrors.CONNECTION_UNTESTED, agentErrors.CONNECTION_CREDENTIAL_ERROR, agentErrors.TOO_MANY_CONNECTIONS],
     handler: (ctx) => {
-      const m = ctx.rt.agents;
+      const m = ctx.scope.agents;
       const a = m.get(ctx.accountId, ctx.params.agentId);
       return reply.ok(m.bindings.wire(m.bindings.set(ctx.accountId, a.id, ctx.params.connectionId, ctx.body)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'deleteAgentMcpConnection',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/agents/{agentId}/mcp-connections/{connectionId}',
@@ -66,8 +67,8 @@ export const bindingOperations = [
     responses: { 200: { description: 'Detached.', schema: DeletedResponse } },
     errors: [agentErrors.NOT_FOUND, agentErrors.BINDING_NOT_FOUND],
     handler: (ctx) => {
-      const a = ctx.rt.agents.get(ctx.accountId, ctx.params.agentId);
-      ctx.rt.agents.bindings.remove(a.id, ctx.params.connectionId);
+      const a = ctx.scope.agents.get(ctx.accountId, ctx.params.agentId);
+      ctx.scope.agents.bindings.remove(a.id, ctx.params.connectionId);
       return reply.ok({ deleted: true });
     },
   }),

@@ -2,7 +2,8 @@
 // (PUT/GET/DELETE /_sim/agents/{agentId}/behaviour, an agent addressed by id alone), and the
 // switch that makes knowledge indexing fail (502) to test that path.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
+import { operation } from './scope.ts';
 import { agentErrors } from './errors.ts';
 import { BehaviourInput, BehaviourSchema } from './behaviour.ts';
 import type { AgentsModel } from './model.ts';
@@ -16,14 +17,14 @@ const IndexingView = Type.Object(
   { $id: 'SimKnowledgeIndexing', additionalProperties: false },
 );
 
-function agentOf(ctx: { rt: { agents: AgentsModel }; params: { agentId: string } }): AgentRow {
-  const a = ctx.rt.agents.anyAccount(ctx.params.agentId);
+function agentOf(ctx: { scope: { agents: AgentsModel }; params: { agentId: string } }): AgentRow {
+  const a = ctx.scope.agents.anyAccount(ctx.params.agentId);
   if (!a) throw agentErrors.NOT_FOUND(`no agent ${ctx.params.agentId}`);
   return a;
 }
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simPutAgentBehaviour',
     method: 'PUT',
     path: '/_sim/agents/{agentId}/behaviour',
@@ -39,9 +40,9 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The stored behaviour.', schema: BehaviourSchema } },
     errors: [agentErrors.NOT_FOUND],
-    handler: (ctx) => reply.ok(ctx.rt.agents.setBehaviour(agentOf(ctx), ctx.body)),
+    handler: (ctx) => reply.ok(ctx.scope.agents.setBehaviour(agentOf(ctx), ctx.body)),
   }),
-  defineOperation({
+  operation({
     operationId: 'simGetAgentBehaviour',
     method: 'GET',
     path: '/_sim/agents/{agentId}/behaviour',
@@ -53,9 +54,9 @@ export const operations = [
     params: agentParam,
     responses: { 200: { description: 'The behaviour.', schema: BehaviourSchema } },
     errors: [agentErrors.NOT_FOUND],
-    handler: (ctx) => reply.ok(ctx.rt.agents.behaviourView(agentOf(ctx))),
+    handler: (ctx) => reply.ok(ctx.scope.agents.behaviourView(agentOf(ctx))),
   }),
-  defineOperation({
+  operation({
     operationId: 'simDeleteAgentBehaviour',
     method: 'DELETE',
     path: '/_sim/agents/{agentId}/behaviour',
@@ -68,11 +69,11 @@ export const operations = [
     responses: { 204: { description: 'The default applies again.' } },
     errors: [agentErrors.NOT_FOUND],
     handler: (ctx) => {
-      ctx.rt.agents.resetBehaviour(agentOf(ctx));
+      ctx.scope.agents.resetBehaviour(agentOf(ctx));
       return reply.noContent();
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simSetKnowledgeIndexing',
     method: 'PUT',
     path: '/_sim/agents/knowledge-indexing',
@@ -85,8 +86,8 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The switch.', schema: IndexingView } },
     handler: (ctx) => {
-      ctx.rt.agents.knowledge.embeddingAvailable = ctx.body.available;
-      return reply.ok({ available: ctx.rt.agents.knowledge.embeddingAvailable });
+      ctx.scope.agents.knowledge.embeddingAvailable = ctx.body.available;
+      return reply.ok({ available: ctx.scope.agents.knowledge.embeddingAvailable });
     },
   }),
 ];

@@ -2,9 +2,9 @@
 // first (agent_not_found by calls, call_flow_voice_forbidden by call flows, the MCP connection's
 // not-found) are shared, not declared again: a code means one thing everywhere.
 import { defineError } from '../../core/errors.ts';
-import { callErrors } from '../calls/model.ts';
-import { callFlowErrors } from '../call-flows/model.ts';
-import { mcpConnectionErrors } from '../mcp-connections/model.ts';
+import { callErrors } from '../calls/errors.ts';
+import { callFlowErrors } from '../call-flows/errors.ts';
+import { mcpConnectionErrors } from '../mcp-connections/errors.ts';
 import { MAX_BINDINGS } from './schema.ts';
 
 export const agentErrors = {

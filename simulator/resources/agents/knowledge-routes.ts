@@ -2,7 +2,8 @@
 // JSON text or one multipart file (extracted, chunked and indexed inside the request: 201 ready),
 // delete (204), reindex (200). Refusals name the field and store nothing.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
+import { operation } from './scope.ts';
 import { ApiError } from '../../core/errors.ts';
 import { agentErrors } from './errors.ts';
 import { knowledgeErrors, KNOWLEDGE_FILE_MAX_BYTES, type KnowledgeUpload } from './knowledge/intake.ts';
@@ -33,7 +34,7 @@ async function uploadOf(request: Parameters<typeof readUpload>[0]): Promise<Know
 }
 
 export const knowledgeOperations = [
-  defineOperation({
+  operation({
     operationId: 'listAgentKnowledgeDocuments',
     method: 'GET',
     path: '/v1/accounts/{accountId}/agents/{agentId}/knowledge',
@@ -47,11 +48,11 @@ export const knowledgeOperations = [
     responses: { 200: { description: 'The documents.', schema: AgentKnowledgeList } },
     errors: [agentErrors.NOT_FOUND],
     handler: (ctx) => {
-      const a = ctx.rt.agents.get(ctx.accountId, ctx.params.agentId);
-      return reply.ok({ data: ctx.rt.agents.knowledge.list(a.id).map(knowledgeWire) });
+      const a = ctx.scope.agents.get(ctx.accountId, ctx.params.agentId);
+      return reply.ok({ data: ctx.scope.agents.knowledge.list(a.id).map(knowledgeWire) });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'createAgentKnowledgeDocument',
     method: 'POST',
     path: '/v1/accounts/{accountId}/agents/{agentId}/knowledge',
@@ -67,14 +68,14 @@ export const knowledgeOperations = [
     responses: { 201: { description: 'The document, ready for search.', schema: AgentKnowledgeDocument } },
     errors: [agentErrors.NOT_FOUND, knowledgeErrors.FILE_TYPE, knowledgeErrors.UNREADABLE, knowledgeErrors.TOO_LARGE, agentErrors.EMBEDDING_FAILED],
     handler: async (ctx) => {
-      const m = ctx.rt.agents;
+      const m = ctx.scope.agents;
       const a = m.get(ctx.accountId, ctx.params.agentId);
       const upload = await uploadOf(ctx.request);
       const row = await m.knowledge.create(ctx.accountId, a.id, upload, () => void m.get(ctx.accountId, a.id));
       return reply.created(knowledgeWire(row));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'deleteAgentKnowledgeDocument',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/agents/{agentId}/knowledge/{documentId}',
@@ -87,12 +88,12 @@ export const knowledgeOperations = [
     responses: { 204: { description: 'Deleted.' } },
     errors: [agentErrors.NOT_FOUND, agentErrors.KNOWLEDGE_NOT_FOUND],
     handler: (ctx) => {
-      const a = ctx.rt.agents.get(ctx.accountId, ctx.params.agentId);
-      ctx.rt.agents.knowledge.delete(a.id, ctx.params.documentId);
+      const a = ctx.scope.agents.get(ctx.accountId, ctx.params.agentId);
+      ctx.scope.agents.knowledge.delete(a.id, ctx.params.documentId);
       return reply.noContent();
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'reindexAgentKnowledgeDocument',
     method: 'POST',
     path: '/v1/accounts/{accountId}/agents/{agentId}/knowledge/{documentId}/reindex',
@@ -106,8 +107,8 @@ export const knowledgeOperations = [
     responses: { 200: { description: 'The document.', schema: AgentKnowledgeDocument } },
     errors: [agentErrors.NOT_FOUND, agentErrors.KNOWLEDGE_NOT_FOUND, agentErrors.EMBEDDING_FAILED],
     handler: (ctx) => {
-      const a = ctx.rt.agents.get(ctx.accountId, ctx.params.agentId);
-      return reply.ok(knowledgeWire(ctx.rt.agents.knowledge.reindex(a.id, ctx.params.documentId)));
+      const a = ctx.scope.agents.get(ctx.accountId, ctx.params.agentId);
+      return reply.ok(knowledgeWire(ctx.scope.agents.knowledge.reindex(a.id, ctx.params.documentId)));
     },
   }),
 ];

@@ -5,7 +5,6 @@
 // behaviour (behaviour.ts, the control plane). Other families are reached through ports only.
 import { Table } from '../../core/store.ts';
 import { freshId } from '../../core/ids.ts';
-import { validate } from '../../core/schema.ts';
 import type { Kernel } from '../../core/ports.ts';
 import { AgentBindings, type ConnectionsPort } from './bindings.ts';
 import { KnowledgeStore } from './knowledge/store.ts';
@@ -15,7 +14,7 @@ import type { AgentConfiguration } from './configuration-schema.ts';
 import { agentErrors } from './errors.ts';
 import { STOCK_VOICES, VOICE_MODEL, VOICE_PROVIDER } from './voices.ts';
 import type { SessionRow } from './session-state.ts';
-import { AGENT_IDS, AgentsStateSchema, type AgentRow, type AgentsState, type BehaviourRow, type CreateAgentInput, type UpdateAgentInput } from './schema.ts';
+import { AGENT_IDS, type AgentRow, type AgentsState, type BehaviourRow, type CreateAgentInput, type UpdateAgentInput } from './schema.ts';
 
 /** A generic Korean prompt for agents created without instructions (guides: "a generic Korean prompt"). */
 export const DEFAULT_INSTRUCTIONS = '당신은 고객의 전화를 받는 친절한 한국어 음성 상담원입니다. 고객의 말을 끝까지 듣고, 짧고 정확하게 답하세요. 모르는 내용은 추측하지 말고 확인 후 안내하겠다고 말하세요.';
@@ -75,9 +74,8 @@ export class AgentsModel {
     };
   }
 
-  restore(state: unknown): void {
-    validate(AgentsStateSchema, state, 'snapshot agents', 'agents');
-    const s = state as AgentsState;
+  /** The runtime validated the part (ownPart). */
+  restore(s: AgentsState): void {
     this.agents = new Table(s.agents);
     this.behaviours = new Table(s.behaviours);
     this.bindings.rows.adopt(new Table(s.bindings));

@@ -3,7 +3,8 @@
 // voice catalogue, get, PATCH (the configuration replaced whole), delete (204; 409 while in use).
 // Knowledge documents and MCP bindings are in knowledge-routes.ts and binding-routes.ts.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
+import { operation } from './scope.ts';
 import { agentErrors } from './errors.ts';
 import { configurationErrors } from './configuration.ts';
 import { AgentList, AgentResponse, AgentVoiceList, CreateAgentBody, UpdateAgentBody } from './schema.ts';
@@ -16,7 +17,7 @@ export const accountParam = { accountId: Type.String({ description: 'Account id.
 export const agentParams = { ...accountParam, agentId: Type.String({ description: 'Agent id.' }) };
 
 const agentOperations = [
-  defineOperation({
+  operation({
     operationId: 'listAgents',
     method: 'GET',
     path: '/v1/accounts/{accountId}/agents',
@@ -29,11 +30,11 @@ const agentOperations = [
     params: accountParam,
     responses: { 200: { description: 'The agents.', schema: AgentList } },
     handler: (ctx) => {
-      const m = ctx.rt.agents;
+      const m = ctx.scope.agents;
       return reply.ok({ data: m.list(ctx.accountId).map((a) => m.wire(a)) });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'createAgent',
     method: 'POST',
     path: '/v1/accounts/{accountId}/agents',
@@ -50,11 +51,11 @@ const agentOperations = [
     responses: { 201: { description: 'The agent.', schema: AgentResponse } },
     errors: [agentErrors.VOICE_FORBIDDEN, agentErrors.VOICE_NOT_READY],
     handler: (ctx) => {
-      const m = ctx.rt.agents;
+      const m = ctx.scope.agents;
       return reply.created(m.wire(m.create(ctx.accountId, ctx.body)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'listAgentVoices',
     method: 'GET',
     path: '/v1/accounts/{accountId}/agents/voices',
@@ -66,9 +67,9 @@ const agentOperations = [
     auth: 'account',
     params: accountParam,
     responses: { 200: { description: 'The voices.', schema: AgentVoiceList } },
-    handler: (ctx) => reply.ok({ data: ctx.rt.agents.voices(ctx.accountId) }),
+    handler: (ctx) => reply.ok({ data: ctx.scope.agents.voices(ctx.accountId) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'getAgent',
     method: 'GET',
     path: '/v1/accounts/{accountId}/agents/{agentId}',
@@ -81,11 +82,11 @@ const agentOperations = [
     responses: { 200: { description: 'The agent.', schema: AgentResponse } },
     errors: [agentErrors.NOT_FOUND],
     handler: (ctx) => {
-      const m = ctx.rt.agents;
+      const m = ctx.scope.agents;
       return reply.ok(m.wire(m.get(ctx.accountId, ctx.params.agentId)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'updateAgent',
     method: 'PATCH',
     path: '/v1/accounts/{accountId}/agents/{agentId}',
@@ -102,11 +103,11 @@ const agentOperations = [
     responses: { 200: { description: 'The agent.', schema: AgentResponse } },
     errors: [agentErrors.NOT_FOUND, agentErrors.VOICE_FORBIDDEN, agentErrors.VOICE_NOT_READY, configurationErrors.MODE_CONFLICT],
     handler: (ctx) => {
-      const m = ctx.rt.agents;
+      const m = ctx.scope.agents;
       return reply.ok(m.wire(m.update(ctx.accountId, ctx.params.agentId, ctx.body)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'deleteAgent',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/agents/{agentId}',
@@ -120,7 +121,7 @@ const agentOperations = [
     responses: { 204: { description: 'Deleted.' } },
     errors: [agentErrors.NOT_FOUND, agentErrors.IN_USE],
     handler: (ctx) => {
-      ctx.rt.agents.delete(ctx.accountId, ctx.params.agentId);
+      ctx.scope.agents.delete(ctx.accountId, ctx.params.agentId);
       return reply.noContent();
     },
   }),

@@ -5,7 +5,8 @@
 // clock waits for the call in flight, so the outcome is there whatever the network's speed).
 // Times are the call's media position: text speech takes one second per ten characters.
 import { Table } from '../../core/store.ts';
-import type { Kernel } from '../../core/ports.ts';
+import type { ScopeJobs } from '../../core/scope.ts';
+import type { jobs } from './ports.ts';
 import { utteranceOf } from '../../peers/phone-talk.ts';
 import type { ToolCallOutcome } from '../../peers/mcp/tool-caller.ts';
 import { INITIAL_BRAIN, step as brainStep, type BrainAction, type BrainContext, type BrainInput } from './brain.ts';
@@ -27,7 +28,8 @@ export const SILENCE_MS = 5000;
 export const KEYS_MS = 1000;
 
 export interface SessionPorts {
-  kernel: Pick<Kernel, 'clock'>;
+  /** The virtual clock's time and the family's `agents.step` job (ports.ts). */
+  kernel: { clock: { now(): number }; jobs: Pick<ScopeJobs<typeof jobs>, 'on' | 'schedule'> };
   agents: AgentsModel;
   call: () => CallActions;
   targets: () => ToolTargetsPort;
@@ -47,7 +49,7 @@ export class AgentSessions {
   readonly rows = new Table<SessionRow>(); // maps a call id to its agent session
 
   constructor(private readonly ports: SessionPorts) {
-    ports.kernel.clock.on('agents.step', (p: { callId: string; seq: number; step: SessionStep }) => this.onStep(p.callId, p.seq, p.step));
+    ports.kernel.jobs.on('agents.step', (p) => this.onStep(p.callId, p.seq, p.step));
   }
 
   private get now(): number {
@@ -109,7 +111,7 @@ export class AgentSessions {
 
   private schedule(row: SessionRow, at: number, step: SessionStep): SessionRow {
     const next = this.rows.replace({ ...row, seq: row.seq + 1 });
-    this.ports.kernel.clock.schedule('agents.step', at, { callId: row.id, seq: next.seq, step });
+    this.ports.kernel.jobs.schedule('agents.step', at, { callId: row.id, seq: next.seq, step });
     return next;
   }
 

@@ -5,7 +5,6 @@
 // caller out. Records, statuses, callbacks, usage and recordings stay the calls family's.
 import { ApiError } from '../../core/errors.ts';
 import type { Table } from '../../core/store.ts';
-import type { Runtime } from '../../runtime.ts';
 import { INITIAL_TALK, phoneTurn, type PhoneTurn } from '../../peers/phone-talk.ts';
 import { platformSide, phoneSide, type Ending } from './endings.ts';
 import type { TransferLegs } from './transfer-legs.ts';
@@ -17,8 +16,16 @@ import type { CallRow, HangupSource } from './schema.ts';
 /** Ring seconds of a handler's transfer leg when it names none. */
 export const HANDLER_TRANSFER_TIMEOUT = 30;
 
+/** The opt-out list (block lists) and the clock, as handled calls use them. */
+export interface HandledKernel {
+  readonly clock: { now(): number };
+  readonly blockLists: {
+    recipients: { create(accountId: string, input: { number: string; channel: 'call' | 'message'; note: null; source: 'agent'; sourceRef: string; createdBy: null }): unknown };
+  };
+}
+
 export interface HandledParts {
-  rt: Pick<Runtime, 'blockLists' | 'clock'>;
+  rt: HandledKernel;
   calls: () => Table<CallRow>;
   legs: TransferLegs;
   /** Ends the call with its callbacks and events (progress.ts). */

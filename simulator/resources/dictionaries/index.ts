@@ -1,33 +1,23 @@
 // The dictionaries family: transcription dictionaries (hotwords) and their terms, one default
 // per account; a number's dictionaryId is checked against them (reference kind `dictionary`) and
-// falls back to the default when its dictionary is deleted.
-import type { Family } from '../family.ts';
+// falls back to the default when its dictionary is deleted. Behind its door: it needs the
+// numbers (ports.ts) and snapshots its two tables.
+import { tablesPart } from '../../core/table-state.ts';
+import { defineFamily } from '../family.ts';
 import { DictionariesModel } from './model.ts';
 import { operations } from './routes.ts';
-import { DICTIONARY_IDS } from './schema.ts';
+import { needs } from './ports.ts';
+import { DICTIONARY_IDS, DictionariesStateSchema } from './schema.ts';
 
-export const dictionaries: Family<'dictionaries', DictionariesModel, 'dictionary'> = {
+export const dictionaries = defineFamily({
   key: 'dictionaries',
-  create: (rt) =>
-    new DictionariesModel({
-      clock: rt.clock,
-      get random() {
-        return rt.random; // a reset replaces it
-      },
-      refs: rt.refs,
-      numbers: {
-        // Numbers that named the dictionary fall back to the default (reference: SetNull).
-        detachDictionary: (accountId, dictionaryId) => {
-          for (const n of rt.numbers.numbers.all()) {
-            if (n.accountId === accountId && n.dictionaryId === dictionaryId) rt.numbers.numbers.replace({ ...n, dictionaryId: null });
-          }
-        },
-      },
-    }),
+  needs,
+  create: (scope) => new DictionariesModel(scope),
+  state: tablesPart(DictionariesStateSchema, (m: DictionariesModel) => ({ dictionaries: m.dictionaries, terms: m.terms })),
   operations,
   tags: {
     Dictionaries: 'Transcription dictionaries (hotwords): terms as heard and their canonical spelling; one default per account, a number may name its own.',
   },
   idFormats: DICTIONARY_IDS,
   refKinds: ['dictionary'],
-};
+});

@@ -4,15 +4,14 @@
 // deleted dictionary fall back to the default. What a dictionary does to a managed agent's
 // hearing is rewrite.ts; this model hands out the rewriter that applies to a number.
 import { Table } from '../../core/store.ts';
-import { ApiError, defineError } from '../../core/errors.ts';
+import { ApiError } from '../../core/errors.ts';
+import { dictionaryErrors } from './errors.ts';
 import { freshId } from '../../core/ids.ts';
-import { TableState } from '../../core/table-state.ts';
-import type { Kernel } from '../../core/ports.ts';
+import type { DictionariesModelScope } from './ports.ts';
 import { rewriter } from './rewrite.ts';
 import {
   DICTIONARIES_PER_ACCOUNT,
   DICTIONARY_IDS,
-  DictionariesStateSchema,
   TERMS_PER_DICTIONARY,
   type AddTermInput,
   type DictionaryRow,
@@ -21,45 +20,15 @@ import {
   type UpdateTermInput,
 } from './schema.ts';
 
-export const dictionaryErrors = {
-  NOT_FOUND: defineError({ code: 'dictionary_not_found', status: 404, origin: 'simulator', description: 'No dictionary with this id in the account.' }),
-  TERM_NOT_FOUND: defineError({ code: 'dictionary_term_not_found', status: 404, origin: 'simulator', description: 'No term with this id in the dictionary.' }),
-  TERM_EXISTS: defineError({
-    code: 'dictionary_term_exists', status: 409, origin: 'reference',
-    description: 'The dictionary already has this term (exact match); the body names the existing term\'s id as `itemId`.',
-  }),
-  LIMIT: defineError({
-    code: 'dictionary_limit', status: 409, origin: 'simulator',
-    description: `An account holds at most ${DICTIONARIES_PER_ACCOUNT} dictionaries, a dictionary at most ${TERMS_PER_DICTIONARY} terms.`,
-  }),
-};
+export { dictionaryErrors };
 
-/** What dictionaries need of numbers: forget a deleted dictionary (they fall back to the default). */
-export interface DictionaryNumbersPort {
-  detachDictionary(accountId: string, dictionaryId: string): void;
-}
-
-export type DictionariesPorts = Pick<Kernel, 'clock' | 'random' | 'refs'> & { numbers: DictionaryNumbersPort };
 
 export class DictionariesModel {
-  private readonly dictionaries = new Table<DictionaryRow>(); // maps a dictionary id to the dictionary
-  private readonly terms = new Table<TermRow>(); // maps a term id to the term (and its dictionary)
-  private readonly state = new TableState(DictionariesStateSchema, 'dictionaries', { dictionaries: this.dictionaries, terms: this.terms });
+  readonly dictionaries = new Table<DictionaryRow>(); // maps a dictionary id to the dictionary
+  readonly terms = new Table<TermRow>(); // maps a term id to the term (and its dictionary)
 
-  constructor(private readonly ports: DictionariesPorts) {
+  constructor(private readonly ports: DictionariesModelScope) {
     ports.refs.register('dictionary', (accountId, id) => this.dictionaries.get(id)?.accountId === accountId);
-  }
-
-  clear(): void {
-    this.state.clear();
-  }
-
-  snapshot() {
-    return this.state.snapshot();
-  }
-
-  restore(state: unknown): void {
-    this.state.restore(state);
   }
 
   /** The default first, then in creation order. */

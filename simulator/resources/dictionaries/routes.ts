@@ -3,8 +3,10 @@
 // its terms, PATCH (name, isDefault), delete (200 `{ ok }`), and terms: add (201; 409 for a term
 // already there), PATCH, delete (200 `{ ok }`).
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
-import { dictionaryErrors, type DictionariesModel } from './model.ts';
+import { reply } from '../../core/operation.ts';
+import { operation } from './scope.ts';
+import { dictionaryErrors } from './errors.ts';
+import type { DictionariesModel } from './model.ts';
 import {
   AddTermBody,
   CreateDictionaryBody,
@@ -36,7 +38,7 @@ function termWire(t: TermRow) {
 const common = { tag: TAG, origin: 'reference' as const, basis: BASIS, auth: 'account' as const };
 
 export const operations = [
-  defineOperation({
+  operation({
     ...common,
     operationId: 'listDictionaries',
     method: 'GET',
@@ -46,11 +48,11 @@ export const operations = [
     params: accountParam,
     responses: { 200: { description: 'The dictionaries.', schema: DictionaryList } },
     handler: (ctx) => {
-      const m = ctx.rt.dictionaries;
+      const m = ctx.scope.dictionaries;
       return reply.ok({ dictionaries: m.list(ctx.accountId).map((d) => dictionaryWire(m, d)) });
     },
   }),
-  defineOperation({
+  operation({
     ...common,
     operationId: 'createDictionary',
     method: 'POST',
@@ -63,11 +65,11 @@ export const operations = [
     responses: { 201: { description: 'The dictionary.', schema: Dictionary } },
     errors: [dictionaryErrors.LIMIT],
     handler: (ctx) => {
-      const m = ctx.rt.dictionaries;
+      const m = ctx.scope.dictionaries;
       return reply.created(dictionaryWire(m, m.create(ctx.accountId, ctx.body.name)));
     },
   }),
-  defineOperation({
+  operation({
     ...common,
     operationId: 'getDictionary',
     method: 'GET',
@@ -77,12 +79,12 @@ export const operations = [
     responses: { 200: { description: 'The dictionary and its terms in creation order.', schema: DictionaryDetail } },
     errors: [dictionaryErrors.NOT_FOUND],
     handler: (ctx) => {
-      const m = ctx.rt.dictionaries;
+      const m = ctx.scope.dictionaries;
       const d = m.get(ctx.accountId, ctx.params.dictionaryId);
       return reply.ok({ ...dictionaryWire(m, d), items: m.termsOf(d.id).map(termWire) });
     },
   }),
-  defineOperation({
+  operation({
     ...common,
     operationId: 'updateDictionary',
     method: 'PATCH',
@@ -95,11 +97,11 @@ export const operations = [
     responses: { 200: { description: 'The dictionary.', schema: Dictionary } },
     errors: [dictionaryErrors.NOT_FOUND],
     handler: (ctx) => {
-      const m = ctx.rt.dictionaries;
+      const m = ctx.scope.dictionaries;
       return reply.ok(dictionaryWire(m, m.update(ctx.accountId, ctx.params.dictionaryId, ctx.body)));
     },
   }),
-  defineOperation({
+  operation({
     ...common,
     operationId: 'deleteDictionary',
     method: 'DELETE',
@@ -110,11 +112,11 @@ export const operations = [
     responses: { 200: { description: 'Deleted.', schema: OkResponse } },
     errors: [dictionaryErrors.NOT_FOUND],
     handler: (ctx) => {
-      ctx.rt.dictionaries.delete(ctx.accountId, ctx.params.dictionaryId);
+      ctx.scope.dictionaries.delete(ctx.accountId, ctx.params.dictionaryId);
       return reply.ok({ ok: true });
     },
   }),
-  defineOperation({
+  operation({
     ...common,
     operationId: 'addDictionaryTerm',
     method: 'POST',
@@ -126,9 +128,9 @@ export const operations = [
     bodyRequired: true,
     responses: { 201: { description: 'The term.', schema: DictionaryTerm } },
     errors: [dictionaryErrors.NOT_FOUND, dictionaryErrors.TERM_EXISTS, dictionaryErrors.LIMIT],
-    handler: (ctx) => reply.created(termWire(ctx.rt.dictionaries.addTerm(ctx.accountId, ctx.params.dictionaryId, ctx.body))),
+    handler: (ctx) => reply.created(termWire(ctx.scope.dictionaries.addTerm(ctx.accountId, ctx.params.dictionaryId, ctx.body))),
   }),
-  defineOperation({
+  operation({
     ...common,
     operationId: 'updateDictionaryTerm',
     method: 'PATCH',
@@ -140,9 +142,9 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The term.', schema: DictionaryTerm } },
     errors: [dictionaryErrors.NOT_FOUND, dictionaryErrors.TERM_NOT_FOUND, dictionaryErrors.TERM_EXISTS],
-    handler: (ctx) => reply.ok(termWire(ctx.rt.dictionaries.updateTerm(ctx.accountId, ctx.params.dictionaryId, ctx.params.itemId, ctx.body))),
+    handler: (ctx) => reply.ok(termWire(ctx.scope.dictionaries.updateTerm(ctx.accountId, ctx.params.dictionaryId, ctx.params.itemId, ctx.body))),
   }),
-  defineOperation({
+  operation({
     ...common,
     operationId: 'deleteDictionaryTerm',
     method: 'DELETE',
@@ -152,7 +154,7 @@ export const operations = [
     responses: { 200: { description: 'Deleted.', schema: OkResponse } },
     errors: [dictionaryErrors.NOT_FOUND, dictionaryErrors.TERM_NOT_FOUND],
     handler: (ctx) => {
-      ctx.rt.dictionaries.deleteTerm(ctx.accountId, ctx.params.dictionaryId, ctx.params.itemId);
+      ctx.scope.dictionaries.deleteTerm(ctx.accountId, ctx.params.dictionaryId, ctx.params.itemId);
       return reply.ok({ ok: true });
     },
   }),

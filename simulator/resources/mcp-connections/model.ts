@@ -4,7 +4,8 @@
 // any other failure keeps the status and records lastErrorCode (docs/decisions.md "MCP
 // connections"). Every check runs before the first write: a refused request changes nothing.
 import { Table } from '../../core/store.ts';
-import { ApiError, defineError } from '../../core/errors.ts';
+import { ApiError } from '../../core/errors.ts';
+import { mcpConnectionErrors } from './errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { validate } from '../../core/schema.ts';
 import type { Runtime } from '../../runtime.ts';
@@ -70,16 +71,7 @@ export function probeFailure(code: LastErrorCode, message: string, status = FAIL
   return new ApiError(status, code, message);
 }
 
-export const mcpConnectionErrors = {
-  MCP_CONNECTION_NOT_FOUND: defineError({
-    code: 'mcp_connection_not_found', status: 404, origin: 'simulator',
-    description: 'No MCP connection with this id in the account.',
-  }),
-  MCP_RUNNER_UNAVAILABLE: defineError({
-    code: 'MCP_RUNNER_UNAVAILABLE', status: 503, origin: 'reference',
-    description: 'The call runtime that connects to MCP servers cannot be reached (scripted through PUT /_sim/mcp/runner); nothing changed. Retry later, or rotate with force=true.',
-  }),
-};
+export { mcpConnectionErrors };
 
 /** Header names the platform sets itself or that would change the request's meaning. */
 export const RESERVED_HEADERS = new Set([

@@ -2,9 +2,10 @@
 // answers (available, ready or failed, after how many virtual seconds), and finishing one clone
 // now.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
+import { operation } from './scope.ts';
 import { StringEnum } from '../../core/schema.ts';
-import { voiceCloneErrors } from './model.ts';
+import { voiceCloneErrors } from './errors.ts';
 import { ProviderScriptSchema, VoiceCloneResponse } from './schema.ts';
 import { cloneWire } from './routes.ts';
 
@@ -13,7 +14,7 @@ const TAG = 'Control plane';
 const ProviderBody = Type.Partial(ProviderScriptSchema, { $id: 'SimVoiceProviderRequest', additionalProperties: false, minProperties: 1 });
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simSetVoiceProvider',
     method: 'PUT',
     path: '/_sim/voice-clones/provider',
@@ -26,12 +27,12 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The provider script.', schema: ProviderScriptSchema } },
     handler: (ctx) => {
-      const m = ctx.rt.voiceClones;
+      const m = ctx.scope.voiceClones;
       m.provider = { ...m.provider, ...ctx.body };
       return reply.ok(m.provider);
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simFinishVoiceClone',
     method: 'POST',
     path: '/_sim/voice-clones/{voiceCloneId}/finish',
@@ -46,7 +47,7 @@ export const operations = [
     responses: { 200: { description: 'The clone.', schema: VoiceCloneResponse } },
     errors: [voiceCloneErrors.NOT_FOUND],
     handler: (ctx) => {
-      const row = ctx.rt.voiceClones.finish(ctx.params.voiceCloneId, ctx.body.status);
+      const row = ctx.scope.voiceClones.finish(ctx.params.voiceCloneId, ctx.body.status);
       if (!row) throw voiceCloneErrors.NOT_FOUND(`no voice clone ${ctx.params.voiceCloneId}`);
       return reply.ok(cloneWire(row));
     },

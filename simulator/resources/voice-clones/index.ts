@@ -1,20 +1,21 @@
 // The voice-clones family: voices cloned from a consented recording, cloning on the virtual
-// clock, usable by this account's agents (and call flows) once ready, forbidden to others.
-import type { Family } from '../family.ts';
+// clock, usable by this account's agents and call flows once ready, forbidden to others. Behind
+// its door: it needs nothing, declares its finishing job, and snapshots its clones, the recent
+// uploads (the hourly limit) and the fake provider's script.
+import { ownPart } from '../../core/table-state.ts';
+import { defineFamily } from '../family.ts';
 import { VoiceClonesModel } from './model.ts';
 import { operations } from './routes.ts';
 import { operations as control } from './control.ts';
-import { VOICE_CLONE_IDS } from './schema.ts';
+import { jobs, needs } from './ports.ts';
+import { VOICE_CLONE_IDS, VoiceClonesStateSchema, type VoiceClonesState } from './schema.ts';
 
-export const voiceClones: Family<'voiceClones', VoiceClonesModel> = {
+export const voiceClones = defineFamily({
   key: 'voiceClones',
-  create: (rt) =>
-    new VoiceClonesModel({
-      clock: rt.clock,
-      get random() {
-        return rt.random; // a reset replaces it
-      },
-    }),
+  needs,
+  jobs,
+  create: (scope) => new VoiceClonesModel(scope),
+  state: ownPart<VoiceClonesState, VoiceClonesModel>(VoiceClonesStateSchema),
   operations,
   control,
   tags: {
@@ -22,4 +23,4 @@ export const voiceClones: Family<'voiceClones', VoiceClonesModel> = {
   },
   idFormats: VOICE_CLONE_IDS,
   capabilities: ['voice-clones'],
-};
+});

@@ -5,11 +5,11 @@
 // `call_flow_voice_forbidden`. At most 10 uploads per account per virtual hour (429). The clip
 // is checked and forgotten: only its format and size are kept.
 import { Table } from '../../core/store.ts';
-import { ApiError, defineError } from '../../core/errors.ts';
+import { ApiError } from '../../core/errors.ts';
+import { voiceCloneErrors } from './errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { iso } from '../../core/clock.ts';
-import { validate } from '../../core/schema.ts';
-import type { Kernel } from '../../core/ports.ts';
+import type { VoiceClonesModelScope } from './ports.ts';
 import { clipFormat } from './clip.ts';
 import {
   CLIP_MAX_BYTES,
@@ -18,26 +18,18 @@ import {
   CLONE_NAME_MAX,
   DEFAULT_CLONING_SECONDS,
   VOICE_CLONE_IDS,
-  VoiceClonesStateSchema,
   type ProviderScript,
   type VoiceCloneRow,
   type VoiceClonesState,
 } from './schema.ts';
 
-export const voiceCloneErrors = {
-  NOT_FOUND: defineError({ code: 'voice_clone_not_found', status: 404, origin: 'simulator', description: 'No voice clone with this id in the account.' }),
-  CLIP_TOO_LARGE: defineError({ code: 'voice_clip_too_large', status: 413, origin: 'reference', description: `The clip is over ${CLIP_MAX_BYTES} bytes (reference: 413).` }),
-  RATE_LIMITED: defineError({ code: 'voice_clone_rate_limited', status: 429, origin: 'reference', description: `More than ${CLONES_PER_HOUR} clones uploaded by the account within an hour (reference: about 10 per hour).` }),
-  PROVIDER_FAILED: defineError({ code: 'voice_provider_failed', status: 502, origin: 'reference', description: 'The voice provider failed (scripted through the control plane); nothing changed.' }),
-  IN_USE: defineError({ code: 'voice_clone_in_use', status: 409, origin: 'reference', description: 'An agent or a call flow of the account speaks with this voice; `usedBy` names them. Change their voice first.' }),
-};
+export { voiceCloneErrors };
 
 /** What deleting a clone needs to know: who speaks with a voice (agents, call flows). */
 export interface VoiceUsersPort {
   usersOf(accountId: string, voice: string): string[];
 }
 
-export type VoiceClonesPorts = Pick<Kernel, 'clock' | 'random'>;
 
 export interface CloneUpload {
   name: string | null;
@@ -59,8 +51,8 @@ export class VoiceClonesModel {
   provider: ProviderScript = { ...DEFAULT_PROVIDER }; // how the fake provider answers (control plane)
   private readonly userSources: VoiceUsersPort[] = []; // agents and call flows, registered by them
 
-  constructor(private readonly ports: VoiceClonesPorts) {
-    ports.clock.on('voiceClones.finish', (p: { cloneId: string; outcome: 'ready' | 'failed' }) => this.finish(p.cloneId, p.outcome));
+  constructor(private readonly ports: VoiceClonesModelScope) {
+    ports.jobs.on('voiceClones.finish', (p) => this.finish(p.cloneId, p.outcome));
   }
 
   /** Families whose resources speak with voices register here (a clone in use cannot be deleted). */
@@ -78,9 +70,8 @@ export class VoiceClonesModel {
     return { clones: [...this.clones.all()], uploads: [...this.uploads], provider: { ...this.provider } };
   }
 
-  restore(state: unknown): void {
-    validate(VoiceClonesStateSchema, state, 'snapshot voiceClones', 'voiceClones');
-    const s = state as VoiceClonesState;
+  /** The runtime validated the part (ownPart). */
+  restore(s: VoiceClonesState): void {
     this.clones = new Table(s.clones);
     this.uploads = [...s.uploads];
     this.provider = { ...s.provider };
@@ -131,7 +122,7 @@ export class VoiceClonesModel {
     const at = iso(now);
     this.uploads.push({ accountId, at });
     const row = this.clones.insert({ id, accountId, name, description, status: 'cloning', voice, clipFormat: format, clipBytes: u.clip.length, consentAt: at, dateCreated: at, finishedAt: null });
-    this.ports.clock.schedule('voiceClones.finish', now + Math.round(this.provider.seconds * 1000), { cloneId: id, outcome: this.provider.outcome });
+    this.ports.jobs.schedule('voiceClones.finish', now + Math.round(this.provider.seconds * 1000), { cloneId: id, outcome: this.provider.outcome });
     return row;
   }
 

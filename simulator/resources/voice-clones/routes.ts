@@ -1,10 +1,11 @@
 // HTTP surface of voice clones after the public API document: list, create from a multipart
 // upload (201 cloning), delete (204; 409 while an agent or call flow speaks with it).
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
+import { operation } from './scope.ts';
 import { ApiError, errorCodes } from '../../core/errors.ts';
 import { header } from '../../core/operation.ts';
-import { voiceCloneErrors } from './model.ts';
+import { voiceCloneErrors } from './errors.ts';
 import { CLIP_MAX_BYTES, VoiceCloneList, VoiceCloneResponse, type VoiceCloneRow } from './schema.ts';
 import { formFile, formText, onlyFields } from '../agents/uploads.ts';
 
@@ -17,7 +18,7 @@ export function cloneWire(c: VoiceCloneRow) {
 }
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'listVoiceClones',
     method: 'GET',
     path: '/v1/accounts/{accountId}/voice-clones',
@@ -29,9 +30,9 @@ export const operations = [
     auth: 'account',
     params: accountParam,
     responses: { 200: { description: 'The clones.', schema: VoiceCloneList } },
-    handler: (ctx) => reply.ok({ data: ctx.rt.voiceClones.list(ctx.accountId).map(cloneWire) }),
+    handler: (ctx) => reply.ok({ data: ctx.scope.voiceClones.list(ctx.accountId).map(cloneWire) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'createVoiceClone',
     method: 'POST',
     path: '/v1/accounts/{accountId}/voice-clones',
@@ -57,11 +58,11 @@ export const operations = [
       }
       onlyFields(form, ['name', 'description', 'consent', 'clip']);
       const clip = await formFile(form, 'clip');
-      const row = ctx.rt.voiceClones.create(ctx.accountId, { name: formText(form, 'name'), description: formText(form, 'description'), consent: formText(form, 'consent'), clip: clip?.bytes ?? null });
+      const row = ctx.scope.voiceClones.create(ctx.accountId, { name: formText(form, 'name'), description: formText(form, 'description'), consent: formText(form, 'consent'), clip: clip?.bytes ?? null });
       return reply.created(cloneWire(row));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'deleteVoiceClone',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/voice-clones/{voiceCloneId}',
@@ -75,7 +76,7 @@ export const operations = [
     responses: { 204: { description: 'Deleted.' } },
     errors: [voiceCloneErrors.NOT_FOUND, voiceCloneErrors.IN_USE, voiceCloneErrors.PROVIDER_FAILED],
     handler: (ctx) => {
-      ctx.rt.voiceClones.delete(ctx.accountId, ctx.params.voiceCloneId);
+      ctx.scope.voiceClones.delete(ctx.accountId, ctx.params.voiceCloneId);
       return reply.noContent();
     },
   }),
