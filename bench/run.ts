@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { CALLS_BUDGET_MS, benchCalls } from './calls.ts';
 import { BATCH_BUDGET_MS, BATCH_RSS_BUDGET_MB, PAGE_BUDGET_MS, type BatchBench } from './call-batches.ts';
+import { AGENT_CALLS_BUDGET_MS, type AgentCallsBench } from './agent-calls.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -110,6 +111,15 @@ async function main() {
     child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`bench/call-batches.ts exited with ${code}`))));
   });
 
+  // 1d. 10,000 managed agent calls with a real MCP tool call each (issue 27), in a process of its
+  // own (its fake MCP server and sessions are its own too).
+  const agentCalls = await new Promise<AgentCallsBench>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', "import('./bench/agent-calls.ts').then(async (m) => console.log(JSON.stringify(await m.benchAgentCalls())))"], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`bench/agent-calls.ts exited with ${code}`))));
+  });
+
   // 2. npm start to first answer (the bundle is built by the first run; report the median of the rest).
   await startupMs();
   const starts: number[] = [];
@@ -174,6 +184,11 @@ async function main() {
     ],
     [`call batch peak RSS (< ${BATCH_RSS_BUDGET_MB} MB)`, `${fmt(batch.peakRssMb, 0)} MB peak (heap ${fmt(batch.heapMb, 0)} MB); one ended call keeps ${fmt(batch.bytesPerCall, 0)} bytes, 300,000 calls about ${fmt((batch.bytesPerCall * 300_000) / 1024 / 1024, 0)} MB`, batch.peakRssMb < BATCH_RSS_BUDGET_MB],
     [`call batch task pages (< ${PAGE_BUDGET_MS} ms)`, `first ${fmt(batch.pageMs.first)} ms, deep ${fmt(batch.pageMs.deep)} ms, status filter ${fmt(batch.pageMs.filtered)} ms`, Math.max(batch.pageMs.first, batch.pageMs.deep, batch.pageMs.filtered) < PAGE_BUDGET_MS],
+    [
+      `${agentCalls.calls} agent calls of 10 turns, one real MCP tool call each, placed and run to their end (< ${AGENT_CALLS_BUDGET_MS} ms)`,
+      `${fmt(agentCalls.ms, 0)} ms wall (placing ${fmt(agentCalls.placeMs, 0)}, advancing ${fmt(agentCalls.advanceMs, 0)}); ${fmt(agentCalls.cpuMs, 0)} ms CPU; ${agentCalls.turns} spoken turns, ${agentCalls.toolCalls} tool calls, ${agentCalls.jobs} clock jobs`,
+      agentCalls.ms < AGENT_CALLS_BUDGET_MS,
+    ],
     [`call batch: one callflow.ended per call`, `${batch.flowEnded} events, ${batch.calls} calls`, batch.flowEnded === batch.calls],
     ['no errors or non-2xx under load', `${s.errors + s.non2xx + b.errors + b.non2xx}`, s.errors + s.non2xx + b.errors + b.non2xx === 0],
   ];

@@ -42,7 +42,7 @@ const loadSdk = () =>
   ]).then(([c, h, s]) => ({ Client: c.Client, Streamable: h.StreamableHTTPClientTransport, Sse: s.SSEClientTransport })));
 
 /** Requests one session carries at once; more wait their turn (a runtime bounds its sessions too). */
-const MAX_CONCURRENT = 32;
+const MAX_CONCURRENT = 256;
 
 /** One open MCP session: its client, its connection pool, and the calls using or awaiting it. */
 class Session {
@@ -213,7 +213,7 @@ export class McpToolCaller implements PendingIo {
     const [u, mcp] = await Promise.all([loadUndici(), loadSdk()]);
     const base = u.buildConnector({ timeout: this.timeoutMs });
     const agent = new u.Agent({
-      connections: 16,
+      connections: 64,
       connect: (opts, callback) => {
         void this.egress.resolve(opts.hostname).then((r) => {
           if (!r.ok) {

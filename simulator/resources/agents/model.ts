@@ -43,7 +43,7 @@ export class AgentsModel {
   readonly bindings: AgentBindings;
   readonly knowledge: KnowledgeStore;
   /** The sessions of calls its agents handle (session.ts); attached by the family's descriptor. */
-  sessions: { rows: Table<SessionRow> } | undefined;
+  sessions: { rows: Table<SessionRow>; afterRestore(): void } | undefined;
   /** Closes the call runtime's MCP sessions (sim.close()); set by the family's descriptor. */
   closeTools: () => Promise<void> = async () => undefined;
   private readonly defaults = new Map<string, Behaviour>(); // language → the default behaviour, one object each
@@ -82,6 +82,7 @@ export class AgentsModel {
     this.knowledge.rows.adopt(new Table(s.knowledge));
     this.knowledge.embeddingAvailable = s.embeddingAvailable;
     this.sessions?.rows.adopt(new Table(s.sessions ?? []));
+    this.sessions?.afterRestore();
   }
 
   /** The agent's answer; not cached, since phoneNumbers follow the numbers' routing. */

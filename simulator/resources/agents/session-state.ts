@@ -62,7 +62,6 @@ export const SessionRowSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    over: Type.Boolean(), // the call ended
   },
   { additionalProperties: false },
 );

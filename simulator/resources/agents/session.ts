@@ -63,15 +63,14 @@ export class AgentSessions {
     const required = this.ports.agents.bindings.of(agent.id).filter((b) => b.failureMode === 'fail_session');
     const broken = required.find((b) => unusableReason(this.ports.agents.connection(b.accountId, b.connectionId)) !== null);
     if (broken) return this.ports.call().hangUp(call.callId, 'app_error');
-    const row: SessionRow = { id: call.callId, call, brain: INITIAL_BRAIN, seq: 0, agentSaid: [], tool: null, over: false };
+    const row: SessionRow = { id: call.callId, call, brain: INITIAL_BRAIN, seq: 0, agentSaid: [], tool: null };
     this.rows.insert(row);
     this.advance(row, { kind: 'start' }, this.now);
   }
 
-  /** The call ended (whoever ended it): later steps and tool answers are ignored. */
+  /** The call ended (whoever ended it): the session goes; later steps and tool answers find nothing. */
   ended(callId: string): void {
-    const row = this.rows.get(callId);
-    if (row && !row.over) this.rows.replace({ ...row, over: true, tool: null, seq: row.seq + 1 });
+    this.rows.delete(callId);
   }
 
   /**
@@ -82,7 +81,7 @@ export class AgentSessions {
     if (progress.phase !== 'ended') return;
     const connected = progress.connected;
     const row = this.rows.get(callId);
-    if (!row || row.over) return;
+    if (!row) return;
     if (connected) {
       this.rows.replace({ ...row, brain: { ...row.brain, transferring: false, done: true } });
       return this.ports.call().hangUp(row.id, 'party');
@@ -117,7 +116,7 @@ export class AgentSessions {
 
   private onStep(callId: string, seq: number, step: SessionStep): void {
     const row = this.rows.get(callId);
-    if (!row || row.over || row.seq !== seq) return;
+    if (!row || row.seq !== seq) return;
     switch (step.kind) {
       case 'phone':
         return this.phoneSpeaks(row);
@@ -226,10 +225,28 @@ export class AgentSessions {
     this.ports.tools().call({ ...target, name: a.name, arguments: a.arguments }, (outcome) => this.toolLanded(id, seq, outcome));
   }
 
+  /**
+   * After a restore: a tool call the snapshot had in flight is asked again (the answer of the
+   * call that was in flight belongs to the state that was replaced).
+   */
+  afterRestore(): void {
+    for (const row of this.rows.all()) {
+      const t = row.tool;
+      if (!t || t.outcome !== null || t.connectionId === null) continue;
+      const target = this.ports.targets().target(row.call.accountId, t.connectionId);
+      if (!target) {
+        this.rows.replace({ ...row, tool: { ...t, outcome: { ok: false, reason: 'PROTOCOL_ERROR', detail: 'the MCP connection is gone' } } });
+        continue;
+      }
+      const { id, seq } = row;
+      this.ports.tools().call({ ...target, name: t.name, arguments: t.arguments }, (outcome) => this.toolLanded(id, seq, outcome));
+    }
+  }
+
   /** The tool's answer arrived (in wall time): kept with the session until its step is due. */
   private toolLanded(callId: string, seq: number, outcome: ToolCallOutcome): void {
     const row = this.rows.get(callId);
-    if (!row || row.over || row.seq !== seq || !row.tool) return;
+    if (!row || row.seq !== seq || !row.tool) return;
     const next = this.rows.replace({ ...row, tool: { ...row.tool, outcome } });
     if (row.tool.due) this.toolDue(next); // the realtime clock passed its step before the answer came
   }
