@@ -37,7 +37,7 @@ function world() {
   const batches = new Map<string, string[]>();
   const detached: string[] = [];
   const kernel = { clock, random, refs };
-  const clones = new VoiceClonesModel(modelScope(clock, random, {}) as never);
+  const clones = new VoiceClonesModel(modelScope(clock, random, { callFlows: { addVoiceOwners: () => undefined, flowsSpeaking: () => [] } }) as never);
   const agents = new AgentsModel({
     ...kernel,
     voices: () => clones,

@@ -42,6 +42,20 @@ describe('voice clones', () => {
     expect((await h.call('DELETE', h.acme(`/voice-clones/${c.json.id}`))).status).toBe(404);
   });
 
+  it('call flows: another account\'s flow may not speak with the clone (403); the account\'s flow keeps it from being deleted', async () => {
+    const c = await upload({ name: 'v', consent: 'true', clip: { fileName: 'me.wav', bytes: WAV } });
+    await h.sim.control.request('POST', '/clock/advance', { seconds: 30 });
+    const graph = { version: 1, start: 'a', voice: { provider: 'tts_paid_1', voiceId: c.json.voice }, nodes: { a: { type: 'say', text: 'hi', next: null } } };
+    const theirs = await h.call('POST', h.bistro('/call-flows'), { name: 'f', graph }, { key: BISTRO.key });
+    expect(theirs.status).toBe(403);
+    expect(theirs.json.code).toBe('call_flow_voice_forbidden');
+    const mine = await h.call('POST', h.acme('/call-flows'), { name: 'f', graph });
+    expect(mine.status, mine.text).toBe(201);
+    const refused = await h.call('DELETE', h.acme(`/voice-clones/${c.json.id}`));
+    expect(refused.status).toBe(409);
+    expect(refused.json.usedBy).toEqual([`call flow ${mine.json.callFlowId}`]);
+  });
+
   it('a clone fails when the control plane says so', async () => {
     await h.sim.control.request('PUT', '/voice-clones/provider', { outcome: 'failed', seconds: 5 });
     const c = await upload({ name: 'n', consent: 'on', clip: { fileName: 'me.flac', bytes: 'fLaC....' } });

@@ -53,6 +53,9 @@ export class VoiceClonesModel {
 
   constructor(private readonly ports: VoiceClonesModelScope) {
     ports.jobs.on('voiceClones.finish', (p) => this.finish(p.cloneId, p.outcome));
+    // A clone's voice is a Cartesia voice of its account: call flows of other accounts may not use it.
+    ports.callFlows.addVoiceOwners((provider, voiceId) => (provider === 'cartesia' ? this.byVoice(voiceId)?.accountId : undefined));
+    this.registerUsers({ usersOf: (accountId, voice) => ports.callFlows.flowsSpeaking(accountId, 'cartesia', voice) });
   }
 
   /** Families whose resources speak with voices register here (a clone in use cannot be deleted). */
