@@ -163,10 +163,10 @@ describe('agent calls', () => {
   });
 
   it('a batch with AgentId calls each recipient through the agent; the agent cannot be deleted meanwhile', async () => {
-    const id = await agent({ greeting: '안내 전화입니다', rules: [], fallback: '감사합니다' });
+    const id = await agent({ greeting: '안내 전화입니다', rules: [], fallback: '{{var.name}}님 감사합니다' });
     await ctl('POST', '/clock/advance', { to: '2026-03-02T01:00:00Z' }); // 10:00 Korea time
     await ctl('POST', '/carrier/scripts', { prefix: '0103001', outcome: 'delivered', types: ['call'], lines: ['네'] });
-    const batch = await h.call('POST', h.acme('/call-batches'), { Name: 'b', From: FROM, AgentId: id, Tasks: [{ To: '01030010001' }, { To: '01030010002' }] });
+    const batch = await h.call('POST', h.acme('/call-batches'), { Name: 'b', From: FROM, AgentId: id, Tasks: [{ To: '01030010001', Variables: { name: '홍길동' } }, { To: '01030010002' }] });
     expect(batch.status, batch.text).toBe(200);
     expect(batch.json.agentId).toBe(id);
     const inUse = await h.call('DELETE', h.acme(`/agents/${id}`));
@@ -175,6 +175,15 @@ describe('agent calls', () => {
     await advance(600);
     const done = (await h.call('GET', h.acme(`/call-batches/${batch.json.batchId}`))).json;
     expect(done).toMatchObject({ status: 'completed', counts: { done: 2 } });
+    // The recipient's Variables are the agent's CallContext variables.
+    const tasks = (await h.call('GET', h.acme(`/call-batches/${batch.json.batchId}/tasks`))).json.tasks as { to: string; callId: string }[];
+    const said = async (to: string) => {
+      const callId = tasks.find((t) => t.to === to)!.callId;
+      const walk = await ctl<{ conversation: { speaker: string; text: string | null }[] }>('GET', `/calls/${callId}`);
+      return walk.conversation.filter((t) => t.speaker === 'agent' && t.text).map((t) => t.text);
+    };
+    expect(await said('01030010001')).toContain('홍길동님 감사합니다');
+    expect(await said('01030010002')).toContain('님 감사합니다');
     expect((await h.call('POST', h.acme('/call-batches'), { Name: 'b', From: FROM, AgentId: 'AGnope', Tasks: [{ To: '01030010001' }] })).status).toBe(404);
   });
 });

@@ -13,10 +13,10 @@ export type CallContext = NonNullable<CallRow['context']>;
 const MAX_VARIABLES = 50;
 const MAX_INSTRUCTION = 4000;
 
-/** CallContext as createCall takes it (schema-checked), stored with string values. */
+/** CallContext as createCall takes it (schema-checked), stored with string values; an empty Instruction is none. */
 export function contextOf(input: { Instruction: string; Variables?: Record<string, string | number | boolean> } | undefined): CallContext | null {
   if (input === undefined) return null;
-  return { instruction: input.Instruction, variables: Object.fromEntries(Object.entries(input.Variables ?? {}).map(([k, v]) => [k, String(v)])) };
+  return { instruction: input.Instruction === '' ? null : input.Instruction, variables: Object.fromEntries(Object.entries(input.Variables ?? {}).map(([k, v]) => [k, String(v)])) };
 }
 
 /** The signed request for a number's callContextUrl. */
