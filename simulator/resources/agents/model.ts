@@ -13,7 +13,7 @@ import { cartesiaVoiceOf, configurationForCreate, configurationForUpdate, summar
 import type { AgentConfiguration } from './configuration-schema.ts';
 import { agentErrors } from './errors.ts';
 import { STOCK_VOICES, VOICE_MODEL, VOICE_PROVIDER } from './voices.ts';
-import type { SessionRow } from './session-state.ts';
+import { SessionTable } from './session-state.ts';
 import { AGENT_IDS, type AgentRow, type AgentsState, type BehaviourRow, type CreateAgentInput, type UpdateAgentInput } from './schema.ts';
 
 /** A generic Korean prompt for agents created without instructions (guides: "a generic Korean prompt"). */
@@ -43,7 +43,7 @@ export class AgentsModel {
   readonly bindings: AgentBindings;
   readonly knowledge: KnowledgeStore;
   /** The sessions of calls its agents handle (session.ts); attached by the family's descriptor. */
-  sessions: { rows: Table<SessionRow>; afterRestore(): void } | undefined;
+  sessions: { rows: SessionTable; afterRestore(): void } | undefined;
   /** Closes the call runtime's MCP sessions (sim.close()); set by the family's descriptor. */
   closeTools: () => Promise<void> = async () => undefined;
   private readonly defaults = new Map<string, Behaviour>(); // language → the default behaviour, one object each
@@ -60,7 +60,7 @@ export class AgentsModel {
     this.bindings.rows.adopt(new Table());
     this.knowledge.rows.adopt(new Table());
     this.knowledge.embeddingAvailable = true;
-    this.sessions?.rows.adopt(new Table());
+    this.sessions?.rows.adopt(new SessionTable());
   }
 
   snapshot(): AgentsState {
@@ -81,7 +81,7 @@ export class AgentsModel {
     this.bindings.rows.adopt(new Table(s.bindings));
     this.knowledge.rows.adopt(new Table(s.knowledge));
     this.knowledge.embeddingAvailable = s.embeddingAvailable;
-    this.sessions?.rows.adopt(new Table(s.sessions ?? []));
+    this.sessions?.rows.adopt(new SessionTable(s.sessions ?? []));
     this.sessions?.afterRestore();
   }
 

@@ -4,7 +4,6 @@
 // tool call is a real MCP tools/call whose answer the session picks up TOOL_WAIT_MS later (the
 // clock waits for the call in flight, so the outcome is there whatever the network's speed).
 // Times are the call's media position: text speech takes one second per ten characters.
-import { Table } from '../../core/store.ts';
 import type { ScopeJobs } from '../../core/scope.ts';
 import type { jobs } from './ports.ts';
 import { utteranceOf } from '../../peers/phone-talk.ts';
@@ -16,7 +15,7 @@ import { unusableReason } from './bindings.ts';
 import type { AgentsModel } from './model.ts';
 import type { AnsweredCall, CallActions, ToolCallerPort, ToolTargetsPort } from './session-ports.ts';
 import type { LegProgress } from '../calls/handlers.ts';
-import type { SessionRow, SessionStep } from './session-state.ts';
+import { SessionTable, type SessionRow, type SessionStep } from './session-state.ts';
 
 /** Silence between one side finishing and the other starting. */
 export const TURN_GAP_MS = 1000;
@@ -46,7 +45,7 @@ const rule = (a: BrainAction): string => {
 };
 
 export class AgentSessions {
-  readonly rows = new Table<SessionRow>(); // maps a call id to its agent session
+  readonly rows = new SessionTable(); // maps a call id to its agent session
 
   constructor(private readonly ports: SessionPorts) {
     ports.kernel.jobs.on('agents.step', (p) => this.onStep(p.callId, p.seq, p.step));
