@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { InFlight, type PendingIo } from '../../core/io.ts';
 import type { EgressGuard } from '../egress.ts';
 import type { FakeMcpServers } from './fake-servers.ts';
-import { PASS_THROUGH_VALIDATOR } from './sdk-options.ts';
+import { loadSdk, loadUndici, PASS_THROUGH_VALIDATOR } from './sdk-options.ts';
 
 const CLIENT_INFO = { name: 'platform-simulator-call-runtime', version: '1.0.0' };
 /** Sessions kept open at once; the least recently used closes beyond it. */
@@ -30,16 +30,6 @@ export interface ToolCallRequest {
 export type ToolCallOutcome =
   | { ok: true; text: string }
   | { ok: false; reason: 'tool_error' | 'TIMEOUT' | 'URL_BLOCKED' | 'AUTH_FAILED' | 'PROTOCOL_ERROR'; detail: string };
-
-let undici: Promise<typeof import('undici')> | undefined;
-const loadUndici = () => (undici ??= import('undici'));
-let sdk: Promise<{ Client: typeof Client; Streamable: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport; Sse: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport }> | undefined;
-const loadSdk = () =>
-  (sdk ??= Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    import('@modelcontextprotocol/sdk/client/sse.js'),
-  ]).then(([c, h, s]) => ({ Client: c.Client, Streamable: h.StreamableHTTPClientTransport, Sse: s.SSEClientTransport })));
 
 /** Requests one session carries at once; more wait their turn (a runtime bounds its sessions too). */
 const MAX_CONCURRENT = 256;

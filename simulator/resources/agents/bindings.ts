@@ -7,18 +7,11 @@ import { Table } from '../../core/store.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Kernel } from '../../core/ports.ts';
 import { agentErrors } from './errors.ts';
+import type { ConnectionRowView } from './ports.ts';
 import { MAX_BINDINGS, type BindingRow, type FailureMode, type SetBindingInput } from './schema.ts';
 
 /** What the agents need to know of an MCP connection. */
-export interface ConnectionView {
-  id: string;
-  accountId: string;
-  name: string;
-  host: string;
-  status: 'untested' | 'tested' | 'credential_error';
-  enabled: boolean;
-  tools: readonly { name: string }[];
-}
+export type ConnectionView = Omit<ConnectionRowView, 'tools'> & { tools: readonly { name: string }[] };
 
 export interface ConnectionsPort {
   find(accountId: string, connectionId: string): ConnectionView | undefined;
