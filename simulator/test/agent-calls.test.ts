@@ -154,8 +154,8 @@ describe('agent calls', () => {
       expect(received[0]!.signature).toBeTruthy();
       const view = await ctl('GET', `/calls/${inbound.callId}`);
       expect(view.handler.context).toEqual({ instruction: 'VIP', variables: { tier: 'gold' } });
-      expect(said(view.conversation)).toEqual(['0-1 agent: gold 고객님', '2-3 caller: 클로옵스 문의요', '4-6 agent: ClawOps 상담입니다']);
-      expect(view.conversation[2].detail.spoken).toBe('클로옵스 문의요');
+      expect(said(view.conversation)).toEqual(['0-1 agent: gold 고객님', '2-3 caller: ClawOps 문의요', '4-6 agent: ClawOps 상담입니다']);
+      expect(view.conversation[1].detail.spoken).toBe('클로옵스 문의요');
       expect(view.call).toMatchObject({ direction: 'inbound', status: 'completed', hangupSource: 'caller' });
     } finally {
       server.close();

@@ -180,12 +180,13 @@ describe('agent call sessions', () => {
     expect(w.said().at(-1)).toBe('5-5 agent: (transfer:sip:desk@pbx.example.com)');
   });
 
-  it('hears through the number\'s dictionary; the turn keeps what was said', async () => {
+  it('hears through the number\'s dictionary: the transcript shows the rewritten words, the turn keeps what was said', async () => {
     const w = world({ replies: [], lines: ['클로옵스 문의요'] }, { dictionary: { 클로옵스: 'ClawOps' } });
     w.agents.setBehaviour(w.agent, { greeting: 'hi', rules: [{ heard: 'ClawOps', say: 'ClawOps입니다' }] });
     w.answer();
     await w.advance(20);
-    expect(w.turns.map((t) => t.text)).toEqual(['hi', '클로옵스 문의요', 'ClawOps입니다']);
+    expect(w.turns.map((t) => t.text)).toEqual(['hi', 'ClawOps 문의요', 'ClawOps입니다']);
+    expect(w.turns[1]!.detail.spoken).toBe('클로옵스 문의요');
     expect(w.turns[2]!.detail.spoken).toBe('클로옵스 문의요');
   });
 

@@ -195,11 +195,15 @@ export class AgentSessions {
     const spoken = utteranceOf(turn);
     const start = this.now;
     const length = turn.say !== null ? speechMs(turn.say) : turn.keys !== null ? KEYS_MS : SILENCE_MS;
+    // The number's dictionary rewrites what the platform transcribes: the agent's rules and the
+    // transcript see the rewritten words; the turn keeps what the phone said (the inspector shows both).
+    const hear = this.ports.hearing(row.call.accountId, row.call.dictionaryId);
     if (turn.say !== null || turn.keys !== null) {
-      const detail: TurnDetail = { answer: turn.answer, ...(turn.keys !== null ? { dtmf: turn.keys } : {}) };
-      this.turn(fresh, { speaker: 'caller', party: 0, text: turn.say, startMs: start - row.call.answeredAt, endMs: start + length - row.call.answeredAt, detail });
+      const text = turn.say === null ? null : hear(turn.say);
+      const detail: TurnDetail = { answer: turn.answer, ...(turn.keys !== null ? { dtmf: turn.keys } : {}), ...(text !== turn.say ? { spoken: turn.say! } : {}) };
+      this.turn(fresh, { speaker: 'caller', party: 0, text, startMs: start - row.call.answeredAt, endMs: start + length - row.call.answeredAt, detail });
     }
-    const heardByAgent = this.ports.hearing(row.call.accountId, row.call.dictionaryId)(spoken);
+    const heardByAgent = hear(spoken);
     const gap = turn.say !== null || turn.keys !== null ? TURN_GAP_MS : 0;
     this.schedule(fresh, start + length + gap, { kind: 'agent', heard: heardByAgent, spoken });
   }
