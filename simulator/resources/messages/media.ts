@@ -4,8 +4,8 @@
 // The row stores the paths only and each answer puts the origin it was reached at in front, so a
 // forged Host reaches no other reader and a restored snapshot points at the serving simulator.
 import { header, type SimRequest } from '../../core/operation.ts';
-import type { FakeImageHost } from '../../peers/image-host.ts';
-import { whitePixel } from '../../peers/image-host.ts';
+import type { FakeImageHost } from '../../peers/image-host/model.ts';
+import { whitePixel } from '../../peers/image-host/model.ts';
 import { messageErrors as E } from './errors.ts';
 import type { StoredMedia } from './schema.ts';
 

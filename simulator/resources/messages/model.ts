@@ -14,7 +14,7 @@ import type { NumbersModel } from '../numbers/model.ts';
 import type { BlockListsModel } from '../blocklists/model.ts';
 import type { UsageModel } from '../usage/model.ts';
 import type { Carrier } from '../../peers/carrier.ts';
-import type { FakeImageHost } from '../../peers/image-host.ts';
+import type { FakeImageHost } from '../../peers/image-host/model.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import type { DeliveryRow } from '../../peers/carrier.ts';
 import { sharedErrors } from '../../rules/errors.ts';
