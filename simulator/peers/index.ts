@@ -3,14 +3,11 @@
 // of the one list in resources/index.ts, in their place in the snapshot order. A peer behind its
 // door has its own folder and descriptor (peers/dns/index.ts); the rest are described here.
 import type { Family } from '../resources/family.ts';
-import { messengerFixture } from './messenger-fixture.ts';
 import { GeoIp } from './geoip.ts';
-import { FakeMessenger } from './messenger.ts';
 import { Carrier } from './carrier.ts';
 import { WebhookEngine } from './webhooks/engine.ts';
 import { FakeIdentityProvider, KYC_IDS } from './kyc.ts';
 import { operations as geoipControl } from '../control/geoip.ts';
-import { operations as messengerControl } from '../control/messenger.ts';
 import { operations as carrierControl } from '../control/carrier.ts';
 import { operations as webhookControl } from '../control/webhooks.ts';
 import { kycOperations as kycControl } from '../control/assignment.ts';
@@ -20,14 +17,6 @@ export const geoip: Family<'geoip', GeoIp> = {
   create: () => new GeoIp(),
   control: geoipControl,
   capabilities: ['geoip'],
-};
-
-export const messenger: Family<'messenger', FakeMessenger> = {
-  key: 'messenger',
-  create: (rt) => new FakeMessenger(rt),
-  control: messengerControl,
-  capabilities: ['messenger'],
-  fixture: messengerFixture,
 };
 
 /** Listed before the families that register for its outcomes (messages, verifications). */

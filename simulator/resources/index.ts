@@ -16,7 +16,7 @@ import { emailDomains } from './email-domains/index.ts';
 // One line per peer: each moves to its own folder (peers/<name>/index.ts) on its own.
 import { geoip } from '../peers/index.ts';
 import { imageHost } from '../peers/image-host/index.ts';
-import { messenger } from '../peers/index.ts';
+import { messenger } from '../peers/messenger/index.ts';
 import { carrier } from '../peers/index.ts';
 import { webhookEngine } from '../peers/index.ts';
 import { kyc } from '../peers/index.ts';

@@ -10,9 +10,9 @@ import { freshId } from '../../core/ids.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import type { Kernel } from '../../core/ports.ts';
-import type { FakeMessenger } from '../../peers/messenger.ts';
+import type { FakeMessenger } from '../../peers/messenger/model.ts';
 import type { MessagesModel } from '../messages/model.ts';
-import { CATEGORIES, maskPhone, searchIdOf } from '../../peers/messenger.ts';
+import { CATEGORIES, maskPhone, searchIdOf } from '../../peers/messenger/model.ts';
 import { KakaoChannelsStateSchema, type ConnectInput, type KakaoChannelRow, type KakaoChannelWire, KAKAO_CHANNEL_IDS } from './schema.ts';
 
 /** What the model uses beyond its own tables; the descriptor passes the runtime. */

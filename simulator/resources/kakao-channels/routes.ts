@@ -7,7 +7,7 @@ import { errorCodes } from '../../core/errors.ts';
 import { requiredChannelId } from './channel-query.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
-import { CATEGORIES, messengerErrors } from '../../peers/messenger.ts';
+import { CATEGORIES, messengerErrors } from '../../peers/messenger/model.ts';
 import { kakaoChannelErrors as E } from './model.ts';
 import { ConnectBody, KakaoCategoryList, KakaoChannel, KakaoChannelList, KakaoTemplateList, TokenRequestBody, TokenRequested } from './schema.ts';
 import type { TemplateRow } from '../messages/schema.ts';

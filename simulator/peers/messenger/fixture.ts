@@ -1,11 +1,11 @@
 // The fake messenger's part of the fixture (docs/fixtures.md): the business channels that exist on
 // its side. Beyond the schema: search ids and channel ids are unique, and managers are valid
-// phone numbers.
+// phone numbers. They load into a cleared messenger in the order given.
 import { Type } from '@sinclair/typebox';
-import { tryNormalizePhone } from '../core/phone.ts';
-import type { FixtureSection } from '../fixture/schema.ts';
-import type { FixturePart } from '../resources/family.ts';
-import { normalizeSearchId } from './messenger.ts';
+import { tryNormalizePhone } from '../../core/phone.ts';
+import type { FixtureSection } from '../../fixture/schema.ts';
+import type { FixturePart } from '../../resources/family.ts';
+import { normalizeSearchId, type FakeMessenger } from './model.ts';
 
 const sections = {
   messengerChannels: Type.Optional(
@@ -23,11 +23,11 @@ const sections = {
     ),
   ),
 };
-declare module '../fixture/schema.ts' {
+declare module '../../fixture/schema.ts' {
   interface Fixture extends FixtureSection<typeof sections> {}
 }
 
-export const messengerFixture: FixturePart = {
+export const messengerFixture: FixturePart<FakeMessenger> = {
   sections,
   check(f, fail) {
     const searchIds = new Set<string>();
@@ -45,5 +45,8 @@ export const messengerFixture: FixturePart = {
         if (!r.ok) fail(at('managers', j), r.message);
       });
     });
+  },
+  load(model, f) {
+    for (const c of f.messengerChannels ?? []) model.putChannel(c);
   },
 };
