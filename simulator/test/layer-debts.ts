@@ -34,7 +34,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/messages/index.ts -> simulator/control/messaging.ts',
     'simulator/resources/recordings/index.ts -> simulator/control/artifacts.ts',
     'simulator/resources/sip-auth/index.ts -> simulator/control/sip-auth.ts',
-    'simulator/resources/usage/index.ts -> simulator/control/usage.ts',
   ],
   'families -> another family\'s model': [
     'simulator/resources/assignment-links/model.ts -> simulator/resources/accounts/model.ts',
@@ -59,7 +58,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/sip-auth/model.ts -> simulator/resources/accounts/model.ts (type)',
     'simulator/resources/sip-endpoints/model.ts -> simulator/resources/accounts/model.ts (type)',
     'simulator/resources/sip-endpoints/model.ts -> simulator/resources/numbers/model.ts (type)',
-    'simulator/resources/usage/model.ts -> simulator/resources/accounts/model.ts (type)',
   ],
   'peers -> families': [
     'simulator/peers/mcp/runner.ts -> simulator/resources/mcp-connections/model.ts (type)',
@@ -167,7 +165,6 @@ export const LEGACY_FAMILIES: readonly string[] = [
   'emailDomains',
   'geoip',
   'carrier',
-  'usage',
   'messages',
   'kakaoChannels',
   'webhooks',
