@@ -5,11 +5,12 @@ import { AccountsModel } from './model.ts';
 import { ACCOUNT_IDS } from './schema.ts';
 import { accountsFixture } from './fixture.ts';
 import { operations as control } from '../../control/accounts.ts';
+import { operations as plansControl } from './plans-control.ts';
 
 export const accounts: Family<'accounts', AccountsModel> = {
   key: 'accounts',
   create: (rt) => new AccountsModel(rt),
-  control,
+  control: [...control, ...plansControl],
   idFormats: ACCOUNT_IDS,
   capabilities: ['accounts'],
   fixture: accountsFixture,

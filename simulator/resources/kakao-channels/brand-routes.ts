@@ -8,26 +8,12 @@ import { ListMetaSchema, pageOf, parsePaging, standardPagingParams, type PagingQ
 import { messageErrors } from '../messages/errors.ts';
 import { BRAND_IMAGE_MAX_BYTES } from '../messages/brand-assets.ts';
 import type { BrandImageRow, BrandTemplateRow } from '../messages/schema.ts';
+import { BrandTemplate, brandTemplateWire } from '../messages/brand-wire.ts';
 import { requiredChannelId } from './channel-query.ts';
 
 const TAG = 'Kakao channels';
 const BASIS = 'the official Node SDK calls it (docs/compatibility.md); the public API document has no such operation';
 const account = { accountId: Type.String({ description: 'Account id.' }) };
-
-export const BrandTemplate = Type.Object(
-  {
-    id: Type.String({ description: 'Send it as Brand.TemplateId.' }),
-    channelId: Type.String({ description: 'The connection\'s own id when the channel is connected, else the messenger\'s channel id.' }),
-    name: Type.String(),
-    chatBubbleType: Type.String({ description: 'An open set: TEXT, IMAGE, WIDE, WIDE_ITEM_LIST, CAROUSEL_FEED, COMMERCE, CAROUSEL_COMMERCE.' }),
-    content: Nullable(Type.String({ description: 'Only TEXT, IMAGE and WIDE bubbles have a text slot.' })),
-    header: Nullable(Type.String({ description: 'WIDE_ITEM_LIST only.' })),
-    variables: Type.Array(Type.String()),
-    createdAt: DateTime(),
-    updatedAt: DateTime(),
-  },
-  { $id: 'KakaoBrandTemplate', additionalProperties: false },
-);
 
 const BrandImage = Type.Object(
   {
@@ -76,7 +62,7 @@ export const operations = [
       const channelId = connection?.channelId ?? named;
       const page = pageOf(ctx.rt.messages.brandTemplates.list(ctx.accountId, channelId), parsePaging(ctx.query as PagingQuery));
       const shown = connection?.id ?? channelId;
-      return reply.ok({ data: page.data.map((t: BrandTemplateRow) => ({ ...wireOf(t), channelId: shown })), meta: page.meta });
+      return reply.ok({ data: page.data.map((t: BrandTemplateRow) => ({ ...brandTemplateWire(t), channelId: shown })), meta: page.meta });
     },
   }),
   defineOperation({
@@ -129,17 +115,3 @@ export const operations = [
     },
   }),
 ];
-
-export function wireOf(t: BrandTemplateRow) {
-  return {
-    id: t.id,
-    channelId: t.channelId,
-    name: t.name,
-    chatBubbleType: t.chatBubbleType,
-    content: t.content,
-    header: t.header,
-    variables: t.variables,
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-  };
-}

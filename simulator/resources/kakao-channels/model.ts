@@ -18,7 +18,7 @@ import { KakaoChannelsStateSchema, type ConnectInput, type KakaoChannelRow, type
 /** What the model uses beyond its own tables; the descriptor passes the runtime. */
 export interface KakaoChannelsPorts extends Pick<Kernel, 'clock' | 'random'> {
   messenger: Pick<FakeMessenger, 'call' | 'channel' | 'requireManager' | 'sendToken' | 'useToken'>;
-  messages: Pick<MessagesModel, 'templates'>;
+  messages: Pick<MessagesModel, 'templates' | 'useChannelDirectory'>;
 }
 
 export const kakaoChannelErrors = {
@@ -52,7 +52,9 @@ export class KakaoChannelsModel {
   // Snapshot, restore and reset of the tables above (core/table-state.ts).
   private readonly state = new TableState(KakaoChannelsStateSchema, 'kakaoChannels', { channels: this.channels });
 
-  constructor(private readonly rt: KakaoChannelsPorts) {}
+  constructor(private readonly rt: KakaoChannelsPorts) {
+    rt.messages.useChannelDirectory(this); // a sent ChannelId may name one of our connections
+  }
 
   list(accountId: string, status: 'connected' | 'needs_attention' | 'all'): readonly KakaoChannelRow[] {
     return this.channels.newestFirst((c) => c.accountId === accountId && (status === 'all' || c.status === status));
