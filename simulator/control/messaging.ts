@@ -9,8 +9,7 @@ import { messageErrors } from '../resources/messages/errors.ts';
 import { templateWire } from '../resources/messages/templates.ts';
 import { CreateBrandTemplateBody, CreateTemplateBody, KakaoTemplate, QuotaView, UpdateTemplateBody, UsageRecord } from '../resources/messages/schema.ts';
 import { BrandTemplate, wireOf as brandTemplateWire } from '../resources/kakao-channels/brand-routes.ts';
-import { PlanFixture } from '../fixture/schema.ts';
-import type { PlanRow } from '../resources/accounts/schema.ts';
+import { PlanFixture, type PlanRow } from '../resources/accounts/schema.ts';
 
 const TAG = 'Control plane';
 const accountParam = { accountId: Type.String() };
