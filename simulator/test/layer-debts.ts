@@ -31,7 +31,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/mcp-connections/index.ts -> simulator/control/mcp.ts',
     'simulator/resources/messages/index.ts -> simulator/control/messaging.ts',
     'simulator/resources/recordings/index.ts -> simulator/control/artifacts.ts',
-    'simulator/resources/sip-auth/index.ts -> simulator/control/sip-auth.ts',
     'simulator/resources/usage/index.ts -> simulator/control/usage.ts',
   ],
   'families -> another family\'s model': [
@@ -54,7 +53,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/recordings/model.ts -> simulator/resources/calls/model.ts (type)',
     'simulator/resources/recordings/model.ts -> simulator/resources/usage/model.ts (type)',
     'simulator/resources/recordings/routes.ts -> simulator/resources/calls/model.ts',
-    'simulator/resources/sip-auth/model.ts -> simulator/resources/accounts/model.ts (type)',
     'simulator/resources/usage/model.ts -> simulator/resources/accounts/model.ts (type)',
   ],
   'peers -> families': [
@@ -168,7 +166,6 @@ export const LEGACY_FAMILIES: readonly string[] = [
   'kakaoChannels',
   'webhooks',
   'webhookEngine',
-  'sipAuth',
   'callFlows',
   'calls',
   'kyc',
