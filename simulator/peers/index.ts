@@ -4,25 +4,16 @@
 // door has its own folder and descriptor (peers/dns/index.ts); the rest are described here.
 import type { Family } from '../resources/family.ts';
 import { messengerFixture } from './messenger-fixture.ts';
-import { GeoIp } from './geoip.ts';
 import { FakeImageHost } from './image-host.ts';
 import { FakeMessenger } from './messenger.ts';
 import { Carrier } from './carrier.ts';
 import { WebhookEngine } from './webhooks/engine.ts';
 import { FakeIdentityProvider, KYC_IDS } from './kyc.ts';
-import { operations as geoipControl } from '../control/geoip.ts';
 import { operations as imageHostControl } from '../control/image-host.ts';
 import { operations as messengerControl } from '../control/messenger.ts';
 import { operations as carrierControl } from '../control/carrier.ts';
 import { operations as webhookControl } from '../control/webhooks.ts';
 import { kycOperations as kycControl } from '../control/assignment.ts';
-
-export const geoip: Family<'geoip', GeoIp> = {
-  key: 'geoip',
-  create: () => new GeoIp(),
-  control: geoipControl,
-  capabilities: ['geoip'],
-};
 
 export const imageHost: Family<'imageHost', FakeImageHost> = {
   key: 'imageHost',

@@ -14,7 +14,7 @@ import { numbers } from './numbers/index.ts';
 import { blockLists } from './blocklists/index.ts';
 import { emailDomains } from './email-domains/index.ts';
 // One line per peer: each moves to its own folder (peers/<name>/index.ts) on its own.
-import { geoip } from '../peers/index.ts';
+import { geoip } from '../peers/geoip/index.ts';
 import { imageHost } from '../peers/index.ts';
 import { messenger } from '../peers/index.ts';
 import { carrier } from '../peers/index.ts';

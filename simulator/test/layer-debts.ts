@@ -66,7 +66,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
   'peers -> control/ or composition root': [
     'simulator/peers/index.ts -> simulator/control/assignment.ts',
     'simulator/peers/index.ts -> simulator/control/carrier.ts',
-    'simulator/peers/index.ts -> simulator/control/geoip.ts',
     'simulator/peers/index.ts -> simulator/control/image-host.ts',
     'simulator/peers/index.ts -> simulator/control/messenger.ts',
     'simulator/peers/index.ts -> simulator/control/webhooks.ts',
@@ -157,7 +156,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
 export const LEGACY_FAMILIES: readonly string[] = [
   'numbers',
   'emailDomains',
-  'geoip',
   'imageHost',
   'messenger',
   'carrier',
