@@ -8,12 +8,10 @@ import { FakeImageHost } from './image-host.ts';
 import { FakeMessenger } from './messenger.ts';
 import { Carrier } from './carrier.ts';
 import { WebhookEngine } from './webhooks/engine.ts';
-import { FakeIdentityProvider, KYC_IDS } from './kyc.ts';
 import { operations as imageHostControl } from '../control/image-host.ts';
 import { operations as messengerControl } from '../control/messenger.ts';
 import { operations as carrierControl } from '../control/carrier.ts';
 import { operations as webhookControl } from '../control/webhooks.ts';
-import { kycOperations as kycControl } from '../control/assignment.ts';
 
 export const imageHost: Family<'imageHost', FakeImageHost> = {
   key: 'imageHost',
@@ -45,13 +43,4 @@ export const webhookEngine: Family<'webhookEngine', WebhookEngine> = {
   create: (rt) => new WebhookEngine(rt),
   control: webhookControl,
   capabilities: ['webhooks'],
-};
-
-/** The end user's identity check behind assignment links; listed before the links that use it. */
-export const kyc: Family<'kyc', FakeIdentityProvider> = {
-  key: 'kyc',
-  create: (rt) => new FakeIdentityProvider(rt),
-  control: kycControl,
-  idFormats: KYC_IDS,
-  capabilities: ['kyc'],
 };

@@ -19,7 +19,7 @@ import { imageHost } from '../peers/index.ts';
 import { messenger } from '../peers/index.ts';
 import { carrier } from '../peers/index.ts';
 import { webhookEngine } from '../peers/index.ts';
-import { kyc } from '../peers/index.ts';
+import { kyc } from '../peers/kyc/index.ts';
 import { dns } from '../peers/dns/index.ts';
 import { usage } from './usage/index.ts';
 import { messages } from './messages/index.ts';

@@ -64,17 +64,14 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/peers/webhooks/targets.ts -> simulator/resources/webhooks/model.ts (type)',
   ],
   'peers -> control/ or composition root': [
-    'simulator/peers/index.ts -> simulator/control/assignment.ts',
     'simulator/peers/index.ts -> simulator/control/carrier.ts',
     'simulator/peers/index.ts -> simulator/control/image-host.ts',
     'simulator/peers/index.ts -> simulator/control/messenger.ts',
     'simulator/peers/index.ts -> simulator/control/webhooks.ts',
-    'simulator/peers/kyc.ts -> simulator/runtime.ts (type)',
   ],
   'fixture -> families': [
   ],
   'control/, web/, rules/ -> composition root': [
-    'simulator/control/assignment.ts -> simulator/runtime.ts (type)',
     'simulator/control/calls.ts -> simulator/runtime.ts (type)',
     'simulator/control/messenger.ts -> simulator/runtime.ts (type)',
     'simulator/control/webhooks.ts -> simulator/runtime.ts (type)',
@@ -83,7 +80,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
   ],
   'no import circle of more than two files': [
     'simulator/control/artifacts.ts',
-    'simulator/control/assignment.ts',
     'simulator/control/call-transfers.ts',
     'simulator/control/calls.ts',
     'simulator/control/mcp.ts',
@@ -91,7 +87,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/control/webhooks.ts',
     'simulator/operations.ts',
     'simulator/peers/index.ts',
-    'simulator/peers/kyc.ts',
     'simulator/peers/mcp/runner.ts',
     'simulator/peers/webhooks/engine.ts',
     'simulator/peers/webhooks/targets.ts',
@@ -166,7 +161,6 @@ export const LEGACY_FAMILIES: readonly string[] = [
   'webhookEngine',
   'callFlows',
   'calls',
-  'kyc',
   'assignmentLinks',
   'mcpConnections',
   'mcpApps',

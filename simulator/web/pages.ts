@@ -3,7 +3,7 @@
 // identity provider's page. Plain HTML with labels, headings, a live region and a language switch.
 import type { AssignmentSessionWire } from '../resources/assignment-links/schema.ts';
 import { REQUIRED_CLAUSES, OPTIONAL_CLAUSES } from '../resources/assignment-links/session.ts';
-import type { KycVerification } from '../peers/kyc.ts';
+import type { KycVerification } from '../peers/kyc/model.ts';
 import { ASSIGN_CLIENT_SCRIPT } from './assign-client.ts';
 import { TEXTS, type Lang, type Texts } from './texts.ts';
 

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { ApiError } from '../core/errors.ts';
 import { defineOperation, type Reply } from '../core/operation.ts';
 import { sessionErrors } from '../resources/assignment-links/errors.ts';
-import { kycErrors, type KycResult } from '../peers/kyc.ts';
+import { kycErrors, type KycResult } from '../peers/kyc/model.ts';
 import { closedPage, flowPage, identityPage, type ClosedReason } from './pages.ts';
 import { langOf, TEXTS } from './texts.ts';
 
