@@ -7,7 +7,7 @@ import { ApiError } from '../core/errors.ts';
 import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
 import type { Runtime } from '../runtime.ts';
 import { accountErrors } from '../resources/accounts/model.ts';
-import { checkWebhookHeaders } from '../resources/numbers/model.ts';
+import { checkWebhookHeaders } from '../peers/webhooks/headers.ts';
 import { deliveryErrors } from '../peers/webhooks/engine.ts';
 import { receiverErrors } from '../peers/webhooks/receiver-policy.ts';
 import { AttemptRowSchema, DeliveryRowSchema, METHODS, type JournalFilter } from '../peers/webhooks/schema.ts';

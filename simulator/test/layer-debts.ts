@@ -8,8 +8,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
   'core imports only core': [
   ],
   'families -> composition root': [
-    'simulator/resources/assignment-links/model.ts -> simulator/runtime.ts (type)',
-    'simulator/resources/assignment-links/session.ts -> simulator/runtime.ts (type)',
     'simulator/resources/call-flows/routes.ts -> simulator/runtime.ts (type)',
     'simulator/resources/calls/effects.ts -> simulator/runtime.ts (type)',
     'simulator/resources/calls/live-control.ts -> simulator/runtime.ts (type)',
@@ -24,7 +22,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/numbers/model.ts -> simulator/resources/index.ts (type)',
   ],
   'families -> control/': [
-    'simulator/resources/assignment-links/index.ts -> simulator/control/assignment.ts',
     'simulator/resources/call-flows/index.ts -> simulator/control/call-flows.ts',
     'simulator/resources/calls/index.ts -> simulator/control/call-transfers.ts',
     'simulator/resources/calls/index.ts -> simulator/control/calls.ts',
@@ -34,11 +31,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/usage/index.ts -> simulator/control/usage.ts',
   ],
   'families -> another family\'s model': [
-    'simulator/resources/assignment-links/model.ts -> simulator/resources/accounts/model.ts',
-    'simulator/resources/assignment-links/model.ts -> simulator/resources/numbers/model.ts',
-    'simulator/resources/assignment-links/routes.ts -> simulator/resources/accounts/model.ts',
-    'simulator/resources/assignment-links/routes.ts -> simulator/resources/numbers/model.ts',
-    'simulator/resources/assignment-links/session.ts -> simulator/resources/numbers/model.ts',
     'simulator/resources/calls/model.ts -> simulator/resources/numbers/model.ts',
     'simulator/resources/kakao-channels/model.ts -> simulator/resources/messages/model.ts (type)',
     'simulator/resources/mcp-apps/tools.ts -> simulator/resources/usage/model.ts (type)',
@@ -91,10 +83,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/peers/webhooks/engine.ts',
     'simulator/peers/webhooks/targets.ts',
     'simulator/registry.ts',
-    'simulator/resources/assignment-links/index.ts',
-    'simulator/resources/assignment-links/model.ts',
-    'simulator/resources/assignment-links/routes.ts',
-    'simulator/resources/assignment-links/session.ts',
     'simulator/resources/call-batches/dialer.ts',
     'simulator/resources/call-batches/index.ts',
     'simulator/resources/call-batches/model.ts',
@@ -142,8 +130,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/recordings/model.ts',
     'simulator/resources/recordings/routes.ts',
     'simulator/runtime.ts',
-    'simulator/web/pages.ts',
-    'simulator/web/routes.ts',
   ],
 };
 
@@ -161,7 +147,6 @@ export const LEGACY_FAMILIES: readonly string[] = [
   'webhookEngine',
   'callFlows',
   'calls',
-  'assignmentLinks',
   'mcpConnections',
   'mcpApps',
   'recordings',
@@ -169,7 +154,6 @@ export const LEGACY_FAMILIES: readonly string[] = [
 
 /** Clock job kinds registered without their payload's schema (declared in the owner's `jobs`), sorted. */
 export const UNCHECKED_JOB_KINDS: readonly string[] = [
-  'assignmentLinks.expire',
   'calls.answer',
   'calls.phoneHangup',
   'calls.resume',

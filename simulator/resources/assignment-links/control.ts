@@ -1,9 +1,11 @@
-// Control plane of assignment links: an account's issuing-page domains (what a returnUrl host must
-// equal) and brand. Documented in docs/control-plane.md, "Identity verification and issuing pages".
+// The assignment links' /_sim routes: an account's issuing-page settings, the domains a
+// returnUrl host must equal and the brand (docs/control-plane.md, "Identity verification and
+// issuing pages").
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
-import { accountErrors } from '../resources/accounts/model.ts';
-import { IssuingPageSchema } from '../resources/assignment-links/schema.ts';
+import { reply } from '../../core/operation.ts';
+import { accountErrors } from '../accounts/errors.ts';
+import { IssuingPageSchema } from './schema.ts';
+import { operation } from './scope.ts';
 
 const TAG = 'Control plane';
 
@@ -18,9 +20,8 @@ const IssuingPageBody = Type.Object(
   { $id: 'SimIssuingPageRequest', additionalProperties: false, description: 'Replaces the settings; an omitted brand field becomes null.' },
 );
 
-/** An account's issuing-page settings (the assignment-links descriptor lists them). */
-export const issuingPageOperations = [
-  defineOperation({
+export const operations = [
+  operation({
     operationId: 'simGetIssuingPage',
     method: 'GET',
     path: '/_sim/accounts/{accountId}/issuing-page',
@@ -31,12 +32,12 @@ export const issuingPageOperations = [
     params: { accountId: Type.String() },
     responses: { 200: { description: 'The settings.', schema: IssuingPage } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params }) => {
-      rt.accounts.require(params.accountId);
-      return reply.ok({ accountId: params.accountId, ...rt.assignmentLinks.issuingPageOf(params.accountId) });
+    handler: ({ scope, params }) => {
+      scope.accounts.require(params.accountId);
+      return reply.ok({ accountId: params.accountId, ...scope.assignmentLinks.issuingPageOf(params.accountId) });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simPutIssuingPage',
     method: 'PUT',
     path: '/_sim/accounts/{accountId}/issuing-page',
@@ -50,6 +51,6 @@ export const issuingPageOperations = [
     bodyRequired: true,
     responses: { 200: { description: 'The settings.', schema: IssuingPage } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params, body }) => reply.ok({ accountId: params.accountId, ...rt.assignmentLinks.setIssuingPage(params.accountId, body) }),
+    handler: ({ scope, params, body }) => reply.ok({ accountId: params.accountId, ...scope.assignmentLinks.setIssuingPage(params.accountId, body) }),
   }),
 ];
