@@ -7,11 +7,9 @@ import { messengerFixture } from './messenger-fixture.ts';
 import { FakeImageHost } from './image-host.ts';
 import { FakeMessenger } from './messenger.ts';
 import { Carrier } from './carrier.ts';
-import { WebhookEngine } from './webhooks/engine.ts';
 import { operations as imageHostControl } from '../control/image-host.ts';
 import { operations as messengerControl } from '../control/messenger.ts';
 import { operations as carrierControl } from '../control/carrier.ts';
-import { operations as webhookControl } from '../control/webhooks.ts';
 
 export const imageHost: Family<'imageHost', FakeImageHost> = {
   key: 'imageHost',
@@ -34,13 +32,4 @@ export const carrier: Family<'carrier', Carrier> = {
   create: (rt) => new Carrier(rt, rt.listed.carrierOwners),
   control: carrierControl,
   capabilities: ['carrier'],
-};
-
-/** Listed after accounts: its snapshot lists every account's signing key. */
-export const webhookEngine: Family<'webhookEngine', WebhookEngine> = {
-  key: 'webhookEngine',
-  snapshotKey: 'webhookDeliveries',
-  create: (rt) => new WebhookEngine(rt),
-  control: webhookControl,
-  capabilities: ['webhooks'],
 };

@@ -50,23 +50,17 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
   'peers -> families': [
     'simulator/peers/mcp/runner.ts -> simulator/resources/mcp-connections/model.ts (type)',
     'simulator/peers/mcp/runner.ts -> simulator/resources/mcp-connections/schema.ts',
-    'simulator/peers/webhooks/engine.ts -> simulator/resources/accounts/model.ts (type)',
-    'simulator/peers/webhooks/engine.ts -> simulator/resources/webhooks/schema.ts',
-    'simulator/peers/webhooks/targets.ts -> simulator/resources/numbers/model.ts (type)',
-    'simulator/peers/webhooks/targets.ts -> simulator/resources/webhooks/model.ts (type)',
   ],
   'peers -> control/ or composition root': [
     'simulator/peers/index.ts -> simulator/control/carrier.ts',
     'simulator/peers/index.ts -> simulator/control/image-host.ts',
     'simulator/peers/index.ts -> simulator/control/messenger.ts',
-    'simulator/peers/index.ts -> simulator/control/webhooks.ts',
   ],
   'fixture -> families': [
   ],
   'control/, web/, rules/ -> composition root': [
     'simulator/control/calls.ts -> simulator/runtime.ts (type)',
     'simulator/control/messenger.ts -> simulator/runtime.ts (type)',
-    'simulator/control/webhooks.ts -> simulator/runtime.ts (type)',
   ],
   'no value-import cycle': [
   ],
@@ -76,12 +70,9 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/control/calls.ts',
     'simulator/control/mcp.ts',
     'simulator/control/messenger.ts',
-    'simulator/control/webhooks.ts',
     'simulator/operations.ts',
     'simulator/peers/index.ts',
     'simulator/peers/mcp/runner.ts',
-    'simulator/peers/webhooks/engine.ts',
-    'simulator/peers/webhooks/targets.ts',
     'simulator/registry.ts',
     'simulator/resources/call-batches/dialer.ts',
     'simulator/resources/call-batches/index.ts',
@@ -143,8 +134,6 @@ export const LEGACY_FAMILIES: readonly string[] = [
   'usage',
   'messages',
   'kakaoChannels',
-  'webhooks',
-  'webhookEngine',
   'callFlows',
   'calls',
   'mcpConnections',
@@ -164,5 +153,4 @@ export const UNCHECKED_JOB_KINDS: readonly string[] = [
   'recordings.expire',
   'recordings.summarized',
   'recordings.transcribed',
-  'webhooks.retry',
 ];
