@@ -15,9 +15,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/calls/progress.ts -> simulator/runtime.ts (type)',
     'simulator/resources/calls/transfer-legs.ts -> simulator/runtime.ts (type)',
     'simulator/resources/email-domains/routes.ts -> simulator/runtime.ts (type)',
-    'simulator/resources/mcp-apps/model.ts -> simulator/runtime.ts (type)',
-    'simulator/resources/mcp-apps/routes.ts -> simulator/runtime.ts (type)',
-    'simulator/resources/mcp-apps/tools.ts -> simulator/runtime.ts (type)',
     'simulator/resources/mcp-connections/model.ts -> simulator/runtime.ts (type)',
     'simulator/resources/numbers/model.ts -> simulator/resources/index.ts (type)',
   ],
@@ -33,7 +30,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
   'families -> another family\'s model': [
     'simulator/resources/calls/model.ts -> simulator/resources/numbers/model.ts',
     'simulator/resources/kakao-channels/model.ts -> simulator/resources/messages/model.ts (type)',
-    'simulator/resources/mcp-apps/tools.ts -> simulator/resources/usage/model.ts (type)',
     'simulator/resources/messages/model.ts -> simulator/resources/accounts/model.ts (type)',
     'simulator/resources/messages/model.ts -> simulator/resources/blocklists/model.ts (type)',
     'simulator/resources/messages/model.ts -> simulator/resources/kakao-channels/model.ts (type)',
@@ -104,10 +100,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/kakao-channels/index.ts',
     'simulator/resources/kakao-channels/model.ts',
     'simulator/resources/kakao-channels/routes.ts',
-    'simulator/resources/mcp-apps/index.ts',
-    'simulator/resources/mcp-apps/model.ts',
-    'simulator/resources/mcp-apps/routes.ts',
-    'simulator/resources/mcp-apps/tools.ts',
     'simulator/resources/mcp-connections/index.ts',
     'simulator/resources/mcp-connections/model.ts',
     'simulator/resources/mcp-connections/routes.ts',
@@ -137,7 +129,6 @@ export const LEGACY_FAMILIES: readonly string[] = [
   'callFlows',
   'calls',
   'mcpConnections',
-  'mcpApps',
   'recordings',
 ];
 
