@@ -2,10 +2,10 @@
 // replace its limits (line limit, monthly message caps). Plans are the accounts family's state;
 // the messages' caps read them at each send.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
 import { ApiError } from '../../core/errors.ts';
-import { PlanFixture } from '../../fixture/schema.ts';
-import type { PlanRow } from './schema.ts';
+import { PlanFixture, type PlanRow } from './schema.ts';
+import { operation } from './scope.ts';
 
 const TAG = 'Control plane';
 
@@ -19,7 +19,7 @@ function planView(p: PlanRow) {
 }
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simListPlans',
     method: 'GET',
     path: '/_sim/plans',
@@ -28,9 +28,9 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'Plans.', schema: Type.Object({ data: Type.Array(PlanView) }, { additionalProperties: false }) } },
-    handler: ({ rt }) => reply.ok({ data: rt.accounts.listPlans().map(planView) }),
+    handler: ({ scope }) => reply.ok({ data: scope.accounts.listPlans().map(planView) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'simPutPlan',
     method: 'PUT',
     path: '/_sim/plans/{planId}',
@@ -47,11 +47,11 @@ export const operations = [
       200: { description: 'Replaced.', schema: PlanView },
       201: { description: 'Defined.', schema: PlanView },
     },
-    handler: ({ rt, params, body }) => {
+    handler: ({ scope, params, body }) => {
       if (!PLAN_KEY.test(params.planId)) {
         throw ApiError.validation(`plan key "${params.planId}" must be a lowercase letter, then lowercase letters, digits and _`, [{ path: 'planId', message: 'bad plan key' }]);
       }
-      const { plan, created } = rt.accounts.putPlan(params.planId, body);
+      const { plan, created } = scope.accounts.putPlan(params.planId, body);
       return created ? reply.created(planView(plan)) : reply.ok(planView(plan));
     },
   }),

@@ -1,16 +1,16 @@
-// Control plane of the webhook delivery engine (docs/control-plane.md "Webhooks"): the signing
+// The webhook delivery engine's /_sim routes (docs/control-plane.md "Webhooks"): the signing
 // key per account, the journal of every attempt and the deliveries behind them, triggering any
 // event, injecting a duplicate delivery, and waiting until deliveries in flight have settled.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
-import { ApiError } from '../core/errors.ts';
-import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
-import type { Runtime } from '../runtime.ts';
-import { accountErrors } from '../resources/accounts/model.ts';
-import { checkWebhookHeaders } from '../resources/numbers/model.ts';
-import { deliveryErrors } from '../peers/webhooks/engine.ts';
-import { receiverErrors } from '../peers/webhooks/receiver-policy.ts';
-import { AttemptRowSchema, DeliveryRowSchema, METHODS, type JournalFilter } from '../peers/webhooks/schema.ts';
+import { reply } from '../../core/operation.ts';
+import { ApiError } from '../../core/errors.ts';
+import { sharedErrors } from '../../rules/errors.ts';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { checkWebhookHeaders } from './headers.ts';
+import { deliveryErrors } from './engine.ts';
+import { receiverErrors } from './receiver-policy.ts';
+import { operation, type EngineScope } from './scope.ts';
+import { AttemptRowSchema, DeliveryRowSchema, METHODS, type JournalFilter } from './schema.ts';
 
 const TAG = 'Control plane';
 const accountParam = { accountId: Type.String() };
@@ -94,19 +94,19 @@ const Settled = Type.Object(
 
 const ID_FIELDS = ['CallId', 'MessageId', 'LinkId'];
 
-function settledView(rt: Runtime) {
-  const waiting = rt.webhookEngine.listDeliveries({ status: 'pending' }).filter((d) => d.phase === 'waiting');
+function settledView(scope: EngineScope) {
+  const waiting = scope.webhookEngine.listDeliveries({ status: 'pending' }).filter((d) => d.phase === 'waiting');
   const next = waiting.map((d) => d.nextAttemptAt!).sort()[0] ?? null;
-  return { now: rt.nowIso(), inFlight: 0, waiting: waiting.length, nextRetryAt: next };
+  return { now: scope.clock.nowIso(), inFlight: 0, waiting: waiting.length, nextRetryAt: next };
 }
 
-function signingKeyView(rt: Runtime, accountId: string) {
-  rt.accounts.require(accountId);
-  return { accountId, signingKey: rt.webhookEngine.signingKeys.get(accountId) };
+function signingKeyView(scope: EngineScope, accountId: string) {
+  scope.accounts.require(accountId);
+  return { accountId, signingKey: scope.webhookEngine.signingKeys.get(accountId) };
 }
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simGetSigningKey',
     method: 'GET',
     path: '/_sim/accounts/{accountId}/signing-key',
@@ -117,10 +117,10 @@ export const operations = [
     auth: 'control',
     params: accountParam,
     responses: { 200: { description: 'The key.', schema: SigningKeyView } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params }) => reply.ok(signingKeyView(rt, params.accountId)),
+    errors: [sharedErrors.ACCOUNT_NOT_FOUND],
+    handler: ({ scope, params }) => reply.ok(signingKeyView(scope, params.accountId)),
   }),
-  defineOperation({
+  operation({
     operationId: 'simSetSigningKey',
     method: 'PUT',
     path: '/_sim/accounts/{accountId}/signing-key',
@@ -132,16 +132,16 @@ export const operations = [
     params: accountParam,
     body: SetSigningKeyBody,
     responses: { 200: { description: 'The new key.', schema: SigningKeyView } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      rt.accounts.require(params.accountId);
-      const keys = rt.webhookEngine.signingKeys;
+    errors: [sharedErrors.ACCOUNT_NOT_FOUND],
+    handler: ({ scope, params, body }) => {
+      scope.accounts.require(params.accountId);
+      const keys = scope.webhookEngine.signingKeys;
       if (body?.signingKey !== undefined) keys.set(params.accountId, body.signingKey);
-      else keys.rotate(params.accountId, rt.random);
-      return reply.ok(signingKeyView(rt, params.accountId));
+      else keys.rotate(params.accountId, scope.random);
+      return reply.ok(signingKeyView(scope, params.accountId));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simWebhookJournal',
     method: 'GET',
     path: '/_sim/webhooks/journal',
@@ -152,9 +152,9 @@ export const operations = [
     auth: 'control',
     query: filterQuery,
     responses: { 200: { description: 'Matching attempts.', schema: Journal } },
-    handler: ({ rt, query }) => reply.ok({ data: rt.webhookEngine.journal(query as JournalFilter) }),
+    handler: ({ scope, query }) => reply.ok({ data: scope.webhookEngine.journal(query as JournalFilter) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'simClearWebhookJournal',
     method: 'DELETE',
     path: '/_sim/webhooks/journal',
@@ -164,12 +164,12 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 204: { description: 'Cleared.' } },
-    handler: ({ rt }) => {
-      rt.webhookEngine.clearJournal();
+    handler: ({ scope }) => {
+      scope.webhookEngine.clearJournal();
       return reply.noContent();
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simWebhookDeliveries',
     method: 'GET',
     path: '/_sim/webhooks/deliveries',
@@ -180,9 +180,9 @@ export const operations = [
     auth: 'control',
     query: filterQuery,
     responses: { 200: { description: 'Matching deliveries.', schema: Deliveries } },
-    handler: ({ rt, query }) => reply.ok({ data: rt.webhookEngine.listDeliveries(query as JournalFilter) }),
+    handler: ({ scope, query }) => reply.ok({ data: scope.webhookEngine.listDeliveries(query as JournalFilter) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'simTriggerWebhookEvent',
     method: 'POST',
     path: '/_sim/webhooks/events',
@@ -194,21 +194,21 @@ export const operations = [
     body: TriggerBody,
     bodyRequired: true,
     responses: { 202: { description: 'The deliveries it caused, queued.', schema: Caused } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND, receiverErrors.URL_BLOCKED],
-    handler: ({ rt, body }) => {
-      rt.accounts.require(body.accountId);
+    errors: [sharedErrors.ACCOUNT_NOT_FOUND, receiverErrors.URL_BLOCKED],
+    handler: ({ scope, body }) => {
+      scope.accounts.require(body.accountId);
       const named = ID_FIELDS.map((f) => body.payload[f]).find((v) => typeof v === 'string') as string | undefined;
-      const event = { type: body.type, accountId: body.accountId, resourceId: body.resourceId ?? named ?? '', at: rt.clock.now(), payload: body.payload };
-      const engine = rt.webhookEngine;
+      const event = { type: body.type, accountId: body.accountId, resourceId: body.resourceId ?? named ?? '', at: scope.clock.now(), payload: body.payload };
+      const engine = scope.webhookEngine;
       if (!body.to) return reply.json(202, JSON.stringify({ deliveries: engine.emit(event) }));
       const headers = body.to.headers ?? {};
       checkWebhookHeaders(headers, 'to.headers');
-      const url = rt.receiverPolicy.check(body.to.url, 'to.url');
+      const url = scope.receiverPolicy.check(body.to.url, 'to.url');
       const deliveries = engine.deliver(event, [{ kind: 'url', url, method: body.to.method ?? 'POST', headers }]);
       return reply.json(202, JSON.stringify({ deliveries }));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simDuplicateWebhookDelivery',
     method: 'POST',
     path: '/_sim/webhooks/duplicates',
@@ -221,17 +221,17 @@ export const operations = [
     bodyRequired: true,
     responses: { 202: { description: 'The duplicate, queued.', schema: Duplicated } },
     errors: [deliveryErrors.DELIVERY_NOT_FOUND],
-    handler: ({ rt, body }) => {
+    handler: ({ scope, body }) => {
       if ((body.deliveryId === undefined) === (body.resourceId === undefined)) {
         throw ApiError.validation('give exactly one of "deliveryId" and "resourceId"', [{ path: '', message: 'deliveryId or resourceId' }]);
       }
-      const engine = rt.webhookEngine;
+      const engine = scope.webhookEngine;
       const original = body.deliveryId ?? engine.latest({ resourceId: body.resourceId, event: body.event, accountId: body.accountId })?.id;
       if (original === undefined) throw deliveryErrors.DELIVERY_NOT_FOUND(`no delivery for resource ${body.resourceId}${body.event ? ` and event ${body.event}` : ''}`);
       return reply.json(202, JSON.stringify({ delivery: engine.duplicate(original) }));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simSettleWebhooks',
     method: 'POST',
     path: '/_sim/webhooks/settle',
@@ -241,9 +241,9 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'Settled.', schema: Settled } },
-    handler: ({ rt }) => {
-      if (!rt.io.busy) return reply.ok(settledView(rt));
-      return rt.io.settled().then(() => reply.ok(settledView(rt)));
+    handler: ({ scope }) => {
+      if (!scope.io.busy) return reply.ok(settledView(scope));
+      return scope.io.settled().then(() => reply.ok(settledView(scope)));
     },
   }),
 ];

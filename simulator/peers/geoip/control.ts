@@ -1,6 +1,8 @@
-// Control plane: the fake geo-IP database behind the overseas refusal (peers/geoip.ts).
+// The fake geo-IP database's /_sim routes: which client addresses count as foreign, behind the
+// overseas refusal (docs/control-plane.md, "Geo-IP").
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
+import { reply } from '../../core/operation.ts';
+import { operation } from './scope.ts';
 
 const TAG = 'Control plane';
 
@@ -8,7 +10,7 @@ const GeoIpView = Type.Object({ foreign: Type.Array(Type.String()) }, { $id: 'Si
 const ForeignBody = Type.Object({ ip: Type.String({ minLength: 1, description: 'An address or an IPv4 CIDR range.' }) }, { additionalProperties: false });
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simGetGeoIp',
     method: 'GET',
     path: '/_sim/geoip',
@@ -17,9 +19,9 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'Foreign addresses and ranges.', schema: GeoIpView } },
-    handler: ({ rt }) => reply.ok({ foreign: rt.geoip.entries() }),
+    handler: ({ scope }) => reply.ok({ foreign: scope.geoip.entries() }),
   }),
-  defineOperation({
+  operation({
     operationId: 'simAddForeignIp',
     method: 'POST',
     path: '/_sim/geoip/foreign',
@@ -31,12 +33,12 @@ export const operations = [
     body: ForeignBody,
     bodyRequired: true,
     responses: { 201: { description: 'Marked.', schema: GeoIpView } },
-    handler: ({ rt, body }) => {
-      rt.geoip.add(body.ip);
-      return reply.created({ foreign: rt.geoip.entries() });
+    handler: ({ scope, body }) => {
+      scope.geoip.add(body.ip);
+      return reply.created({ foreign: scope.geoip.entries() });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simRemoveForeignIp',
     method: 'DELETE',
     path: '/_sim/geoip/foreign/{ip}',
@@ -47,8 +49,8 @@ export const operations = [
     auth: 'control',
     params: { ip: Type.String() },
     responses: { 204: { description: 'Removed (or was not marked).' } },
-    handler: ({ rt, params }) => {
-      rt.geoip.remove(params.ip);
+    handler: ({ scope, params }) => {
+      scope.geoip.remove(params.ip);
       return reply.noContent();
     },
   }),

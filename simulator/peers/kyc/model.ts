@@ -3,13 +3,14 @@
 // verification is started for a link, the person completes or abandons it on the provider's page
 // (served by the simulator, or completed through the control plane), and the session asks the
 // provider for the result. Tests script it (docs/control-plane.md, "Identity verification"):
-// the next result (name or age mismatch, abandoned), a provider error, a rate limit.
+// the next result (name or age mismatch, abandoned), a provider error, a rate limit. The runtime
+// validates a snapshot's part before `restore` reads it.
 import { Type, type Static } from '@sinclair/typebox';
-import { ApiError, defineError } from '../core/errors.ts';
-import { iso } from '../core/clock.ts';
-import { newId, type IdFormat } from '../core/ids.ts';
-import { DateTime, Nullable, StringEnum, validate } from '../core/schema.ts';
-import type { Runtime } from '../runtime.ts';
+import { ApiError, defineError } from '../../core/errors.ts';
+import { iso } from '../../core/clock.ts';
+import { newId, type IdFormat } from '../../core/ids.ts';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import type { KycModelScope } from './ports.ts';
 
 export const KYC_IDS = {
   identityVerification: { prefix: 'identity-verification-', hex: 24 },
@@ -63,7 +64,7 @@ export class FakeIdentityProvider {
   failure: KycFailure = 'none'; // a scripted provider failure, until set back to none
   nextResult: KycResult | null = null; // overrides the outcome of the next completion, then clears
 
-  constructor(private readonly rt: Runtime) {}
+  constructor(private readonly rt: KycModelScope) {}
 
   clear(): void {
     this.verifications = new Map();
@@ -75,9 +76,7 @@ export class FakeIdentityProvider {
     return { verifications: [...this.verifications.values()].map((v) => ({ ...v })), failure: this.failure, nextResult: this.nextResult };
   }
 
-  restore(state: unknown): void {
-    validate(KycStateSchema, state, 'snapshot kyc', 'kyc');
-    const s = state as KycState;
+  restore(s: KycState): void {
     this.verifications = new Map(s.verifications.map((v) => [v.id, { ...v }]));
     this.failure = s.failure;
     this.nextResult = s.nextResult;

@@ -1,39 +1,39 @@
-// Control plane: accounts beyond creation (views, plan and subscription changes, overseas
-// exceptions), API keys, and numbers granted without the plan and subscription checks.
+// The accounts' /_sim routes beyond creation (the fixed contract's POST /_sim/accounts): views
+// with the account's keys and numbers, plan and subscription changes, overseas exceptions,
+// operations' messaging controls, and API keys (docs/control-plane.md, "Accounts"). Granting a
+// number changes the numbers' state, so that route is the numbers family's.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
-import { iso, parseInstant } from '../core/clock.ts';
-import type { Runtime } from '../runtime.ts';
-import { accountErrors } from '../resources/accounts/model.ts';
-import { AccountView, UpdateAccountBody, type AccountRow } from '../resources/accounts/schema.ts';
-import { PhoneNumber } from '../resources/numbers/schema.ts';
-import { numberWire } from '../resources/numbers/routes.ts';
+import { reply } from '../../core/operation.ts';
+import { iso, parseInstant } from '../../core/clock.ts';
+import { accountErrors } from './errors.ts';
+import type { AccountsModel } from './model.ts';
+import { operation } from './scope.ts';
+import { AccountView, UpdateAccountBody, type AccountRow } from './schema.ts';
 
 const TAG = 'Control plane';
 
 const ApiKeyView = Type.Object({ apiKey: Type.String() }, { additionalProperties: false });
-const GrantNumberBody = Type.Object({ number: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false });
 
 const accountParam = { accountId: Type.String() };
 
-function accountView(rt: Runtime, a: AccountRow) {
+function accountView(accounts: AccountsModel, a: AccountRow) {
   return {
     accountId: a.id,
     name: a.name,
     plan: a.plan,
     addons: a.addons,
     subscription: a.subscription,
-    subscriptionActive: rt.accounts.subscriptionActive(a.id),
+    subscriptionActive: accounts.subscriptionActive(a.id),
     apiKeys: a.apiKeys,
     ipExceptions: a.ipExceptions,
     messagingOps: a.messagingOps,
-    numbers: rt.numbers.listFor(a.id).map((n) => n.id),
+    numbers: accounts.numbersOf(a.id),
     createdAt: a.createdAt,
   };
 }
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simListAccounts',
     method: 'GET',
     path: '/_sim/accounts',
@@ -42,9 +42,9 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'Accounts.', schema: Type.Object({ data: Type.Array(AccountView) }) } },
-    handler: ({ rt }) => reply.ok({ data: rt.accounts.list().map((a) => accountView(rt, a)) }),
+    handler: ({ scope }) => reply.ok({ data: scope.accounts.list().map((a) => accountView(scope.accounts, a)) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'simGetAccount',
     method: 'GET',
     path: '/_sim/accounts/{accountId}',
@@ -55,9 +55,9 @@ export const operations = [
     params: accountParam,
     responses: { 200: { description: 'The account.', schema: AccountView } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params }) => reply.ok(accountView(rt, rt.accounts.require(params.accountId))),
+    handler: ({ scope, params }) => reply.ok(accountView(scope.accounts, scope.accounts.require(params.accountId))),
   }),
-  defineOperation({
+  operation({
     operationId: 'simUpdateAccount',
     method: 'PATCH',
     path: '/_sim/accounts/{accountId}',
@@ -70,13 +70,13 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The account.', schema: AccountView } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND, accountErrors.PLAN_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
+    handler: ({ scope, params, body }) => {
       const patch = { ...body };
       if (patch.subscription) patch.subscription = { ...patch.subscription, startedAt: iso(parseInstant(patch.subscription.startedAt)!) };
-      return reply.ok(accountView(rt, rt.accounts.update(params.accountId, patch)));
+      return reply.ok(accountView(scope.accounts, scope.accounts.update(params.accountId, patch)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simCreateApiKey',
     method: 'POST',
     path: '/_sim/accounts/{accountId}/api-keys',
@@ -87,9 +87,9 @@ export const operations = [
     params: accountParam,
     responses: { 201: { description: 'The new key.', schema: ApiKeyView } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params }) => reply.created({ apiKey: rt.accounts.addKey(params.accountId) }),
+    handler: ({ scope, params }) => reply.created({ apiKey: scope.accounts.addKey(params.accountId) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'simRevokeApiKey',
     method: 'DELETE',
     path: '/_sim/accounts/{accountId}/api-keys/{apiKey}',
@@ -100,29 +100,11 @@ export const operations = [
     params: { ...accountParam, apiKey: Type.String() },
     responses: { 204: { description: 'Revoked; the key now gets 401.' } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params }) => {
-      if (!rt.accounts.revokeKey(params.accountId, params.apiKey)) {
+    handler: ({ scope, params }) => {
+      if (!scope.accounts.revokeKey(params.accountId, params.apiKey)) {
         throw accountErrors.ACCOUNT_NOT_FOUND(`account ${params.accountId} has no such key`);
       }
       return reply.noContent();
-    },
-  }),
-  defineOperation({
-    operationId: 'simGrantNumber',
-    method: 'POST',
-    path: '/_sim/accounts/{accountId}/numbers',
-    tag: TAG,
-    summary: 'Give the account a number without the plan and subscription checks',
-    description: 'A specific free number, or the next pool number when `number` is omitted.',
-    origin: 'simulator',
-    auth: 'control',
-    params: accountParam,
-    body: GrantNumberBody,
-    responses: { 201: { description: 'The number.', schema: PhoneNumber } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      rt.accounts.require(params.accountId);
-      return reply.created(numberWire(rt.numbers.grant(params.accountId, body?.number)));
     },
   }),
 ];

@@ -1,13 +1,16 @@
 // Pages a person opens in a browser: the issuing page at a link's url (GET /assign/{token}) and
 // the fake identity provider's page (GET and form POST /identity/{id}), which sends the person
-// back to the issuing page with the verification id so the page resumes.
+// back to the issuing page with the verification id so the page resumes. Both are steps of the
+// issuing flow, so they are the assignment links' pages; the provider's state is read through
+// the family's port on it.
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../core/errors.ts';
-import { defineOperation, type Reply } from '../core/operation.ts';
-import { sessionErrors } from '../resources/assignment-links/errors.ts';
-import { kycErrors, type KycResult } from '../peers/kyc.ts';
-import { closedPage, flowPage, identityPage, type ClosedReason } from './pages.ts';
-import { langOf, TEXTS } from './texts.ts';
+import { ApiError } from '../../core/errors.ts';
+import type { Reply } from '../../core/operation.ts';
+import { kycErrors, type KycResult } from '../../peers/kyc/model.ts';
+import { sessionErrors } from './errors.ts';
+import { closedPage, flowPage, identityPage, type ClosedReason } from './page-html.ts';
+import { langOf, TEXTS } from './page-texts.ts';
+import { operation } from './scope.ts';
 
 const TAG = 'Issuing pages';
 const HTML = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY' };
@@ -30,7 +33,7 @@ function formFields(body: string | Uint8Array | undefined): URLSearchParams {
 }
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'assignPage',
     method: 'GET',
     path: '/assign/{token}',
@@ -43,11 +46,11 @@ export const operations = [
     params: { token: Type.String() },
     query: lang,
     responses: { 200: { description: 'The issuing flow.', contentType: 'text/html' } },
-    handler: ({ rt, params, query }) => {
+    handler: ({ scope, params, query }) => {
       const l = langOf(query.lang);
       const path = `/assign/${encodeURIComponent(params.token)}`;
       try {
-        const session = rt.assignmentLinks.sessions.get(params.token);
+        const session = scope.assignmentLinks.sessions.get(params.token);
         if (session.status === 'consumed') return html(200, closedPage(l, 'used', path));
         return html(200, flowPage(l, session, path));
       } catch (e) {
@@ -57,7 +60,7 @@ export const operations = [
       }
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'identityProviderPage',
     method: 'GET',
     path: '/identity/{identityVerificationId}',
@@ -69,12 +72,12 @@ export const operations = [
     params: { identityVerificationId: Type.String() },
     query: lang,
     responses: { 200: { description: 'The provider page.', contentType: 'text/html' } },
-    handler: ({ rt, params, query }) => {
-      const v = rt.kyc.get(params.identityVerificationId);
+    handler: ({ scope, params, query }) => {
+      const v = scope.kyc.get(params.identityVerificationId);
       return html(200, identityPage(langOf(query.lang), v, `/identity/${encodeURIComponent(params.identityVerificationId)}`));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'identityProviderSubmit',
     method: 'POST',
     path: '/identity/{identityVerificationId}',
@@ -90,15 +93,15 @@ export const operations = [
       303: { description: 'Back to the issuing page.' },
     },
     errors: [kycErrors.VERIFICATION_NOT_FOUND],
-    handler: ({ rt, params, query, request }) => {
+    handler: ({ scope, params, query, request }) => {
       const l = langOf(query.lang);
       const id = params.identityVerificationId;
-      const v = rt.kyc.require(id);
+      const v = scope.kyc.require(id);
       if (v.status !== 'pending') return html(200, identityPage(l, v, `/identity/${encodeURIComponent(id)}`));
       const form = formFields(request.body);
       const result: KycResult | undefined = form.get('action') === 'cancel' ? 'abandoned' : undefined;
       try {
-        rt.kyc.complete(id, { result, name: form.get('name') ?? undefined, birthDate: form.get('birthDate') ?? undefined });
+        scope.kyc.complete(id, { result, name: form.get('name') ?? undefined, birthDate: form.get('birthDate') ?? undefined });
       } catch (e) {
         if (e instanceof ApiError && e.status === 400) {
           const t = TEXTS[l];

@@ -1,19 +1,20 @@
-// Control plane: a fake SIP registrar. No SIP traffic is simulated, so this is how a test sees
-// what a SIP client presenting a credential would get (spec Authentication 6): username, realm
-// and password, the source address against the credential's IP ACL, the From number against
-// allowedNumbers. A success records the credential's lastUsedAt.
+// The SIP authentication's /_sim route: a fake SIP registrar. No SIP traffic is simulated, so
+// this is how a test sees what a SIP client presenting a credential would get (spec
+// Authentication 6): username, realm and password, the source address against the credential's
+// IP ACL, the From number against allowedNumbers. A success records the credential's lastUsedAt
+// (docs/control-plane.md, "Additions").
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
-import { errorCodes } from '../core/errors.ts';
-import { Nullable, StringEnum } from '../core/schema.ts';
-import { isIpv4 } from '../resources/sip-auth/cidr.ts';
-import { authenticateSip } from '../resources/sip-auth/registrar.ts';
-import { ApiError } from '../core/errors.ts';
+import { reply } from '../../core/operation.ts';
+import { ApiError, errorCodes } from '../../core/errors.ts';
+import { Nullable, StringEnum } from '../../core/schema.ts';
+import { isIpv4 } from './cidr.ts';
+import { authenticateSip } from './registrar.ts';
+import { operation } from './scope.ts';
 
 const OUTCOMES = ['ok', 'unknown_user', 'credential_disabled', 'wrong_password', 'ip_not_allowed', 'number_not_allowed'] as const;
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simSipAuthenticate',
     method: 'POST',
     path: '/_sim/sip/authenticate',
@@ -41,11 +42,11 @@ export const operations = [
       },
     },
     errors: [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
-    handler: ({ rt, body }) => {
+    handler: ({ scope, body }) => {
       if (body.sourceIp !== undefined && !isIpv4(body.sourceIp)) {
         throw ApiError.validation('sourceIp must be an IPv4 address', [{ path: 'sourceIp', message: 'not an IPv4 address' }]);
       }
-      const r = authenticateSip(rt.sipAuth, rt.numbers, body);
+      const r = authenticateSip(scope.sipAuth, scope.numbers, body);
       return reply.ok({ ok: r.outcome === 'ok', outcome: r.outcome, credentialId: r.credentialId });
     },
   }),

@@ -1,11 +1,11 @@
 // HTML of the pages a person looks at: the end user's issuing page at a link's url (the flow, or a
 // clear page for a link that is unknown, expired, revoked, used or switched off) and the fake
 // identity provider's page. Plain HTML with labels, headings, a live region and a language switch.
-import type { AssignmentSessionWire } from '../resources/assignment-links/schema.ts';
-import { REQUIRED_CLAUSES, OPTIONAL_CLAUSES } from '../resources/assignment-links/session.ts';
-import type { KycVerification } from '../peers/kyc.ts';
-import { ASSIGN_CLIENT_SCRIPT } from './assign-client.ts';
-import { TEXTS, type Lang, type Texts } from './texts.ts';
+import type { KycVerification } from '../../peers/kyc/model.ts';
+import type { AssignmentSessionWire } from './schema.ts';
+import { REQUIRED_CLAUSES, OPTIONAL_CLAUSES } from './session.ts';
+import { ASSIGN_CLIENT_SCRIPT } from './page-client.ts';
+import { TEXTS, type Lang, type Texts } from './page-texts.ts';
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
