@@ -72,11 +72,19 @@ const RECORDING = /^\/v1\/accounts\/[^/]+\/recordings\/[^/]+(\/verb\/[^/]+)?$/;
 /** Fields a call-flow answer must fill when the request left them out (spec "Call flow"). */
 const DEFAULTED_BLOCK_FIELDS = ['maxDigits', 'timeoutSec', 'maxLengthSec', 'playBeep', 'finishKey', 'number', 'channel'];
 
-/** Whether the contract's 200 answer of the operation at this path has `meta.total` (lists, usage). */
+const totalDocumented = new Map<string, boolean>();
+
+/** Whether the contract's 200 answer of the operation at this path has `meta.total` (lists, usage); remembered, as every recorded request asks. */
 function documentsTotal(method: string, path: string): boolean {
-  const pointer = contract.match(method, path)?.op.responses.get(200)?.schemaPointer;
-  const body = pointer === undefined ? undefined : contract.resolve(contract.schemaAt(pointer));
-  return contract.resolve(body?.properties?.meta)?.properties?.total !== undefined;
+  const key = `${method} ${path}`;
+  let found = totalDocumented.get(key);
+  if (found === undefined) {
+    const pointer = contract.match(method, path)?.op.responses.get(200)?.schemaPointer;
+    const body = pointer === undefined ? undefined : contract.resolve(contract.schemaAt(pointer));
+    found = contract.resolve(body?.properties?.meta)?.properties?.total !== undefined;
+    totalDocumented.set(key, found);
+  }
+  return found;
 }
 
 /** An account's first API key, from the control plane; undefined for an unknown account. */
@@ -107,13 +115,17 @@ function callTransfersDefect(change: (body: any) => boolean | void): DefectSpec 
 /** Every defect; each middleware sees only API requests (the control plane is never wrong). */
 const SPECS: Record<Defect, DefectSpec> = {
   'auth-ignored': {
-    alters: (_m, path) => ACCOUNT_PATH.test(path),
-    // Any request is served as the account in its path, whatever key it carries.
+    alters: (_m, path, status) => ACCOUNT_PATH.test(path) && (status === 401 || status === 403),
+    // Any request is served as the account in its path, whatever key it carries. Only a refused
+    // request is touched (a refused request changes nothing, so asking again is as if it had
+    // been served at once): accepted ones pass through unchanged, without a look at state.
     middleware: (sim) => async (req, next) => {
+      const res = await next(req);
       const segment = ACCOUNT_PATH.exec(pathOf(req.url))?.[1];
-      const key = segment ? await keyOf(sim, segment) : undefined;
-      if (!key) return next(req);
-      return next({ ...req, headers: { ...req.headers, authorization: `Bearer ${key}` } });
+      if ((res.status !== 401 && res.status !== 403) || !segment) return res;
+      const key = await keyOf(sim, segment);
+      // Asked again straight from the simulator: the request passed on stays the one that was refused.
+      return key ? sim.handle({ ...req, headers: { ...req.headers, authorization: `Bearer ${key}` } }) : res;
     },
   },
   'wrong-total': {
