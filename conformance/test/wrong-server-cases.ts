@@ -20,7 +20,7 @@ import { allProperties } from '../properties/index.ts';
 import type { RunReport } from '../result.ts';
 import { simTarget, type Middleware } from '../target.ts';
 import { contract, failedClauses, failureLines, runSuite, scenarios, SEED } from './helpers.ts';
-import { DEFECTS, defectMiddleware, defectSpec, pathOf, type Defect, type DefectSpec } from './wrong-server.ts';
+import { DEFECTS, defectMiddleware, defectSpec, pathOf, queryOf, type Defect, type DefectSpec } from './wrong-server.ts';
 
 export const EXPECTED: Record<Defect, string[]> = {
   // The email-domain list's own error row names 401 and 403 as well.
@@ -166,7 +166,7 @@ function exchange(req: SimRequest, res: SimResponse): Exchange {
 }
 
 /** Whether the defect declares it may alter this exchange. */
-const declared = (spec: DefectSpec, { req, res }: Exchange) => spec.alters(req.method, pathOf(req.url), res.status);
+const declared = (spec: DefectSpec, { req, res }: Exchange) => spec.alters(req.method, pathOf(req.url), res.status, queryOf(req));
 
 interface Baseline {
   report: RunReport;

@@ -34,10 +34,10 @@ export type Defect =
 
 export interface DefectSpec {
   /**
-   * Whether the defect may change the answer to (or the effects of) a request with this method
-   * and path (no query), which the correct server answers with this status.
+   * Whether the defect may change the answer to (or the effects of) a request with this method,
+   * path and query, which the correct server answers with this status.
    */
-  alters(method: string, path: string, status: number): boolean;
+  alters(method: string, path: string, status: number, query: URLSearchParams): boolean;
   /** The middleware that gives the simulator the defect. */
   middleware(sim: Simulator): Middleware;
 }
@@ -61,7 +61,7 @@ function withJson(res: SimResponse, body: unknown): SimResponse {
 
 export const pathOf = (url: string) => url.split('?')[0]!;
 const isApiPath = (path: string) => path.startsWith('/v1/') || path.startsWith('/v2/');
-const queryOf = (req: SimRequest) => new URLSearchParams(req.url.split('?')[1] ?? '');
+export const queryOf = (req: SimRequest) => new URLSearchParams(req.url.split('?')[1] ?? '');
 const isBlockListPath = (path: string) => /\/blocked-(callers|recipients)(\/|$)/.test(path);
 const isEmailDomainPath = (path: string) => /\/email-domains(\/|$)/.test(path);
 const ACCOUNT_PATH = /^\/v1\/accounts\/([^/]+)/;
@@ -233,7 +233,7 @@ const SPECS: Record<Defect, DefectSpec> = {
     },
   },
   'call-list-bounds-ignored': {
-    alters: (method, path) => method === 'GET' && CALL_LIST.test(path),
+    alters: (method, path, _s, query) => method === 'GET' && CALL_LIST.test(path) && (query.has('since') || query.has('until')),
     // The call list drops its since and until bounds (and so never refuses a bad one either).
     middleware: () => async (req, next) => {
       if (req.method !== 'GET' || !CALL_LIST.test(pathOf(req.url))) return next(req);
@@ -357,11 +357,11 @@ const SPECS: Record<Defect, DefectSpec> = {
     },
   },
   'verification-channel-ignored': {
-    alters: (method, path) => method === 'GET' && path === '/v2/verifications',
+    alters: (method, path, _s, query) => method === 'GET' && path === '/v2/verifications' && query.has('channel'),
     // The verification list ignores its channel filter.
     middleware: () => async (req, next) => {
-      if (req.method !== 'GET' || pathOf(req.url) !== '/v2/verifications') return next(req);
       const q = queryOf(req);
+      if (req.method !== 'GET' || pathOf(req.url) !== '/v2/verifications' || !q.has('channel')) return next(req);
       q.delete('channel');
       return next({ ...req, url: `${pathOf(req.url)}?${q.toString()}` });
     },
