@@ -77,14 +77,12 @@ const totalDocumented = new Map<string, boolean>();
 /** Whether the contract's 200 answer of the operation at this path has `meta.total` (lists, usage); remembered, as every recorded request asks. */
 function documentsTotal(method: string, path: string): boolean {
   const key = `${method} ${path}`;
-  let found = totalDocumented.get(key);
-  if (found === undefined) {
+  if (!totalDocumented.has(key)) {
     const pointer = contract.match(method, path)?.op.responses.get(200)?.schemaPointer;
     const body = pointer === undefined ? undefined : contract.resolve(contract.schemaAt(pointer));
-    found = contract.resolve(body?.properties?.meta)?.properties?.total !== undefined;
-    totalDocumented.set(key, found);
+    totalDocumented.set(key, contract.resolve(body?.properties?.meta)?.properties?.total !== undefined);
   }
-  return found;
+  return totalDocumented.get(key)!;
 }
 
 /** An account's first API key, from the control plane; undefined for an unknown account. */
@@ -116,9 +114,8 @@ function callTransfersDefect(change: (body: any) => boolean | void): DefectSpec 
 const SPECS: Record<Defect, DefectSpec> = {
   'auth-ignored': {
     alters: (_m, path, status) => ACCOUNT_PATH.test(path) && (status === 401 || status === 403),
-    // Any request is served as the account in its path, whatever key it carries. Only a refused
-    // request is touched (a refused request changes nothing, so asking again is as if it had
-    // been served at once): accepted ones pass through unchanged, without a look at state.
+    // Any request is served as the account in its path, whatever key it carries. Only a refused one
+    // is asked again (refused, it changed nothing); accepted ones pass untouched, state unread.
     middleware: (sim) => async (req, next) => {
       const res = await next(req);
       const segment = ACCOUNT_PATH.exec(pathOf(req.url))?.[1];
