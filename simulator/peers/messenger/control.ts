@@ -1,13 +1,13 @@
-// Control plane of the fake messenger (simulator/peers/messenger.ts): the channels that exist on
-// its side and their managers, a provider failure mode, and the tokens a manager's phone received.
-// Documented in docs/control-plane.md, "Messenger".
+// The fake messenger's /_sim routes: the channels that exist on its side and their managers, a
+// provider failure mode, and the tokens a manager's phone received. Documented in
+// docs/control-plane.md, "Messenger".
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
-import { errorCodes } from '../core/errors.ts';
-import { StringEnum } from '../core/schema.ts';
-import { normalizePhone } from '../core/phone.ts';
-import { FAILURE_MODES, MessengerChannelSchema } from '../peers/messenger.ts';
-import type { Runtime } from '../runtime.ts';
+import { reply } from '../../core/operation.ts';
+import { errorCodes } from '../../core/errors.ts';
+import { StringEnum } from '../../core/schema.ts';
+import { normalizePhone } from '../../core/phone.ts';
+import { FAILURE_MODES, MessengerChannelSchema, type FakeMessenger } from './model.ts';
+import { operation } from './scope.ts';
 
 const TAG = 'Control plane';
 
@@ -40,12 +40,12 @@ const TokenView = Type.Object(
 );
 const TokenList = Type.Object({ phoneNumber: Type.String(), tokens: Type.Array(TokenView) }, { $id: 'SimMessengerTokens', additionalProperties: false });
 
-function messengerView(rt: Runtime) {
-  return { channels: rt.messenger.listChannels(), failure: rt.messenger.failure };
+function messengerView(messenger: FakeMessenger) {
+  return { channels: messenger.listChannels(), failure: messenger.failure };
 }
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simGetMessenger',
     method: 'GET',
     path: '/_sim/messenger',
@@ -54,9 +54,9 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'The messenger.', schema: MessengerView } },
-    handler: ({ rt }) => reply.ok(messengerView(rt)),
+    handler: ({ scope }) => reply.ok(messengerView(scope.messenger)),
   }),
-  defineOperation({
+  operation({
     operationId: 'simPutMessengerChannel',
     method: 'PUT',
     path: '/_sim/messenger/channels/{searchId}',
@@ -70,9 +70,9 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The channel.', schema: MessengerChannelSchema } },
     errors: [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
-    handler: ({ rt, params, body }) => reply.ok(rt.messenger.putChannel({ searchId: params.searchId, ...body })),
+    handler: ({ scope, params, body }) => reply.ok(scope.messenger.putChannel({ searchId: params.searchId, ...body })),
   }),
-  defineOperation({
+  operation({
     operationId: 'simRemoveMessengerChannel',
     method: 'DELETE',
     path: '/_sim/messenger/channels/{searchId}',
@@ -83,12 +83,12 @@ export const operations = [
     auth: 'control',
     params: { searchId: Type.String() },
     responses: { 204: { description: 'Removed (or there was none).' } },
-    handler: ({ rt, params }) => {
-      rt.messenger.removeChannel(params.searchId);
+    handler: ({ scope, params }) => {
+      scope.messenger.removeChannel(params.searchId);
       return reply.noContent();
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simSetMessengerFailure',
     method: 'PUT',
     path: '/_sim/messenger/failure',
@@ -100,12 +100,12 @@ export const operations = [
     body: FailureBody,
     bodyRequired: true,
     responses: { 200: { description: 'The messenger.', schema: MessengerView } },
-    handler: ({ rt, body }) => {
-      rt.messenger.failure = body.mode;
-      return reply.ok(messengerView(rt));
+    handler: ({ scope, body }) => {
+      scope.messenger.failure = body.mode;
+      return reply.ok(messengerView(scope.messenger));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simGetMessengerTokens',
     method: 'GET',
     path: '/_sim/messenger/tokens/{phoneNumber}',
@@ -117,9 +117,9 @@ export const operations = [
     params: { phoneNumber: Type.String({ description: 'Any accepted spelling.' }) },
     responses: { 200: { description: 'The tokens.', schema: TokenList } },
     errors: [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
-    handler: ({ rt, params }) => {
+    handler: ({ scope, params }) => {
       const phoneNumber = normalizePhone(params.phoneNumber, 'phoneNumber');
-      return reply.ok({ phoneNumber, tokens: rt.messenger.tokensSentTo(phoneNumber) });
+      return reply.ok({ phoneNumber, tokens: scope.messenger.tokensSentTo(phoneNumber) });
     },
   }),
 ];

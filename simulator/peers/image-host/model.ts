@@ -5,8 +5,8 @@
 // 1x1 white image of the type its extension names, so sends work with no scripting at all.
 // Nothing here touches the network.
 import { Type, type Static } from '@sinclair/typebox';
-import { ApiError } from '../core/errors.ts';
-import { Nullable, validate } from '../core/schema.ts';
+import { ApiError } from '../../core/errors.ts';
+import { Nullable } from '../../core/schema.ts';
 
 /** The largest image the service accepts, in bytes (guides: 300 KB = 307,200 bytes). */
 export const MAX_IMAGE_BYTES = 307_200;
@@ -98,10 +98,10 @@ export class FakeImageHost {
     return { scripts: this.list() };
   }
 
-  restore(state: unknown): void {
-    validate(ImageHostStateSchema, state, 'snapshot imageHost', 'imageHost');
+  /** A state the runtime validated against ImageHostStateSchema; each script is completed as when set. */
+  restore(state: ImageHostState): void {
     const scripts = new Map<string, ImageScript>();
-    (state as ImageHostState).scripts.forEach((s, i) => {
+    state.scripts.forEach((s, i) => {
       const script = this.complete(s, `imageHost.scripts[${i}]`);
       scripts.set(script.url, script);
     });

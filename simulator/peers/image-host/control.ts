@@ -1,10 +1,10 @@
-// Control plane of the fake image host (simulator/peers/image-host.ts): script what an MMS
-// image URL answers, so a send can meet each download failure the service reports.
-// Documented in docs/control-plane.md, "Image host".
+// The fake image host's /_sim routes: script what an MMS image URL answers, so a send can meet
+// each download failure the service reports. Documented in docs/control-plane.md, "Image host".
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
-import { Nullable } from '../core/schema.ts';
-import { ImageScriptSchema, MAX_SCRIPTED_BYTES } from '../peers/image-host.ts';
+import { reply } from '../../core/operation.ts';
+import { Nullable } from '../../core/schema.ts';
+import { ImageScriptSchema, MAX_SCRIPTED_BYTES } from './model.ts';
+import { operation } from './scope.ts';
 
 const TAG = 'Control plane';
 
@@ -22,7 +22,7 @@ const ScriptBody = Type.Object(
 const ScriptList = Type.Object({ data: Type.Array(ImageScriptSchema) }, { $id: 'SimImageScripts', additionalProperties: false });
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simListImages',
     method: 'GET',
     path: '/_sim/images',
@@ -32,9 +32,9 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'Every script, in the order set.', schema: ScriptList } },
-    handler: ({ rt }) => reply.ok({ data: rt.imageHost.list() }),
+    handler: ({ scope }) => reply.ok({ data: scope.imageHost.list() }),
   }),
-  defineOperation({
+  operation({
     operationId: 'simSetImage',
     method: 'PUT',
     path: '/_sim/images',
@@ -47,9 +47,9 @@ export const operations = [
     body: ScriptBody,
     bodyRequired: true,
     responses: { 200: { description: 'The complete script, defaults filled in.', schema: ImageScriptSchema } },
-    handler: ({ rt, body }) => reply.ok(rt.imageHost.set(body)),
+    handler: ({ scope, body }) => reply.ok(scope.imageHost.set(body)),
   }),
-  defineOperation({
+  operation({
     operationId: 'simRemoveImage',
     method: 'DELETE',
     path: '/_sim/images',
@@ -60,9 +60,9 @@ export const operations = [
     auth: 'control',
     query: { url: Type.String({ minLength: 1 }) },
     responses: { 204: { description: 'Removed (or there was none).' } },
-    handler: ({ rt, query }) => {
-      if (query.url === undefined) rt.imageHost.clear();
-      else rt.imageHost.remove(query.url);
+    handler: ({ scope, query }) => {
+      if (query.url === undefined) scope.imageHost.clear();
+      else scope.imageHost.remove(query.url);
       return reply.noContent();
     },
   }),

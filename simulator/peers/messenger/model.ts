@@ -4,12 +4,11 @@
 // (docs/control-plane.md, "Messenger"): add or remove channels, make the provider fail, read the
 // tokens a manager received. Tokens are the only secret here; they are shown nowhere else.
 import { Type, type Static } from '@sinclair/typebox';
-import { ApiError, defineError } from '../core/errors.ts';
-import { iso, parseInstant } from '../core/clock.ts';
-import { DateTime, Nullable, StringEnum, validate } from '../core/schema.ts';
-import { normalizePhone } from '../core/phone.ts';
-import type { Kernel } from '../core/ports.ts';
-import type { Fixture } from '../fixture/schema.ts';
+import { ApiError, defineError } from '../../core/errors.ts';
+import { iso, parseInstant } from '../../core/clock.ts';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { normalizePhone } from '../../core/phone.ts';
+import type { MessengerModelScope } from './ports.ts';
 
 /** How long a token can be used, and how soon another may be asked for the same manager. */
 export const TOKEN_TTL_SECONDS = 300;
@@ -89,20 +88,12 @@ export function searchIdOf(raw: string, field = 'searchId'): string {
   return id;
 }
 
-/** The messenger needs the clock and the seeded random. */
-export type MessengerPorts = Pick<Kernel, 'clock' | 'random'>;
-
 export class FakeMessenger {
   private channels = new Map<string, MessengerChannel>(); // maps a search id to the provider's channel
   private tokens: MessengerToken[] = []; // every token sent, oldest first
   failure: FailureMode = 'none';
 
-  constructor(private readonly rt: MessengerPorts) {}
-
-  loadFixture(f: Fixture): void {
-    this.clear();
-    for (const c of f.messengerChannels ?? []) this.putChannel(c);
-  }
+  constructor(private readonly rt: MessengerModelScope) {}
 
   clear(): void {
     this.channels = new Map();
@@ -114,9 +105,8 @@ export class FakeMessenger {
     return { channels: this.listChannels(), tokens: this.tokens.map((t) => ({ ...t })), failure: this.failure };
   }
 
-  restore(state: unknown): void {
-    validate(MessengerStateSchema, state, 'snapshot messenger', 'messenger');
-    const s = state as MessengerState;
+  /** A state the runtime validated against MessengerStateSchema. */
+  restore(s: MessengerState): void {
     this.channels = new Map(s.channels.map((c) => [c.searchId, { ...c, managers: [...c.managers] }]));
     this.tokens = s.tokens.map((t) => ({ ...t }));
     this.failure = s.failure;

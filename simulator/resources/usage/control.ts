@@ -1,12 +1,14 @@
-// Control plane of the usage aggregation: record usage the way a resource would, for meters whose
+// The usage family's /_sim routes: record usage the way a resource would, for meters whose
 // resources the simulator does not run yet (call, transfer, transcription and summary seconds,
 // detection runs, brand messages), so settlement code can be tested against getUsage now.
+// Documented in docs/control-plane.md, "Usage".
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
-import { errorCodes } from '../core/errors.ts';
-import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
-import { accountErrors } from '../resources/accounts/model.ts';
-import { METERS, UsageEntrySchema } from '../resources/usage/schema.ts';
+import { reply } from '../../core/operation.ts';
+import { errorCodes } from '../../core/errors.ts';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { accountErrors } from '../accounts/errors.ts';
+import { METERS, UsageEntrySchema } from './schema.ts';
+import { operation } from './scope.ts';
 
 const TAG = 'Control plane';
 const accountParam = { accountId: Type.String() };
@@ -24,7 +26,7 @@ const InjectBody = Type.Object(
 const EntryList = Type.Object({ data: Type.Array(UsageEntrySchema) }, { $id: 'SimUsageEntries', additionalProperties: false });
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simRecordUsage',
     method: 'POST',
     path: '/_sim/accounts/{accountId}/usage',
@@ -38,9 +40,9 @@ export const operations = [
     bodyRequired: true,
     responses: { 201: { description: 'The recorded entry.', schema: UsageEntrySchema } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
-    handler: ({ rt, params, body }) => reply.created(rt.usage.inject(params.accountId, body)),
+    handler: ({ scope, params, body }) => reply.created(scope.usage.inject(params.accountId, body)),
   }),
-  defineOperation({
+  operation({
     operationId: 'simListRecordedUsage',
     method: 'GET',
     path: '/_sim/accounts/{accountId}/usage',
@@ -51,9 +53,9 @@ export const operations = [
     params: accountParam,
     responses: { 200: { description: 'Entries in the order recorded.', schema: EntryList } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params }) => reply.ok({ data: rt.usage.injectedFor(params.accountId) }),
+    handler: ({ scope, params }) => reply.ok({ data: scope.usage.injectedFor(params.accountId) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'simClearRecordedUsage',
     method: 'DELETE',
     path: '/_sim/accounts/{accountId}/usage',
@@ -65,8 +67,8 @@ export const operations = [
     params: accountParam,
     responses: { 204: { description: 'Cleared.' } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params }) => {
-      rt.usage.clearInjected(params.accountId);
+    handler: ({ scope, params }) => {
+      scope.usage.clearInjected(params.accountId);
       return reply.noContent();
     },
   }),
