@@ -1,11 +1,12 @@
-// The wrong-server defects this file takes (FILE_OF in wrong-server-cases.ts), and --bail.
+// The kit against deliberately wrong servers (wrong-server.ts, wrong-server-cases.ts): one
+// recorded baseline, then each defect reruns only the units that touch its paths. And --bail.
 import { describe, expect, it } from 'vitest';
 import { simTarget } from '../target.ts';
 import { runSuite, scenarios, SEED } from './helpers.ts';
 import { wrongServer } from './wrong-server.ts';
 import { wrongServerCases } from './wrong-server-cases.ts';
 
-wrongServerCases(0);
+wrongServerCases();
 
 describe('--bail', () => {
   it('stops after the first failed unit', async () => {
@@ -15,4 +16,3 @@ describe('--bail', () => {
     expect(report.units.length).toBeLessThan(scenarios.length);
   });
 });
-
