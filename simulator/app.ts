@@ -11,7 +11,7 @@ import { header, type Operation, type Reply, type SimRequest, type SimResponse }
 export { header };
 import { rootScope, type Runtime } from './runtime.ts';
 import { allOperations } from './operations.ts';
-import { canonicalAddress } from './peers/geoip.ts';
+import { canonicalAddress } from './peers/geoip/model.ts';
 
 export interface PipelineOptions {
   /** Bearer token the control plane requires; undefined leaves it open. */
