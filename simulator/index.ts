@@ -220,6 +220,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     async close() {
       rt.clockDriver.stop();
       await rt.webhookEngine.close();
+      await rt.agents.closeTools();
       await rt.mcpServers.stopAll();
       await Promise.all(
         [...servers].map(

@@ -2,8 +2,11 @@
 // control plane and the API, changes nothing but the clock (its buttons), follows the
 // simulator's domain events over server-sent events, and says so in the page when something
 // cannot be read: a wrong token, an unknown id, a simulator reset under it.
+import { CONVERSATION_VIEW } from './conversation-view.ts';
+
 export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
   'use strict';
+  ${CONVERSATION_VIEW}
   var view = document.getElementById('view');
   var alertBox = document.getElementById('alert');
   var tokenForm = document.getElementById('token-form');
@@ -112,6 +115,7 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
       html += section('call-timeline', 'Status timeline', table(['Status', 'At', 'Since the call was placed'], w.timeline.map(function (t) {
         return ['<span class="' + statusClass(t.status) + '">' + esc(t.status) + '</span>', esc(t.at), esc(seconds(first, t.at))];
       }), 'No status yet.'));
+      if (w.conversation) html += section('call-conversation', 'Conversation', conversationView(w));
       html += section('call-walk', 'Flow walk', walkTable(w.walk));
       html += section('call-heard', 'What the phone heard and entered', (w.phone.heard.length ? '<ol>' + w.phone.heard.map(function (t) { return '<li>' + esc(t) + '</li>'; }).join('') + '</ol>' : '<p class="muted">Nothing: the call was not answered or said nothing.</p>') +
         (w.phone.entered.length ? '<p>Entered at each prompt: ' + w.phone.entered.map(keysPressed).join(', ') + '</p>' : ''));
