@@ -4,7 +4,7 @@ import type http from 'node:http';
 import { Runtime, type Snapshot } from './runtime.ts';
 import { registerRuntime } from './internal.ts';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SNAPSHOT_BYTES, bodyLimit, dispatch, type PipelineOptions } from './app.ts';
-import { createHttpServer, listenOn } from './server.ts';
+import { closeSockets, createHttpServer, listenOn } from './server.ts';
 import { loadFixtureFile, parseFixture, DEFAULT_FIXTURE_PATH } from './fixture/load.ts';
 import type { Fixture } from './fixture/schema.ts';
 import { realtimeDriver, type ClockMode } from './core/realtime.ts';
@@ -191,6 +191,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
             servers.delete(server);
             server.close(() => resolve());
             server.closeAllConnections();
+            closeSockets(server);
           }),
       };
     },
@@ -227,6 +228,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
             new Promise<void>((resolve) => {
               s.close(() => resolve());
               s.closeAllConnections();
+              closeSockets(s);
             }),
         ),
       );
