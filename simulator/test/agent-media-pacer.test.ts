@@ -1,0 +1,58 @@
+// The media pacer: every open stream plays on one shared wall-clock grid, the same number of
+// frames each; each grid tick is reported (the manual clock follows it); a stream that throws is
+// a defect and leaves the grid; nothing ticks once the last stream is gone. Wall-clock bounds are
+// loose on purpose (a shared machine): the exact counts are the invariants.
+import { describe, expect, it } from 'vitest';
+import { MediaPacer, type PacedStream } from '../resources/agent-sdk/media/pacer.ts';
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('media pacer', () => {
+  it('ticks every stream on the same grid and reports each tick', async () => {
+    let reported = 0;
+    const p = new MediaPacer(5, (n) => (reported += n), () => {});
+    const counts = [0, 0];
+    const a: PacedStream = { tick: () => counts[0]!++ };
+    const b: PacedStream = { tick: () => counts[1]!++ };
+    p.add(a);
+    await wait(60);
+    p.add(b);
+    const bStartedAt = counts[0]!;
+    await wait(60);
+    p.remove(a);
+    p.remove(b);
+    const after = [...counts];
+    await wait(30);
+    expect(counts).toEqual(after); // nothing ticks once no stream is open
+    expect(counts[0]).toBeGreaterThanOrEqual(5);
+    expect(counts[0]).toBe(bStartedAt + counts[1]!); // b ticked exactly on the grid ticks after it joined
+    expect(reported).toBe(counts[0]);
+    expect(p.stats.ticks).toBe(counts[0]);
+    expect(p.size).toBe(0);
+  });
+
+  it('catches up late frames up to the limit and drops the rest', async () => {
+    const p = new MediaPacer(1, () => {}, () => {});
+    let n = 0;
+    p.add({ tick: () => n++ });
+    // Block the event loop for 120 frames' worth: the next wake plays at most 50 at once.
+    const until = performance.now() + 120;
+    while (performance.now() < until);
+    await wait(5);
+    p.stop();
+    expect(p.stats.dropped).toBeGreaterThan(0);
+    expect(n + p.stats.dropped).toBeGreaterThanOrEqual(120);
+  });
+
+  it('a stream that throws is reported and leaves the grid; the others go on', async () => {
+    const defects: unknown[] = [];
+    const p = new MediaPacer(5, () => {}, (e) => defects.push(e));
+    let good = 0;
+    p.add({ tick: () => { throw new Error('bad stream'); } });
+    p.add({ tick: () => good++ });
+    await wait(40);
+    p.stop();
+    expect(defects).toHaveLength(1);
+    expect(good).toBeGreaterThan(1);
+  });
+});
