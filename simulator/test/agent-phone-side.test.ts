@@ -1,9 +1,12 @@
 // The phone side of an Agent SDK call over the media engine: it answers after the agent's audio
 // has played out and 700 ms of quiet, speaks up after 3 s when the agent says nothing, presses its
-// keys as dtmf, hangs up with nothing left to say, and logs the turns on the media clock.
+// keys as dtmf, hangs up with nothing left to say, and logs the turns on the media clock; the
+// call's recording mixes both sides on that clock.
 import { describe, expect, it } from 'vitest';
 import { MediaEngine } from '../resources/agent-sdk/media/engine.ts';
 import { PATIENCE_FRAMES, PhoneSide, TURN_SILENCE_FRAMES, type PhoneMove } from '../resources/agent-sdk/phone-side.ts';
+import { mixSamples, recordingWav } from '../resources/agent-sdk/recording-mix.ts';
+import { decodeSample, encodeSample } from '../peers/speech/mulaw.ts';
 
 function call(moves: PhoneMove[]) {
   const sent: any[] = [];
@@ -78,5 +81,22 @@ describe('the phone side of an SDK call', () => {
     c.run(4);
     expect(c.phone.turns.map((t) => t.speaker)).toEqual(['agent', 'caller', 'agent']);
     expect(c.phone.turns[2]).toMatchObject({ startFrame: 5 + TURN_SILENCE_FRAMES + 3, endFrame: 5 + TURN_SILENCE_FRAMES + 7 });
+  });
+});
+
+describe('the recording of an SDK call', () => {
+  it('mixes what the agent played and what the phone said on the media clock, as a WAV of the whole call', () => {
+    const agentFrame = Buffer.alloc(160, encodeSample(1000));
+    const phoneAudio = Buffer.alloc(320, encodeSample(-2000));
+    const input = { frames: 10, agent: [{ at: 1, frames: [agentFrame, agentFrame] }], phone: [{ at: 2, audio: phoneAudio }, { at: 9, audio: phoneAudio }] };
+    const s = mixSamples(input);
+    expect(s).toHaveLength(1600);
+    const at = (frame: number) => s[frame * 160 + 80];
+    const [a, b] = [decodeSample(agentFrame[0]!), decodeSample(phoneAudio[0]!)];
+    expect([at(0), at(1), at(2), at(3), at(4), at(9)]).toEqual([0, a, a + b, b, 0, b]);
+    const wav = recordingWav(input);
+    expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
+    expect(wav.readUInt32LE(24)).toBe(8000);
+    expect(wav.readUInt32LE(40)).toBe(3200); // 10 frames × 160 samples × 2 bytes: the phone's audio past the end is cut
   });
 });
