@@ -1,6 +1,7 @@
 // The media pacer: every open stream plays on one shared wall-clock grid, the same number of
 // frames each; each grid tick is reported (the manual clock follows it); a stream that throws is
-// a defect and leaves the grid; nothing ticks once the last stream is gone. Wall-clock bounds are
+// a defect and leaves the grid; nothing ticks once the last stream is gone; control sockets are
+// pinged and the silent ones closed. Wall-clock bounds are
 // loose on purpose (a shared machine): the exact counts are the invariants.
 import { describe, expect, it } from 'vitest';
 import { MediaPacer, type PacedStream } from '../resources/agent-sdk/media/pacer.ts';
@@ -54,5 +55,23 @@ describe('media pacer', () => {
     p.stop();
     expect(defects).toHaveLength(1);
     expect(good).toBeGreaterThan(1);
+  });
+});
+
+describe('control socket heartbeat', () => {
+  it('pings every interval and closes a socket that answered none of its last two pings', async () => {
+    const { Heartbeat } = await import('../resources/agent-sdk/heartbeat.ts');
+    const hb = new Heartbeat(10);
+    const log: string[] = [];
+    const alive = { ping: () => { log.push('ping alive'); hb.pong(alive); }, dead: () => log.push('dead alive') };
+    const silent = { ping: () => log.push('ping silent'), dead: () => log.push('dead silent') };
+    hb.add(alive);
+    hb.add(silent);
+    await wait(75);
+    hb.stop();
+    expect(log.filter((l) => l === 'ping silent')).toHaveLength(2);
+    expect(log).toContain('dead silent');
+    expect(log).not.toContain('dead alive');
+    expect(log.filter((l) => l === 'ping alive').length).toBeGreaterThanOrEqual(3);
   });
 });

@@ -138,6 +138,8 @@ describe('determinism', () => {
       // Agent SDK media frames go out on a wall-clock grid (20 ms per frame); what each frame
       // holds follows the stream's media position, never the timer.
       'resources/agent-sdk/media/pacer.ts',
+      // Control sockets are pinged every 25 s of wall time (keep-alive I/O of live sockets).
+      'resources/agent-sdk/heartbeat.ts',
     ]);
     const forbidden: [RegExp, string][] = [
       [/\bDate\.now\s*\(/, 'Date.now()'],
