@@ -1,6 +1,7 @@
 // The Agent SDK family's pure units: control messages (hello, accept, session_failed, telemetry,
 // metrics, transfer validation naming the field), the slot per number (last wins, agent.retired
-// or 4409, role=retiring, connected/disconnected), and one-time media tokens (30 s, once).
+// or 4409, role=retiring, connected/disconnected), one-time media tokens (30 s, once), and the
+// control session over a socket (hello, refusals, handover, close).
 import { describe, expect, it } from 'vitest';
 import { parseControlMessage } from '../resources/agent-sdk/control-messages.ts';
 import { ControlSlots, type ControlPeer } from '../resources/agent-sdk/slots.ts';
@@ -161,5 +162,60 @@ describe('media tokens', () => {
     const c = t.issue('CA3', 'AC1', 0, hex);
     t.revoke('CA3');
     expect(t.redeem(c, 'CA3', 0)).toEqual({ ok: false, why: 'unknown' });
+  });
+});
+
+describe('control session over a socket', () => {
+  async function setup() {
+    const { controlSession } = await import('../resources/agent-sdk/control-session.ts');
+    const { Heartbeat } = await import('../resources/agent-sdk/heartbeat.ts');
+    const log: string[] = [];
+    const slots = new ControlSlots({ connected: (p) => log.push(`connected ${p.id}`), disconnected: (p) => log.push(`disconnected ${p.id}`) });
+    const heartbeat = new Heartbeat(60_000);
+    const warnings: string[] = [];
+    const mine = new Set(['CA1']);
+    const calls = {
+      accept: (_p: ControlPeer, id: string) => (mine.has(id) ? ('ok' as const) : ('not-yours' as const)),
+      sessionFailed: () => 'ok' as const,
+      transfer: () => 'ok' as const,
+      transferRefused: (_p: ControlPeer, id: string, _r: string | null, field: string) => (log.push(`transfer refused ${id} ${field}`), 'ok' as const),
+      report: () => 'ok' as const,
+    };
+    const open = (id: number, retiring = false) => {
+      const sent: any[] = [];
+      const closes: [number, string][] = [];
+      const socket = { send: (t: string) => sent.push(JSON.parse(t)), close: (c: number, r: string) => closes.push([c, r]), ping: () => {}, open: true, buffered: 0 };
+      const session = controlSession(socket, { id, accountId: 'AC1', number: '070', openedAt: 'now' }, retiring, { slots, heartbeat, calls, journal: { warn: (_p, m) => warnings.push(m) }, gone: () => log.push(`gone ${id}`) });
+      return { session, sent, closes };
+    };
+    return { open, slots, log, warnings, heartbeat };
+  }
+
+  it('records the hello, refuses calls that are not its own with an error event, ignores bad JSON with a warning', async () => {
+    const { open, slots, warnings, heartbeat } = await setup();
+    const a = open(1);
+    a.session.message(JSON.stringify({ event: 'agent.hello', sdk: { name: 'clawops-node', version: '0.45.0', capabilities: ['retire'] } }), false);
+    expect(slots.owner('AC1', '070')!.hello).toMatchObject({ name: 'clawops-node', capabilities: ['retire'] });
+    a.session.message('{"event":"call.accept","callId":"CA9"}', false);
+    expect(a.sent).toEqual([{ event: 'error', code: 'CALL_NOT_FOUND', message: 'call CA9 is not a call of this connection', callId: 'CA9' }]);
+    a.session.message('{oops', false);
+    a.session.message('{"event":"call.dance","callId":"CA1"}', false);
+    a.session.message('x', true);
+    expect(warnings).toEqual([expect.stringContaining('CA9'), 'control message ignored: not JSON', 'control message ignored: unknown event "call.dance"', expect.stringContaining('binary')]);
+    heartbeat.stop();
+  });
+
+  it('hands a bad transfer to the call handler with the field; a handover retires the old session; closing frees the slot', async () => {
+    const { open, slots, log, heartbeat } = await setup();
+    const a = open(1);
+    a.session.message(JSON.stringify({ event: 'call.transfer', callId: 'CA1', transfer: { to: 'nowhere' } }), false);
+    const b = open(2);
+    expect(a.closes).toEqual([[4409, 'replaced']]);
+    a.session.closed(4409, 'replaced');
+    expect(slots.owner('AC1', '070')!.id).toBe(2);
+    b.session.closed(1000, '');
+    expect(slots.owner('AC1', '070')).toBeUndefined();
+    expect(log).toEqual(['connected 1', 'transfer refused CA1 transfer.to', 'gone 1', 'disconnected 2', 'gone 2']);
+    heartbeat.stop();
   });
 });
