@@ -140,6 +140,8 @@ describe('determinism', () => {
       'resources/agent-sdk/media/pacer.ts',
       // Control sockets are pinged every 25 s of wall time (keep-alive I/O of live sockets).
       'resources/agent-sdk/heartbeat.ts',
+      // The agent's response latency per turn in wall time: shown by the inspector, never recorded.
+      'resources/agent-sdk/media/latency.ts',
     ]);
     const forbidden: [RegExp, string][] = [
       [/\bDate\.now\s*\(/, 'Date.now()'],

@@ -12,6 +12,7 @@ import { parseClientMediaMessage } from './media/client-messages.ts';
 import { MediaEngine, type StreamIds } from './media/engine.ts';
 import type { MediaPacer, PacedStream } from './media/pacer.ts';
 import { PhoneSide, type PhoneSidePorts } from './phone-side.ts';
+import { ResponseLatency } from './media/latency.ts';
 
 /** Bytes the socket may hold unsent before frames are skipped (about 40 s of frames). */
 export const MAX_BUFFERED = 1024 * 1024;
@@ -24,8 +25,8 @@ export interface MediaSessionDeps {
   phone: Omit<PhoneSidePorts, 'hangUp'>;
   /** The phone hung up (nothing left to say): the call ends, hung up by the caller. */
   phoneHungUp(session: MediaSession): void;
-  /** The media ended from the agent's side (close or drop). */
-  agentEnded(session: MediaSession, end: Extract<MediaEnd, { by: 'agent' }>): void;
+  /** The socket closed: the agent ended the media (close or drop), or the platform's stop was answered. */
+  closed(session: MediaSession, end: MediaEnd): void;
   warn(message: string): void;
 }
 
@@ -34,6 +35,9 @@ export class MediaSession implements PacedStream {
   readonly phone: PhoneSide;
   /** Frames not sent because the client was not reading. */
   skipped = 0;
+  /** Conversation turns already handed to the call's log (turns.ts). */
+  turnsHandedOver = 0;
+  readonly latency = new ResponseLatency();
   private ended: MediaEnd | undefined;
   private warnedSlow = false;
 
@@ -55,19 +59,21 @@ export class MediaSession implements PacedStream {
         if (binary) return this.deps.warn('a binary message on the media socket was ignored (the protocol is JSON text)');
         const m = parseClientMediaMessage(data);
         if (m.event === 'refused') this.deps.warn(`media message ignored: ${m.reason}`);
+        if (m.event === 'media') this.latency.agentAudio();
         this.engine.receive(m);
       },
       closed: (code, reason) => {
         this.deps.pacer.remove(this);
-        if (this.ended) return;
-        this.ended = { by: 'agent', code, reason };
-        this.deps.agentEnded(this, this.ended);
+        this.ended ??= { by: 'agent', code, reason };
+        this.deps.closed(this, this.ended);
       },
     };
   }
 
   tick(): void {
+    const phoneWasBusy = this.engine.phoneBusy;
     this.engine.tick();
+    if (phoneWasBusy && !this.engine.phoneBusy) this.latency.phoneFinished();
     this.phone.afterTick();
   }
 
