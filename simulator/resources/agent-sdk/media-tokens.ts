@@ -27,6 +27,11 @@ export class MediaTokens {
     return token;
   }
 
+  /** The account of a live token, without using it (a request with another account's key must not burn it). */
+  accountOf(token: string): string | undefined {
+    return this.live.get(token)?.accountId;
+  }
+
   /** Uses the token for the call: valid once, within its 30 s. */
   redeem(token: string, callId: string, nowMs: number): Redeemed {
     const t = this.live.get(token);

@@ -138,12 +138,14 @@ export class SdkCalls implements ControlCallPorts {
   media(callId: string, token: string | null, bearerAccount: string | undefined): UpgradeAnswer {
     const call = this.calls.get(callId);
     if (!token) return { refuse: this.d.refuse(401, 'MEDIA_TOKEN_INVALID', 'the media URL needs its token (?token=…)') };
+    // Another account's key is refused before the token is used: it must not touch this call.
+    const owner = this.d.tokens.accountOf(token);
+    if (owner !== undefined && bearerAccount !== undefined && bearerAccount !== owner) return { refuse: this.d.refuse(403, 'FORBIDDEN', `the API key does not belong to the account of call ${callId}`) };
     const r = this.d.tokens.redeem(token, callId, this.d.timers.now());
     if (!r.ok) {
       const why = { unknown: 'is not a media token', used: 'was already used (one use only)', expired: `expired (tokens are valid ${MEDIA_TOKEN_TTL_MS / 1000} s)`, 'other-call': 'belongs to another call' }[r.why];
       return { refuse: this.d.refuse(401, 'MEDIA_TOKEN_INVALID', `the media token ${why}`) };
     }
-    if (bearerAccount !== undefined && bearerAccount !== r.accountId) return { refuse: this.d.refuse(403, 'FORBIDDEN', `the API key does not belong to the account of call ${callId}`) };
     if (!call || call.phase !== 'waiting-media') return { refuse: this.d.refuse(409, 'CALL_NOT_LIVE', `call ${callId} is not waiting for its media (it has ended or its media is open)`) };
     return { maxMessageBytes: MAX_MEDIA_MESSAGE_BYTES, accept: (socket) => this.openMedia(call, socket).start() };
   }
