@@ -32,14 +32,22 @@ export class Channel {
     this.ws = new WebSocket(url, { headers, perMessageDeflate: false });
     this.ws.on('error', () => {});
     this.opening = new Promise((resolve) => {
+      let refused = false;
       this.ws.once('open', () => resolve({ open: true }));
-      this.ws.once('unexpected-response', (_, res) => {
+      this.ws.once('unexpected-response', (req, res) => {
+        refused = true; // the close that follows is the refusal's, reported with its body below
         let body = '';
         res.on('data', (d: Buffer) => (body += d.toString('utf8')));
-        res.on('end', () => resolve({ open: false, status: res.statusCode ?? 0, body }));
-        res.on('error', () => resolve({ open: false, status: res.statusCode ?? 0, body }));
+        const done = () => {
+          resolve({ open: false, status: res.statusCode ?? 0, body });
+          req.destroy();
+        };
+        res.on('end', done);
+        res.on('error', done);
       });
-      this.ws.once('close', () => resolve({ open: false, status: 0, body: 'the connection closed before the upgrade finished' }));
+      this.ws.once('close', () => {
+        if (!refused) resolve({ open: false, status: 0, body: 'the connection closed before the upgrade finished' });
+      });
     });
     this.ws.on('message', (data, binary) => {
       if (binary) return;

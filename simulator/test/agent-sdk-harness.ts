@@ -32,7 +32,7 @@ export interface HostCall {
   legs: { request: TransferRequest; progress: (p: LegProgress) => void }[];
 }
 
-export async function startHost(opts: { transferRefusal?: { status: string; reason: string } } = {}) {
+export async function startHost(opts: { transferRefusal?: { status: string; reason: string }; pingIntervalMs?: number } = {}) {
   const clock = new VirtualClock(Date.parse('2026-09-01T01:00:00Z'));
   const calls = new Map<string, HostCall>();
   const webhooks: { event: string; accountId: string; number: string; at: string }[] = [];
@@ -87,6 +87,7 @@ export async function startHost(opts: { transferRefusal?: { status: string; reas
     onDefect: (e) => {
       throw e;
     },
+    ...(opts.pingIntervalMs ? { pingIntervalMs: opts.pingIntervalMs } : {}),
   });
   const route = (req: SimRequest) => {
     const url = new URL(req.url, 'http://host');

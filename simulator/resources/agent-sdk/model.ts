@@ -37,18 +37,21 @@ export interface AgentSdkPorts {
   advance(ms: number): void;
   refuse(status: number, code: string, message: string): SimResponse;
   onDefect(e: unknown): void;
+  /** Wall ms between server pings on control sockets (default 25 s; tests shorten it). */
+  pingIntervalMs?: number;
 }
 
 export class AgentSdkModel {
   readonly slots: ControlSlots;
   readonly tokens = new MediaTokens();
   readonly pacer: MediaPacer;
-  readonly heartbeat = new Heartbeat();
+  readonly heartbeat: Heartbeat;
   readonly calls: SdkCalls;
   readonly journal = new AgentJournal();
   private nextPeer = 1;
 
   constructor(private readonly p: AgentSdkPorts) {
+    this.heartbeat = new Heartbeat(p.pingIntervalMs);
     this.slots = new ControlSlots({
       connected: (peer) => p.events.agentConnection('agent.connected', peer.accountId, peer.number, p.nowIso()),
       disconnected: (peer) => p.events.agentConnection('agent.disconnected', peer.accountId, peer.number, p.nowIso()),
