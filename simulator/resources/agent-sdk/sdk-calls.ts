@@ -22,6 +22,9 @@ import type { SdkCallActions, SpeechPort, TimerPort } from './call-ports.ts';
 import { SdkTransfers } from './sdk-transfers.ts';
 import { conversationTurns } from './turns.ts';
 
+/** Close codes that mean the agent's side failed rather than hung up. */
+const APP_FAILURES = new Set([1002, 1006, 1007, 1009]);
+
 /** No media socket within this long after the call is handed over ends the call. */
 export const STUCK_MEDIA_MS = 30_000;
 /** Largest message on a media socket (a 80,000-byte payload in base64 and its JSON). */
@@ -176,8 +179,9 @@ export class SdkCalls implements ControlCallPorts {
     // The platform stopped the media (the call ended, or a transfer took the caller): call.ended
     // goes out now that the socket has closed, if the call has ended.
     if (end.by === 'platform' || call.phase === 'ended' || call.phase === 'transferred') return this.sendEnded(call);
-    // The agent hung up (a close frame), or its process failed (no close frame: 1006).
-    this.d.actions().hangUp(call.info.callId, end.code === 1006 ? 'app_error' : 'agent');
+    // The agent hung up (its close frame), or the agent side failed: its process (no close frame,
+    // 1006) or the protocol (the socket closed for a malformed or oversized message: 1002/1007/1009).
+    this.d.actions().hangUp(call.info.callId, APP_FAILURES.has(end.code) ? 'app_error' : 'agent');
   }
 
   private stopMedia(call: SdkCall): void {
@@ -253,7 +257,7 @@ export class SdkCalls implements ControlCallPorts {
     const call = this.mine(peer, callId, 'call.transfer');
     if (!call) return 'not-yours';
     this.d.warn(peer.accountId, `call.transfer refused: ${field} ${reason}`, callId);
-    this.transfers.refuse(call, requestId, 'invalid_request', `${field} ${reason}`);
+    this.transfers.refuse(call, requestId, 'failed', `invalid_request: ${field} ${reason}`);
     return 'ok';
   }
 

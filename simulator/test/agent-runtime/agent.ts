@@ -136,6 +136,14 @@ export class FaithfulAgent {
     return call;
   }
 
+  /** Records a call this process placed by another path than call() (what call() does after its 201). */
+  placed(callId: string, to: string): AgentCall {
+    const call = new AgentCall(callId, 'outbound', this.o.number, to);
+    this.originated.add(callId);
+    this.calls.set(callId, call);
+    return call;
+  }
+
   /** call.transfer; resolves with the terminal event's `transfer` object. */
   transfer(callId: string, t: TransferRequest, timeoutMs = 10_000): Promise<Record<string, unknown>> {
     const requestId = randomUUID().replace(/-/g, '');
