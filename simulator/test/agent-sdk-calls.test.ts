@@ -148,3 +148,50 @@ describe('Agent SDK inbound calls', () => {
     ok.drop();
   });
 });
+
+describe('Agent SDK determinism', () => {
+  /** One call: the agent greets as soon as the stream starts, the phone answers, then (nothing left to say) hangs up. */
+  async function oneCall() {
+    const { host, agent } = await setup();
+    const callId = host.inbound(['Hello, I would like to check my booking.']);
+    const call = await agent.nextCall();
+    await call.media!.started;
+    call.media!.sendAudioPieces(tone(800), 500);
+    void call.media!.mark('greeting');
+    const end = await call.ended;
+    const hostCall = host.calls.get(callId)!;
+    const wav = host.model.calls.recording(callId)!;
+    return {
+      end,
+      length: hostCall.endedAt! - hostCall.answeredAt!,
+      endedBy: hostCall.endedBy,
+      turns: hostCall.turns,
+      control: call.events.map((e) => ({ ...e, mediaUrl: e.mediaUrl === undefined ? undefined : String(e.mediaUrl).replace(/:\d+\//, ':PORT/') })),
+      frames: call.media!.log.frames.length,
+      wav,
+    };
+  }
+
+  it('the same seed and the same client messages give the same records, events and recording', async () => {
+    const a = await oneCall();
+    for (const h of hosts.splice(0)) await h.close();
+    const b = await oneCall();
+    expect(b.turns).toEqual(a.turns);
+    expect(b.end).toEqual(a.end);
+    expect(b.length).toBe(a.length);
+    expect(b.endedBy).toBe('phone');
+    expect(b.control).toEqual(a.control);
+    expect(b.wav.equals(a.wav)).toBe(true);
+    // The recording is the call's length, and the audio the agent received is that length too (within a frame).
+    expect(a.wav.length - 44).toBe((a.length / 1000) * 8000 * 2);
+    expect(Math.abs(a.frames * 20 - a.length)).toBeLessThanOrEqual(20);
+    // The phone's line is in the recording where the conversation says it is: loud there, quiet before.
+    const caller = a.turns.find((t) => t.speaker === 'caller')!;
+    const level = (fromMs: number, toMs: number) => {
+      const s = new Int16Array(a.wav.buffer, a.wav.byteOffset + 44 + fromMs * 16, (toMs - fromMs) * 8);
+      return Math.sqrt(s.reduce((x, v) => x + v * v, 0) / s.length);
+    };
+    expect(level(caller.startMs, caller.endMs)).toBeGreaterThan(500);
+    expect(level(a.turns[0]!.endMs + 100, caller.startMs)).toBe(0);
+  });
+});

@@ -28,6 +28,8 @@ export interface MediaSessionDeps {
   /** The socket closed: the agent ended the media (close or drop), or the platform's stop was answered. */
   closed(session: MediaSession, end: MediaEnd): void;
   warn(message: string): void;
+  /** The first frame is being played: position 0 of the stream. */
+  firstFrame(session: MediaSession): void;
 }
 
 export class MediaSession implements PacedStream {
@@ -71,6 +73,7 @@ export class MediaSession implements PacedStream {
   }
 
   tick(): void {
+    if (this.engine.position === 0) this.deps.firstFrame(this);
     const phoneWasBusy = this.engine.phoneBusy;
     this.engine.tick();
     if (phoneWasBusy && !this.engine.phoneBusy) this.latency.phoneFinished();

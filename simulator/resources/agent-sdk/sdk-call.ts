@@ -36,6 +36,8 @@ export class SdkCall {
   session: MediaSession | undefined;
   accepted = false;
   ended: { status: string; duration: number } | undefined;
+  /** Virtual ms the call ended. */
+  endedAt: number | undefined;
   endedSent = false;
   readonly reports = { telemetry: 0, metrics: 0 };
   readonly control: ControlEventEntry[] = [];

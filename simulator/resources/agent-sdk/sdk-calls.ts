@@ -21,6 +21,8 @@ import { SdkCall, type SdkCallInfo } from './sdk-call.ts';
 import type { SdkCallActions, SpeechPort, TimerPort } from './call-ports.ts';
 import { SdkTransfers } from './sdk-transfers.ts';
 import { conversationTurns } from './turns.ts';
+import { recordingWav } from './recording-mix.ts';
+import { FRAME_MS } from './media/engine.ts';
 
 /** Close codes that mean the agent's side failed rather than hung up. */
 const APP_FAILURES = new Set([1002, 1006, 1007, 1009]);
@@ -128,6 +130,7 @@ export class SdkCalls implements ControlCallPorts {
     const call = this.calls.get(callId);
     if (!call || call.ended) return;
     call.ended = { status, duration };
+    call.endedAt = this.d.timers.now();
     call.phase = 'ended';
     if (call.stuckTimer !== undefined) this.d.timers.cancel(call.stuckTimer);
     this.d.tokens.revoke(callId);
@@ -157,7 +160,6 @@ export class SdkCalls implements ControlCallPorts {
     if (call.stuckTimer !== undefined) this.d.timers.cancel(call.stuckTimer);
     call.stuckTimer = undefined;
     call.phase = 'media';
-    call.mediaStartedAt = this.d.timers.now();
     const session = new MediaSession({ streamId: `MZ${this.d.randomHex(32)}`, callId: call.info.callId, accountId: call.info.accountId }, socket, {
       pacer: this.d.pacer,
       phone: {
@@ -170,6 +172,7 @@ export class SdkCalls implements ControlCallPorts {
       phoneHungUp: () => this.d.actions().hangUp(call.info.callId, 'phone'),
       closed: (_s, end) => this.mediaClosed(call, end),
       warn: (m) => this.d.warn(call.info.accountId, m, call.info.callId),
+      firstFrame: () => (call.mediaStartedAt = this.d.timers.now()),
     });
     call.session = session;
     return session;
@@ -202,6 +205,22 @@ export class SdkCalls implements ControlCallPorts {
     if (!s || call.answeredAt === undefined || call.mediaStartedAt === undefined) return;
     const offset = call.mediaStartedAt - call.answeredAt;
     for (const turn of conversationTurns(s, offset)) this.d.actions().speak(call.info.callId, turn);
+  }
+
+  /**
+   * The call's recording (WAV): what the agent played and what the phone and the platform said,
+   * on the call's media clock from the answer to the end; undefined before the call has ended or
+   * when it was never answered.
+   */
+  recording(callId: string): Buffer | undefined {
+    const call = this.calls.get(callId);
+    if (!call?.ended || call.answeredAt === undefined || call.endedAt === undefined) return undefined;
+    const lead = Math.round(((call.mediaStartedAt ?? call.answeredAt) - call.answeredAt) / FRAME_MS);
+    const s = call.session;
+    const agent = (s?.engine.played ?? []).map((r) => ({ at: r.at + lead, frames: r.frames }));
+    const phone = (s?.phone.turns ?? []).flatMap((t) => (t.speaker === 'caller' && t.text ? [{ at: t.startFrame + lead, audio: this.d.speech.audio(t.text) }] : []));
+    const said = call.announcements.map((a) => ({ at: Math.round(a.atMs / FRAME_MS), audio: this.d.speech.audio(a.text) }));
+    return recordingWav({ frames: Math.round((call.endedAt - call.answeredAt) / FRAME_MS), agent, phone: [...phone, ...said] });
   }
 
   /** Sends a control event for the call to its connection (or the number's owner now). */

@@ -32,6 +32,8 @@ export class MediaPacer {
   /** Keep at most this many lateness samples (the bench turns it up). */
   latenessSamples = 0;
   private readonly streams = new Set<PacedStream>();
+  /** Streams waiting for their first grid tick: the tick count after which they join. */
+  private readonly joining = new Map<PacedStream, number>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private anchor = 0;
   private done = 0;
@@ -43,26 +45,32 @@ export class MediaPacer {
   ) {}
 
   get size(): number {
-    return this.streams.size;
+    return this.streams.size + this.joining.size;
   }
 
-  /** Starts pacing a stream: its first frame plays at the next grid point. */
+  /**
+   * Starts pacing a stream. Its first frame plays at the second grid point from now, 20 to 40 ms
+   * away (a stream set up just before a grid point would otherwise start at once): an agent that
+   * answers `start` at once has its first audio queued before the first frame.
+   */
   add(stream: PacedStream): void {
-    this.streams.add(stream);
     if (this.timer === undefined) {
       this.anchor = performance.now();
       this.done = 0;
       this.arm();
     }
+    this.joining.set(stream, this.done + 1);
   }
 
   remove(stream: PacedStream): void {
     this.streams.delete(stream);
-    if (this.streams.size === 0) this.halt();
+    this.joining.delete(stream);
+    if (this.size === 0) this.halt();
   }
 
   stop(): void {
     this.streams.clear();
+    this.joining.clear();
     this.halt();
   }
 
@@ -86,7 +94,14 @@ export class MediaPacer {
     this.stats.dropped += Math.max(due, 0) - play;
     this.done += Math.max(due, 0);
     // Tick by tick, the clock following each: a job due at a frame's end runs before the next frame.
-    for (let i = 0; i < play && this.streams.size > 0; i++) {
+    for (let i = 0; i < play && this.size > 0; i++) {
+      const tick = this.done - play + i + 1; // the grid tick being played (from 1)
+      for (const [s, after] of this.joining) {
+        if (tick <= after) continue;
+        this.joining.delete(s);
+        this.streams.add(s);
+      }
+      if (this.streams.size === 0) continue;
       for (const s of [...this.streams]) {
         try {
           s.tick();
@@ -102,7 +117,7 @@ export class MediaPacer {
         this.onDefect(e);
       }
     }
-    if (this.streams.size > 0) this.arm();
+    if (this.size > 0) this.arm();
     else this.halt();
   }
 }
