@@ -12,7 +12,8 @@ import type { ConversationTurn, LegProgress, SdkCallActions, SdkEndedBy } from '
 import type { TransferRequest } from '../resources/agent-sdk/control-messages.ts';
 import type { SdkCallInfo } from '../resources/agent-sdk/sdk-call.ts';
 import { speechSynthesizer } from '../peers/speech/synthesizer.ts';
-import type { SimRequest } from '../core/operation.ts';
+import type { SimRequest, SimResponse } from '../core/operation.ts';
+import { realtimeDriver } from '../core/realtime.ts';
 
 export const ACCOUNT = 'AC1';
 export const KEY = 'sk_test_1';
@@ -32,7 +33,16 @@ export interface HostCall {
   legs: { request: TransferRequest; progress: (p: LegProgress) => void }[];
 }
 
-export async function startHost(opts: { transferRefusal?: { status: string; reason: string }; pingIntervalMs?: number } = {}) {
+export interface HostOptions {
+  transferRefusal?: { status: string; reason: string };
+  pingIntervalMs?: number;
+  /** realtime: the virtual clock follows wall time (core/realtime.ts); default manual. */
+  clock?: 'manual' | 'realtime';
+  /** Answers plain HTTP requests (the bench's trigger); default 404. */
+  dispatch?: (req: SimRequest) => SimResponse | Promise<SimResponse>;
+}
+
+export async function startHost(opts: HostOptions = {}) {
   const clock = new VirtualClock(Date.parse('2026-09-01T01:00:00Z'));
   const calls = new Map<string, HostCall>();
   const webhooks: { event: string; accountId: string; number: string; at: string }[] = [];
@@ -81,7 +91,7 @@ export async function startHost(opts: { transferRefusal?: { status: string; reas
     actions: () => actions,
     speech: { prepare: async (texts) => void texts.forEach((t) => synth.speak(t)), audio: (t) => synth.speak(t).audio },
     phoneLines: (id) => calls.get(id)?.lines ?? [],
-    clock: { mode: 'manual' },
+    clock: opts.clock === 'realtime' ? { mode: 'realtime', speed: 1 } : { mode: 'manual' },
     advance: (ms) => clock.advanceTo(clock.now() + ms),
     refuse,
     onDefect: (e) => {
@@ -98,7 +108,9 @@ export async function startHost(opts: { transferRefusal?: { status: string; reas
     if (media) return model.media(media[1]!, url.searchParams, bearer);
     return { refuse: refuse(404, 'NOT_FOUND', 'no socket here') };
   };
-  const server: http.Server = createHttpServer({ dispatch: () => ({ status: 404, headers: {}, body: '' }), bodyLimit: () => 0, upgrade: route });
+  const driver = opts.clock === 'realtime' ? realtimeDriver(clock, 1, (e) => console.error(e)) : undefined;
+  driver?.rebase();
+  const server: http.Server = createHttpServer({ dispatch: opts.dispatch ?? (() => ({ status: 404, headers: {}, body: '' })), bodyLimit: () => 1024, upgrade: route });
   const addr = await listenOn(server, 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${addr.port}`;
 
@@ -140,6 +152,7 @@ export async function startHost(opts: { transferRefusal?: { status: string; reas
     outbound,
     synth,
     async close() {
+      driver?.stop();
       model.close();
       closeSockets(server);
       await new Promise<void>((r) => server.close(() => r()));
