@@ -35,6 +35,9 @@ export class SdkCall {
   stuckTimer: number | undefined;
   session: MediaSession | undefined;
   accepted = false;
+  /** The phone's lines are audio (the call is handed over only then). */
+  speechReady = false;
+  handOverPending = false;
   ended: { status: string; duration: number } | undefined;
   /** Virtual ms the call ended. */
   endedAt: number | undefined;

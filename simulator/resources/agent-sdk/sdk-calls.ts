@@ -72,8 +72,16 @@ export class SdkCalls implements ControlCallPorts {
     const call = new SdkCall(info, this.owner(info.accountId, info.number));
     call.peer?.calls.add(info.callId);
     this.calls.set(info.callId, call);
-    // The phone's lines become audio now, before any media flows (the clock waits for it).
-    void this.d.speech.prepare(this.d.phoneLines(info.callId));
+    // The phone's lines become audio now, before any media flows (the I/O barrier waits for it):
+    // the call is handed to the agent once they are ready, so the phone never waits to speak.
+    const ready = () => {
+      call.speechReady = true;
+      if (call.phase === 'waiting-media' && call.handOverPending) this.handOver(call);
+    };
+    this.d.speech.prepare(this.d.phoneLines(info.callId)).then(ready, (e: unknown) => {
+      this.d.warn(info.accountId, `the phone's lines could not be synthesised: ${(e as Error).message}`, info.callId);
+      ready();
+    });
     return call;
   }
 
@@ -90,6 +98,15 @@ export class SdkCalls implements ControlCallPorts {
     const now = this.d.timers.now();
     call.answeredAt = now;
     call.phase = 'waiting-media';
+    if (call.speechReady) this.handOver(call);
+    else call.handOverPending = true;
+  }
+
+  /** call.incoming / call.outbound_ready with a fresh media URL; the 30 s for the media start now. */
+  private handOver(call: SdkCall): void {
+    call.handOverPending = false;
+    const callId = call.info.callId;
+    const now = this.d.timers.now();
     const token = this.d.tokens.issue(callId, call.info.accountId, now, (n) => this.d.randomHex(n));
     const mediaUrl = this.d.mediaUrl(callId, token);
     const i = call.info;
