@@ -101,7 +101,9 @@ export async function echoRun(calls = CALLS, seconds = SECONDS): Promise<Measure
  * the handshake. Counts every message the simulator sent and received on the sockets.
  */
 export async function simRun(clock: 'manual' | 'realtime', calls = CALLS, seconds = SECONDS): Promise<Measured> {
-  const { child, lines } = await start(['--import', 'tsx', 'bench/agent-sdk-server.ts', '--clock', clock]);
+  // BENCH_AGENT_PROFILE=dir writes the server's CPU profile there (node --cpu-prof).
+  const profile = process.env.BENCH_AGENT_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_AGENT_PROFILE}`] : [];
+  const { child, lines } = await start([...profile, '--import', 'tsx', 'bench/agent-sdk-server.ts', '--clock', clock]);
   const [, port, accountId, apiKey, number] = lines;
   const base = `127.0.0.1:${port}`;
   const pump = framePump();
