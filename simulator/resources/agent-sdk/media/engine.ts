@@ -65,11 +65,15 @@ export class MediaEngine {
   private nextKeyAt = 0;
   private seq = 0;
   private stopped = false;
+  /** The streamId as JSON, made once: it goes into every frame. */
+  private readonly streamJson: string;
 
   constructor(
     readonly ids: StreamIds,
     private readonly send: (text: string) => void,
-  ) {}
+  ) {
+    this.streamJson = JSON.stringify(ids.streamId);
+  }
 
   /** Sends `connected` and `start` (on the socket's open, before any frame). */
   open(): void {
@@ -147,7 +151,7 @@ export class MediaEngine {
     const at = this.position;
     const payload = this.nextPhoneFrame();
     this.send(
-      `{"event":"media","sequenceNumber":"${this.nextSeq()}","streamId":${JSON.stringify(this.ids.streamId)},"media":{"track":"inbound","chunk":"${at + 1}","timestamp":"${at * FRAME_MS}","payload":"${payload}"}}`,
+      `{"event":"media","sequenceNumber":"${this.nextSeq()}","streamId":${this.streamJson},"media":{"track":"inbound","chunk":"${at + 1}","timestamp":"${at * FRAME_MS}","payload":"${payload}"}}`,
     );
     this.stats.framesSent++;
     if (this.phoneKeys.length > 0 && at >= this.nextKeyAt) {
