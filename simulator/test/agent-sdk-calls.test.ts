@@ -16,8 +16,8 @@ afterEach(async () => {
   for (const h of hosts.splice(0)) await h.close();
 });
 
-async function setup(agentOpts: Partial<ConstructorParameters<typeof FaithfulAgent>[0]> = {}) {
-  const host = await startHost();
+async function setup(agentOpts: Partial<ConstructorParameters<typeof FaithfulAgent>[0]> = {}, hostOpts: Parameters<typeof startHost>[0] = {}) {
+  const host = await startHost(hostOpts);
   hosts.push(host);
   const agent = new FaithfulAgent({ baseUrl: host.baseUrl, accountId: ACCOUNT, apiKey: KEY, number: NUMBERS[0]!, backoffMs: 20, ...agentOpts });
   agents.push(agent);
@@ -92,6 +92,20 @@ describe('Agent SDK inbound calls', () => {
     expect(moved).toBeGreaterThanOrEqual(20 * call.media!.log.frames.length);
     expect(moved).toBeLessThan(20 * call.media!.log.frames.length + 1000);
     expect(moved % 20).toBe(0);
+  });
+
+  it('with the realtime clock, virtual time follows wall time while frames flow (the frames do not move it twice)', async () => {
+    const { host, agent } = await setup({}, { clock: 'realtime' });
+    const t0 = host.clock.now();
+    const w0 = performance.now();
+    host.inbound(['hi']);
+    const call = await agent.nextCall();
+    await call.media!.framesReceived(40);
+    const virtual = host.clock.now() - t0;
+    const wall = performance.now() - w0;
+    expect(virtual).toBeLessThanOrEqual(wall + 50);
+    expect(virtual).toBeGreaterThanOrEqual(call.media!.log.frames.length * 20 - 100);
+    call.media!.drop();
   });
 
   it('the phone hanging up (nothing left to say) sends stop, closes the media, then call.ended', async () => {

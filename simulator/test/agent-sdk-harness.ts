@@ -44,6 +44,8 @@ export interface HostOptions {
 
 export async function startHost(opts: HostOptions = {}) {
   const clock = new VirtualClock(Date.parse('2026-09-01T01:00:00Z'));
+  const driver = opts.clock === 'realtime' ? realtimeDriver(clock, 1, (e) => console.error(e)) : undefined;
+  driver?.rebase();
   const calls = new Map<string, HostCall>();
   const webhooks: { event: string; accountId: string; number: string; at: string }[] = [];
   const synth = await speechSynthesizer();
@@ -93,6 +95,7 @@ export async function startHost(opts: HostOptions = {}) {
     phoneLines: (id) => calls.get(id)?.lines ?? [],
     clock: opts.clock === 'realtime' ? { mode: 'realtime', speed: 1 } : { mode: 'manual' },
     advance: (ms) => clock.advanceTo(clock.now() + ms),
+    sync: () => driver?.sync(),
     refuse,
     onDefect: (e) => {
       throw e;
@@ -108,8 +111,6 @@ export async function startHost(opts: HostOptions = {}) {
     if (media) return model.media(media[1]!, url.searchParams, bearer);
     return { refuse: refuse(404, 'NOT_FOUND', 'no socket here') };
   };
-  const driver = opts.clock === 'realtime' ? realtimeDriver(clock, 1, (e) => console.error(e)) : undefined;
-  driver?.rebase();
   const server: http.Server = createHttpServer({ dispatch: opts.dispatch ?? (() => ({ status: 404, headers: {}, body: '' })), bodyLimit: () => 1024, upgrade: route });
   const addr = await listenOn(server, 0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${addr.port}`;

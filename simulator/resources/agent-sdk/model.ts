@@ -17,6 +17,16 @@ import { FRAME_MS } from './media/engine.ts';
 import { SdkCalls } from './sdk-calls.ts';
 import { ControlSlots, CLOSE_OWNERSHIP_LOST, type ControlPeer } from './slots.ts';
 import { AgentJournal } from './journal.ts';
+import type { SocketSession } from '../../core/live-socket.ts';
+
+/** A socket session whose every event first brings the virtual clock up to date (realtime mode). */
+function synced(session: SocketSession, sync: () => void): SocketSession {
+  return {
+    message: (data, binary) => (sync(), session.message(data, binary)),
+    closed: (code, reason) => (sync(), session.closed(code, reason)),
+    ...(session.pong ? { pong: () => session.pong!() } : {}),
+  };
+}
 
 export interface AgentSdkPorts {
   timers: TimerPort;
@@ -35,6 +45,8 @@ export interface AgentSdkPorts {
   clock: { mode: 'manual' } | { mode: 'realtime'; speed: number };
   /** Moves the virtual clock forward (manual mode, following open media). */
   advance(ms: number): void;
+  /** Brings the virtual clock up to wall time (realtime mode; no-op in manual mode), as before a request. */
+  sync(): void;
   refuse(status: number, code: string, message: string): SimResponse;
   onDefect(e: unknown): void;
   /** Wall ms between server pings on control sockets (default 25 s; tests shorten it). */
@@ -57,7 +69,7 @@ export class AgentSdkModel {
       disconnected: (peer) => p.events.agentConnection('agent.disconnected', peer.accountId, peer.number, p.nowIso()),
     });
     const frameMs = p.clock.mode === 'realtime' ? FRAME_MS / p.clock.speed : FRAME_MS;
-    this.pacer = new MediaPacer(frameMs, () => (p.clock.mode === 'manual' ? p.advance(FRAME_MS) : undefined), p.onDefect);
+    this.pacer = new MediaPacer(frameMs, () => (p.clock.mode === 'manual' ? p.advance(FRAME_MS) : p.sync()), p.onDefect);
     this.calls = new SdkCalls({
       slots: this.slots,
       tokens: this.tokens,
@@ -78,6 +90,7 @@ export class AgentSdkModel {
 
   /** An upgrade of the control endpoint. */
   control(accountId: string, query: URLSearchParams, bearer: string | undefined, origin: string): UpgradeAnswer {
+    this.p.sync();
     if (bearer === undefined || bearer === '') return { refuse: this.p.refuse(401, 'UNAUTHORIZED', 'the control socket needs "Authorization: Bearer <API key>" on the upgrade') };
     const keyAccount = this.p.accountForKey(bearer);
     if (!keyAccount) return { refuse: this.p.refuse(401, 'UNAUTHORIZED', 'the API key is not valid') };
@@ -96,23 +109,26 @@ export class AgentSdkModel {
           socket.close(CLOSE_OWNERSHIP_LOST, `number ${raw} is not a number of account ${accountId}`);
           return { message() {}, closed() {} };
         }
-        return controlSession(socket, { id: this.nextPeer++, accountId, number: number!, openedAt: this.p.nowIso() }, retiring, {
+        return synced(controlSession(socket, { id: this.nextPeer++, accountId, number: number!, openedAt: this.p.nowIso() }, retiring, {
           slots: this.slots,
           heartbeat: this.heartbeat,
           calls: this.calls,
           journal: { warn: (peer: ControlPeer, m: string, callId?: string) => this.journal.add(this.p.nowIso(), peer.accountId, m, callId, peer.number) },
           gone: () => {},
-        });
+        }), () => this.p.sync());
       },
     };
   }
 
   /** An upgrade of a call's media endpoint. */
   media(callId: string, query: URLSearchParams, bearer: string | undefined): UpgradeAnswer {
+    this.p.sync();
     // The token is the credential; a key sent beside it (the runtimes send one) must be valid and the call's account's.
     const bearerAccount = bearer ? this.p.accountForKey(bearer) : undefined;
     if (bearer && !bearerAccount) return { refuse: this.p.refuse(401, 'UNAUTHORIZED', 'the API key is not valid') };
-    return this.calls.media(callId, query.get('token'), bearerAccount);
+    const answer = this.calls.media(callId, query.get('token'), bearerAccount);
+    if ('refuse' in answer) return answer;
+    return { ...answer, accept: (socket) => synced(answer.accept(socket), () => this.p.sync()) };
   }
 
   /** The number left the account: its control sockets close with 4403. */
