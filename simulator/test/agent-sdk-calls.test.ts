@@ -5,7 +5,7 @@
 // the manual clock following open media.
 import { afterEach, describe, expect, it } from 'vitest';
 import { FaithfulAgent, type AgentCall } from './agent-runtime/agent.ts';
-import { ACCOUNT, KEY, NUMBERS, startHost, type Host } from './agent-sdk-harness.ts';
+import { ACCOUNT, KEY, NUMBERS, startHost, type Host, until } from './agent-sdk-harness.ts';
 import { MediaConnection } from './agent-runtime/media.ts';
 import { rms } from '../../conformance/agent/audio.ts';
 
@@ -26,13 +26,6 @@ async function setup(agentOpts: Partial<ConstructorParameters<typeof FaithfulAge
 }
 
 const tone = (ms: number) => Buffer.alloc(ms * 8, 0x9a);
-const until = async (test: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
 
 describe('Agent SDK inbound calls', () => {
   it('hands the call over with call.incoming, streams connected/start/media, and the phone answers the greeting with speech', async () => {

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FaithfulAgent } from './agent-runtime/agent.ts';
 import { ControlConnection } from './agent-runtime/control.ts';
-import { ACCOUNT, KEY, NUMBERS, OTHER_KEY, startHost, type Host } from './agent-sdk-harness.ts';
+import { ACCOUNT, KEY, NUMBERS, OTHER_KEY, startHost, type Host, until } from './agent-sdk-harness.ts';
 import { ControlClient } from '../../conformance/agent/client.ts';
 
 const hosts: Host[] = [];
@@ -27,13 +27,6 @@ function agent(h: Host, o: Partial<ConstructorParameters<typeof FaithfulAgent>[0
   return a;
 }
 
-const until = async (test: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
 
 describe('Agent SDK control socket: admission', () => {
   it('refuses a missing or unknown key with 401 and another account key with 403, as HTTP answers', async () => {

@@ -162,3 +162,12 @@ export async function startHost(opts: HostOptions = {}) {
 }
 
 export type Host = Awaited<ReturnType<typeof startHost>>;
+
+/** Waits (wall time) until `test` holds; fails after `ms`. */
+export async function until(test: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

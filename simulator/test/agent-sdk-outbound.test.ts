@@ -2,7 +2,7 @@
 // faithful runtime against the stand-in calls family (agent-sdk-harness.ts).
 import { afterEach, describe, expect, it } from 'vitest';
 import { FaithfulAgent } from './agent-runtime/agent.ts';
-import { ACCOUNT, KEY, NUMBERS, startHost, type Host } from './agent-sdk-harness.ts';
+import { ACCOUNT, KEY, NUMBERS, startHost, type Host, until } from './agent-sdk-harness.ts';
 import { ControlClient, MediaClient } from '../../conformance/agent/client.ts';
 
 const hosts: Host[] = [];
@@ -21,13 +21,6 @@ async function setup(hostOpts: Parameters<typeof startHost>[0] = {}, o: Partial<
   return { h, a };
 }
 
-const until = async (test: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
 
 describe('Agent SDK outbound calls', () => {
   it('ringing, then on answer call.outbound_ready {callId, from, to, mediaUrl} and the media', async () => {

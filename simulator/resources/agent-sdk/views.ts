@@ -5,6 +5,7 @@
 import type { Hello } from './control-messages.ts';
 import type { SdkCall } from './sdk-call.ts';
 import type { ControlPeer } from './slots.ts';
+import type { MediaStats } from './media/engine.ts';
 
 export interface ConnectionView {
   id: number;
@@ -29,21 +30,8 @@ export interface SdkCallView {
   connection: ConnectionView | null;
   /** Control events in order, times as virtual ISO instants. */
   control: { at: string; way: 'sent' | 'received'; event: string; detail: string | null }[];
-  media: null | {
-    streamId: string;
-    framesSent: number;
-    framesPlayed: number;
-    bytesReceived: number;
-    marksReceived: number;
-    marksEchoed: number;
-    clears: number;
-    dtmfSent: number;
-    dtmfReceived: number;
-    refused: number;
-    framesSkipped: number;
-    /** Seconds of media (frames × 20 ms). */
-    seconds: number;
-  };
+  /** The stream's counters (frames each way, marks, clears, DTMF, refusals), frames skipped for a slow reader, and its length. */
+  media: null | (MediaStats & { streamId: string; framesSkipped: number; seconds: number });
   reports: { telemetry: number; metrics: number };
   transfers: { requestId: string | null; to: string; status: string }[];
   /** Per phone turn the agent answered with audio: wall ms from the end of the phone's speech. */
