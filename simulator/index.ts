@@ -3,7 +3,7 @@
 import type http from 'node:http';
 import { Runtime, type Snapshot } from './runtime.ts';
 import { registerRuntime } from './internal.ts';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SNAPSHOT_BYTES, bodyLimit, dispatch, type PipelineOptions } from './app.ts';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SNAPSHOT_BYTES, bodyLimit, dispatch, upgrade, type PipelineOptions } from './app.ts';
 import { closeSockets, createHttpServer, listenOn } from './server.ts';
 import { loadFixtureFile, parseFixture, DEFAULT_FIXTURE_PATH } from './fixture/load.ts';
 import type { Fixture } from './fixture/schema.ts';
@@ -178,7 +178,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       return new Response(empty ? null : (res.bytes ?? res.body), { status: res.status, headers: res.headers });
     },
     async listen(port = 0, host = '127.0.0.1') {
-      const server = createHttpServer({ dispatch: run, bodyLimit: (method, url) => bodyLimit(pipeline, method, url), onDefect });
+      const server = createHttpServer({ dispatch: run, bodyLimit: (method, url) => bodyLimit(pipeline, method, url), onDefect, upgrade: (req) => upgrade(rt, pipeline, req) });
       const addr = await listenOn(server, port, host);
       servers.add(server);
       const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
@@ -220,6 +220,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     restore: (snapshot) => rt.restore(snapshot),
     async close() {
       rt.clockDriver.stop();
+      rt.agentSdk.close();
       await rt.webhookEngine.close();
       await rt.mcpServers.stopAll();
       await Promise.all(

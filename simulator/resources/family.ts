@@ -7,6 +7,20 @@ import type { IdFormat } from '../core/ids.ts';
 import type { TProperties } from '@sinclair/typebox';
 import type { Fixture } from '../fixture/schema.ts';
 import type { Runtime } from '../runtime.ts';
+import type { SimRequest } from '../core/operation.ts';
+import type { UpgradeAnswer } from '../core/live-socket.ts';
+
+/**
+ * A WebSocket endpoint an entry serves (the Agent SDK's control and media sockets). server.ts
+ * stays an adapter: on an upgrade request to `path` (a path template, GET) the pipeline brings
+ * the clock up to date and asks `upgrade`, which refuses with an HTTP answer or accepts with the
+ * session that owns the socket (core/live-socket.ts); no library type reaches the family.
+ */
+export interface UpgradeRoute {
+  path: string;
+  summary: string;
+  upgrade(rt: Runtime, req: SimRequest, params: Record<string, string>, query: URLSearchParams): UpgradeAnswer;
+}
 
 /** What every model offers the runtime: load seed data, save and restore state. */
 export interface StatefulModel {
@@ -48,6 +62,8 @@ export interface Contribution<Refs extends string = never> {
   capabilities?: readonly string[];
   /** Owner names it hands deliveries to the carrier under (`rt.carrier.onOutcome`). */
   carrierOwners?: readonly string[];
+  /** WebSocket endpoints it serves (documented in its docs page, not in /openapi.json). */
+  upgrades?: readonly UpgradeRoute[];
   /**
    * Top-level fixture sections it reads in `loadFixture`: name → schema (`Type.Optional` when a
    * fixture may leave it out). Its folder also adds them to the `Fixture` type by declaration

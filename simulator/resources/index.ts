@@ -9,7 +9,7 @@ import type { IdFormat } from '../core/ids.ts';
 import type { TObject, TProperties } from '@sinclair/typebox';
 import { fixtureSchema } from '../fixture/schema.ts';
 import { kernel } from '../kernel.ts';
-import type { Contribution, ListedNames, Operations } from './family.ts';
+import type { Contribution, ListedNames, Operations, UpgradeRoute } from './family.ts';
 import { accounts } from './accounts/index.ts';
 import { numbers } from './numbers/index.ts';
 import { blockLists } from './blocklists/index.ts';
@@ -29,6 +29,7 @@ import { mcpConnections } from './mcp-connections/index.ts';
 import { mcpApps } from './mcp-apps/index.ts';
 import { recordings } from './recordings/index.ts';
 import { callBatches } from './call-batches/index.ts';
+import { agentSdk } from './agent-sdk/index.ts';
 
 export const FAMILIES = [
   accounts,
@@ -56,6 +57,7 @@ export const FAMILIES = [
   mcpApps, // after usage: get_usage reads it
   recordings, // after calls (its hook and callflow.ended), usage and the webhook engine
   callBatches, // after calls, call flows and messages, which its ports use
+  agentSdk, // after accounts, numbers, calls and the webhook engine, which its ports use
 ] as const;
 
 type Entry = (typeof FAMILIES)[number];
@@ -84,6 +86,8 @@ export interface Registry {
   fixtureSections: readonly string[];
   /** The fixture's schema, from those sections (fixture/load.ts validates with it). */
   fixtureSchema: TObject;
+  /** WebSocket endpoints, in list order. */
+  upgrades: readonly UpgradeRoute[];
 }
 
 let built: Registry | undefined;
@@ -124,6 +128,7 @@ function build(): Registry {
     ...names,
     fixtureSections: Object.keys(fixtureSections),
     fixtureSchema: fixtureSchema(fixtureSections),
+    upgrades: all.flatMap((c) => c.upgrades ?? []),
   };
   return r;
 }

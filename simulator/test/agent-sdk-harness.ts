@@ -93,7 +93,7 @@ export async function startHost(opts: HostOptions = {}) {
     actions: () => actions,
     speech: { prepare: async (texts) => void texts.forEach((t) => synth.speak(t)), audio: (t) => synth.speak(t).audio },
     phoneLines: (id) => calls.get(id)?.lines ?? [],
-    clock: opts.clock === 'realtime' ? { mode: 'realtime', speed: 1 } : { mode: 'manual' },
+    clock: () => (opts.clock === 'realtime' ? { mode: 'realtime', speed: 1 } : { mode: 'manual' }),
     advance: (ms) => clock.advanceTo(clock.now() + ms),
     sync: () => driver?.sync(),
     refuse,

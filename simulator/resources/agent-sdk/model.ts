@@ -41,8 +41,8 @@ export interface AgentSdkPorts {
   actions(): SdkCallActions;
   speech: SpeechPort;
   phoneLines(callId: string): readonly string[];
-  /** `manual`: the virtual clock follows open media (advanced a frame per frame played). */
-  clock: { mode: 'manual' } | { mode: 'realtime'; speed: number };
+  /** `manual`: the virtual clock follows open media (advanced a frame per frame played); read when needed (set after start-up). */
+  clock(): { mode: 'manual' } | { mode: 'realtime'; speed: number };
   /** Moves the virtual clock forward (manual mode, following open media). */
   advance(ms: number): void;
   /** Brings the virtual clock up to wall time (realtime mode; no-op in manual mode), as before a request. */
@@ -68,8 +68,11 @@ export class AgentSdkModel {
       connected: (peer) => p.events.agentConnection('agent.connected', peer.accountId, peer.number, p.nowIso()),
       disconnected: (peer) => p.events.agentConnection('agent.disconnected', peer.accountId, peer.number, p.nowIso()),
     });
-    const frameMs = p.clock.mode === 'realtime' ? FRAME_MS / p.clock.speed : FRAME_MS;
-    this.pacer = new MediaPacer(frameMs, () => (p.clock.mode === 'manual' ? p.advance(FRAME_MS) : p.sync()), p.onDefect);
+    const frameMs = () => {
+      const c = p.clock();
+      return c.mode === 'realtime' ? FRAME_MS / c.speed : FRAME_MS;
+    };
+    this.pacer = new MediaPacer(frameMs, () => (p.clock().mode === 'manual' ? p.advance(FRAME_MS) : p.sync()), p.onDefect);
     this.calls = new SdkCalls({
       slots: this.slots,
       tokens: this.tokens,
@@ -136,7 +139,16 @@ export class AgentSdkModel {
     this.slots.ownershipLost(accountId, number);
   }
 
+  /** Closes every socket (1012, service restart: the runtimes reconnect) and forgets the calls: a reset or a restored snapshot. */
+  closeAll(): void {
+    for (const call of this.calls.calls.values()) call.session?.stop();
+    for (const peer of [...this.slots.peers.values()]) peer.close(1012, 'simulator reset');
+    this.calls.calls.clear();
+    this.journal.clear();
+  }
+
   close(): void {
+    this.closeAll();
     this.pacer.stop();
     this.heartbeat.stop();
   }

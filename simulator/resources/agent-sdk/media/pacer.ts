@@ -37,9 +37,11 @@ export class MediaPacer {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private anchor = 0;
   private done = 0;
+  private frameMs = 20;
 
   constructor(
-    private readonly frameMs: number,
+    /** Wall ms per frame (read when a grid starts: the clock mode may be set after construction). */
+    private readonly frameMsOf: number | (() => number),
     private readonly onTicks: (ticks: number) => void,
     private readonly onDefect: (e: unknown) => void,
   ) {}
@@ -55,6 +57,7 @@ export class MediaPacer {
    */
   add(stream: PacedStream): void {
     if (this.timer === undefined) {
+      this.frameMs = typeof this.frameMsOf === 'number' ? this.frameMsOf : this.frameMsOf();
       this.anchor = performance.now();
       this.done = 0;
       this.arm();
