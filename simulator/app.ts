@@ -9,7 +9,7 @@ import { formToBody, isFormType } from './core/form-body.ts';
 import { header, type Operation, type Reply, type SimRequest, type SimResponse } from './core/operation.ts';
 
 export { header };
-import type { Runtime } from './runtime.ts';
+import { rootScope, type Runtime } from './runtime.ts';
 import { allOperations } from './operations.ts';
 import { matchUpgrade } from './upgrades.ts';
 import type { UpgradeAnswer } from './core/live-socket.ts';
@@ -86,6 +86,12 @@ export function clientAddress(req: SimRequest): string {
   return canonicalAddress(first || req.remoteAddress || '127.0.0.1');
 }
 
+/** What an operation's handler is handed: its owner family's scope, the root's scope for the kernel's own, or the runtime for older families. */
+function scopeOf(rt: Runtime, op: Operation): unknown {
+  if (!op.scoped) return rt;
+  return op.owner !== undefined ? rt.scopeOf(op.owner) : rootScope(rt);
+}
+
 function authenticate(rt: Runtime, op: Operation, req: SimRequest, params: Record<string, string>, opts: PipelineOptions): string {
   if (op.auth === 'none') return '';
   if (op.auth === 'control') {
@@ -95,7 +101,7 @@ function authenticate(rt: Runtime, op: Operation, req: SimRequest, params: Recor
     return '';
   }
   const key = bearer(req);
-  if (key === undefined && op.auth === 'account' && op.signedLink?.(rt, req.url)) return params.accountId!; // the handler checks the account owns the resource
+  if (key === undefined && op.auth === 'account' && op.signedLink?.(scopeOf(rt, op), req.url)) return params.accountId!; // the handler checks the account owns the resource
   if (key === undefined) throw errorCodes.UNAUTHORIZED('missing credentials: send "Authorization: Bearer <API key>"');
   if (key === '') throw errorCodes.UNAUTHORIZED('the Authorization header must be "Bearer <API key>"');
   const accountId = rt.accounts.accountForKey(key);
@@ -217,7 +223,9 @@ function dispatchRouted(rt: Runtime, opts: PipelineOptions, req: SimRequest): Si
     const accountId = authenticate(rt, op, req, match.params, opts);
     const query = op.query ? coerceQuery(parseQueryString(q === -1 ? '' : req.url.slice(q + 1)), op.query) : {};
     const body = op.body ? parseBody(op, req) : undefined;
-    const result = op.handler({ rt, accountId, params: match.params, query, body, request: req });
+    const input = { accountId, params: match.params, query, body, request: req };
+    // A scoped handler sees its family's scope only; an older one sees the runtime.
+    const result = op.handler((op.scoped ? { scope: scopeOf(rt, op), ...input } : { rt, scope: rt, ...input }) as Parameters<Operation['handler']>[0]);
     if (result instanceof Promise) return result.then(toResponse, (e) => failure(e, req, opts));
     return toResponse(result);
   } catch (e) {

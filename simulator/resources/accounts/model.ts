@@ -2,7 +2,6 @@
 // account operations: accounts come from the fixture or from the control plane, and every
 // other resource asks this model who a key belongs to and what the account may do.
 import { Table } from '../../core/store.ts';
-import { defineError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { iso, parseInstant } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
@@ -13,20 +12,9 @@ import { AccountsStateSchema, type AccountRow, type AccountsState, type PlanRow,
 /** What the model uses beyond its own tables; the descriptor passes the runtime. */
 export type AccountsPorts = Pick<Kernel, 'clock' | 'random'>;
 
-export const accountErrors = {
-  ACCOUNT_NOT_FOUND: defineError({
-    code: 'ACCOUNT_NOT_FOUND', status: 404, origin: 'spec',
-    description: 'The account is unknown.',
-  }),
-  ACCOUNT_EXISTS: defineError({
-    code: 'ACCOUNT_EXISTS', status: 409, origin: 'simulator',
-    description: 'Control plane: an account with this id already exists.',
-  }),
-  PLAN_NOT_FOUND: defineError({
-    code: 'PLAN_NOT_FOUND', status: 400, origin: 'simulator',
-    description: 'Control plane: no plan with this key is defined in the fixture.',
-  }),
-};
+import { accountErrors } from './errors.ts';
+
+export { accountErrors };
 
 export class AccountsModel {
   accounts = new Table<AccountRow>(); // maps accountId to the account

@@ -1,7 +1,10 @@
 // The assignment-links family: one-time links through which an end user obtains a managed
 // number, the end user's session behind each link (driven by its token), the issuing page a
 // person opens at the link's url, and the account's issuing-page settings on the control plane.
+import { Type } from '@sinclair/typebox';
 import type { Family } from '../family.ts';
+import type { FixtureSection } from '../../fixture/schema.ts';
+import { webhookEvents } from '../../core/events.ts';
 import { AssignmentLinksModel } from './model.ts';
 import { operations as links } from './routes.ts';
 import { operations as sessions } from './session-routes.ts';
@@ -9,10 +12,19 @@ import { operations as pages } from '../../web/routes.ts';
 import { issuingPageOperations as control } from '../../control/assignment.ts';
 import { ASSIGNMENT_IDS } from './schema.ts';
 
+/** Each account's issuing-page settings in the fixture (docs/fixtures.md). */
+const accountFields = {
+  issuingPageDomains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { description: 'Hosts an assignment link\'s returnUrl may use, matched exactly (the console\'s issuing-page settings).' })),
+};
+declare module '../../fixture/schema.ts' {
+  interface AccountFixtureFields extends FixtureSection<typeof accountFields> {}
+}
+
 export const assignmentLinks: Family<'assignmentLinks', AssignmentLinksModel> = {
   key: 'assignmentLinks',
   create: (rt) => new AssignmentLinksModel(rt),
-  operations: [...links, ...sessions, ...pages],
+  operations: [...links, ...sessions],
+  pages,
   control,
   tags: {
     'Assignment links': 'One-time links through which an end user obtains a managed number after identity verification; single use, states pending, consumed, expired, revoked.',
@@ -20,6 +32,7 @@ export const assignmentLinks: Family<'assignmentLinks', AssignmentLinksModel> = 
     'Issuing pages': 'HTML pages a person looks at: the end user\'s issuing page at a link\'s url, and the fake identity provider\'s page.',
   },
   idFormats: ASSIGNMENT_IDS,
-  events: ['assignment.completed'],
+  events: webhookEvents('assignment.completed'),
   capabilities: ['issuing-page'],
+  fixture: { accountFields },
 };

@@ -3,7 +3,7 @@
 // call_flow_voice_forbidden, answers the numbers family's `callFlow` reference check, and offers
 // the calls engine a narrow read port (`find`). Numbers are reached only through a port.
 import { Table } from '../../core/store.ts';
-import { defineError, type FieldError } from '../../core/errors.ts';
+import type { FieldError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { validate } from '../../core/schema.ts';
 import type { VirtualClock } from '../../core/clock.ts';
@@ -25,36 +25,9 @@ import {
   type VoiceProvider,
 } from './schema.ts';
 
-export const callFlowErrors = {
-  VALIDATION: defineError({
-    code: 'validation', status: 400, origin: 'reference',
-    description: 'Call flows: the body itself is wrong (name missing, blank or longer than 80 characters, graph missing, unknown body field, PATCH with neither name nor graph); `errors` names each field.',
-  }),
-  INVALID_GRAPH: defineError({
-    code: 'call_flow_invalid_graph', status: 400, origin: 'reference',
-    description: 'The graph breaks its schema or its links; `issues[]` gives each problem with its dotted path (`nodes.<id>.<field>`; link problems at `nodes.<id>`).',
-  }),
-  GRAPH_TOO_LARGE: defineError({
-    code: 'call_flow_graph_too_large', status: 400, origin: 'reference',
-    description: 'The graph, serialised as sent, is larger than 256 KB.',
-  }),
-  NOT_FOUND: defineError({
-    code: 'call_flow_not_found', status: 404, origin: 'reference',
-    description: 'No call flow with this id in the account.',
-  }),
-  IN_USE: defineError({
-    code: 'call_flow_in_use', status: 409, origin: 'reference',
-    description: 'Numbers route inbound calls to the flow (routingType callflow); `phoneNumbers` names them. Route them elsewhere first.',
-  }),
-  LIMIT_REACHED: defineError({
-    code: 'call_flow_limit_reached', status: 409, origin: 'reference',
-    description: 'The account already has 200 call flows.',
-  }),
-  VOICE_FORBIDDEN: defineError({
-    code: 'call_flow_voice_forbidden', status: 403, origin: 'spec',
-    description: 'The voice id was registered (cloned) by another account.',
-  }),
-};
+import { callFlowErrors } from './errors.ts';
+
+export { callFlowErrors };
 
 /** A flow as the calls engine reads it: the filled graph (null when unreadable) and its variables. */
 export interface StoredFlow {

@@ -9,11 +9,10 @@ import { parseInstant } from '../../core/clock.ts';
 import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
-import { ApiError, defineError } from '../../core/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import type { Runtime } from '../../runtime.ts';
 import { DEFAULT_CALLEE, type Callee, type PhoneCall } from '../../peers/carrier.ts';
 import { numberErrors } from '../numbers/model.ts';
-import { callFlowErrors } from '../call-flows/model.ts';
 import { OutboundRules } from '../../rules/outbound.ts';
 import type { FlowGraph } from './flow-graph.ts';
 import { initialState, type WalkInput } from './interpreter.ts';
@@ -27,12 +26,12 @@ import { VoiceMlRunner } from './voiceml/runner.ts';
 import { initialVoiceState } from './voiceml/walker.ts';
 import { MediaStreamClient } from './voiceml/media-stream.ts';
 import { CallProgress } from './progress.ts';
+import { startVariables } from './variables.ts';
 import {
   CALL_IDS,
   CallsStateSchema,
   DEFAULT_STATUS_CALLBACK_EVENTS,
   IN_PROGRESS,
-  RESERVED_VARIABLES,
   STATUS_CALLBACK_EVENTS,
   type CallRow,
   type CallStatus,
@@ -42,36 +41,15 @@ import {
   type StatusCallbackEvent,
 } from './schema.ts';
 
-export const callErrors = {
-  CALL_NOT_FOUND: defineError({ code: 'call_not_found', status: 404, origin: 'simulator', description: 'No call with this id in this account.' }),
-  /** Shared with the call-flows family: one declaration per wire code. */
-  CALL_FLOW_NOT_FOUND: callFlowErrors.NOT_FOUND,
-  CALL_FLOW_UNREADABLE: defineError({
-    code: 'call_flow_unreadable', status: 409, origin: 'simulator',
-    description: 'The call flow\'s stored graph cannot be read under the current schema (its graph is null); replace it with a full PUT first.',
-  }),
-  AGENT_NOT_FOUND: defineError({
-    code: 'agent_not_found', status: 404, origin: 'reference',
-    description: 'AgentId is not an agent of this account (reference: createCall 404). Managed agents are not simulated yet, so no account has one: every AgentId call is refused this way and nothing is stored.',
-  }),
-  AGENT_NOT_CONNECTED: defineError({
-    code: 'agent_not_connected', status: 409, origin: 'reference',
-    description: 'Neither Url, AgentId nor CallFlowId was given and no Agent SDK is connected to From (reference: createCall 409).',
-  }),
-  HANGUP_NOT_APPLICABLE: defineError({
-    code: 'hangup_not_applicable', status: 409, origin: 'reference',
-    description: 'The call has already ended; the body carries its current status (reference: updateCall 409).',
-  }),
-};
+import { callErrors } from './errors.ts';
+
+export { callErrors, startVariables };
 
 /** Seconds from placing a call to the phone ringing. */
 export const SETUP_SECONDS = 1;
 /** Timeout (ring seconds) when omitted or invalid, and its ceiling (reference: createCall). */
 export const DEFAULT_RING_SECONDS = 30;
 export const MAX_RING_SECONDS = 600;
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const MAX_START_VARIABLES = 50;
-const MAX_START_VARIABLE_BYTES = 8192;
 const MAX_FORWARD_HOPS = 5;
 
 /** What the calls model needs of call flows (the call-flows family provides it). */
@@ -438,23 +416,6 @@ export class CallsModel {
       trace: flowId === null ? null : emptyTrace(vars),
     };
   }
-}
-
-/** Start variables as strings, checked as createCall documents them (400 naming the variable). */
-export function startVariables(raw: Record<string, string | number | boolean>): Record<string, string> {
-  const names = Object.keys(raw);
-  const bad = (path: string, message: string): never => {
-    throw ApiError.validation(`${path} ${message}`, [{ path, message }]);
-  };
-  if (names.length > MAX_START_VARIABLES) bad('Variables', `has ${names.length} entries; at most ${MAX_START_VARIABLES}`);
-  const out: Record<string, string> = {};
-  for (const name of names) {
-    if (!VARIABLE_NAME.test(name)) bad(`Variables.${name}`, 'is not a valid name: letters, digits and _, not starting with a digit');
-    if ((RESERVED_VARIABLES as readonly string[]).includes(name)) bad(`Variables.${name}`, 'is filled by the platform during the call and cannot be set');
-    out[name] = String(raw[name]);
-  }
-  if (Buffer.byteLength(JSON.stringify(out)) > MAX_START_VARIABLE_BYTES) bad('Variables', `is over ${MAX_START_VARIABLE_BYTES} bytes`);
-  return out;
 }
 
 function callbackEvents(raw: string | undefined): StatusCallbackEvent[] {

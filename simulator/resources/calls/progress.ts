@@ -206,6 +206,8 @@ export class CallProgress {
       this.rt.events.emit({ type: 'callflow.ended', accountId: done.accountId, resourceId: done.id, at: now, payload: flowEndedPayload(done, iso(now)) });
     }
     for (const hear of this.endedListeners) hear(done);
+    // Declared internal (events.ts): families that follow calls hear the ended row, after the hooks above.
+    this.rt.events.emit({ type: 'call.ended', accountId: done.accountId, resourceId: done.id, at: now, payload: done }, true);
     return done;
   }
 

@@ -1,11 +1,12 @@
 // The email-domain family: sender domains, their DNS verification and inbound receiving.
 import { Type } from '@sinclair/typebox';
 import type { Family } from '../family.ts';
+import { webhookEvents } from '../../core/events.ts';
 import type { FixtureSection } from '../../fixture/schema.ts';
 import { EmailDomainsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { EMAIL_DOMAIN_IDS, REGION_PATTERN } from './schema.ts';
-import { operations as control } from '../../control/email-provider.ts';
+import { operations as control } from './control.ts';
 
 /** Its fixture section: the email provider's settings. */
 const fixture = {
@@ -32,7 +33,7 @@ export const emailDomains: Family<'emailDomains', EmailDomainsModel> = {
     'Email domains': 'Outbound-email sender domains: DNS verification (DKIM), custom MAIL FROM, DMARC and optional inbound receiving.',
   },
   idFormats: EMAIL_DOMAIN_IDS,
-  events: ['email.received'],
+  events: webhookEvents('email.received'),
   capabilities: ['email-provider'],
-  fixture,
+  fixture: { sections: fixture },
 };

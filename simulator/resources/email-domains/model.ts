@@ -11,7 +11,7 @@ import { validate } from '../../core/schema.ts';
 import { HOST_NAME, parseDomainName } from '../../core/domain.ts';
 import { WireCache } from '../../core/wire.ts';
 import type { Kernel } from '../../core/ports.ts';
-import type { FakeDns } from '../../peers/dns.ts';
+import type { FakeDns } from '../../peers/dns/model.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import { FAILED, observe, type Observation } from './checks.ts';
 import { dnsRecordsOf } from './records.ts';

@@ -4,6 +4,8 @@ import { OutboundRules } from '../../rules/outbound.ts';
 import { MessagesModel } from './model.ts';
 import { operations } from './routes.ts';
 import { MESSAGE_IDS } from './schema.ts';
+import { messageEvents } from './events.ts';
+import { messagesFixture } from './fixture.ts';
 import { operations as control } from '../../control/messaging.ts';
 
 export const messages: Family<'messages', MessagesModel> = {
@@ -15,7 +17,8 @@ export const messages: Family<'messages', MessagesModel> = {
     Messages: 'Text messages (sms, lms, mms) and messenger notification template messages (ata), sent through the carrier and received on the account\'s numbers.',
   },
   idFormats: MESSAGE_IDS,
-  events: ['message.sent', 'message.failed', 'message.received'],
+  events: messageEvents,
   capabilities: ['kakao-templates', 'plans'],
   carrierOwners: ['message'],
+  fixture: messagesFixture,
 };

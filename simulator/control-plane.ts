@@ -1,15 +1,17 @@
 // The control plane's fixed contract under /_sim (DESIGN "The control plane"): health, clock,
-// account creation, reset and state snapshots. Everything else under /_sim lives beside this
-// file, one file per area, and is documented in docs/control-plane.md. Test-only
-// introspection and scripting live under simulator/control/ and nowhere else.
-import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
-import { ApiError, errorCodes } from '../core/errors.ts';
-import { DateTime, Nullable } from '../core/schema.ts';
-import { iso, parseInstant } from '../core/clock.ts';
-import type { Runtime } from '../runtime.ts';
-import { accountErrors } from '../resources/accounts/model.ts';
-import { CreateAccountBody, CreatedAccount } from '../resources/accounts/schema.ts';
+// account creation, reset and state snapshots. The kernel contributes it (kernel.ts); every
+// other /_sim route lives in the control.ts of the family or peer it serves, and all are
+// documented in docs/control-plane.md. Its handlers see the runtime through the narrow
+// `FixedControlScope` below (the runtime offers it: runtime.ts checks), not the whole object.
+import { Type, type Static } from '@sinclair/typebox';
+import { reply, scopedOperations } from './core/operation.ts';
+import { ApiError, errorCodes } from './core/errors.ts';
+import { DateTime, Nullable } from './core/schema.ts';
+import { iso, parseInstant, type VirtualClock } from './core/clock.ts';
+import type { ClockAdvancer } from './core/advance.ts';
+import type { ClockDriver } from './core/realtime.ts';
+import { accountErrors } from './resources/accounts/errors.ts';
+import { CreateAccountBody, CreatedAccount } from './resources/accounts/schema.ts';
 
 const TAG = 'Control plane';
 const FIXED = 'fixed control-plane contract (DESIGN.md)';
@@ -46,12 +48,30 @@ const Snapshot = Type.Object(
   },
   { $id: 'SimSnapshot', description: 'All state as plain JSON; PUT it back to restore exactly.' },
 );
-function health(rt: Runtime) {
-  return { status: 'ok' as const, now: rt.nowIso(), seed: rt.seed, capabilities: [...rt.capabilities] };
+/** What the fixed contract's handlers use: the clock and its driver, the state as a whole, and two families' doors. */
+export interface FixedControlScope {
+  readonly seed: number;
+  readonly initialSeed: number;
+  readonly capabilities: readonly string[];
+  readonly clock: Pick<VirtualClock, 'now' | 'pendingJobs'>;
+  readonly advancer: Pick<ClockAdvancer, 'advance'>;
+  readonly clockDriver: Pick<ClockDriver, 'mode' | 'rebase'>;
+  nowIso(): string;
+  reset(seed?: number): void;
+  snapshot(): unknown;
+  restore(snapshot: unknown): void;
+  readonly accounts: { create(input: Static<typeof CreateAccountBody>): { id: string; apiKeys: string[] } };
+  readonly numbers: { grant(accountId: string, number?: string): { id: string } };
+}
+
+const operation = scopedOperations<FixedControlScope>();
+
+function health(scope: FixedControlScope) {
+  return { status: 'ok' as const, now: scope.nowIso(), seed: scope.seed, capabilities: [...scope.capabilities] };
 }
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simHealth',
     method: 'GET',
     path: '/_sim/health',
@@ -61,9 +81,9 @@ export const operations = [
     basis: FIXED,
     auth: 'control',
     responses: { 200: { description: 'Healthy.', schema: Health } },
-    handler: (ctx) => reply.ok(health(ctx.rt)),
+    handler: (ctx) => reply.ok(health(ctx.scope)),
   }),
-  defineOperation({
+  operation({
     operationId: 'simGetClock',
     method: 'GET',
     path: '/_sim/clock',
@@ -73,12 +93,12 @@ export const operations = [
     basis: FIXED,
     auth: 'control',
     responses: { 200: { description: 'The clock.', schema: ClockView } },
-    handler: ({ rt }) => {
-      const m = rt.clockDriver.mode;
-      return reply.ok({ now: rt.nowIso(), mode: m.kind, speed: m.kind === 'realtime' ? m.speed : null, pendingJobs: rt.clock.pendingJobs().length });
+    handler: ({ scope }) => {
+      const m = scope.clockDriver.mode;
+      return reply.ok({ now: scope.nowIso(), mode: m.kind, speed: m.kind === 'realtime' ? m.speed : null, pendingJobs: scope.clock.pendingJobs().length });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simAdvanceClock',
     method: 'POST',
     path: '/_sim/clock/advance',
@@ -92,21 +112,21 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The new time and the number of jobs run.', schema: AdvanceResult } },
     errors: [errorCodes.CLOCK_RUNAWAY],
-    handler: ({ rt, body }) => {
+    handler: ({ scope, body }) => {
       if ((body.seconds === undefined) === (body.to === undefined)) {
         throw ApiError.validation('give exactly one of "seconds" and "to"', [{ path: '', message: 'seconds or to' }]);
       }
       const to = body.to !== undefined ? parseInstant(body.to)! : undefined;
       // Waits, at each instant, for webhook attempts started there (core/advance.ts).
-      const fired = rt.advancer.advance((now) => to ?? now + Math.round(body.seconds! * 1000));
+      const fired = scope.advancer.advance((now) => to ?? now + Math.round(body.seconds! * 1000));
       const answer = (n: number) => {
-        rt.clockDriver.rebase();
-        return reply.ok({ now: iso(rt.clock.now()), fired: n });
+        scope.clockDriver.rebase();
+        return reply.ok({ now: iso(scope.clock.now()), fired: n });
       };
       return fired instanceof Promise ? fired.then(answer) : answer(fired);
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simCreateAccount',
     method: 'POST',
     path: '/_sim/accounts',
@@ -119,23 +139,23 @@ export const operations = [
     body: CreateAccountBody,
     responses: { 201: { description: 'The account, its key and its numbers.', schema: CreatedAccount } },
     errors: [accountErrors.ACCOUNT_EXISTS, accountErrors.PLAN_NOT_FOUND],
-    handler: ({ rt, body }) => {
+    handler: ({ scope, body }) => {
       const input = body ?? {};
-      const before = rt.snapshot();
+      const before = scope.snapshot();
       try {
-        const a = rt.accounts.create(input);
+        const a = scope.accounts.create(input);
         const wanted = input.numbers ?? 1;
         const numbers = Array.isArray(wanted)
-          ? wanted.map((n) => rt.numbers.grant(a.id, n).id)
-          : Array.from({ length: wanted }, () => rt.numbers.grant(a.id).id);
+          ? wanted.map((n) => scope.numbers.grant(a.id, n).id)
+          : Array.from({ length: wanted }, () => scope.numbers.grant(a.id).id);
         return reply.created({ accountId: a.id, apiKey: a.apiKeys[0]!, numbers });
       } catch (e) {
-        rt.restore(before); // all or nothing: a bad number leaves no half-made account
+        scope.restore(before); // all or nothing: a bad number leaves no half-made account
         throw e;
       }
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simReset',
     method: 'POST',
     path: '/_sim/reset',
@@ -146,12 +166,12 @@ export const operations = [
     auth: 'control',
     body: ResetBody,
     responses: { 200: { description: 'Reset.', schema: StateAck } },
-    handler: ({ rt, body }) => {
-      rt.reset(body?.seed ?? rt.initialSeed);
-      return reply.ok({ status: 'ok', now: rt.nowIso(), seed: rt.seed });
+    handler: ({ scope, body }) => {
+      scope.reset(body?.seed ?? scope.initialSeed);
+      return reply.ok({ status: 'ok', now: scope.nowIso(), seed: scope.seed });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simGetState',
     method: 'GET',
     path: '/_sim/state',
@@ -161,9 +181,9 @@ export const operations = [
     basis: FIXED,
     auth: 'control',
     responses: { 200: { description: 'The snapshot.', schema: Snapshot } },
-    handler: ({ rt }) => reply.ok(rt.snapshot()),
+    handler: ({ scope }) => reply.ok(scope.snapshot()),
   }),
-  defineOperation({
+  operation({
     operationId: 'simPutState',
     method: 'PUT',
     path: '/_sim/state',
@@ -177,9 +197,9 @@ export const operations = [
     bodyRequired: true,
     snapshotBody: true,
     responses: { 200: { description: 'State is exactly the snapshot.', schema: StateAck } },
-    handler: ({ rt, body }) => {
-      rt.restore(body);
-      return reply.ok({ status: 'ok', now: rt.nowIso(), seed: rt.seed });
+    handler: ({ scope, body }) => {
+      scope.restore(body);
+      return reply.ok({ status: 'ok', now: scope.nowIso(), seed: scope.seed });
     },
   }),
 ];

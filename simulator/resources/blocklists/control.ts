@@ -1,10 +1,12 @@
-// Control plane: block-list intake and release through paths other than the API key (console,
-// MCP, the ARS opt-out menu, text replies), so tests can see every `source` and `*By` value.
+// The block lists' /_sim routes: intake and release through paths other than the API key
+// (console, MCP, the ARS opt-out menu, text replies), so tests can see every `source` and `*By`
+// value (docs/control-plane.md, "Block lists").
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
-import { ApiError } from '../core/errors.ts';
-import { accountErrors } from '../resources/accounts/model.ts';
-import { blockErrors } from '../resources/blocklists/model.ts';
+import { reply } from '../../core/operation.ts';
+import { ApiError } from '../../core/errors.ts';
+import { accountErrors } from '../accounts/errors.ts';
+import { blockErrors } from './model.ts';
+import { operation } from './scope.ts';
 import {
   BlockedCaller,
   BlockedRecipient,
@@ -13,14 +15,14 @@ import {
   IntakeBlockedRecipientBody,
   IntakeReleaseBody,
   RECIPIENT_SOURCES,
-} from '../resources/blocklists/schema.ts';
+} from './schema.ts';
 
 const TAG = 'Control plane';
 
 const accountParam = { accountId: Type.String() };
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simIntakeBlockedCaller',
     method: 'POST',
     path: '/_sim/accounts/{accountId}/blocked-callers',
@@ -34,14 +36,14 @@ export const operations = [
     bodyRequired: true,
     responses: { 201: { description: 'A new entry.', schema: BlockedCaller }, 200: { description: 'The existing active entry.', schema: BlockedCaller } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      rt.accounts.require(params.accountId);
-      const list = rt.blockLists.callers;
+    handler: ({ scope, params, body }) => {
+      scope.accounts.require(params.accountId);
+      const list = scope.blockLists.callers;
       const { row, created } = list.create(params.accountId, { number: body.number, note: body.note, source: body.source ?? 'console', createdBy: body.createdBy ?? null });
       return reply.json(created ? 201 : 200, list.wire.json(row));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simReleaseBlockedCaller',
     method: 'POST',
     path: '/_sim/accounts/{accountId}/blocked-callers/{blockedCallerId}/release',
@@ -53,17 +55,17 @@ export const operations = [
     body: IntakeReleaseBody,
     responses: { 200: { description: 'The released entry.', schema: BlockedCaller } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND, blockErrors.BLOCKED_CALLER_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      rt.accounts.require(params.accountId);
+    handler: ({ scope, params, body }) => {
+      scope.accounts.require(params.accountId);
       const source = body?.source ?? 'console';
       if (!(CALLER_SOURCES as readonly string[]).includes(source)) {
         throw ApiError.validation(`source must be one of ${CALLER_SOURCES.join(', ')}`, [{ path: 'source', message: 'unknown source' }]);
       }
-      const list = rt.blockLists.callers;
+      const list = scope.blockLists.callers;
       return reply.json(200, list.wire.json(list.release(params.accountId, params.blockedCallerId, { note: body?.note, source, by: body?.by ?? null })));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simIntakeBlockedRecipient',
     method: 'POST',
     path: '/_sim/accounts/{accountId}/blocked-recipients',
@@ -76,9 +78,9 @@ export const operations = [
     bodyRequired: true,
     responses: { 201: { description: 'A new entry.', schema: BlockedRecipient }, 200: { description: 'The existing active entry.', schema: BlockedRecipient } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      rt.accounts.require(params.accountId);
-      const list = rt.blockLists.recipients;
+    handler: ({ scope, params, body }) => {
+      scope.accounts.require(params.accountId);
+      const list = scope.blockLists.recipients;
       const { row, created } = list.create(params.accountId, {
         number: body.number,
         channel: body.channel,
@@ -90,7 +92,7 @@ export const operations = [
       return reply.json(created ? 201 : 200, list.wire.json(row));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simReleaseBlockedRecipient',
     method: 'POST',
     path: '/_sim/accounts/{accountId}/blocked-recipients/{blockId}/release',
@@ -102,13 +104,13 @@ export const operations = [
     body: IntakeReleaseBody,
     responses: { 200: { description: 'The released entry.', schema: BlockedRecipient } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND, blockErrors.BLOCKED_RECIPIENT_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      rt.accounts.require(params.accountId);
+    handler: ({ scope, params, body }) => {
+      scope.accounts.require(params.accountId);
       const source = body?.source ?? 'console';
       if (!(RECIPIENT_SOURCES as readonly string[]).includes(source)) {
         throw ApiError.validation(`source must be one of ${RECIPIENT_SOURCES.join(', ')}`, [{ path: 'source', message: 'unknown source' }]);
       }
-      const list = rt.blockLists.recipients;
+      const list = scope.blockLists.recipients;
       return reply.json(200, list.wire.json(list.release(params.accountId, params.blockId, { note: body?.note, source, by: body?.by ?? null })));
     },
   }),

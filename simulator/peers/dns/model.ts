@@ -8,9 +8,9 @@
 // rule makes a name change its address answer after a number of lookups.
 import { Type, type Static } from '@sinclair/typebox';
 import ipaddr from 'ipaddr.js';
-import { ApiError } from '../core/errors.ts';
-import { Nullable, StringEnum, validate } from '../core/schema.ts';
-import { DNS_NAME, isWithin, parseDomainName } from '../core/domain.ts';
+import { ApiError } from '../../core/errors.ts';
+import { Nullable, StringEnum } from '../../core/schema.ts';
+import { DNS_NAME, isWithin, parseDomainName } from '../../core/domain.ts';
 
 export const RECORD_TYPES = ['CNAME', 'MX', 'TXT', 'A', 'AAAA'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
@@ -93,9 +93,8 @@ export class FakeDns {
     };
   }
 
-  restore(state: unknown): void {
-    validate(DnsStateSchema, state, 'snapshot dns', 'dns');
-    const s = state as DnsState;
+  /** A state the runtime validated against DnsStateSchema; records are normalised as when set. */
+  restore(s: DnsState): void {
     const byName = new Map<string, DnsRecord[]>();
     s.records.forEach((r, i) => {
       const rec = normalizeRecord(r.name, r, `dns.records[${i}]`);

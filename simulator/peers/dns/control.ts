@@ -1,13 +1,12 @@
-// Control plane of the fake DNS (simulator/peers/dns.ts): set and remove records per name,
-// plant the records an email domain lists, and script lookup failures (provider outage, lookup
-// timeout) per name, per domain or globally. Documented in docs/control-plane.md, "DNS".
+// The fake DNS's /_sim routes: set and remove records per name, script lookup failures
+// (provider outage, lookup timeout) per name, per domain or globally, and rebinding rules for
+// the egress guard's address lookups. Documented in docs/control-plane.md, "DNS" and "MCP and
+// egress". (Planting an email domain's records is the email domains' route.)
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
-import { Nullable, StringEnum } from '../core/schema.ts';
-import { DnsFailureSchema, DnsRecordSchema, FAILURE_KINDS, MAX_TXT_LENGTH, RECORD_TYPES, dnsName } from '../peers/dns.ts';
-import { emailDomainErrors } from '../resources/email-domains/model.ts';
-import { dnsRecordsOf } from '../resources/email-domains/records.ts';
-import { RECORD_PURPOSES } from '../resources/email-domains/schema.ts';
+import { reply } from '../../core/operation.ts';
+import { Nullable, StringEnum } from '../../core/schema.ts';
+import { DnsFailureSchema, DnsRebindSchema, DnsRecordSchema, FAILURE_KINDS, MAX_TXT_LENGTH, RECORD_TYPES, dnsName } from './model.ts';
+import { operation } from './scope.ts';
 
 const TAG = 'Control plane';
 
@@ -29,14 +28,6 @@ const Zone = Type.Object(
   { records: Type.Array(DnsRecordSchema), failures: Type.Array(DnsFailureSchema) },
   { $id: 'SimDnsZone', additionalProperties: false },
 );
-const PlantBody = Type.Object(
-  {
-    emailDomainId: Type.String({ minLength: 1 }),
-    purposes: Type.Optional(Type.Array(StringEnum(RECORD_PURPOSES), { description: 'Only the listed records with these purposes; all listed records when omitted.' })),
-  },
-  { $id: 'SimDnsPlantRequest', additionalProperties: false },
-);
-const Planted = Type.Object({ records: Type.Array(DnsRecordSchema) }, { $id: 'SimDnsPlanted', additionalProperties: false });
 const AddFailureBody = Type.Object(
   {
     kind: StringEnum(FAILURE_KINDS, { description: 'outage: the provider cannot check the domain (verification answers 503); timeout: the lookups covered fail.' }),
@@ -45,10 +36,17 @@ const AddFailureBody = Type.Object(
   },
   { $id: 'SimDnsAddFailureRequest', additionalProperties: false },
 );
+const RebindBody = Type.Object(
+  {
+    afterLookups: Type.Integer({ minimum: 0, maximum: 1000, description: 'Address lookups answered from the A/AAAA records before the switch.' }),
+    addresses: Type.Array(Type.String(), { maxItems: 16, description: 'The answer after the switch.' }),
+  },
+  { $id: 'SimDnsRebindRequest', additionalProperties: false },
+);
 const nameParam = { name: Type.String({ description: 'A DNS name; normalised like a domain (case, trailing dot, punycode).' }) };
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simGetDnsZone',
     method: 'GET',
     path: '/_sim/dns',
@@ -57,9 +55,9 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'The zone, sorted by name.', schema: Zone } },
-    handler: ({ rt }) => reply.ok({ records: rt.dns.allRecords(), failures: rt.dns.listFailures() }),
+    handler: ({ scope }) => reply.ok({ records: scope.dns.allRecords(), failures: scope.dns.listFailures() }),
   }),
-  defineOperation({
+  operation({
     operationId: 'simGetDnsRecords',
     method: 'GET',
     path: '/_sim/dns/records/{name}',
@@ -69,12 +67,12 @@ export const operations = [
     auth: 'control',
     params: nameParam,
     responses: { 200: { description: 'The records (none is an empty list).', schema: NameRecords } },
-    handler: ({ rt, params }) => {
+    handler: ({ scope, params }) => {
       const name = dnsName(params.name, 'name');
-      return reply.ok({ name, records: rt.dns.recordsAt(name) });
+      return reply.ok({ name, records: scope.dns.recordsAt(name) });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simSetDnsRecords',
     method: 'PUT',
     path: '/_sim/dns/records/{name}',
@@ -87,12 +85,12 @@ export const operations = [
     body: SetRecordsBody,
     bodyRequired: true,
     responses: { 200: { description: 'The records now at the name.', schema: NameRecords } },
-    handler: ({ rt, params, body }) => {
-      const prepared = rt.dns.prepare(params.name, body.records);
-      return reply.ok({ name: prepared.name, records: rt.dns.set(prepared) });
+    handler: ({ scope, params, body }) => {
+      const prepared = scope.dns.prepare(params.name, body.records);
+      return reply.ok({ name: prepared.name, records: scope.dns.set(prepared) });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simRemoveDnsRecords',
     method: 'DELETE',
     path: '/_sim/dns/records/{name}',
@@ -103,36 +101,12 @@ export const operations = [
     params: nameParam,
     query: { type: StringEnum(RECORD_TYPES, { description: 'Only records of this type.' }) },
     responses: { 204: { description: 'Removed (or there were none).' } },
-    handler: ({ rt, params, query }) => {
-      rt.dns.remove(dnsName(params.name, 'name'), query.type);
+    handler: ({ scope, params, query }) => {
+      scope.dns.remove(dnsName(params.name, 'name'), query.type);
       return reply.noContent();
     },
   }),
-  defineOperation({
-    operationId: 'simPlantEmailDomainRecords',
-    method: 'POST',
-    path: '/_sim/dns/plant',
-    tag: TAG,
-    summary: 'Plant the records an email domain lists',
-    description: 'Adds the domain\'s current `dnsRecords` (optionally only some purposes) to the zone, as a customer following the instructions would. Any account\'s domain.',
-    origin: 'simulator',
-    auth: 'control',
-    body: PlantBody,
-    bodyRequired: true,
-    responses: { 200: { description: 'The records planted.', schema: Planted } },
-    errors: [emailDomainErrors.EMAIL_DOMAIN_NOT_FOUND],
-    handler: ({ rt, body }) => {
-      const row = rt.emailDomains.find(body.emailDomainId);
-      if (!row) throw emailDomainErrors.EMAIL_DOMAIN_NOT_FOUND(`no email domain ${body.emailDomainId}`);
-      const wanted = body.purposes ? new Set<string>(body.purposes) : undefined;
-      const records = dnsRecordsOf(row)
-        .filter((r) => !wanted || wanted.has(r.purpose))
-        .map((r) => ({ name: r.name, type: r.type, value: r.value, priority: r.priority }));
-      rt.dns.add(records);
-      return reply.ok({ records });
-    },
-  }),
-  defineOperation({
+  operation({
     operationId: 'simListDnsFailures',
     method: 'GET',
     path: '/_sim/dns/failures',
@@ -141,9 +115,9 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'The failures, in the order added.', schema: FailureList } },
-    handler: ({ rt }) => reply.ok({ failures: rt.dns.listFailures() }),
+    handler: ({ scope }) => reply.ok({ failures: scope.dns.listFailures() }),
   }),
-  defineOperation({
+  operation({
     operationId: 'simAddDnsFailure',
     method: 'POST',
     path: '/_sim/dns/failures',
@@ -155,12 +129,12 @@ export const operations = [
     body: AddFailureBody,
     bodyRequired: true,
     responses: { 201: { description: 'Every failure now scripted.', schema: FailureList } },
-    handler: ({ rt, body }) => {
-      rt.dns.addFailure(rt.dns.prepareFailure(body));
-      return reply.created({ failures: rt.dns.listFailures() });
+    handler: ({ scope, body }) => {
+      scope.dns.addFailure(scope.dns.prepareFailure(body));
+      return reply.created({ failures: scope.dns.listFailures() });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simClearDnsFailures',
     method: 'DELETE',
     path: '/_sim/dns/failures',
@@ -175,15 +149,42 @@ export const operations = [
       name: Type.String({ minLength: 1 }),
     },
     responses: { 204: { description: 'Lifted.' } },
-    handler: ({ rt, query }) => {
+    handler: ({ scope, query }) => {
       const domain = query.domain === undefined ? undefined : dnsName(query.domain, 'domain');
       const name = query.name === undefined ? undefined : dnsName(query.name, 'name');
-      rt.dns.replaceFailures(
-        rt.dns.listFailures().filter(
+      scope.dns.replaceFailures(
+        scope.dns.listFailures().filter(
           (f) => !((query.kind === undefined || f.kind === query.kind) && (domain === undefined || f.domain === domain) && (name === undefined || f.name === name)),
         ),
       );
       return reply.noContent();
     },
+  }),
+  operation({
+    operationId: 'simSetDnsRebind',
+    method: 'PUT',
+    path: '/_sim/dns/rebind/{name}',
+    tag: TAG,
+    summary: 'Make a name change its address answer after some lookups (DNS rebinding)',
+    description: 'Address lookups of the egress guard count per name; the first `afterLookups` are answered from the A/AAAA records, later ones with `addresses`.',
+    origin: 'simulator',
+    auth: 'control',
+    params: { name: Type.String() },
+    body: RebindBody,
+    bodyRequired: true,
+    responses: { 200: { description: 'The rule.', schema: DnsRebindSchema } },
+    handler: ({ scope, params, body }) => reply.ok(scope.dns.setRebind({ name: params.name, afterLookups: body.afterLookups, addresses: body.addresses })),
+  }),
+  operation({
+    operationId: 'simRemoveDnsRebind',
+    method: 'DELETE',
+    path: '/_sim/dns/rebind/{name}',
+    tag: TAG,
+    summary: 'Remove a rebinding rule and its lookup count',
+    origin: 'simulator',
+    auth: 'control',
+    params: { name: Type.String() },
+    responses: { 200: { description: 'Whether a rule was removed.', schema: Type.Object({ removed: Type.Boolean() }, { additionalProperties: false }) } },
+    handler: ({ scope, params }) => reply.ok({ removed: scope.dns.removeRebind(dnsName(params.name, 'name')) }),
   }),
 ];

@@ -1,0 +1,18 @@
+// The accounts family's wire errors, apart from its model so that other families and the
+// control plane can name them (in their `errors` lists) without importing the model.
+import { defineError } from '../../core/errors.ts';
+
+export const accountErrors = {
+  ACCOUNT_NOT_FOUND: defineError({
+    code: 'ACCOUNT_NOT_FOUND', status: 404, origin: 'spec',
+    description: 'The account is unknown.',
+  }),
+  ACCOUNT_EXISTS: defineError({
+    code: 'ACCOUNT_EXISTS', status: 409, origin: 'simulator',
+    description: 'Control plane: an account with this id already exists.',
+  }),
+  PLAN_NOT_FOUND: defineError({
+    code: 'PLAN_NOT_FOUND', status: 400, origin: 'simulator',
+    description: 'Control plane: no plan with this key is defined in the fixture.',
+  }),
+};
