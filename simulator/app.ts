@@ -244,7 +244,7 @@ export function upgrade(rt: Runtime, opts: PipelineOptions, req: SimRequest): Up
   if (match.kind !== 'found') return { refuse: errorResponse(errorCodes.NOT_FOUND(`no WebSocket at ${path}`)) };
   try {
     opts.beforeRequest?.();
-    return match.value.upgrade(rt, req, match.params, new URLSearchParams(q === -1 ? '' : req.url.slice(q + 1)));
+    return match.value.upgrade(rt.scopeOf(match.value.owner), req, match.params, new URLSearchParams(q === -1 ? '' : req.url.slice(q + 1)));
   } catch (e) {
     return { refuse: failure(e, req, opts) };
   }

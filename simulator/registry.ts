@@ -16,7 +16,7 @@ import { FAMILIES } from './resources/index.ts';
 import { kernel } from './kernel.ts';
 
 /** Ports the runtime itself offers to needs by these keys: live I/O helpers that keep no state. */
-export const SERVICE_PORTS = ['egress', 'receiverPolicy', 'mcpServers', 'mcpRunner'] as const;
+export const SERVICE_PORTS = ['egress', 'receiverPolicy', 'mcpServers', 'mcpRunner', 'liveClock'] as const;
 
 export interface Registry {
   /** Public operations and pages in list order, then the control plane (the fixed contract first), then the documents. */

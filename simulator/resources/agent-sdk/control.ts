@@ -2,9 +2,9 @@
 // one SDK call as the inspector shows it, and the journal of what the simulator refused or
 // ignored from agents. Read-only views of live sockets (capability `agent-sdk`).
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
+import { operation } from './scope.ts';
 import { defineError } from '../../core/errors.ts';
-import { iso } from '../../core/clock.ts';
 import { connectionView, sdkCallView } from './views.ts';
 
 const TAG = 'Control plane';
@@ -19,7 +19,7 @@ export const sdkControlErrors = {
 const Any = Type.Unknown();
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simListAgentConnections',
     method: 'GET',
     path: '/_sim/agent-sdk/connections',
@@ -29,9 +29,9 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'The connections, oldest first.', schema: Type.Object({ data: Type.Array(Any) }, { $id: 'SimAgentConnections' }) } },
-    handler: ({ rt }) => reply.ok({ data: [...rt.agentSdk.slots.peers.values()].map(connectionView) }),
+    handler: ({ scope }) => reply.ok({ data: [...scope.agentSdk.slots.peers.values()].map(connectionView) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'simGetAgentSdkCall',
     method: 'GET',
     path: '/_sim/agent-sdk/calls/{callId}',
@@ -43,13 +43,13 @@ export const operations = [
     params: { callId: Type.String() },
     responses: { 200: { description: 'The call.', schema: Type.Object({}, { $id: 'SimAgentSdkCall', additionalProperties: true }) } },
     errors: [sdkControlErrors.SDK_CALL_NOT_FOUND],
-    handler: ({ rt, params }) => {
-      const call = rt.agentSdk.calls.calls.get(params.callId);
+    handler: ({ scope, params }) => {
+      const call = scope.agentSdk.calls.calls.get(params.callId);
       if (!call) throw sdkControlErrors.SDK_CALL_NOT_FOUND(`no Agent SDK call ${params.callId}`);
-      return reply.ok(sdkCallView(call, iso));
+      return reply.ok(sdkCallView(call, (ms) => scope.agentSdk.iso(ms)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simAgentSdkJournal',
     method: 'GET',
     path: '/_sim/agent-sdk/journal',
@@ -60,6 +60,6 @@ export const operations = [
     auth: 'control',
     query: { accountId: Type.String({ description: 'Only this account.' }), callId: Type.String({ description: 'Only this call.' }) },
     responses: { 200: { description: 'The entries.', schema: Type.Object({ data: Type.Array(Any) }, { $id: 'SimAgentSdkJournal' }) } },
-    handler: ({ rt, query }) => reply.ok({ data: rt.agentSdk.journal.list(query) }),
+    handler: ({ scope, query }) => reply.ok({ data: scope.agentSdk.journal.list(query) }),
   }),
 ];
