@@ -84,3 +84,15 @@ describe('Agent SDK in the simulator', () => {
     expect(entries[0]).toMatchObject({ accountId: ACCOUNT, number: NUMBER, message: 'control message ignored: unknown event "call.wave"' });
   });
 });
+
+describe('Agent SDK and numbers', () => {
+  it('releasing the number closes its control socket with 4403 and the runtime stops reconnecting', async () => {
+    const { sim, agent } = await served();
+    const a = agent();
+    await a.connect();
+    const res = await sim.handle({ method: 'DELETE', url: `/v1/accounts/${ACCOUNT}/numbers/${NUMBER}`, headers: { authorization: `Bearer ${KEY}` } });
+    expect(res.status).toBeLessThan(300);
+    await until(() => a.control.ownershipLost);
+    expect(a.control.log.closes[0]!.code).toBe(4403);
+  });
+});

@@ -48,6 +48,7 @@ export class AgentSdk extends AgentSdkModel {
       refuse: (status, code, message) => ({ status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(errorBody(new ApiError(status, code, message))) }),
       onDefect: (e) => live.defect(e),
     });
+    scope.numbers.onReleased((accountId, number) => this.numberReleased(accountId, number));
     scope.jobs.on('agentSdk.stuck-media', (p) => this.calls.stuck(p.callId));
     scope.jobs.on('agentSdk.announce-end', (p) => this.calls.announced(p.callId));
   }

@@ -12,9 +12,10 @@ export interface KeyAccounts {
   accountForKey(key: string): string | undefined;
 }
 
-/** Who owns a number (domestic digits). */
+/** Who owns a number (domestic digits), and news of a number leaving its account. */
 export interface NumberOwners {
   ownerOf(number: string): string | undefined;
+  onReleased(listener: (accountId: string, number: string) => void): void;
 }
 
 export const needs = {
