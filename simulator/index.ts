@@ -223,6 +223,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       rt.clockDriver.stop();
       rt.agentSdk.close();
       await rt.webhookEngine.close();
+      await rt.agents.closeTools();
       await rt.mcpServers.stopAll();
       await Promise.all(
         [...servers].map(

@@ -36,6 +36,9 @@ import { mcpConnections } from './mcp-connections/index.ts';
 import { mcpApps } from './mcp-apps/index.ts';
 import { recordings } from './recordings/index.ts';
 import { callBatches } from './call-batches/index.ts';
+import { voiceClones } from './voice-clones/index.ts';
+import { dictionaries } from './dictionaries/index.ts';
+import { agents } from './agents/index.ts';
 import { agentSdk } from './agent-sdk/index.ts';
 
 export const FAMILIES = [
@@ -64,6 +67,9 @@ export const FAMILIES = [
   mcpApps, // after usage: get_usage reads it
   recordings, // after calls (its hook and callflow.ended), usage and the webhook engine
   callBatches, // after calls, call flows and messages, which its ports use
+  voiceClones,
+  dictionaries, // after numbers (a deleted dictionary's numbers fall back to the default)
+  agents, // after numbers, MCP connections and voice clones, which its ports read
   agentSdk, // after accounts, numbers and calls (call handlers), which its ports use
 ] as const;
 

@@ -301,6 +301,18 @@ export class NumbersModel {
     this.releasedListeners.push(listener);
   }
 
+  /** A deleted dictionary: the account's numbers that named it fall back to the default (reference: SetNull). */
+  detachDictionary(accountId: string, dictionaryId: string): void {
+    for (const n of this.numbers.all()) {
+      if (n.accountId === accountId && n.dictionaryId === dictionaryId) this.numbers.replace({ ...n, dictionaryId: null });
+    }
+  }
+
+  /** Numbers of the account routed to this managed agent (the agent's phoneNumbers). */
+  routedToAgent(accountId: string, agentId: string): string[] {
+    return this.numbers.all().filter((n) => n.accountId === accountId && n.routingType === 'agent' && n.agentId === agentId).map((n) => n.id);
+  }
+
   /** deleteNumber: the number returns to the pool and its holding period ends. */
   release(accountId: string, raw: string): void {
     const row = this.requireOwned(accountId, raw);
