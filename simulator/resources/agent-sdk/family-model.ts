@@ -10,7 +10,7 @@ import { tryNormalizePhone } from '../../core/phone.ts';
 import type { StatePart } from '../../core/table-state.ts';
 import { AgentSdkModel } from './model.ts';
 import { SdkSpeech } from './speech.ts';
-import { sdkCallActions, sdkPhoneLines } from './calls-wiring.ts';
+import { sdkCallActions, sdkCallHandler } from './calls-wiring.ts';
 import type { AgentSdkModelScope } from './ports.ts';
 
 export class AgentSdk extends AgentSdkModel {
@@ -18,6 +18,7 @@ export class AgentSdk extends AgentSdkModel {
     const speech = new SdkSpeech();
     scope.io.register(speech);
     const live = scope.liveClock;
+    const actions = sdkCallActions(scope.calls);
     super({
       timers: {
         now: () => scope.clock.now(),
@@ -36,9 +37,9 @@ export class AgentSdk extends AgentSdkModel {
         agentConnection: (type, accountId, number, at) =>
           scope.events.emit(type, { accountId, resourceId: number, payload: { Event: type, AccountId: accountId, Number: number, Timestamp: at } }),
       },
-      actions: () => sdkCallActions(),
+      actions: () => actions,
       speech,
-      phoneLines: (callId) => sdkPhoneLines(callId),
+      phoneLines: (callId) => scope.calls.handled.phoneSays(callId),
       clock: () => {
         const m = live.mode();
         return m.kind === 'realtime' ? { mode: 'realtime', speed: m.speed } : { mode: 'manual' };
@@ -49,6 +50,8 @@ export class AgentSdk extends AgentSdkModel {
       onDefect: (e) => live.defect(e),
     });
     scope.numbers.onReleased((accountId, number) => this.numberReleased(accountId, number));
+    scope.calls.handled.handlers.register('sdk', sdkCallHandler(this.calls, () => scope.calls.handled));
+    scope.recordings.provideAudio((callId) => this.calls.recording(callId));
     scope.jobs.on('agentSdk.stuck-media', (p) => this.calls.stuck(p.callId));
     scope.jobs.on('agentSdk.announce-end', (p) => this.calls.announced(p.callId));
   }

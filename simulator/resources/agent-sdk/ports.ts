@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { event } from '../../core/events.ts';
 import { port, type ModelScope } from '../../core/scope.ts';
 import type { LiveClock } from '../../core/live-clock.ts';
+import type { SdkCallsPort } from './calls-wiring.ts';
 
 /** Which account an API key belongs to. */
 export interface KeyAccounts {
@@ -18,10 +19,17 @@ export interface NumberOwners {
   onReleased(listener: (accountId: string, number: string) => void): void;
 }
 
+/** Whole-call recordings: the family hands the recordings family its calls' real audio. */
+export interface CallAudio {
+  provideAudio(source: (callId: string) => Buffer | undefined): void;
+}
+
 export const needs = {
   accounts: port<KeyAccounts>(),
   numbers: port<NumberOwners>(),
   liveClock: port<LiveClock>(),
+  calls: port<SdkCallsPort>(),
+  recordings: port<CallAudio>(),
 };
 
 /** agent.connected / agent.disconnected: a number gained or lost its connected agent (form fields). */

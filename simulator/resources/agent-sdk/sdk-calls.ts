@@ -142,6 +142,12 @@ export class SdkCalls implements ControlCallPorts {
     this.d.actions().hangUp(callId, 'stuck', 'CALL_STUCK_MEDIA_WS_TIMEOUT');
   }
 
+  /** The call is about to end: the phone side's turns so far join its conversation. */
+  ending(callId: string): void {
+    const call = this.calls.get(callId);
+    if (call) this.flushConversation(call);
+  }
+
   /** The call ended, whoever ended it: stop the media, then `call.ended` once it has closed. */
   ended(callId: string, status: string, duration: number): void {
     const call = this.calls.get(callId);
