@@ -1,19 +1,13 @@
-// The server side of the Agent SDK bench: the Agent SDK family on an HTTP port with the test
-// host's stand-in for the calls family, until the family is wired into the simulator. Prints
-// `READY <port> <accountId> <apiKey> <number>`; `POST /bench/inbound` with a count places that many
-// inbound calls to the number at once (their phones say nothing).
+// The server side of the Agent SDK bench: the simulator itself on an HTTP port (the fixture's
+// demo account and number), with the clock mode asked. Prints
+// `READY <port> <accountId> <apiKey> <number>`; calls are placed through its control plane.
 import { parseArgs } from 'node:util';
-import { ACCOUNT, KEY, NUMBERS, startHost, type Host } from '../simulator/test/agent-sdk-harness.ts';
+import { createSimulator } from '../simulator/index.ts';
 
 const { values } = parseArgs({ options: { clock: { type: 'string', default: 'manual' } } });
-let host: Host;
-host = await startHost({
-  clock: values.clock === 'realtime' ? 'realtime' : 'manual',
-  dispatch: (req) => {
-    const n = Number(Buffer.from(req.body ?? '').toString());
-    for (let i = 0; i < n; i++) host.inbound(Array(1000).fill(''));
-    return { status: 200, headers: {}, body: '' };
-  },
-});
-process.stdout.write(`READY ${new URL(host.baseUrl).port} ${ACCOUNT} ${KEY} ${NUMBERS[0]}\n`);
-process.on('SIGTERM', () => void host.close().then(() => process.exit(0)));
+const sim = createSimulator({ clock: values.clock });
+const server = await sim.listen();
+const account = sim.fixture.accounts[0]!;
+const first = account.numbers![0]!;
+process.stdout.write(`READY ${server.port} ${account.accountId} ${account.apiKeys![0]} ${typeof first === 'string' ? first : first.number}\n`);
+process.on('SIGTERM', () => void server.close().then(() => sim.close()).then(() => process.exit(0)));

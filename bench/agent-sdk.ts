@@ -157,8 +157,11 @@ export async function simRun(clock: 'manual' | 'realtime', calls = CALLS, second
   await new Promise<void>((r) => control.on('open', () => r()));
   const cpu0 = cpuSeconds(child.pid!);
   const t0 = performance.now();
-  const res = await fetch(`http://${base}/bench/inbound`, { method: 'POST', body: String(calls) });
-  if (!res.ok) throw new Error(`placing calls failed: ${res.status} ${await res.text()}`);
+  // A phone per call with nothing to say: the agent talks all along, so the phone never takes a turn.
+  for (let i = 0; i < calls; i++) {
+    const res = await fetch(`http://${base}/_sim/carrier/inbound-calls`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ from: `010${String(20000000 + i)}`, to: number }) });
+    if (res.status !== 201) throw new Error(`placing a call failed: ${res.status} ${await res.text()}`);
+  }
   await done;
   const cpu = cpuSeconds(child.pid!) - cpu0;
   const wall = (performance.now() - t0) / 1000;

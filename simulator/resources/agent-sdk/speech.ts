@@ -19,6 +19,8 @@ export class SdkSpeech implements SpeechPort, PendingIo {
   }
 
   prepare(texts: readonly string[]): Promise<void> {
+    // Nothing to say: the engine (40 MB, a few hundred ms) is not loaded for it.
+    if (texts.every((t) => t === '')) return Promise.resolve();
     const work = speechSynthesizer().then((synth) => {
       this.synth = synth;
       for (const t of texts) if (t !== '') synth.speak(t);
