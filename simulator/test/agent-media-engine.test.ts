@@ -85,6 +85,16 @@ describe('media engine: wire shapes', () => {
 });
 
 describe('media engine: the agent audio', () => {
+  it('keeps audio that arrives before the stream has started and plays it from the first frame', () => {
+    const { e, sent } = engine();
+    e.receive(audio(320));
+    e.open();
+    e.tick();
+    e.tick();
+    expect(e.played).toEqual([{ at: 0, frames: [Buffer.alloc(160, 0x10), Buffer.alloc(160, 0x10)] }]);
+    expect(sent.map((m) => m.event)).toEqual(['connected', 'start', 'media', 'media']);
+  });
+
   it('paces audio of any size out one frame per tick, whatever the message sizes', () => {
     const { e } = engine();
     for (let i = 0; i < 100; i++) e.receive(audio(7, i)); // 700 bytes in 7-byte pieces

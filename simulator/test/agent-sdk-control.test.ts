@@ -148,4 +148,14 @@ describe('Agent SDK control socket: one slot per number', () => {
     expect(a.control.log.pings).toBeGreaterThanOrEqual(5);
     expect(a.control.log.closes).toEqual([]);
   });
+
+  it('answers the client\'s pings (the Python runtime pings every 30 s)', async () => {
+    const h = await host();
+    const a = agent(h);
+    await a.connect();
+    const ws = (a.control as unknown as { ws: import('ws').WebSocket }).ws;
+    const pong = new Promise<void>((r) => ws.once('pong', () => r()));
+    ws.ping();
+    await pong;
+  });
 });

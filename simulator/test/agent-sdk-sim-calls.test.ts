@@ -69,7 +69,11 @@ describe('Agent SDK calls in the simulator', () => {
     expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
     const seconds = (wav.length - 44) / 16000;
     expect(Math.abs(seconds - media.log.frames.length * 0.02)).toBeLessThanOrEqual(0.1);
+    expect(call.mediaOpenAtEnd).toBe(false); // call.ended came after the media socket had closed
+    await until(() => agent.control.log.sent.some((m) => m.event === 'call.metrics'));
+    await new Promise((r) => setTimeout(r, 50));
     const sdk = await sim.control.request<any>('GET', `/agent-sdk/calls/${callId}`);
+    expect(sdk.reports).toEqual({ telemetry: 1, metrics: 1 }); // accepted, counted, never answered
     expect(sdk.control.map((c: any) => c.event)).toEqual(expect.arrayContaining(['call.incoming', 'call.accept', 'call.ended']));
     expect(sdk.media.framesPlayed).toBe(30);
     expect(sdk.media.marksEchoed).toBe(2);
@@ -131,5 +135,47 @@ describe('Agent SDK calls in the simulator', () => {
     const { callId } = await sim.control.request<{ callId: string | null }>('POST', '/carrier/inbound-calls', { from: '010-2222-3333', to: NUMBER });
     const walk = await sim.control.request<any>('GET', `/calls/${callId}`);
     expect(walk.call.status).not.toBe('in-progress');
+  });
+
+  it('a body with AI is 410 ai_mode_removed', async () => {
+    const { api } = await setup();
+    const res = await api('POST', '/calls', { To: '010-1234-5678', From: NUMBER, AI: { prompt: 'hi' } });
+    expect(res.status).toBe(410);
+    expect(res.json).toMatchObject({ code: 'ai_mode_removed' });
+  });
+
+  it('MachineDetection Hangup on a machine: no outbound_ready, only call.ended', async () => {
+    const { sim, agent } = await setup();
+    await sim.control.request('POST', '/carrier/scripts', { number: '010-4444-5555', outcome: 'delivered', delaySeconds: 2, types: ['call'], answeredBy: 'machine' });
+    const placed = await agent.call('010-4444-5555', { machineDetection: 'Hangup' });
+    await sim.clock.advance({ seconds: 10 });
+    const end = await placed.ended;
+    expect(end.duration).toBe(0);
+    expect(placed.events.map((e) => e.event)).toEqual(['call.ringing', 'call.ended']);
+  });
+
+  it('a transfer with a caller ID the account does not own fails UNOWNED_CALLER_ID; SIP without the sip_trunk add-on fails; the call stays with the agent', async () => {
+    const { sim, server, agent } = await setup();
+    const { callId } = await sim.control.request<{ callId: string }>('POST', '/carrier/inbound-calls', { from: '010-2222-3333', to: NUMBER, lines: [] });
+    const call = await agent.nextCall();
+    await call.media!.started;
+    call.media!.sendAudio(tone(2000));
+    expect(await agent.transfer(callId, { to: '010-8888-9999', callerId: '010-5555-1212' })).toMatchObject({ status: 'failed', reason: 'UNOWNED_CALLER_ID' });
+    expect(call.media!.open).toBe(true);
+    // The call's original caller and the account's own numbers are allowed: this one starts.
+    const started = agent.transfer(callId, { to: '010-8888-9999', callerId: '010-2222-3333' });
+    await agent.control.waitFor((m) => m.event === 'call.transfer.started');
+    void started.catch(() => {});
+    // An account without the add-on.
+    const acct = await sim.control.createAccount({ addons: [] });
+    const other = new FaithfulAgent({ baseUrl: server.url, accountId: acct.accountId, apiKey: acct.apiKey, number: acct.numbers[0]!, backoffMs: 20 });
+    running[0]!.agents.push(other);
+    await other.connect();
+    const second = await sim.control.request<{ callId: string }>('POST', '/carrier/inbound-calls', { from: '010-2222-3333', to: acct.numbers[0], lines: [] });
+    const c2 = await other.nextCall();
+    await c2.media!.started;
+    c2.media!.sendAudio(tone(2000));
+    expect(await other.transfer(second.callId, { to: 'sip:desk@pbx.example.com', destinationType: 'sip' })).toMatchObject({ status: 'failed', reason: 'a SIP transfer needs the sip_trunk add-on' });
+    expect(c2.media!.open).toBe(true);
   });
 });

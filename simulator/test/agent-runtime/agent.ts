@@ -29,6 +29,8 @@ export class AgentCall {
   readonly events: Record<string, unknown>[] = [];
   readonly ended: Promise<CallEnd>;
   end: CallEnd | undefined;
+  /** Whether the media socket was still open when call.ended arrived (the platform closes media first). */
+  mediaOpenAtEnd: boolean | undefined;
   resolveEnded!: (e: CallEnd) => void;
 
   constructor(
@@ -209,6 +211,8 @@ export class FaithfulAgent {
         return;
       }
       case 'call.ended':
+        // The runtime waits for call.ended after its media closed: note whether it still was open.
+        if (call) call.mediaOpenAtEnd = call.media?.open ?? false;
         if (call && !call.end) {
           call.end = { status: typeof m.status === 'string' ? m.status : 'completed', duration: m.duration };
           call.resolveEnded(call.end);
