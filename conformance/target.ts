@@ -1,6 +1,6 @@
 // Where the kit sends requests: an in-process simulator (no socket, `--target sim`) or any base
 // URL over HTTP (undici). Both answer the same WireRequest; the runner never knows which.
-import { Agent, request } from 'undici';
+import { Pool, request } from 'undici';
 import { createSimulator, type Simulator, type SimRequest, type SimResponse } from '../simulator/index.ts';
 
 export interface Credentials {
@@ -148,7 +148,10 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error(`--target must be "sim" or an http(s) URL, got ${options.baseUrl}`);
   const prefix = base.pathname.replace(/\/+$/, '');
   const timeout = options.timeoutMs ?? 30_000;
-  const agent = new Agent({ headersTimeout: timeout, bodyTimeout: timeout, connect: { timeout } });
+  // One pool for the one origin, not an Agent: undici's Agent forgets a pool after connections
+  // drop and the old pool's late disconnects then close each new one, so from there on every
+  // request opened its own connection (seconds of a run against a served simulator).
+  const pool = new Pool(base.origin, { headersTimeout: timeout, bodyTimeout: timeout, connect: { timeout } });
   const target: Target = {
     label: base.origin + prefix,
     accounts: options.accounts,
@@ -160,7 +163,7 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
         method: req.method as 'GET',
         headers: { ...options.headers, ...req.headers },
         body: req.body,
-        dispatcher: agent,
+        dispatcher: pool,
       });
       const raw = await readCapped(res.body, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
       const headers = lowerCaseHeaders(res.headers);
@@ -174,7 +177,7 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
       if (options.controlToken) headers.authorization = `Bearer ${options.controlToken}`;
       await target.send({ method: 'POST', path: '/_sim/reset', headers, body: JSON.stringify({ seed }) });
     },
-    close: () => agent.close(),
+    close: () => pool.close(),
   };
   return target;
 }

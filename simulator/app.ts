@@ -13,7 +13,7 @@ import { rootScope, type Runtime } from './runtime.ts';
 import { allOperations } from './operations.ts';
 import { matchUpgrade } from './upgrades.ts';
 import type { UpgradeAnswer } from './core/live-socket.ts';
-import { canonicalAddress } from './peers/geoip.ts';
+import { canonicalAddress } from './peers/geoip/model.ts';
 
 export interface PipelineOptions {
   /** Bearer token the control plane requires; undefined leaves it open. */

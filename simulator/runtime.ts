@@ -145,6 +145,7 @@ export class Runtime {
     this.io.register(this.mcpRunner);
     // What each key offers to needs: the runtime's live I/O helpers, then every entry as it is built.
     const offered = new Map<string, unknown>([
+      ['eventFeed', this.events],
       ['egress', this.egress],
       ['receiverPolicy', this.receiverPolicy],
       ['mcpServers', this.mcpServers],
@@ -195,6 +196,9 @@ export class Runtime {
       clock: this.clock,
       get random() {
         return rt.random; // a reset replaces it
+      },
+      get seed() {
+        return rt.seed; // so does a reset with another seed
       },
       refs: this.refs,
       io: this.io,

@@ -1,6 +1,7 @@
 // Control plane of MCP peers and egress (docs/control-plane.md, "MCP and egress"): fake MCP
 // servers on loopback (start, rescript, inspect, stop), the call runtime's availability and
-// limits, and the strict egress switch. (DNS rebinding rules are the fake DNS's routes.)
+// limits, and the strict egress switch. (DNS rebinding rules are the fake DNS's routes; apps of
+// the platform's own MCP server are the MCP apps'.)
 import { Type } from '@sinclair/typebox';
 import ipaddr from 'ipaddr.js';
 import { defineOperation, reply } from '../core/operation.ts';
@@ -8,8 +9,6 @@ import { FakeServerScriptSchema, FakeServerViewSchema } from '../peers/mcp/fake-
 import type { FakeMcpServer } from '../peers/mcp/fake-server.ts';
 import { fakeServerErrors } from '../peers/mcp/fake-servers.ts';
 import { mcpConnectionErrors } from '../resources/mcp-connections/model.ts';
-import { accountErrors } from '../resources/accounts/model.ts';
-import { RegisterMcpAppBody, RegisteredMcpApp } from '../resources/mcp-apps/schema.ts';
 
 const TAG = 'Control plane';
 const serverParam = { serverId: Type.String({ description: 'Fake MCP server id.' }) };
@@ -53,22 +52,6 @@ const EgressView = Type.Object(
   { $id: 'SimEgress', additionalProperties: false },
 );
 export const operations = [
-  defineOperation({
-    operationId: 'simRegisterMcpApp',
-    method: 'POST',
-    path: '/_sim/accounts/{accountId}/mcp-apps',
-    tag: TAG,
-    summary: 'Connect an app to the platform\'s MCP server',
-    description: 'Fixed contract (issue 14): the permissions and connection instant are fixed for the app; the token is its bearer for /mcp, shown only here.',
-    origin: 'simulator',
-    auth: 'control',
-    params: { accountId: Type.String() },
-    body: RegisterMcpAppBody,
-    bodyRequired: true,
-    responses: { 201: { description: 'The app and its token.', schema: RegisteredMcpApp } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params, body }) => reply.created(rt.mcpApps.register(params.accountId, body)),
-  }),
   defineOperation({
     operationId: 'simStartMcpServer',
     method: 'POST',

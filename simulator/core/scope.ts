@@ -1,5 +1,5 @@
 // What a family's code sees: its scope. The registry builds one per family from the family's
-// declarations: the kernel's parts (clock, seeded random, references, I/O barrier, the names the
+// declarations: the kernel's parts (clock, seeded random and its seed, references, I/O barrier, the names the
 // whole list declares), the ports it NEEDS (each one's type is an interface declared in the
 // family's own folder, its value whatever the entry of that key offers), its events (emit its
 // own, listen to any declared one) and its clock jobs (typed by their schemas). The model is
@@ -40,10 +40,12 @@ export interface ListedNames {
   readonly carrierOwners: readonly string[];
 }
 
-/** The kernel's parts every scope has. `random` is read through the scope each time: a reset replaces it. */
+/** The kernel's parts every scope has. `random` and `seed` are read through the scope each time: a reset replaces them. */
 export interface KernelParts {
   readonly clock: VirtualClock;
   readonly random: SeededRandom;
+  /** The seed the simulator runs with now (what is derived from it alone, such as default signing keys). */
+  readonly seed: number;
   readonly refs: References<string>;
   readonly io: IoBarrier;
   readonly listed: ListedNames;
@@ -79,4 +81,4 @@ export type HandlerScope<Key extends string, Model, N extends NeedSpec = {}, E e
 };
 
 /** Names a scope uses for itself: no entry of the list may take them as its key. */
-export const RESERVED_SCOPE_NAMES = ['clock', 'random', 'refs', 'io', 'listed', 'events', 'jobs'] as const;
+export const RESERVED_SCOPE_NAMES = ['clock', 'random', 'seed', 'refs', 'io', 'listed', 'events', 'jobs'] as const;

@@ -10,17 +10,18 @@ import type { FakeMcpServers } from '../peers/mcp/fake-servers.ts';
 import type { McpRunner } from '../peers/mcp/runner.ts';
 import type { NeedSpec, PortsOf } from '../core/scope.ts';
 import type { LiveClock } from '../core/live-clock.ts';
+import type { DomainEvents } from '../core/events.ts';
 import { accounts } from './accounts/index.ts';
 import { numbers } from './numbers/index.ts';
 import { blockLists } from './blocklists/index.ts';
 import { emailDomains } from './email-domains/index.ts';
 // One line per peer: each moves to its own folder (peers/<name>/index.ts) on its own.
-import { geoip } from '../peers/index.ts';
-import { imageHost } from '../peers/index.ts';
-import { messenger } from '../peers/index.ts';
+import { geoip } from '../peers/geoip/index.ts';
+import { imageHost } from '../peers/image-host/index.ts';
+import { messenger } from '../peers/messenger/index.ts';
 import { carrier } from '../peers/index.ts';
-import { webhookEngine } from '../peers/index.ts';
-import { kyc } from '../peers/index.ts';
+import { webhookEngine } from '../peers/webhooks/index.ts';
+import { kyc } from '../peers/kyc/index.ts';
 import { dns } from '../peers/dns/index.ts';
 import { usage } from './usage/index.ts';
 import { messages } from './messages/index.ts';
@@ -81,8 +82,9 @@ export type FamilyModels = { readonly [F in Entry as F['key']]: ReturnType<F['cr
 /** Kinds of cross-family reference (core/refs.ts), from the families' `refKinds`. */
 export type RefKind = Entry extends { refKinds?: readonly (infer R)[] } ? R : never;
 
-/** What each key offers to the needs of others: an entry's `offers` (default its model), and the runtime's live I/O helpers. */
+/** What each key offers to the needs of others: an entry's `offers` (default its model), and the runtime's event feed and live I/O helpers. */
 type Offered = { [F in Entry as F['key']]: F extends { needs: NeedSpec; offers?(model: never): infer O } ? O : ReturnType<F['create']> } & {
+  eventFeed: DomainEvents;
   egress: EgressGuard;
   receiverPolicy: ReceiverPolicy;
   mcpServers: FakeMcpServers;

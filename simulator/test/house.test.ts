@@ -87,24 +87,26 @@ describe('a family\'s scope', () => {
   it('holds the kernel parts, its declared ports and its model: nothing else', () => {
     const rt = new Runtime(fixture, 1, house(echoes, pings));
     const scope = rt.scopeOf('echoes') as Record<string, unknown>;
-    expect(Object.keys(scope).sort()).toEqual(['clock', 'echoes', 'events', 'io', 'jobs', 'listed', 'pings', 'random', 'refs']);
+    expect(Object.keys(scope).sort()).toEqual(['clock', 'echoes', 'events', 'io', 'jobs', 'listed', 'pings', 'random', 'refs', 'seed']);
     expect(scope.pings).toBe((rt as unknown as Record<string, unknown>).pings);
     expect(() => rt.scopeOf('nobody')).toThrow(/no family "nobody"/);
   });
 
-  it('reads the seeded random each time (a reset replaces it)', () => {
+  it('reads the seeded random and the seed each time (a reset replaces them)', () => {
     const rt = new Runtime(fixture, 1, house(pings));
-    const scope = rt.scopeOf('pings') as { random: unknown };
+    const scope = rt.scopeOf('pings') as { random: unknown; seed: number };
     const before = scope.random;
+    expect(scope.seed).toBe(1);
     rt.reset(7);
     expect(scope.random).toBe(rt.random);
     expect(scope.random).not.toBe(before);
+    expect(scope.seed).toBe(7);
   });
 
   it('the block lists\' handlers see their model and the account check, not the rest of the house', () => {
     const rt = runtimeOf(harness().sim);
     const scope = rt.scopeOf('blockLists') as Record<string, unknown>;
-    expect(Object.keys(scope).sort()).toEqual(['accounts', 'blockLists', 'clock', 'events', 'io', 'jobs', 'listed', 'random', 'refs']);
+    expect(Object.keys(scope).sort()).toEqual(['accounts', 'blockLists', 'clock', 'events', 'io', 'jobs', 'listed', 'random', 'refs', 'seed']);
     expect(scope.blockLists).toBe(rt.blockLists);
   });
 });

@@ -4,12 +4,13 @@
 // domain's listed records in the fake DNS, as a customer following the instructions would.
 // Documented in docs/control-plane.md ("Email provider", "DNS").
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { DnsRecordSchema } from '../../peers/dns/model.ts';
 import { emailDomainErrors } from './model.ts';
 import { dnsRecordsOf } from './records.ts';
 import { EmailProviderSettingsSchema, RECORD_PURPOSES, UpdateEmailProviderSettingsBody } from './schema.ts';
+import { operation } from './scope.ts';
 
 const TAG = 'Control plane';
 
@@ -23,7 +24,7 @@ const PlantBody = Type.Object(
 const Planted = Type.Object({ records: Type.Array(DnsRecordSchema) }, { $id: 'SimDnsPlanted', additionalProperties: false });
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simGetEmailProvider',
     method: 'GET',
     path: '/_sim/email-provider',
@@ -32,9 +33,9 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'The settings.', schema: EmailProviderSettingsSchema } },
-    handler: ({ rt }) => reply.ok(rt.emailDomains.settings),
+    handler: ({ scope }) => reply.ok(scope.emailDomains.settings),
   }),
-  defineOperation({
+  operation({
     operationId: 'simUpdateEmailProvider',
     method: 'PATCH',
     path: '/_sim/email-provider',
@@ -46,9 +47,9 @@ export const operations = [
     body: UpdateEmailProviderSettingsBody,
     bodyRequired: true,
     responses: { 200: { description: 'The settings.', schema: EmailProviderSettingsSchema } },
-    handler: ({ rt, body }) => reply.ok(rt.emailDomains.updateSettings(body)),
+    handler: ({ scope, body }) => reply.ok(scope.emailDomains.updateSettings(body)),
   }),
-  defineOperation({
+  operation({
     operationId: 'simPlantEmailDomainRecords',
     method: 'POST',
     path: '/_sim/dns/plant',
@@ -61,14 +62,14 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The records planted.', schema: Planted } },
     errors: [emailDomainErrors.EMAIL_DOMAIN_NOT_FOUND],
-    handler: ({ rt, body }) => {
-      const row = rt.emailDomains.find(body.emailDomainId);
+    handler: ({ scope, body }) => {
+      const row = scope.emailDomains.find(body.emailDomainId);
       if (!row) throw emailDomainErrors.EMAIL_DOMAIN_NOT_FOUND(`no email domain ${body.emailDomainId}`);
       const wanted = body.purposes ? new Set<string>(body.purposes) : undefined;
       const records = dnsRecordsOf(row)
         .filter((r) => !wanted || wanted.has(r.purpose))
         .map((r) => ({ name: r.name, type: r.type, value: r.value, priority: r.priority }));
-      rt.dns.add(records);
+      scope.dns.add(records);
       return reply.ok({ records });
     },
   }),

@@ -1,11 +1,12 @@
 // The messages family's part of the fixture (docs/fixtures.md): each account's messenger
 // notification templates. Beyond the schema: template ids are unique across the fixture and a
-// template's variables include every placeholder of its body.
+// template's variables include every placeholder of its body. They load into the cleared model.
 import { Type } from '@sinclair/typebox';
 import { DateTime, StringEnum } from '../../core/schema.ts';
 import type { FixtureSection } from '../../fixture/schema.ts';
 import type { FixturePart } from '../family.ts';
 import { templateVariables } from './templates.ts';
+import type { MessagesModel } from './model.ts';
 
 export const KakaoTemplateFixture = Type.Object(
   {
@@ -30,7 +31,7 @@ declare module '../../fixture/schema.ts' {
   interface AccountFixtureFields extends FixtureSection<typeof accountFields> {}
 }
 
-export const messagesFixture: FixturePart = {
+export const messagesFixture: FixturePart<MessagesModel> = {
   accountFields,
   check(f, fail) {
     const templateOwners = new Map<string, string>();
@@ -47,5 +48,8 @@ export const messagesFixture: FixturePart = {
   },
   normalize(f, instant) {
     for (const a of f.accounts) for (const t of a.kakaoTemplates ?? []) if (t.createdAt) t.createdAt = instant(t.createdAt);
+  },
+  load(model, f) {
+    model.templates.seed(f);
   },
 };
