@@ -13,6 +13,9 @@ import WebSocket from 'ws';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const CALLS = Number(process.env.BENCH_AGENT_CALLS ?? 100);
+/** Budgets (bench/README.md): the simulator's messages per CPU-second against the bare echo server's, and the realtime spacing. */
+export const AGENT_RATIO_BUDGET = 0.25;
+export const AGENT_SPACING_P99_BUDGET_MS = 100;
 export const SECONDS = Number(process.env.BENCH_AGENT_SECONDS ?? 60);
 const FRAME = JSON.stringify({ event: 'media', media: { payload: Buffer.alloc(160, 0x55).toString('base64') } });
 const TICKS_PER_SECOND = 100; // CLK_TCK on Linux
