@@ -1,10 +1,10 @@
 // The media pacer: every open stream plays on one shared wall-clock grid, the same number of
-// frames each after a one-point lead-in; each grid tick is reported (the manual clock follows it); a stream that throws is
+// frames each after a lead-in; each grid tick is reported (the manual clock follows it); a stream that throws is
 // a defect and leaves the grid; nothing ticks once the last stream is gone; control sockets are
 // pinged and the silent ones closed. Wall-clock bounds are
 // loose on purpose (a shared machine): the exact counts are the invariants.
 import { describe, expect, it } from 'vitest';
-import { MediaPacer, type PacedStream } from '../resources/agent-sdk/media/pacer.ts';
+import { LEAD_IN, MediaPacer, type PacedStream } from '../resources/agent-sdk/media/pacer.ts';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -26,7 +26,7 @@ describe('media pacer', () => {
     await wait(30);
     expect(counts).toEqual(after); // nothing ticks once no stream is open
     expect(counts[0]).toBeGreaterThanOrEqual(5);
-    expect(counts[0]).toBe(bStartedAt + 1 + counts[1]!); // b skipped one grid point (its lead-in), then ticked on every one
+    expect(counts[0]).toBe(bStartedAt + LEAD_IN + counts[1]!); // b skipped its lead-in's grid points, then ticked on every one
     expect(reported).toBe(counts[0]);
     expect(p.stats.ticks).toBe(counts[0]);
     expect(p.size).toBe(0);

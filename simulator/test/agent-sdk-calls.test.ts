@@ -159,12 +159,16 @@ describe('Agent SDK inbound calls', () => {
 describe('Agent SDK determinism', () => {
   /** One call: the agent greets as soon as the stream starts, the phone answers, then (nothing left to say) hangs up. */
   async function oneCall() {
-    const { host, agent } = await setup();
+    // The greeting goes out as soon as the media socket opens (the runtime flushes a prewarmed
+    // greeting so), ahead of the stream's first frame.
+    const { host, agent } = await setup({
+      onCall: (c) => {
+        c.media!.sendAudioPieces(tone(800), 500);
+        void c.media!.mark('greeting');
+      },
+    });
     const callId = host.inbound(['Hello, I would like to check my booking.']);
     const call = await agent.nextCall();
-    await call.media!.started;
-    call.media!.sendAudioPieces(tone(800), 500);
-    void call.media!.mark('greeting');
     const end = await call.ended;
     const hostCall = host.calls.get(callId)!;
     const wav = host.model.calls.recording(callId)!;

@@ -11,6 +11,8 @@
 
 /** Missed frames played in one wake at most (1 s of audio); older ones are dropped. */
 export const MAX_CATCH_UP = 50;
+/** Grid points a new stream waits before its first frame (80 to 100 ms: a media path's set-up). */
+export const LEAD_IN = 5;
 
 export interface PacedStream {
   /** Plays one frame each way. */
@@ -51,9 +53,9 @@ export class MediaPacer {
   }
 
   /**
-   * Starts pacing a stream. Its first frame plays at the second grid point from now, 20 to 40 ms
-   * away (a stream set up just before a grid point would otherwise start at once): an agent that
-   * answers `start` at once has its first audio queued before the first frame.
+   * Starts pacing a stream. Its first frame plays LEAD_IN grid points after the next one (80 to
+   * 100 ms away): an agent that sends its audio as soon as its socket opens, or answers `start` at
+   * once, has it queued before the first frame even on a busy machine.
    */
   add(stream: PacedStream): void {
     if (this.timer === undefined) {
@@ -62,7 +64,7 @@ export class MediaPacer {
       this.done = 0;
       this.arm();
     }
-    this.joining.set(stream, this.done + 1);
+    this.joining.set(stream, this.done + LEAD_IN);
   }
 
   remove(stream: PacedStream): void {
