@@ -15,7 +15,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/calls/progress.ts -> simulator/runtime.ts (type)',
     'simulator/resources/calls/transfer-legs.ts -> simulator/runtime.ts (type)',
     'simulator/resources/mcp-connections/model.ts -> simulator/runtime.ts (type)',
-    'simulator/resources/numbers/model.ts -> simulator/resources/index.ts (type)',
   ],
   'families -> control/': [
     'simulator/resources/call-flows/index.ts -> simulator/control/call-flows.ts',
@@ -26,7 +25,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
   ],
   'families -> another family\'s model': [
     'simulator/resources/calls/model.ts -> simulator/resources/numbers/model.ts',
-    'simulator/resources/numbers/model.ts -> simulator/resources/accounts/model.ts (type)',
     'simulator/resources/recordings/model.ts -> simulator/resources/accounts/model.ts (type)',
     'simulator/resources/recordings/model.ts -> simulator/resources/calls/model.ts (type)',
     'simulator/resources/recordings/model.ts -> simulator/resources/usage/model.ts (type)',
@@ -84,10 +82,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/mcp-connections/index.ts',
     'simulator/resources/mcp-connections/model.ts',
     'simulator/resources/mcp-connections/routes.ts',
-    'simulator/resources/numbers/control.ts',
-    'simulator/resources/numbers/index.ts',
-    'simulator/resources/numbers/model.ts',
-    'simulator/resources/numbers/routes.ts',
     'simulator/resources/recordings/index.ts',
     'simulator/resources/recordings/model.ts',
     'simulator/resources/recordings/routes.ts',
@@ -97,7 +91,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
 
 /** Entries of the list still built from the whole runtime (`Family`, not `defineFamily`), in list order. */
 export const LEGACY_FAMILIES: readonly string[] = [
-  'numbers',
   'carrier',
   'callFlows',
   'calls',
