@@ -8,7 +8,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
   'core imports only core': [
   ],
   'families -> composition root': [
-    'simulator/resources/call-flows/routes.ts -> simulator/runtime.ts (type)',
     'simulator/resources/calls/effects.ts -> simulator/runtime.ts (type)',
     'simulator/resources/calls/live-control.ts -> simulator/runtime.ts (type)',
     'simulator/resources/calls/model.ts -> simulator/runtime.ts (type)',
@@ -17,7 +16,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/mcp-connections/model.ts -> simulator/runtime.ts (type)',
   ],
   'families -> control/': [
-    'simulator/resources/call-flows/index.ts -> simulator/control/call-flows.ts',
     'simulator/resources/calls/index.ts -> simulator/control/call-transfers.ts',
     'simulator/resources/calls/index.ts -> simulator/control/calls.ts',
     'simulator/resources/mcp-connections/index.ts -> simulator/control/mcp.ts',
@@ -58,8 +56,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/call-batches/ports.ts',
     'simulator/resources/call-batches/routes.ts',
     'simulator/resources/call-batches/scope.ts',
-    'simulator/resources/call-flows/index.ts',
-    'simulator/resources/call-flows/routes.ts',
     'simulator/resources/calls/announce.ts',
     'simulator/resources/calls/call-context.ts',
     'simulator/resources/calls/call-events.ts',
@@ -92,7 +88,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
 /** Entries of the list still built from the whole runtime (`Family`, not `defineFamily`), in list order. */
 export const LEGACY_FAMILIES: readonly string[] = [
   'carrier',
-  'callFlows',
   'calls',
   'mcpConnections',
   'recordings',

@@ -122,6 +122,15 @@ export class NumbersModel {
       .sort();
   }
 
+  /** The account's numbers whose inbound calls route to the call flow (routingType callflow), sorted. */
+  routedToCallFlow(accountId: string, callFlowId: string): string[] {
+    return this.numbers
+      .all()
+      .filter((n) => n.accountId === accountId && n.routingType === 'callflow' && n.callFlowId === callFlowId)
+      .map((n) => n.id)
+      .sort();
+  }
+
   ownerOf(number: string): string | undefined {
     return this.numbers.get(number)?.accountId;
   }
