@@ -5,7 +5,7 @@
 // its typed events and clock jobs; its route handlers get the same scope. Older families still
 // get this object. A snapshot of it is plain JSON and restores exactly (DESIGN "Rules"); the
 // runtime runs every entry's snapshot part, validating each before it restores.
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { VirtualClock, iso, parseInstant, type ClockSnapshot, type JobHandler } from './core/clock.ts';
 import { SeededRandom, type RandomState } from './core/random.ts';
 import { DomainEvents } from './core/events.ts';
@@ -71,6 +71,8 @@ interface Built {
   snapshotKey: string;
   /** House families: their declared snapshot part (none: no state). Older ones: their own methods. */
   part: StatePart<unknown> | 'model' | undefined;
+  /** The schema its part must match (built from the list's names when the part asks for them). */
+  schema?: TSchema;
 }
 
 /** Each family's model as a typed field (`rt.numbers`), from the list in resources/index.ts. */
@@ -162,7 +164,9 @@ export class Runtime {
         scope[entry.key] = model;
         this.scopes.set(entry.key, scope);
         offered.set(entry.key, entry.offers ? entry.offers(model) : model);
-        built = { entry, model, snapshotKey: entry.snapshotKey ?? entry.key, part: entry.state };
+        const part = entry.state;
+        const schema = part === undefined ? undefined : typeof part.schema === 'function' ? part.schema(this.listed) : part.schema;
+        built = { entry, model, snapshotKey: entry.snapshotKey ?? entry.key, part, schema };
       } else {
         const model = entry.create(this);
         offered.set(entry.key, model);
@@ -289,7 +293,7 @@ export class Runtime {
           (b.model as StatefulModel).restore(state);
           continue;
         }
-        validate(b.part!.schema, state, `snapshot ${b.snapshotKey}`, b.snapshotKey);
+        validate(b.schema!, state, `snapshot ${b.snapshotKey}`, b.snapshotKey);
         b.part!.restore(b.model, state);
       }
     };

@@ -15,11 +15,11 @@ import { accounts } from './accounts/index.ts';
 import { numbers } from './numbers/index.ts';
 import { blockLists } from './blocklists/index.ts';
 import { emailDomains } from './email-domains/index.ts';
-// One line per peer: each moves to its own folder (peers/<name>/index.ts) on its own.
+// One line per peer, each its own folder (peers/<name>/index.ts).
 import { geoip } from '../peers/geoip/index.ts';
 import { imageHost } from '../peers/image-host/index.ts';
 import { messenger } from '../peers/messenger/index.ts';
-import { carrier } from '../peers/index.ts';
+import { carrier } from '../peers/carrier/index.ts';
 import { webhookEngine } from '../peers/webhooks/index.ts';
 import { kyc } from '../peers/kyc/index.ts';
 import { dns } from '../peers/dns/index.ts';

@@ -33,7 +33,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/peers/mcp/runner.ts -> simulator/resources/mcp-connections/schema.ts',
   ],
   'peers -> control/ or composition root': [
-    'simulator/peers/index.ts -> simulator/control/carrier.ts',
   ],
   'fixture -> families': [
   ],
@@ -87,7 +86,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
 
 /** Entries of the list still built from the whole runtime (`Family`, not `defineFamily`), in list order. */
 export const LEGACY_FAMILIES: readonly string[] = [
-  'carrier',
   'calls',
   'mcpConnections',
   'recordings',
@@ -100,7 +98,6 @@ export const UNCHECKED_JOB_KINDS: readonly string[] = [
   'calls.resume',
   'calls.ring',
   'calls.transferLeg',
-  'carrier.outcome',
   'recordings.expire',
   'recordings.summarized',
   'recordings.transcribed',

@@ -10,6 +10,7 @@ import { CALL_IDS } from './schema.ts';
 import { callEvents } from './events.ts';
 import { operations as control } from '../../control/calls.ts';
 import { operations as transferControl } from '../../control/call-transfers.ts';
+import { operations as inboundControl } from './inbound-control.ts';
 
 export const calls: Family<'calls', CallsModel> = {
   key: 'calls',
@@ -24,7 +25,7 @@ export const calls: Family<'calls', CallsModel> = {
     return model;
   },
   operations: [...operations, ...liveOperations],
-  control: [...control, ...transferControl],
+  control: [...control, ...transferControl, ...inboundControl],
   tags: {
     Calls: 'Voice calls, outbound and inbound: status on the virtual clock, hang-up, transfer legs, the call\'s events, announcements into a connected call, and the call flow that runs them.',
   },

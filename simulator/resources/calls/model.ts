@@ -11,7 +11,7 @@ import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Runtime } from '../../runtime.ts';
-import { DEFAULT_CALLEE, replyOf, type Callee, type PhoneCall } from '../../peers/carrier.ts';
+import { DEFAULT_CALLEE, replyOf, type Callee, type PhoneCall } from '../../peers/carrier/schema.ts';
 import { numberErrors } from '../numbers/model.ts';
 import { OutboundRules } from '../../rules/outbound.ts';
 import type { FlowGraph } from './flow-graph.ts';

@@ -5,7 +5,7 @@
 import { iso, parseInstant } from '../../core/clock.ts';
 import type { Table } from '../../core/store.ts';
 import type { Runtime } from '../../runtime.ts';
-import type { DeliveryRow } from '../../peers/carrier.ts';
+import type { DeliveryRow } from '../../peers/carrier/schema.ts';
 import type { FlowGraph } from './flow-graph.ts';
 import { step, type WalkInput } from './interpreter.ts';
 import { ENDINGS, carrierSource, phoneSide, platformSide, type Ending } from './endings.ts';

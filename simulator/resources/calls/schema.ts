@@ -3,7 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
-import { CalleeSchema } from '../../peers/carrier.ts';
+import { CalleeSchema } from '../../peers/carrier/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
 import { WalkTraceSchema } from './walk-trace.ts';
 import { TransferLegRowSchema, TransferLegWire } from './transfers.ts';
