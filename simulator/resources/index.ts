@@ -33,6 +33,7 @@ import { sipAuth } from './sip-auth/index.ts';
 import { callFlows } from './call-flows/index.ts';
 import { calls } from './calls/index.ts';
 import { assignmentLinks } from './assignment-links/index.ts';
+import { mcp } from '../peers/mcp/index.ts';
 import { mcpConnections } from './mcp-connections/index.ts';
 import { mcpApps } from './mcp-apps/index.ts';
 import { recordings } from './recordings/index.ts';
@@ -64,6 +65,7 @@ export const FAMILIES = [
   calls, // after call flows (its flow port), messages, block lists, usage and the webhook engine (status callbacks)
   kyc,
   assignmentLinks, // after accounts, numbers and kyc, which its ports use
+  mcp, // the MCP peers' routes, just before the connections that test against them
   mcpConnections,
   mcpApps, // after usage: get_usage reads it
   recordings, // after calls (its hook and callflow.ended), usage and the webhook engine

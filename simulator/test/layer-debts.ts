@@ -13,12 +13,10 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/calls/model.ts -> simulator/runtime.ts (type)',
     'simulator/resources/calls/progress.ts -> simulator/runtime.ts (type)',
     'simulator/resources/calls/transfer-legs.ts -> simulator/runtime.ts (type)',
-    'simulator/resources/mcp-connections/model.ts -> simulator/runtime.ts (type)',
   ],
   'families -> control/': [
     'simulator/resources/calls/index.ts -> simulator/control/call-transfers.ts',
     'simulator/resources/calls/index.ts -> simulator/control/calls.ts',
-    'simulator/resources/mcp-connections/index.ts -> simulator/control/mcp.ts',
     'simulator/resources/recordings/index.ts -> simulator/control/artifacts.ts',
   ],
   'families -> another family\'s model': [
@@ -29,8 +27,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/recordings/routes.ts -> simulator/resources/calls/model.ts',
   ],
   'peers -> families': [
-    'simulator/peers/mcp/runner.ts -> simulator/resources/mcp-connections/model.ts (type)',
-    'simulator/peers/mcp/runner.ts -> simulator/resources/mcp-connections/schema.ts',
   ],
   'peers -> control/ or composition root': [
   ],
@@ -45,9 +41,7 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/control/artifacts.ts',
     'simulator/control/call-transfers.ts',
     'simulator/control/calls.ts',
-    'simulator/control/mcp.ts',
     'simulator/operations.ts',
-    'simulator/peers/mcp/runner.ts',
     'simulator/registry.ts',
     'simulator/resources/call-batches/dialer.ts',
     'simulator/resources/call-batches/index.ts',
@@ -74,9 +68,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/calls/variables.ts',
     'simulator/resources/calls/voiceml/runner.ts',
     'simulator/resources/index.ts',
-    'simulator/resources/mcp-connections/index.ts',
-    'simulator/resources/mcp-connections/model.ts',
-    'simulator/resources/mcp-connections/routes.ts',
     'simulator/resources/recordings/index.ts',
     'simulator/resources/recordings/model.ts',
     'simulator/resources/recordings/routes.ts',
@@ -87,7 +78,6 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
 /** Entries of the list still built from the whole runtime (`Family`, not `defineFamily`), in list order. */
 export const LEGACY_FAMILIES: readonly string[] = [
   'calls',
-  'mcpConnections',
   'recordings',
 ];
 
