@@ -12,7 +12,7 @@ import { ROOT, circles, forbiddenCircles, importGraph, layerOf, ownerOf, sourceF
 import { RULES, upwardArrows } from '../simulator/test/layer-rules.ts';
 import { LAYER_DEBTS, LEGACY_FAMILIES, UNCHECKED_JOB_KINDS } from '../simulator/test/layer-debts.ts';
 import { FAMILIES } from '../simulator/resources/index.ts';
-import { isHouseFamily } from '../simulator/resources/family.ts';
+import { isHouseFamily, type Entry } from '../simulator/resources/family.ts';
 import { createSimulator } from '../simulator/index.ts';
 import { runtimeOf } from '../simulator/internal.ts';
 
@@ -81,7 +81,7 @@ function shrinkDebts(): void {
   };
   const list = (items: readonly string[], indent: string) => items.map((x) => `${indent}${JSON.stringify(x).replace(/^"|"$/g, "'")},\n`).join('');
   const sim = createSimulator();
-  const legacy = keep(LEGACY_FAMILIES, FAMILIES.filter((f) => !isHouseFamily(f)).map((f) => f.key));
+  const legacy = keep(LEGACY_FAMILIES, (FAMILIES as readonly Entry[]).filter((f) => !isHouseFamily(f)).map((f) => f.key));
   const unchecked = keep(UNCHECKED_JOB_KINDS, runtimeOf(sim).clock.uncheckedKinds());
   void sim.close();
   const debts = RULES.map((r) => `  '${r.name.replace(/'/g, "\\'")}': [\n${list(keep(LAYER_DEBTS[r.name] ?? [], r.violations(edges)), '    ')}  ],\n`).join('');

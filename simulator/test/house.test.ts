@@ -164,7 +164,7 @@ describe('typed events and jobs at run time', () => {
 
 describe('what is still to move (each list can only shrink)', () => {
   it('families built from the whole runtime are exactly the listed ones', () => {
-    expect(FAMILIES.filter((f) => !isHouseFamily(f)).map((f) => f.key)).toEqual([...LEGACY_FAMILIES]);
+    expect((FAMILIES as readonly Entry[]).filter((f) => !isHouseFamily(f)).map((f) => f.key)).toEqual([...LEGACY_FAMILIES]);
   });
 
   it('job kinds without a declared payload schema are exactly the listed ones', () => {

@@ -2,7 +2,8 @@
 // "Carrier"): the call is the calls family's state, so the route is theirs; the phone's behaviour
 // is scripted with the carrier's fields (keys, replies, lines).
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
+import { operation } from './scope.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { Nullable } from '../../core/schema.ts';
 import { sharedErrors } from '../../rules/errors.ts';
@@ -23,7 +24,7 @@ const InboundCallBody = Type.Object(
 );
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simInjectInboundCall',
     method: 'POST',
     path: '/_sim/carrier/inbound-calls',
@@ -42,9 +43,9 @@ export const operations = [
       },
     },
     errors: [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY, sharedErrors.NUMBER_NOT_FOUND],
-    handler: ({ rt, body }) => {
+    handler: ({ scope, body }) => {
       checkReplies(body.replies, 'replies');
-      const callId = rt.calls.inbound(body);
+      const callId = scope.calls.inbound(body);
       return reply.created(callId === null ? { callId: null, rejected: true } : { callId });
     },
   }),
