@@ -46,6 +46,8 @@ export interface Registry {
   fixtureParts: readonly FixturePart[];
   /** Upgrade (WebSocket) routes, each with its owner's key. */
   upgrades: readonly (UpgradeRoute & { owner: string })[];
+  /** The scripts of the inspector's sections the entries contribute, in list order. */
+  inspectorSections: readonly string[];
   /** The entries in list order: the snapshot's key order and the fixture's loading order. */
   entries: readonly Entry[];
   /** The order entries are built in: a house family after what it needs, an older one after everything listed before it. */
@@ -107,6 +109,7 @@ export function build(families: readonly Entry[]): Registry {
     fixtureSchema: fixtureSchema(sections, accountFields),
     fixtureParts,
     upgrades: families.flatMap((f) => (f.upgrades ?? []).map((u) => ({ ...u, owner: f.key }))),
+    inspectorSections: families.flatMap((f) => f.inspectorSections ?? []),
     entries: families,
     constructionOrder: constructionOrder(families),
   };

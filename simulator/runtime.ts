@@ -122,6 +122,8 @@ export class Runtime {
   readonly capabilities: readonly string[];
   /** Names only the whole list knows (the webhook event enum, the carrier owners). */
   readonly listed: ListedNames;
+  /** The inspector's section scripts the entries contribute (registry.ts). */
+  readonly inspectorSections: readonly string[];
 
   /** Entries in list order: the snapshot's key order and the fixture's loading order. */
   private readonly built: Built[];
@@ -142,6 +144,7 @@ export class Runtime {
     this.random = new SeededRandom(seed);
     this.capabilities = reg.capabilities;
     this.listed = reg.listed;
+    this.inspectorSections = reg.inspectorSections;
     this.eventDecls = reg.eventDecls;
     this.advancer = new ClockAdvancer(this.clock, this.io);
     this.io.register(this.mcpRunner);

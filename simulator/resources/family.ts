@@ -79,6 +79,11 @@ export interface Contribution<Refs extends string = never> {
   fixture?: FixturePart<any>;
   /** Upgrade (WebSocket) endpoints it serves. */
   upgrades?: readonly UpgradeRoute[];
+  /**
+   * Scripts the inspector's page runs before its own (ES5, inline): each adds a section the
+   * inspector's views show (`window.inspectorSections.<name>`), so the inspector names no family.
+   */
+  inspectorSections?: readonly string[];
 }
 
 /** A family behind its door: built from its scope, wired by its declared needs. */
