@@ -21,8 +21,6 @@ import {
   type UpdateNumberInput,
 } from './schema.ts';
 
-export { numberErrors };
-
 /** The routing target field each routing type needs. */
 const ROUTING_TARGET: Record<RoutingType, keyof NumberRow> = {
   webhook: 'webhookUrl',
