@@ -4,6 +4,7 @@
 import { FormatRegistry, Kind, Type, TypeRegistry, type SchemaOptions, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { ValueError } from '@sinclair/typebox/errors';
+import { Value } from '@sinclair/typebox/value';
 import { ApiError, type FieldError } from './errors.ts';
 import { parseInstant } from './clock.ts';
 
@@ -57,9 +58,22 @@ export function compile<T extends TSchema>(schema: T): TypeCheck<T> {
 export function schemaErrors(schema: TSchema, value: unknown, root = ''): FieldError[] {
   const check = compile(schema);
   if (check.Check(value)) return [];
+  return fieldErrors(check.Errors(value), root);
+}
+
+/**
+ * The same for a schema checked once per process (a fixture's): interpreted, not compiled, since
+ * compiling the fixture's whole schema costs several times one check of a small file.
+ */
+export function schemaErrorsOnce(schema: TSchema, value: unknown, root = ''): FieldError[] {
+  if (Value.Check(schema, value)) return [];
+  return fieldErrors(Value.Errors(schema, value), root);
+}
+
+function fieldErrors(errors: Iterable<ValueError>, root: string): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
-  for (const e of check.Errors(value)) {
+  for (const e of errors) {
     const path = joinPath(root, e.path);
     const message = describe(unionBranchError(e) ?? e, e.value);
     const key = `${path}\u0000${message}`;
