@@ -3,8 +3,9 @@
 // simulator) so a reader knows whether the interface spec shows it or the simulator chose it.
 import type { TSchema } from '@sinclair/typebox';
 import { errorCatalogue, errorCodes, type ErrorCodeInfo } from './core/errors.ts';
-import type { Operation } from './core/operation.ts';
+import type { Operation, OperationExample } from './core/operation.ts';
 import { ErrorBodySchema } from './core/error-schema.ts';
+import { ruleEntries } from './core/schema-rules.ts';
 
 type Json = Record<string, unknown>;
 
@@ -21,6 +22,9 @@ function hoist(schema: unknown, components: Record<string, Json>): unknown {
     if (k === '$id') continue;
     out[k] = hoist(src[k], components);
   }
+  // Rules across fields (core/schema-rules.ts) are stated as allOf entries beside the schema's own.
+  const rules = ruleEntries(src);
+  if (rules.length > 0) out.allOf = [...((out.allOf as unknown[]) ?? []), ...rules];
   const id = src.$id;
   if (typeof id === 'string') {
     const existing = components[id];
@@ -32,14 +36,52 @@ function hoist(schema: unknown, components: Record<string, Json>): unknown {
   return out;
 }
 
-function paramDoc(name: string, where: 'path' | 'query', schema: TSchema, components: Record<string, Json>): Json {
+function paramDoc(name: string, where: 'path' | 'query', schema: TSchema, components: Record<string, Json>, examples: readonly OperationExample[]): Json {
   const s = hoist(schema, components) as Json;
-  const { description, deprecated, ...rest } = s;
-  const doc: Json = { name, in: where, required: where === 'path', schema: rest };
+  // `required` of a query parameter is carried on its schema as `x-required` (core/schema.ts RequiredParam).
+  const { description, deprecated, 'x-required': required, ...rest } = s;
+  // An empty path segment routes elsewhere (`/numbers/` is not `/numbers/{number}`), so a path parameter is never empty.
+  const schemaDoc = where === 'path' && rest.type === 'string' && rest.minLength === undefined && rest.enum === undefined && rest.pattern === undefined ? { ...rest, minLength: 1 } : rest;
+  const doc: Json = { name, in: where, required: where === 'path' || required === true, schema: schemaDoc };
   if (description) doc.description = description;
   if (deprecated) doc.deprecated = true;
   if (rest.type === 'array') Object.assign(doc, { style: 'form', explode: true });
+  const shown = examples.filter((e) => (where === 'path' ? e.params : e.query)?.[name] !== undefined);
+  if (shown.length > 0) doc.examples = Object.fromEntries(shown.map((e) => [e.name, { summary: e.summary, value: (where === 'path' ? e.params : e.query)![name] }]));
   return doc;
+}
+
+/** Form fields whose schema is an object travel as JSON text (core/form-body.ts parses them). */
+function formEncoding(body: TSchema): Json | undefined {
+  const props = (body as { properties?: Record<string, { type?: unknown; anyOf?: { type?: unknown }[] }> }).properties ?? {};
+  const json = Object.entries(props).filter(([, p]) => p.type === 'object' || p.anyOf?.some((b) => b.type === 'object'));
+  return json.length > 0 ? Object.fromEntries(json.map(([k]) => [k, { contentType: 'application/json' }])) : undefined;
+}
+
+/** The request body of `op`, its examples under the media type they are sent in. */
+function requestBodyDoc(op: Operation, components: Record<string, Json>): Json | undefined {
+  const content: Record<string, Json> = {};
+  if (op.body) {
+    const schema = hoist(op.body, components);
+    content['application/json'] = { schema };
+    // Form bodies are the same schema: form-body.ts converts the fields before validation.
+    if (op.bodyEncodings?.includes('form')) {
+      const encoding = formEncoding(op.body);
+      content['application/x-www-form-urlencoded'] = { schema, ...(encoding ? { encoding } : {}) };
+    }
+  }
+  for (const [type, part] of Object.entries(op.bodyDoc?.content ?? {})) {
+    content[type] = { schema: hoist(part.schema, components), ...(part.encoding ? { encoding: part.encoding } : {}) };
+  }
+  const types = Object.keys(content);
+  if (types.length === 0) return undefined;
+  for (const e of op.examples ?? []) {
+    if (e.body === undefined) continue;
+    const media = content[e.contentType ?? types[0]!];
+    if (!media) throw new Error(`${op.operationId}: example ${e.name} is sent as ${e.contentType}, which the operation does not take`);
+    media.examples = { ...(media.examples as Json), [e.name]: { summary: e.summary, value: e.body } };
+  }
+  return { required: Boolean(op.bodyRequired ?? op.bodyDoc?.required), content };
 }
 
 /** Error statuses an operation can answer, with the codes behind each. */
@@ -77,8 +119,9 @@ export function buildOpenApi(ops: readonly Operation[], tagDescriptions: Readonl
   for (const op of ops) {
     tags.add(op.tag);
     const parameters: Json[] = [];
-    for (const [name, schema] of Object.entries(op.params ?? {})) parameters.push(paramDoc(name, 'path', schema as TSchema, components));
-    for (const [name, schema] of Object.entries(op.query ?? {})) parameters.push(paramDoc(name, 'query', schema as TSchema, components));
+    const examples = op.examples ?? [];
+    for (const [name, schema] of Object.entries(op.params ?? {})) parameters.push(paramDoc(name, 'path', schema as TSchema, components, examples));
+    for (const [name, schema] of Object.entries(op.query ?? {})) parameters.push(paramDoc(name, 'query', schema as TSchema, components, examples));
 
     const responses: Json = {};
     for (const [status, r] of Object.entries(op.responses)) {
@@ -105,13 +148,8 @@ export function buildOpenApi(ops: readonly Operation[], tagDescriptions: Readonl
       ...(op.basis ? { 'x-basis': op.basis } : {}),
       ...(parameters.length ? { parameters } : {}),
     };
-    if (op.body) {
-      const schema = hoist(op.body, components);
-      const content: Record<string, unknown> = { 'application/json': { schema } };
-      // Form bodies are the same schema: form-body.ts converts the fields before validation.
-      if (op.bodyEncodings?.includes('form')) content['application/x-www-form-urlencoded'] = { schema };
-      doc.requestBody = { required: Boolean(op.bodyRequired), content };
-    }
+    const requestBody = requestBodyDoc(op, components);
+    if (requestBody) doc.requestBody = requestBody;
     doc.responses = responses;
     if (op.auth === 'none') doc.security = [];
     if (op.auth === 'control') doc.security = [{}, { controlToken: [] }];

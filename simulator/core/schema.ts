@@ -6,6 +6,7 @@ import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import type { ValueError } from '@sinclair/typebox/errors';
 import { ApiError, type FieldError } from './errors.ts';
 import { parseInstant } from './clock.ts';
+import { ruleErrors } from './schema-rules.ts';
 
 FormatRegistry.Set('date-time', (v) => parseInstant(v) !== undefined);
 FormatRegistry.Set('date', (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)));
@@ -24,7 +25,28 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ ...options, [Kind]: 'StringEnum', type: 'string', enum: [...values] });
 }
 
-/** `T` or null; emitted as `anyOf: [T, {type: null}]` (OpenAPI 3.1 has no `nullable`). */
+/**
+ * A closed set the schema documents but leaves to the handler, which refuses other values with
+ * its own `code` (shown as `x-error-code`) instead of 400 VALIDATION. TypeBox does not check
+ * `enum` on a string schema, which is exactly what this wants; everywhere else use StringEnum.
+ */
+export function StringEnumRefusedBy<const T extends readonly string[]>(code: string, values: T, options: SchemaOptions = {}) {
+  return Type.String({ ...options, enum: [...values], 'x-error-code': code });
+}
+
+/**
+ * A query parameter that must be given (shown as `required: true` in the document). A query
+ * parameter's schema cannot say so by itself; core/query.ts reads the mark.
+ */
+export function RequiredParam<T extends TSchema>(schema: T): T {
+  return { ...schema, 'x-required': true };
+}
+
+/** Whether a query parameter's schema was marked with RequiredParam. */
+export function isRequiredParam(schema: TSchema): boolean {
+  return (schema as { 'x-required'?: unknown })['x-required'] === true;
+}
+
 /**
  * The schema with its own description. Typed as the original: a spread (`{ ...schema }`) would
  * carry TypeBox's symbol keys into the inferred type, which declaration files cannot name.
@@ -33,6 +55,7 @@ export function withDescription<T extends TSchema>(schema: T, description: strin
   return { ...schema, description };
 }
 
+/** `T` or null; emitted as `anyOf: [T, {type: null}]` (OpenAPI 3.1 has no `nullable`). */
 export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = {}) {
   return Type.Union([schema, Type.Null()], options);
 }
@@ -56,7 +79,8 @@ export function compile<T extends TSchema>(schema: T): TypeCheck<T> {
 /** Field errors for `value` against `schema` (empty when valid). `root` prefixes paths. */
 export function schemaErrors(schema: TSchema, value: unknown, root = ''): FieldError[] {
   const check = compile(schema);
-  if (check.Check(value)) return [];
+  // Rules across fields (schema-rules.ts) are judged once the fields themselves are right.
+  if (check.Check(value)) return ruleErrors(schema, value, root, (s, v) => compile(s).Check(v));
   const out: FieldError[] = [];
   const seen = new Set<string>();
   for (const e of check.Errors(value)) {

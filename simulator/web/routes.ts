@@ -3,6 +3,7 @@
 // back to the issuing page with the verification id so the page resumes.
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../core/errors.ts';
+import { StringEnum } from '../core/schema.ts';
 import { defineOperation, type Reply } from '../core/operation.ts';
 import { sessionErrors } from '../resources/assignment-links/errors.ts';
 import { kycErrors, type KycResult } from '../peers/kyc.ts';
@@ -11,7 +12,7 @@ import { langOf, TEXTS } from './texts.ts';
 
 const TAG = 'Issuing pages';
 const HTML = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY' };
-const lang = { lang: Type.String({ enum: ['ko', 'en'], description: 'Page language; Korean by default.' }) };
+const lang = { lang: StringEnum(['ko', 'en'], { description: 'Page language; Korean by default.' }) };
 
 function html(status: number, raw: string): Reply {
   return { status, raw, headers: HTML };

@@ -2,7 +2,7 @@
 // user's issuing session behind each link (the document's AssignmentSessions): wire shapes,
 // request bodies and the stored form.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, Nullable, StringEnum, StringEnumRefusedBy } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
@@ -90,8 +90,8 @@ export const ConsentsBody = Type.Object(
   { $id: 'AssignmentSessionConsentsRequest', additionalProperties: false },
 );
 export const SubscriberTypeBody = Type.Object(
-  // A plain string: a value outside the enum is the document's 422, not a 400 of the schema.
-  { subscriberType: Type.String({ enum: [...SUBSCRIBER_TYPES], description: 'individual or corporate; any other value is 422.' }) },
+  // A value outside the enum is the document's 422, not a 400 of the schema.
+  { subscriberType: StringEnumRefusedBy('INVALID_SUBSCRIBER_TYPE', SUBSCRIBER_TYPES, { description: 'individual or corporate; any other value is 422 INVALID_SUBSCRIBER_TYPE.' }) },
   { $id: 'AssignmentSessionSubscriberTypeRequest', additionalProperties: false },
 );
 export const EmptyBody = Type.Object({}, { additionalProperties: false });

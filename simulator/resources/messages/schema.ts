@@ -217,7 +217,8 @@ export const BrandImageRowSchema = Type.Object(
     id: Type.String(),
     accountId: Type.String(),
     bubbleType: Type.String(),
-    slot: Nullable(Type.String()),
+    slot: Type.String(), // main or sub (the small items of a wide list)
+    name: Type.Optional(Nullable(Type.String())), // the file name the upload gave its image part; optional: older snapshots
     contentType: Type.String(), // image/jpeg or image/png, from the file's own bytes
     size: Type.Integer(), // bytes
     sha256: Type.String(), // of the uploaded bytes, which are not kept (nothing renders them)

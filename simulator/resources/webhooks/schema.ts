@@ -2,7 +2,7 @@
 // (createWebhook, listWebhooks, updateWebhook, deleteWebhook, listWebhookLogs, testWebhook;
 // WebhookResponse with snake_case `account_id` and `created_at`, WebhookLogResponse).
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, Nullable, StringEnum, StringEnumRefusedBy } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
@@ -15,12 +15,12 @@ export const WEBHOOK_IDS = {
 export const TEST_EVENT = 'webhook.test';
 
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An http or https URL that receives the events.' });
-// The enum documents the names (as the reference does); the request validator does not enforce
-// `enum` on a plain string, so the model checks them and an unknown name gets its own code
-// (UNKNOWN_EVENT, naming the known ones) instead of a generic validation error. The names are
-// the subscribable events every descriptor declares (`events`), known once the list is built.
+// The enum documents the names (as the reference does); the model checks them, so that an
+// unknown name gets its own code (UNKNOWN_EVENT, naming the known ones) instead of a generic
+// validation error. The names are the subscribable events every descriptor declares
+// (`events`), known once the list is built.
 const eventsSchema = (events: readonly string[]) =>
-  Type.Array(Type.String({ enum: [...events], description: 'An event name; any other is 400 UNKNOWN_EVENT.' }), {
+  Type.Array(StringEnumRefusedBy('UNKNOWN_EVENT', events, { description: 'An event name; any other is 400 UNKNOWN_EVENT.' }), {
     minItems: 1,
     maxItems: 50,
     description: 'Events to receive. Duplicates are kept once.',
