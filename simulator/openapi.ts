@@ -36,7 +36,7 @@ function hoist(schema: unknown, components: Record<string, Json>): unknown {
   return out;
 }
 
-function paramDoc(name: string, where: 'path' | 'query', schema: TSchema, components: Record<string, Json>, examples: readonly OperationExample[]): Json {
+function paramDoc(name: string, where: 'path' | 'query' | 'header', schema: TSchema, components: Record<string, Json>, examples: readonly OperationExample[]): Json {
   const s = hoist(schema, components) as Json;
   // `required` of a query parameter is carried on its schema as `x-required` (core/schema.ts RequiredParam).
   const { description, deprecated, 'x-required': required, ...rest } = s;
@@ -46,8 +46,9 @@ function paramDoc(name: string, where: 'path' | 'query', schema: TSchema, compon
   if (description) doc.description = description;
   if (deprecated) doc.deprecated = true;
   if (rest.type === 'array') Object.assign(doc, { style: 'form', explode: true });
-  const shown = examples.filter((e) => (where === 'path' ? e.params : e.query)?.[name] !== undefined);
-  if (shown.length > 0) doc.examples = Object.fromEntries(shown.map((e) => [e.name, { summary: e.summary, value: (where === 'path' ? e.params : e.query)![name] }]));
+  const given = (e: OperationExample) => (where === 'path' ? e.params : where === 'query' ? e.query : e.headers)?.[name];
+  const shown = examples.filter((e) => given(e) !== undefined);
+  if (shown.length > 0) doc.examples = Object.fromEntries(shown.map((e) => [e.name, { summary: e.summary, value: given(e) }]));
   return doc;
 }
 
@@ -74,7 +75,10 @@ function requestBodyDoc(op: Operation, components: Record<string, Json>): Json |
     content[type] = { schema: hoist(part.schema, components), ...(part.encoding ? { encoding: part.encoding } : {}) };
   }
   const types = Object.keys(content);
-  if (types.length === 0) return undefined;
+  if (types.length === 0) {
+    if (op.examples?.some((e) => e.body !== undefined)) throw new Error(`${op.operationId}: an example has a body, but the operation declares none`);
+    return undefined;
+  }
   for (const e of op.examples ?? []) {
     if (e.body === undefined) continue;
     const media = content[e.contentType ?? types[0]!];
@@ -122,6 +126,7 @@ export function buildOpenApi(ops: readonly Operation[], tagDescriptions: Readonl
     const examples = op.examples ?? [];
     for (const [name, schema] of Object.entries(op.params ?? {})) parameters.push(paramDoc(name, 'path', schema as TSchema, components, examples));
     for (const [name, schema] of Object.entries(op.query ?? {})) parameters.push(paramDoc(name, 'query', schema as TSchema, components, examples));
+    for (const [name, schema] of Object.entries(op.headerParams ?? {})) parameters.push(paramDoc(name, 'header', schema, components, examples));
 
     const responses: Json = {};
     for (const [status, r] of Object.entries(op.responses)) {

@@ -101,6 +101,7 @@ export interface OperationExample {
   summary: string;
   params?: Record<string, string>;
   query?: Record<string, string | number | boolean | readonly string[]>;
+  headers?: Record<string, string>;
   body?: unknown;
   /** The encoding of `body` when not JSON (a form, or multipart/form-data). */
   contentType?: string;
@@ -138,6 +139,8 @@ export interface OperationSpec<
   signedLink?: (rt: HandlerRuntime, url: string) => true | undefined;
   params?: P;
   query?: Q;
+  /** Request headers the handler reads itself (documented as header parameters; the pipeline does not check them). */
+  headerParams?: Record<string, TSchema>;
   body?: B;
   /** Whether a body must be present; an empty body with a JSON content type counts as none. */
   bodyRequired?: boolean;

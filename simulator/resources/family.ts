@@ -2,7 +2,7 @@
 // exports one descriptor from resources/<name>/index.ts; resources/index.ts lists them, and the
 // runtime, the operation table, the OpenAPI tags, the id formats, the reference kinds, the
 // webhook events, the capabilities and the carrier's owners are all read from that list.
-import type { Operation } from '../core/operation.ts';
+import type { Operation, OperationExample } from '../core/operation.ts';
 import type { IdFormat } from '../core/ids.ts';
 import type { TProperties } from '@sinclair/typebox';
 import type { Fixture } from '../fixture/schema.ts';
@@ -38,6 +38,12 @@ export interface Contribution<Refs extends string = never> {
   control?: Operations;
   /** Every OpenAPI tag its operations use, with the tag's description. */
   tags?: Readonly<Record<string, string>>;
+  /**
+   * Request examples of its operations by operationId (its `examples.ts`), shown in the OpenAPI
+   * document. Sent in document order against the default fixture, each succeeds, so an example
+   * may name what an earlier one created (ids are deterministic).
+   */
+  examples?: Readonly<Record<string, readonly OperationExample[]>>;
   /** Id formats of its rows (the models use them through their schema.ts constant). */
   idFormats?: Readonly<Record<string, IdFormat>>;
   /** Reference kinds it answers (`rt.refs.register`), or checks before their family exists. */

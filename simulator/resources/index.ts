@@ -102,12 +102,15 @@ function build(): Registry {
   };
   const ops = (o: Operations | undefined) => (typeof o === 'function' ? o(names) : (o ?? []));
   const families: readonly Contribution<string>[] = FAMILIES;
+  const examples = merge('examples of operation', all.map((c) => c.examples ?? {}));
   const operations = [
     ...families.flatMap((f) => ops(f.operations)),
     ...ops(k.control),
     ...families.flatMap((f) => ops(f.control)),
     ...ops(k.operations),
-  ];
+  ].map((op) => (examples[op.operationId] ? { ...op, examples: [...(op.examples ?? []), ...examples[op.operationId]!] } : op));
+  const unknown = Object.keys(examples).filter((id) => !operations.some((op) => op.operationId === id));
+  if (unknown.length > 0) throw new Error(`examples name no operation: ${unknown.join(', ')}`);
   const fixtureSections = merge('fixture section', all.map((c) => c.fixture ?? {})) as TProperties;
   const tags = merge('tag', all.map((c) => c.tags ?? {}));
   for (const op of operations) {

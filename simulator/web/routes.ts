@@ -14,6 +14,13 @@ const TAG = 'Issuing pages';
 const HTML = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY' };
 const lang = { lang: StringEnum(['ko', 'en'], { description: 'Page language; Korean by default.' }) };
 
+/** The provider page's form (documented; the handler reads it: a missing field shows the form again). */
+const IdentityForm = Type.Object({
+  action: Type.Optional(StringEnum(['verify', 'cancel'], { description: 'cancel abandons the check; anything else verifies.' })),
+  name: Type.Optional(Type.String({ description: 'The person\'s name.' })),
+  birthDate: Type.Optional(Type.String({ description: 'YYYY-MM-DD.' })),
+});
+
 function html(status: number, raw: string): Reply {
   return { status, raw, headers: HTML };
 }
@@ -86,6 +93,7 @@ export const operations = [
     auth: 'none',
     params: { identityVerificationId: Type.String() },
     query: lang,
+    bodyDoc: { required: false, content: { 'application/x-www-form-urlencoded': { schema: IdentityForm } } },
     responses: {
       200: { description: 'The form again with what to fix, or the page saying the check is finished.', contentType: 'text/html' },
       303: { description: 'Back to the issuing page.' },

@@ -8,11 +8,13 @@ import { operations as sessions } from './session-routes.ts';
 import { operations as pages } from '../../web/routes.ts';
 import { issuingPageOperations as control } from '../../control/assignment.ts';
 import { ASSIGNMENT_IDS } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const assignmentLinks: Family<'assignmentLinks', AssignmentLinksModel> = {
   key: 'assignmentLinks',
   create: (rt) => new AssignmentLinksModel(rt),
   operations: [...links, ...sessions, ...pages],
+  examples,
   control,
   tags: {
     'Assignment links': 'One-time links through which an end user obtains a managed number after identity verification; single use, states pending, consumed, expired, revoked.',

@@ -6,6 +6,7 @@ import { CallFlowsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { CALL_FLOW_IDS } from './schema.ts';
 import { operations as control } from '../../control/call-flows.ts';
+import { examples } from './examples.ts';
 
 export const callFlows: Family<'callFlows', CallFlowsModel, 'callFlow'> = {
   key: 'callFlows',
@@ -23,6 +24,7 @@ export const callFlows: Family<'callFlows', CallFlowsModel, 'callFlow'> = {
           .sort(),
     }),
   operations,
+  examples,
   control,
   tags: {
     'Call flows': 'Graphs of blocks (deterministic automated response scripts) that handle calls: placed with CallFlowId, or routed to from a number (routingType callflow).',

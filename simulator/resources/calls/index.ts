@@ -9,6 +9,7 @@ import { liveOperations } from './live-routes.ts';
 import { CALL_IDS } from './schema.ts';
 import { operations as control } from '../../control/calls.ts';
 import { operations as transferControl } from '../../control/call-transfers.ts';
+import { examples } from './examples.ts';
 
 export const calls: Family<'calls', CallsModel> = {
   key: 'calls',
@@ -23,6 +24,7 @@ export const calls: Family<'calls', CallsModel> = {
     return model;
   },
   operations: [...operations, ...liveOperations],
+  examples,
   control: [...control, ...transferControl],
   tags: {
     Calls: 'Voice calls, outbound and inbound: status on the virtual clock, hang-up, transfer legs, the call\'s events, announcements into a connected call, and the call flow that runs them.',

@@ -6,6 +6,7 @@ import { EmailDomainsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { EMAIL_DOMAIN_IDS, REGION_PATTERN } from './schema.ts';
 import { operations as control } from '../../control/email-provider.ts';
+import { examples } from './examples.ts';
 
 /** Its fixture section: the email provider's settings. */
 const fixture = {
@@ -27,6 +28,7 @@ export const emailDomains: Family<'emailDomains', EmailDomainsModel> = {
   key: 'emailDomains',
   create: (rt) => new EmailDomainsModel(rt),
   operations,
+  examples,
   control,
   tags: {
     'Email domains': 'Outbound-email sender domains: DNS verification (DKIM), custom MAIL FROM, DMARC and optional inbound receiving.',

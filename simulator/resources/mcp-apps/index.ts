@@ -4,11 +4,13 @@ import type { Family } from '../family.ts';
 import { McpAppsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { MCP_APP_IDS } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const mcpApps: Family<'mcpApps', McpAppsModel> = {
   key: 'mcpApps',
   create: (rt) => new McpAppsModel(rt),
   operations,
+  examples,
   tags: {
     'MCP server': 'The platform\'s own MCP server (streamable HTTP at /mcp): tools for connected apps, per the permissions fixed when they connected.',
   },

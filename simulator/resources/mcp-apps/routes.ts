@@ -9,7 +9,9 @@ import { errorCodes } from '../../core/errors.ts';
 import type { Runtime } from '../../runtime.ts';
 import { PASS_THROUGH_VALIDATOR } from '../../peers/mcp/sdk-options.ts';
 import { PLATFORM_TOOLS } from './tools.ts';
-import { McpJsonRpcResponse, type McpAppRow } from './schema.ts';
+import { McpJsonRpcRequest, McpJsonRpcResponse, type McpAppRow } from './schema.ts';
+import { RequiredParam } from '../../core/schema.ts';
+import { Type } from '@sinclair/typebox';
 
 const TAG = 'MCP server';
 const BASIS = 'spec "Usage aggregation" (MCP tool get_usage) and Authentication 4; MCP streamable HTTP transport';
@@ -84,6 +86,8 @@ export const operations = [
     origin: 'spec',
     basis: BASIS,
     auth: 'none',
+    headerParams: { Accept: RequiredParam(Type.Literal('application/json, text/event-stream', { description: 'Both types, as the streamable HTTP transport requires (else 406).' })) },
+    bodyDoc: { required: true, content: { 'application/json': { schema: McpJsonRpcRequest } } },
     responses: { 200: { description: 'A JSON-RPC answer.', schema: McpJsonRpcResponse }, 202: { description: 'A notification was accepted.' } },
     errors: [errorCodes.UNAUTHORIZED],
     handler: (ctx) => serve(ctx.rt, appOf(ctx.rt, ctx.request), ctx.request),

@@ -6,11 +6,13 @@ import { McpConnectionsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { MCP_CONNECTION_IDS } from './schema.ts';
 import { operations as control } from '../../control/mcp.ts';
+import { examples } from './examples.ts';
 
 export const mcpConnections: Family<'mcpConnections', McpConnectionsModel> = {
   key: 'mcpConnections',
   create: (rt) => new McpConnectionsModel(rt, rt.mcpRunner),
   operations,
+  examples,
   control,
   tags: {
     'MCP connections': 'External MCP servers agents use: registration with a write-only credential, and a test in which the call runtime connects over MCP and lists the tools.',

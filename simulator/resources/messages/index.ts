@@ -5,11 +5,13 @@ import { MessagesModel } from './model.ts';
 import { operations } from './routes.ts';
 import { MESSAGE_IDS } from './schema.ts';
 import { operations as control } from '../../control/messaging.ts';
+import { examples } from './examples.ts';
 
 export const messages: Family<'messages', MessagesModel> = {
   key: 'messages',
   create: (rt) => new MessagesModel(rt, new OutboundRules(rt)), // rt's numbers, accounts and blockLists are its ports
   operations,
+  examples,
   control,
   tags: {
     Messages: 'Text messages (sms, lms, mms) and messenger notification template messages (ata), sent through the carrier and received on the account\'s numbers.',

@@ -4,6 +4,7 @@ import type { Family } from '../family.ts';
 import type { FixtureSection } from '../../fixture/schema.ts';
 import { NumbersModel } from './model.ts';
 import { operations } from './routes.ts';
+import { examples } from './examples.ts';
 
 /** Its fixture sections: the pools numbers are issued from. */
 const fixture = {
@@ -32,6 +33,7 @@ export const numbers: Family<'numbers', NumbersModel, 'agent' | 'dictionary'> = 
   key: 'numbers',
   create: (rt) => new NumbersModel(rt),
   operations,
+  examples,
   tags: { Numbers: 'Phone numbers the account owns and how inbound calls and messages route.' },
   // Routing names agents and dictionaries; until their families exist nobody answers (call flows: their family).
   refKinds: ['agent', 'dictionary'],

@@ -6,11 +6,13 @@ import type { Family } from '../family.ts';
 import { RecordingsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { operations as control } from '../../control/artifacts.ts';
+import { examples } from './examples.ts';
 
 export const recordings: Family<'recordings', RecordingsModel> = {
   key: 'recordings',
   create: (rt) => new RecordingsModel(rt),
   operations,
+  examples,
   control,
   capabilities: ['call-artifacts'],
 };

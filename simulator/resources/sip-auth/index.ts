@@ -4,11 +4,13 @@ import { SipAuthModel } from './model.ts';
 import { operations } from './routes.ts';
 import { SIP_AUTH_IDS } from './schema.ts';
 import { operations as control } from '../../control/sip-auth.ts';
+import { examples } from './examples.ts';
 
 export const sipAuth: Family<'sipAuth', SipAuthModel, 'sipCredential'> = {
   key: 'sipAuth',
   create: (rt) => new SipAuthModel(rt),
   operations,
+  examples,
   control,
   tags: {
     'SIP IP ACLs': 'Address ranges (CIDR) allowed to send SIP traffic for the account; changes need the sip_trunk add-on.',

@@ -5,11 +5,13 @@ import { registry } from '../index.ts';
 import { WebhooksModel } from './model.ts';
 import { operations } from './routes.ts';
 import { WEBHOOK_IDS } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const webhooks: Family<'webhooks', WebhooksModel> = {
   key: 'webhooks',
   create: (rt) => new WebhooksModel(rt, registry().events),
   operations,
+  examples,
   tags: {
     Webhooks: 'Account webhooks: which events go to which URL, their delivery logs and a test send. Deliveries are form-encoded, signed with X-Signature, and retried until a 2xx answer.',
   },
