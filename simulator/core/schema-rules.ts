@@ -86,3 +86,8 @@ export function ruleErrors(schema: TSchema, value: unknown, path: string, fits: 
   }
   return out;
 }
+
+/** An update body that must name at least one field; the handler answers `code` for `{}`. */
+export function atLeastOneField<T extends TSchema>(schema: T, code: string): T {
+  return withRules(schema, [{ description: 'An update names at least one field.', schema: { minProperties: 1 }, code }]);
+}

@@ -7,6 +7,7 @@ import type { ValueError } from '@sinclair/typebox/errors';
 import { ApiError, type FieldError } from './errors.ts';
 import { parseInstant } from './clock.ts';
 import { ruleErrors } from './schema-rules.ts';
+import { PHONE_PATTERN } from './phone.ts';
 
 FormatRegistry.Set('date-time', (v) => parseInstant(v) !== undefined);
 FormatRegistry.Set('date', (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)));
@@ -32,6 +33,48 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
  */
 export function StringEnumRefusedBy<const T extends readonly string[]>(code: string, values: T, options: SchemaOptions = {}) {
   return Type.String({ ...options, enum: [...values], 'x-error-code': code });
+}
+
+TypeRegistry.Set<{ minLength?: number; maxLength?: number }>(
+  'StringRefusedBy',
+  (schema, value) => typeof value === 'string' && value.length >= (schema.minLength ?? 0) && value.length <= (schema.maxLength ?? Infinity),
+);
+
+/**
+ * A string whose `pattern` (or `format`) the document states while the handler checks it and
+ * refuses others with its own `code` (shown as `x-error-code`) instead of 400 VALIDATION; the
+ * schema itself checks only the type and the length.
+ */
+export function StringRefusedBy(code: string, options: SchemaOptions & { pattern: string }): TUnsafe<string> {
+  return Type.Unsafe<string>({ ...options, [Kind]: 'StringRefusedBy', type: 'string', 'x-error-code': code });
+}
+
+/**
+ * A phone number as people type it (spec Conventions 4): the document states the exact pattern
+ * core/phone.ts accepts; the handler normalises it and refuses others with the spec's codes
+ * (INVALID_PHONE_NUMBER, or UNSUPPORTED_COUNTRY for another country code).
+ */
+export function PhoneNumber(options: SchemaOptions = {}): TUnsafe<string> {
+  return StringRefusedBy('INVALID_PHONE_NUMBER', { maxLength: 40, ...options, pattern: PHONE_PATTERN });
+}
+
+/** Words from `words` separated by white space, possibly none (status-callback event lists). */
+export function wordListPattern(words: readonly string[]): string {
+  return `^\\s*(?:(?:${words.join('|')})(?:\\s+|$))*$`;
+}
+
+/**
+ * An http or https URL: the scheme, a host without user info, no white space and no #fragment
+ * (the pattern, which the pipeline checks); the handler then parses it as a WHATWG URL, which
+ * must succeed with a host (said in the description, since a pattern cannot say it exactly).
+ */
+export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#@]+(?:[/?][^\\s#]*)?$';
+
+export function HttpUrl(options: SchemaOptions & { emptyClears?: boolean } = {}) {
+  const { emptyClears, ...rest } = options;
+  const said = `An http or https URL (a WHATWG URL parser must accept it; no user info, no #fragment)${emptyClears ? '; "" clears it' : ''}.`;
+  const pattern = emptyClears ? `^$|${HTTP_URL_PATTERN}` : HTTP_URL_PATTERN;
+  return Type.String({ maxLength: 2048, ...rest, pattern, description: rest.description ? `${rest.description} ${said}` : said });
 }
 
 /**

@@ -2,7 +2,7 @@
 // user's issuing session behind each link (the document's AssignmentSessions): wire shapes,
 // request bodies and the stored form.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, StringEnumRefusedBy } from '../../core/schema.ts';
+import { DateTime, HttpUrl, Nullable, StringEnum, StringEnumRefusedBy } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
@@ -66,11 +66,11 @@ export const AssignmentLinkCreated = Type.Object(
 
 export const CreateLinkBody = Type.Object(
   {
-    webhookUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'Receives calls and messages of the issued number.' })),
+    webhookUrl: Type.Optional(HttpUrl({ description: 'Receives calls and messages of the issued number.' })),
     webhookMethod: Type.Optional(StringEnum(['POST', 'GET'], { default: 'POST' })),
     note: Type.Optional(Type.String({ maxLength: NOTE_MAX, description: 'Internal memo, returned in assignment.completed.' })),
     ttlSeconds: Type.Optional(Type.Integer({ minimum: TTL_MIN, maximum: TTL_MAX, description: 'Default 604800 (7 days).' })),
-    returnUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'Its host must equal a registered issuing-page domain exactly (subdomains are not implied).' })),
+    returnUrl: Type.Optional(HttpUrl({ description: 'Its host must equal a registered issuing-page domain exactly (subdomains are not implied).' })),
     webhookHeaders: Type.Optional(Nullable(WebhookHeaders)),
   },
   { $id: 'AssignmentLinkCreateRequest', additionalProperties: false },

@@ -4,7 +4,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply, type Ctx, type Reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
-import { StringEnum } from '../../core/schema.ts';
+import { PhoneNumber, StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import type { BlockList, StatusFilter } from './model.ts';
 import { blockErrors } from './model.ts';
@@ -27,7 +27,7 @@ const account = { accountId: Type.String({ description: 'Account id.' }) };
 const phoneErrors = [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY];
 
 const listQuery = {
-  number: Type.String({ description: 'Exact match after normalisation (hyphens and +82 accepted).' }),
+  number: PhoneNumber({ description: 'Exact match after normalisation (hyphens and +82 accepted).' }),
   status: StringEnum(STATUS_FILTER, { default: 'active', description: 'active (default), released, or all.' }),
   ...standardPagingParams,
 };

@@ -2,7 +2,7 @@
 // recipient"). Recipient shapes follow the public API document exactly; caller shapes are
 // shaped after them (the reference has no caller block operations).
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, withDescription } from '../../core/schema.ts';
+import { DateTime, Nullable, PhoneNumber, StringEnum, withDescription } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
@@ -74,7 +74,7 @@ export const BlockedRecipientList = Type.Object(
 
 export const CreateBlockedCallerBody = Type.Object(
   {
-    number: Type.String({ minLength: 1, maxLength: 40, description: 'Hyphens and +82 accepted; stored in domestic notation.' }),
+    number: PhoneNumber({ description: 'Hyphens and +82 accepted; stored in domestic notation.' }),
     note: Type.Optional(Nullable(Note)),
   },
   { $id: 'CreateBlockedCallerRequest', additionalProperties: false },

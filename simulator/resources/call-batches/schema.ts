@@ -2,7 +2,7 @@
 // createCallBatch, listCallBatches, getCallBatch, listCallBatchTasks, addCallBatchTasks,
 // controlCallBatch and its CallBatch / CallBatchTask schemas) and the stored rows.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, HttpUrl, Nullable, PhoneNumber, StringEnum } from '../../core/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
 export const CALL_BATCH_IDS = {
@@ -44,7 +44,7 @@ const VariableValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()])
 
 const TaskInput = Type.Object(
   {
-    To: Type.String({ maxLength: 40, description: 'The recipient; hyphens and +82 accepted.' }),
+    To: PhoneNumber({ description: 'The recipient; hyphens and +82 accepted.' }),
     Variables: Type.Optional(Type.Record(Type.String(), VariableValue, { description: 'Start variables of the flow for this recipient only (same rules as createCall Variables).' })),
   },
   { additionalProperties: false },
@@ -73,10 +73,10 @@ const MessageInput = Type.Object({ Body: Type.String({ minLength: 1, maxLength: 
 export const CreateCallBatchBody = Type.Object(
   {
     Name: Type.String({ minLength: 1, maxLength: 200 }),
-    From: Type.String({ maxLength: 40, description: 'A number the account owns.' }),
+    From: PhoneNumber({ description: 'A number the account owns.' }),
     CallFlowId: Type.Optional(Type.String({ maxLength: 200, description: 'Exactly one of CallFlowId, AgentId, Url.' })),
     AgentId: Type.Optional(Type.String({ maxLength: 200, description: 'Managed agents are not simulated: 404 agent_not_found.' })),
-    Url: Type.Optional(Type.String({ maxLength: 2048, description: 'The URL that returns VoiceML for each call (exclusive with CallFlowId and AgentId); checked as createCall checks `Url`.' })),
+    Url: Type.Optional(HttpUrl({ description: 'The URL that returns VoiceML for each call (exclusive with CallFlowId and AgentId); checked as createCall checks `Url`.' })),
     Tasks: Type.Array(TaskInput, { description: 'Recipients. No count limit; the body may be up to 10 MB (413 above). Empty only with Status draft.' }),
     Status: Type.Optional(StringEnum(['running', 'paused', 'draft'], { description: 'Status right after creation: running (default; scheduled while StartAt is ahead), paused, or draft (assembling the list; resume starts it).' })),
     MachineDetection: Type.Optional(StringEnum(['None', 'Enable', 'Hangup'])),

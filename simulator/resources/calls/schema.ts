@@ -1,7 +1,7 @@
 // Wire shapes of calls (spec "Call", "Calls"; the public API document's CallResponse, createCall,
 // updateCall) and the stored row with the walk of its call flow.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, HttpUrl, Nullable, PhoneNumber, StringEnum, wordListPattern } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import { CalleeSchema } from '../../peers/carrier.ts';
 import type { IdFormat } from '../../core/ids.ts';
@@ -62,9 +62,9 @@ const VariableValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()])
 
 export const CreateCallBody = Type.Object(
   {
-    To: Type.String({ maxLength: 40, description: 'The callee; hyphens and +82 accepted, stored in domestic notation.' }),
-    From: Type.String({ maxLength: 40, description: 'A number the account owns.' }),
-    Url: Type.Optional(Type.String({ maxLength: 2048, description: 'The URL that returns VoiceML: requested (POST, form-encoded, signed with X-Signature) when the call is answered, then verb by verb; see the README voice section. Exclusive with AgentId and CallFlowId.' })),
+    To: PhoneNumber({ description: 'The callee; hyphens and +82 accepted, stored in domestic notation.' }),
+    From: PhoneNumber({ description: 'A number the account owns.' }),
+    Url: Type.Optional(HttpUrl({ description: 'The URL that returns VoiceML: requested (POST, form-encoded, signed with X-Signature) when the call is answered, then verb by verb; see the README voice section. Exclusive with AgentId and CallFlowId.' })),
     AgentId: Type.Optional(Type.String({ maxLength: 200, description: 'Managed agent. Exclusive with Url and CallFlowId. No agents exist in the simulator yet: 404.' })),
     CallContext: Type.Optional(
       Type.Object(
@@ -79,8 +79,8 @@ export const CreateCallBody = Type.Object(
       }),
     ),
     Timeout: Type.Optional(Type.Integer({ description: 'Seconds the call rings before it ends no-answer: 30 when omitted or below 1, at most 600.' })),
-    StatusCallback: Type.Optional(Type.String({ maxLength: 2048, description: 'Receives the call status events.' })),
-    StatusCallbackEvent: Type.Optional(Type.String({ maxLength: 200, description: 'Space-separated: initiated ringing answered completed transfer; default "initiated ringing answered completed".' })),
+    StatusCallback: Type.Optional(HttpUrl({ description: 'Receives the call status events.' })),
+    StatusCallbackEvent: Type.Optional(Type.String({ maxLength: 200, pattern: wordListPattern(STATUS_CALLBACK_EVENTS), description: 'Space-separated: initiated ringing answered completed transfer; default "initiated ringing answered completed".' })),
     MachineDetection: Type.Optional(StringEnum(['Enable', 'Hangup'], { description: 'Enable: report answeredBy and continue; Hangup: end the call when a machine answers.' })),
   },
   { $id: 'CreateCallRequest', additionalProperties: false },

@@ -3,7 +3,7 @@
 // none of these operations; paths and field names follow the SDK.
 import { Type } from '@sinclair/typebox';
 import { defineOperation, header, reply } from '../../core/operation.ts';
-import { DateTime, Nullable, StringEnum, StringEnumRefusedBy } from '../../core/schema.ts';
+import { DateTime, Nullable, RequiredParam, StringEnum, StringEnumRefusedBy } from '../../core/schema.ts';
 import { ListMetaSchema, pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { messageErrors } from '../messages/errors.ts';
 import { BRAND_IMAGE_MAX_BYTES, BRAND_IMAGE_SLOTS } from '../messages/brand-assets.ts';
@@ -81,7 +81,7 @@ export const operations = [
     basis: BASIS,
     auth: 'account',
     params: account,
-    query: { channelId: Type.String({ description: 'Required.' }), ...standardPagingParams },
+    query: { channelId: RequiredParam(Type.String({ minLength: 1, description: 'Required.' })), ...standardPagingParams },
     responses: { 200: { description: 'A page of brand templates.', schema: Type.Object({ data: Type.Array(BrandTemplate), meta: ListMetaSchema }, { $id: 'KakaoBrandTemplateList', additionalProperties: false }) } },
     handler: (ctx) => {
       const named = requiredChannelId(ctx.query.channelId);

@@ -2,7 +2,7 @@
 // shapes, limits and request rules after the public API document's McpConnection operations).
 // The secret is write-only: the stored row keeps it sealed (secret.ts), never in clear.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, HttpUrl, Nullable, StringEnum } from '../../core/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
 export const MCP_CONNECTION_IDS = {
@@ -24,8 +24,7 @@ export const SECRET_MAX = 8192; // reference: secret maxLength
 export const MAX_TOOLS = 50; // reference: testMcpConnection 422 "at most 50 tools"
 
 const Name = Type.String({ minLength: 1, maxLength: NAME_MAX, description: `1 to ${NAME_MAX} characters.` });
-const Url = Type.String({
-  minLength: 1,
+const Url = HttpUrl({
   maxLength: URL_MAX,
   description: 'https only, port omitted or 443, no private or internal address (strict egress; by default local servers are allowed: docs/decisions.md "MCP connections").',
 });

@@ -4,7 +4,7 @@
 // `Kakao: {ChannelId, TemplateId, Variables}`; its templates live in the fixture and the
 // control plane.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, withDescription } from '../../core/schema.ts';
+import { DateTime, Nullable, PhoneNumber, StringEnum, withDescription } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
@@ -97,8 +97,8 @@ const FallbackBody = Type.Object(
 
 export const SendMessageBody = Type.Object(
   {
-    To: Type.String({ maxLength: 40, description: 'Recipient; hyphens and +82 accepted, stored in domestic notation.' }),
-    From: Type.String({ maxLength: 40, description: 'A number the account owns.' }),
+    To: PhoneNumber({ description: 'Recipient; hyphens and +82 accepted, stored in domestic notation.' }),
+    From: PhoneNumber({ description: 'A number the account owns.' }),
     Body: Type.Optional(Nullable(Type.String({ description: 'Required for sms, lms and mms; refused with Kakao (the template is the body).' }))),
     Type: Type.Optional(
       Nullable(

@@ -2,6 +2,7 @@
 // document's UsageResponse) and the entries resources leave for it.
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { ALIAS_OF_PAGE_SIZE } from '../../core/paging.ts';
 
 /** Every meter: the spec's table, in its order (the API document lists the same but bms). */
 export const METERS = [
@@ -123,6 +124,6 @@ export const UsageQuery = {
   includeToday: Type.Boolean({ description: "Include today's in-progress UTC day. Default false." }),
   page: Type.Integer({ minimum: 1, default: 1, description: 'Page number, counted from 1.' }),
   pageSize: usagePageSize('Rows per page (1 to 1000, default 200).'),
-  page_size: usagePageSize('Deprecated alias of pageSize.', true),
-  limit: usagePageSize('Deprecated alias of pageSize.', true),
+  page_size: usagePageSize(ALIAS_OF_PAGE_SIZE, true),
+  limit: usagePageSize(ALIAS_OF_PAGE_SIZE, true),
 };

@@ -2,9 +2,13 @@
 // (createWebhook, listWebhooks, updateWebhook, deleteWebhook, listWebhookLogs, testWebhook;
 // WebhookResponse with snake_case `account_id` and `created_at`, WebhookLogResponse).
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, StringEnumRefusedBy } from '../../core/schema.ts';
+import { DateTime, HttpUrl, Nullable, StringEnum, StringEnumRefusedBy } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
+import { atLeastOneField } from '../../core/schema-rules.ts';
+import { sharedErrors } from '../../rules/errors.ts';
+
+const NOTHING = sharedErrors.NOTHING_TO_UPDATE.info.code;
 
 /** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
 export const WEBHOOK_IDS = {
@@ -14,7 +18,7 @@ export const WEBHOOK_IDS = {
 /** The event name of the test delivery testWebhook sends; not subscribable. */
 export const TEST_EVENT = 'webhook.test';
 
-const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An http or https URL that receives the events.' });
+const Url = HttpUrl({ description: 'Receives the events.' });
 // The enum documents the names (as the reference does); the model checks them, so that an
 // unknown name gets its own code (UNKNOWN_EVENT, naming the known ones) instead of a generic
 // validation error. The names are the subscribable events every descriptor declares
@@ -48,9 +52,12 @@ export type CreateWebhookInput = Static<ReturnType<typeof createWebhookBody>>;
 
 /** updateWebhook's body, for the subscribable events the list declares. */
 export const updateWebhookBody = (events: readonly string[]) =>
-  Type.Object(
-    { url: Type.Optional(Url), events: Type.Optional(eventsSchema(events)), active: Type.Optional(Type.Boolean()) },
-    { $id: 'UpdateWebhookRequest', additionalProperties: false },
+  atLeastOneField(
+    Type.Object(
+      { url: Type.Optional(Url), events: Type.Optional(eventsSchema(events)), active: Type.Optional(Type.Boolean()) },
+      { $id: 'UpdateWebhookRequest', additionalProperties: false },
+    ),
+    NOTHING,
   );
 export type UpdateWebhookInput = Static<ReturnType<typeof updateWebhookBody>>;
 

@@ -41,8 +41,9 @@ export const STATE_CODES: Readonly<Record<string, string>> = {
 
 /** A rule an operation states only in its description, and how to tell a request that breaks it. */
 export interface ProseRule {
-  operationIds: readonly string[];
-  /** Words the description of each of those operations contains. */
+  /** The operations it binds (by what the document shows of them). */
+  applies: (op: DocOperation) => boolean;
+  /** Words the description of each of those operations (or of a parameter) contains. */
   stated: RegExp;
   /** The codes a request that breaks it gets. */
   codes: readonly string[];
@@ -51,13 +52,16 @@ export interface ProseRule {
 
 const size = (q: Record<string, unknown>, k: string) => (q[k] === undefined ? undefined : Number(q[k]));
 
-export const PROSE_RULES: readonly ProseRule[] = [];
+const has = (op: DocOperation, name: string) => op.params.some((p) => p.name === name);
 
-/** Paging aliases: a query giving two of pageSize, page_size and limit with different values. */
-export function aliasesDisagree(q: Record<string, unknown>): boolean {
-  const given = ['pageSize', 'page_size', 'limit'].map((k) => size(q, k)).filter((v) => v !== undefined);
-  return new Set(given).size > 1;
-}
+export const PROSE_RULES: readonly ProseRule[] = [
+  {
+    applies: (op) => has(op, 'page_size') || has(op, 'limit'),
+    stated: /aliases? (of pageSize )?.*must be equal|must equal pageSize/i,
+    codes: ['VALIDATION'],
+    breaks: (req) => new Set(['pageSize', 'page_size', 'limit'].map((k) => size(req.query, k)).filter((v) => v !== undefined)).size > 1,
+  },
+];
 
 export interface Verdict {
   ok: boolean;
@@ -71,7 +75,7 @@ interface Answer {
 
 /** The prose rules of `op` that `req` breaks. */
 export function brokenProse(op: DocOperation, req: GeneratedRequest): ProseRule[] {
-  return PROSE_RULES.filter((r) => r.operationIds.includes(op.operationId) && r.breaks(req));
+  return PROSE_RULES.filter((r) => r.applies(op) && r.breaks(req));
 }
 
 function documented(op: DocOperation, a: Answer): string | undefined {

@@ -60,7 +60,7 @@ export function operationsOf(doc: FullDocument): DocOperation[] {
         operationId: op.operationId,
         method: method.toUpperCase(),
         path,
-        description: `${op.summary ?? ''} ${op.description ?? ''}`,
+        description: [op.summary, op.description, ...(op.parameters ?? []).map((p: any) => p.description), op.requestBody?.description].filter(Boolean).join(' '),
         control: path.startsWith('/_sim'),
         params,
         body: media.length > 0 ? { required: Boolean(op.requestBody.required), media } : undefined,

@@ -70,7 +70,11 @@ export function asRead(schema: Schema, value: Record<string, unknown>, doc: Docu
     const type = typeOf(props[k], doc);
     // An exploded list field is one occurrence per item, so a single value reads as a list of one.
     if (type === 'array') out[k] = (Array.isArray(v) ? v : [v]).map((item) => readBack(text(item), typeOf(props[k]!.items, doc)));
-    else out[k] = readBack(Array.isArray(v) ? JSON.stringify(v) : text(v), type);
+    // A list given to a single-valued field travels as repeated occurrences: none is no field, one
+    // is that value, more cannot be read as one value (kept as a list, which the schema refuses).
+    else if (Array.isArray(v) && v.length === 0) continue;
+    else if (Array.isArray(v) && v.length === 1) out[k] = readBack(text(v[0]), type);
+    else out[k] = Array.isArray(v) ? v : readBack(text(v), type);
   }
   return out;
 }
