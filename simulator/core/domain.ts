@@ -15,6 +15,10 @@ export interface DomainRules {
 export const HOST_NAME: DomainRules = { underscore: false, minLabels: 2 };
 export const DNS_NAME: DomainRules = { underscore: true, minLabels: 1 };
 
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+/** An ASCII host name of two labels or more, the last starting with a letter (not an address), an optional final dot: HOST_NAME, unanchored. */
+export const HOST_NAME_BODY = `(?:${LABEL}\\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.?`;
+
 export const MAX_NAME_LENGTH = 253; // RFC 1035 2.3.4, in its presentation form without the root dot
 export const MAX_LABEL_LENGTH = 63;
 

@@ -16,7 +16,7 @@ const lang = { lang: StringEnum(['ko', 'en'], { description: 'Page language; Kor
 
 /** The provider page's form (documented; the handler reads it: a missing field shows the form again). */
 const IdentityForm = Type.Object({
-  action: Type.Optional(StringEnum(['verify', 'cancel'], { description: 'cancel abandons the check; anything else verifies.' })),
+  action: Type.Optional(Type.String({ description: 'cancel abandons the check; any other value (verify) confirms it.' })),
   name: Type.Optional(Type.String({ description: 'The person\'s name.' })),
   birthDate: Type.Optional(Type.String({ description: 'YYYY-MM-DD.' })),
 });

@@ -5,6 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, HttpUrl, Nullable, StringEnum, StringEnumRefusedBy } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
+import { ExtraHeaders } from '../../peers/webhooks/schema.ts';
 
 /** Ids of the session's records (the link token itself is 43 URL-safe characters, model.ts). */
 export const ASSIGNMENT_IDS = {
@@ -24,9 +25,7 @@ export const TTL_MIN = 60;
 export const TTL_MAX = 604800;
 export const NOTE_MAX = 200;
 
-const WebhookHeaders = Type.Record(Type.String(), Type.String(), {
-  description: 'Prefilled on the issued number. Keys start with "X-"; X-Signature, X-Forwarded-*, X-Real-IP refused; at most 10; key at most 64 bytes, value at most 2048 bytes, printable ASCII.',
-});
+const WebhookHeaders = ExtraHeaders('Prefilled on the issued number. Keys start with "X-"; X-Signature, X-Forwarded-*, X-Real-IP refused; at most 10; key at most 64 bytes, value at most 2048 bytes, printable ASCII.');
 
 export const AssignmentLinkAssignment = Type.Object(
   {

@@ -2,9 +2,12 @@
 // recipient"). Recipient shapes follow the public API document exactly; caller shapes are
 // shaped after them (the reference has no caller block operations).
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, PhoneNumber, StringEnum, withDescription } from '../../core/schema.ts';
+import { DateTime, Nullable, PhoneNumber, StringEnum, StringRefusedBy, withDescription } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
+import { withRules, type SchemaRule } from '../../core/schema-rules.ts';
+import { PHONE_PATTERN } from '../../core/phone.ts';
+import { HOST_NAME_BODY } from '../../core/domain.ts';
 
 /** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
 export const BLOCKLIST_IDS = {
@@ -81,22 +84,40 @@ export const CreateBlockedCallerBody = Type.Object(
 );
 
 /** An email address at most 254 characters long (RFC 5321's path limit). */
-const RecipientValue = Type.String({
+const LOCAL_ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]{1,64}";
+/** recipient.ts normalizeEmail: a dot-atom local part, "@", a host name; 64 and 254 characters at most (said in words). */
+const EMAIL_PATTERN = `^\\s*${LOCAL_ATOM}(?:\\.${LOCAL_ATOM})*@${HOST_NAME_BODY}\\s*$`;
+
+/** A phone number, or an email address (holding "@"); which one a channel takes is a rule of the body. */
+export const RecipientValue = StringRefusedBy('INVALID_PHONE_NUMBER', {
   minLength: 1,
   maxLength: 254,
-  description: 'A phone number (hyphens and +82 accepted; stored in domestic notation), or an email address for the email channel (stored lowercased).',
+  pattern: `${PHONE_PATTERN}|${EMAIL_PATTERN}`,
+  description: 'A phone number (hyphens and +82 accepted; stored in domestic notation), or an email address for the email channel (stored lowercased; local part at most 64 characters, the address at most 254; 400 VALIDATION otherwise).',
 });
 
-export const CreateBlockedRecipientBody = Type.Object(
-  {
-    number: Type.Optional(RecipientValue),
-    recipient: Type.Optional(withDescription(RecipientValue, 'Alias of `number` (the real service renamed it); when both are sent they must agree.')),
-    channel: StringEnum(CHANNELS),
-    source: Type.Optional(StringEnum(RECIPIENT_API_SOURCES, { default: 'api' })),
-    sourceRef: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
-    note: Type.Optional(Nullable(Note)),
-  },
-  { $id: 'CreateBlockedRecipientRequest', additionalProperties: false },
+const recipientAs = (pattern: string) => ({ properties: { number: { pattern }, recipient: { pattern } } });
+const channelIs = (...channels: string[]) => ({ required: ['channel'], properties: { channel: { enum: channels } } });
+/** createBlockedRecipient across fields (recipient.ts recipientFromAliases and normalizeRecipient). */
+const RECIPIENT_RULES: SchemaRule[] = [
+  { description: 'number or its alias recipient is required.', code: 'VALIDATION', schema: { anyOf: [{ required: ['number'] }, { required: ['recipient'] }] } },
+  { description: 'The email channel takes an email address.', code: 'VALIDATION', schema: { anyOf: [{ not: channelIs('email') }, recipientAs(EMAIL_PATTERN)] } },
+  { description: 'The call and message channels take a phone number.', code: 'INVALID_PHONE_NUMBER', schema: { anyOf: [{ not: channelIs('call', 'message') }, recipientAs(PHONE_PATTERN)] } },
+];
+
+export const CreateBlockedRecipientBody = withRules(
+  Type.Object(
+    {
+      number: Type.Optional(RecipientValue),
+      recipient: Type.Optional(withDescription(RecipientValue, 'Alias of `number` (the real service renamed it); when both are sent they must agree.')),
+      channel: StringEnum(CHANNELS),
+      source: Type.Optional(StringEnum(RECIPIENT_API_SOURCES, { default: 'api' })),
+      sourceRef: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
+      note: Type.Optional(Nullable(Note)),
+    },
+    { $id: 'CreateBlockedRecipientRequest', additionalProperties: false },
+  ),
+  RECIPIENT_RULES,
 );
 
 export const UpdateBlockedRecipientBody = Type.Object(

@@ -2,8 +2,9 @@
 // createCallBatch, listCallBatches, getCallBatch, listCallBatchTasks, addCallBatchTasks,
 // controlCallBatch and its CallBatch / CallBatchTask schemas) and the stored rows.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, HttpUrl, Nullable, PhoneNumber, StringEnum } from '../../core/schema.ts';
+import { DateTime, HttpUrl, Nullable, PhoneNumber, StringEnum, StringEnumRefusedBy } from '../../core/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
+import { StartVariables } from '../calls/schema.ts';
 
 export const CALL_BATCH_IDS = {
   callBatch: { prefix: 'CB', hex: 24 },
@@ -40,12 +41,11 @@ export const DEFAULT_TIMEZONE = 'Asia/Seoul';
 
 // --- request bodies (PascalCase, as the reference) ---
 
-const VariableValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
 
 const TaskInput = Type.Object(
   {
     To: PhoneNumber({ description: 'The recipient; hyphens and +82 accepted.' }),
-    Variables: Type.Optional(Type.Record(Type.String(), VariableValue, { description: 'Start variables of the flow for this recipient only (same rules as createCall Variables).' })),
+    Variables: Type.Optional(StartVariables('Start variables of the flow for this recipient only (same rules as createCall Variables).')),
   },
   { additionalProperties: false },
 );
@@ -100,7 +100,7 @@ export type CreateCallBatchInput = Static<typeof CreateCallBatchBody>;
 export type TaskInput = Static<typeof TaskInput>;
 
 export const AddCallBatchTasksBody = Type.Object({ Tasks: Type.Array(TaskInput, { minItems: 1 }) }, { $id: 'AddCallBatchTasksRequest', additionalProperties: false });
-export const ControlCallBatchBody = Type.Object({ Action: Type.String({ maxLength: 40, description: 'pause, resume or cancel.' }) }, { $id: 'ControlCallBatchRequest', additionalProperties: false });
+export const ControlCallBatchBody = Type.Object({ Action: StringEnumRefusedBy('invalid_batch_action', BATCH_ACTIONS, { maxLength: 40, description: 'pause, resume or cancel.' }) }, { $id: 'ControlCallBatchRequest', additionalProperties: false });
 
 // --- responses (camelCase, as the reference) ---
 

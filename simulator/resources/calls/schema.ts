@@ -9,6 +9,7 @@ import { WalkTraceSchema } from './walk-trace.ts';
 import { TransferLegRowSchema, TransferLegWire } from './transfers.ts';
 import { PlaybackRowSchema } from './live-control.ts';
 import { VoiceMlStateSchema } from './voiceml/walker.ts';
+import { withRules } from '../../core/schema-rules.ts';
 
 export const CALL_IDS = {
   call: { prefix: 'CA', hex: 32 },
@@ -60,6 +61,14 @@ export const CallControlResponse = Type.Object({ callId: Type.String(), status: 
 
 const VariableValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
 
+/** Start variables of a flow (model.ts startVariables): names, at most 50, not the platform's own; 8 KB in all is the description's. */
+export function StartVariables(description: string) {
+  return withRules(
+    Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), VariableValue, { maxProperties: 50, additionalProperties: false, description }),
+    [{ description: `Not a name the platform fills: ${RESERVED_VARIABLES.join(', ')}.`, code: 'VALIDATION', schema: { propertyNames: { not: { enum: [...RESERVED_VARIABLES] } } } }],
+  );
+}
+
 export const CreateCallBody = Type.Object(
   {
     To: PhoneNumber({ description: 'The callee; hyphens and +82 accepted, stored in domestic notation.' }),
@@ -74,9 +83,7 @@ export const CreateCallBody = Type.Object(
     ),
     CallFlowId: Type.Optional(Type.String({ maxLength: 200, description: 'The call flow that runs the call. Exclusive with Url and AgentId.' })),
     Variables: Type.Optional(
-      Type.Record(Type.String(), VariableValue, {
-        description: 'Start variables of the flow (only with CallFlowId): at most 50, 8 KB in all, names [A-Za-z_][A-Za-z0-9_]*, not a reserved name; values become strings.',
-      }),
+      StartVariables('Start variables of the flow (only with CallFlowId): at most 50, 8 KB in all, names [A-Za-z_][A-Za-z0-9_]*, not a reserved name; values become strings.'),
     ),
     Timeout: Type.Optional(Type.Integer({ description: 'Seconds the call rings before it ends no-answer: 30 when omitted or below 1, at most 600.' })),
     StatusCallback: Type.Optional(HttpUrl({ description: 'Receives the call status events.' })),

@@ -5,6 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, StringRefusedBy } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
+import { HOST_NAME_BODY } from '../../core/domain.ts';
 
 /** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
 export const EMAIL_DOMAIN_IDS = {
@@ -68,9 +69,8 @@ export const EmailDomainList = Type.Object(
   { $id: 'EmailDomainList', additionalProperties: false },
 );
 
-const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
-/** An ASCII host name of two labels or more whose last label starts with a letter (core/domain.ts HOST_NAME). */
-const HOST_NAME_PATTERN = `^\\s*(?:${LABEL}\\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.?\\s*$`;
+/** Surrounding spaces allowed, as the handler trims them (core/domain.ts HOST_NAME). */
+const HOST_NAME_PATTERN = `^\\s*${HOST_NAME_BODY}\\s*$`;
 
 export const CreateEmailDomainBody = Type.Object(
   {

@@ -4,8 +4,9 @@
 // `Kakao: {ChannelId, TemplateId, Variables}`; its templates live in the fixture and the
 // control plane.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, PhoneNumber, StringEnum, withDescription } from '../../core/schema.ts';
+import { DateTime, HTTP_URL_PATTERN, Nullable, PhoneNumber, StringEnum, withDescription } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
+import { withRules, type SchemaRule } from '../../core/schema-rules.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
 /** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
@@ -95,32 +96,67 @@ const FallbackBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SendMessageBody = Type.Object(
+/** An image to fetch: a URL (the pipeline checks), http or https, whose path ends in .jpg, .jpeg, .png or .bmp (content.ts checkMediaUrls). */
+const MediaUrlItem = withRules(Type.String({ format: 'uri', maxLength: 2048 }), [
+  { description: 'Only http and https URLs can be fetched.', code: 'media_download_failed', schema: { pattern: HTTP_URL_PATTERN } },
   {
-    To: PhoneNumber({ description: 'Recipient; hyphens and +82 accepted, stored in domestic notation.' }),
-    From: PhoneNumber({ description: 'A number the account owns.' }),
-    Body: Type.Optional(Nullable(Type.String({ description: 'Required for sms, lms and mms; refused with Kakao (the template is the body).' }))),
-    Type: Type.Optional(
-      Nullable(
-        StringEnum(MESSAGE_TYPES, {
-          description: 'Omitted: ata with Kakao, mms with MediaUrl, lms with Subject or a body over 90 EUC-KR bytes, else sms.',
-        }),
-      ),
-    ),
-    Subject: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: 'LMS and MMS only.' }))),
-    MediaUrl: Type.Optional(
-      Nullable(Type.Array(Type.String({ format: 'uri', maxLength: 2048 }), { maxItems: 3, description: 'MMS images (jpg, jpeg, png, bmp), at most 3.' })),
-    ),
-    IdempotencyKey: Type.Optional(
-      Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'A repeated key returns the first message instead of sending again.' })),
-    ),
-    Kakao: Type.Optional(Nullable(KakaoBody)),
-    Brand: Type.Optional(
-      Nullable(withDescription(BrandBody, 'A messenger brand message (type bms): exactly one of TemplateId and Free; nothing else beside it, no Fallback (docs/compatibility.md).')),
-    ),
-    Fallback: Type.Optional(Nullable(FallbackBody)),
+    description: 'Its path ends in .jpg, .jpeg, .png or .bmp (any case).',
+    code: 'invalid_media_ext',
+    schema: { pattern: '^[^:]+://[^/?#]+/[^?#]*\\.(?:[Jj][Pp][Ee]?[Gg]|[Pp][Nn][Gg]|[Bb][Mm][Pp])(?:[?#].*)?$' },
   },
-  { $id: 'SendMessageRequest', additionalProperties: false },
+]);
+
+// Across the fields of a send (content.ts planContent, brand-content.ts): stated here, enforced by
+// the handler with the codes the real service answers. "Present" means given and not null; a
+// Subject or MediaUrl counts when non-empty.
+const present = (field: string) => ({ required: [field], properties: { [field]: { not: { type: 'null' } } } });
+const nonEmpty = (field: string, kind: 'string' | 'array') => ({ required: [field], properties: { [field]: kind === 'string' ? { type: 'string', minLength: 1 } : { type: 'array', minItems: 1 } } });
+const typeIs = (...types: string[]) => ({ required: ['Type'], properties: { Type: { enum: types } } });
+const none = (...schemas: object[]) => ({ not: { anyOf: schemas } });
+const SEND_RULES: SchemaRule[] = [
+  { description: 'Type bms needs Brand.', code: 'kakao_brand_required', schema: { if: typeIs('bms'), then: present('Brand') } },
+  { description: 'Type ata needs Kakao; Kakao goes with Type ata or none; Brand with Type bms or none.', code: 'kakao_type_mismatch', schema: { allOf: [{ if: typeIs('ata'), then: present('Kakao') }, { if: present('Kakao'), then: { properties: { Type: { enum: ['ata', null] } } } }, { if: present('Brand'), then: { properties: { Type: { enum: ['bms', null] } } } }] } },
+  { description: 'Fallback only with Kakao.', code: 'fallback_without_kakao', schema: { if: present('Fallback'), then: { anyOf: [present('Kakao'), present('Brand')] } } },
+  { description: 'No Fallback with Brand.', code: 'kakao_fallback_not_allowed', schema: { if: present('Brand'), then: { not: present('Fallback') } } },
+  { description: 'No Body with Kakao (the template is the body).', code: 'kakao_body_not_allowed', schema: { if: present('Kakao'), then: { not: present('Body') } } },
+  { description: 'No Subject or MediaUrl with Kakao; nothing of Body, Subject, MediaUrl, Kakao beside Brand.', code: 'kakao_field_not_allowed', schema: { allOf: [{ if: present('Kakao'), then: none(nonEmpty('Subject', 'string'), nonEmpty('MediaUrl', 'array')) }, { if: present('Brand'), then: none(present('Body'), present('Subject'), present('MediaUrl'), present('Kakao')) }] } },
+  { description: 'Without Kakao or Brand, Body is required.', code: 'VALIDATION', schema: { anyOf: [present('Kakao'), present('Brand'), present('Body')] } },
+  { description: 'Body is not empty.', code: 'invalid_input', schema: { properties: { Body: { minLength: 1 } } } },
+  { description: 'An sms has no Subject.', code: 'sms_no_subject', schema: { if: typeIs('sms'), then: { not: nonEmpty('Subject', 'string') } } },
+  { description: 'An sms carries no MediaUrl.', code: 'sms_no_media', schema: { if: typeIs('sms'), then: { not: nonEmpty('MediaUrl', 'array') } } },
+  { description: 'An lms carries no MediaUrl.', code: 'lms_no_media', schema: { if: typeIs('lms'), then: { not: nonEmpty('MediaUrl', 'array') } } },
+  { description: 'A Body of 2000 characters at most (an sms: 90 EUC-KR bytes, said in words).', code: 'body_too_long', schema: { properties: { Body: { maxLength: 2000 } } } },
+];
+
+export const SendMessageBody = withRules(
+  Type.Object(
+    {
+      To: PhoneNumber({ description: 'Recipient; hyphens and +82 accepted, stored in domestic notation.' }),
+      From: PhoneNumber({ description: 'A number the account owns.' }),
+      Body: Type.Optional(Nullable(Type.String({ description: 'Required for sms, lms and mms; refused with Kakao (the template is the body). An sms body is at most 90 EUC-KR bytes (45 Hangul characters; 400 body_too_long), lms and mms 2000 characters.' }))),
+      Type: Type.Optional(
+        Nullable(
+          StringEnum(MESSAGE_TYPES, {
+            description: 'Omitted: ata with Kakao, mms with MediaUrl, lms with Subject or a body over 90 EUC-KR bytes, else sms.',
+          }),
+        ),
+      ),
+      Subject: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: 'LMS and MMS only.' }))),
+      MediaUrl: Type.Optional(
+        Nullable(Type.Array(MediaUrlItem, { maxItems: 3, description: 'MMS images (jpg, jpeg, png, bmp), at most 3.' })),
+      ),
+      IdempotencyKey: Type.Optional(
+        Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'A repeated key returns the first message instead of sending again.' })),
+      ),
+      Kakao: Type.Optional(Nullable(KakaoBody)),
+      Brand: Type.Optional(
+        Nullable(withDescription(BrandBody, 'A messenger brand message (type bms): exactly one of TemplateId and Free; nothing else beside it, no Fallback (docs/compatibility.md).')),
+      ),
+      Fallback: Type.Optional(Nullable(FallbackBody)),
+    },
+    { $id: 'SendMessageRequest', additionalProperties: false },
+  ),
+  SEND_RULES,
 );
 export type SendMessageInput = Static<typeof SendMessageBody>;
 

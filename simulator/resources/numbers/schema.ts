@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, HttpUrl, Nullable, PhoneNumber as PhoneNumberString, StringEnum, wordListPattern } from '../../core/schema.ts';
 import { atLeastOneField } from '../../core/schema-rules.ts';
 import { sharedErrors } from '../../rules/errors.ts';
+import { ExtraHeaders } from '../../peers/webhooks/schema.ts';
 
 const NOTHING = sharedErrors.NOTHING_TO_UPDATE.info.code;
 
@@ -13,9 +14,7 @@ export type RoutingType = (typeof ROUTING_TYPES)[number];
 /** Inbound status-callback events a number can subscribe to (reference: numbers guide). */
 export const STATUS_CALLBACK_EVENTS = ['initiated', 'ringing', 'answered', 'completed', 'transfer'] as const;
 
-const WebhookHeaders = Type.Record(Type.String(), Type.String(), {
-  description: 'Headers added to inbound webhook requests. Keys start with "X-"; X-Signature, X-Forwarded-* and X-Real-IP are refused; at most 10 entries, key at most 64 bytes, value at most 2048 bytes, printable ASCII.',
-});
+const WebhookHeaders = ExtraHeaders('Headers added to inbound webhook requests. Keys start with "X-"; X-Signature, X-Forwarded-* and X-Real-IP are refused; at most 10 entries, key at most 64 bytes, value at most 2048 bytes, printable ASCII.');
 
 /** What a number holds besides its identity: the same fields on the wire and in storage. */
 const numberSettings = {

@@ -28,7 +28,7 @@ export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 128;
 export const GENERATED_PASSWORD_LENGTH = 32; // reference: "random 32 characters" when not given
 
-const Name = Type.String({ minLength: 1, maxLength: 200, description: 'Display name, 1 to 200 characters.' });
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Display name, 1 to 200 characters, not blank.' });
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 /** An IPv4 network: four octets without leading zeros, a prefix length 0 to 32 (cidr.ts; host bits are the description's). */
 const CIDR_PATTERN = `^${OCTET}(?:\\.${OCTET}){3}/(?:3[0-2]|[12]?\\d)$`;

@@ -23,7 +23,7 @@ export const TRANSPORTS = ['udp', 'tls'] as const;
 
 export const ROUTE_DEFAULTS = { priority: 10, weight: 100 } as const;
 
-const Name = Type.String({ minLength: 1, maxLength: 100, description: 'Label, 1 to 100 characters, not blank.' });
+const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Label, 1 to 100 characters, not blank.' });
 const MaxConcurrent = Nullable(Type.Integer({ minimum: 1, maximum: 9999 }), { description: 'Concurrent call limit, 1 to 9999; null means unlimited.' });
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';

@@ -118,7 +118,7 @@ export const MAX_RANGE_DAYS = 92;
 
 export const UsageQuery = {
   from: DateTime({ description: 'Start (inclusive). Give both from and to, or neither (the current billing cycle).' }),
-  to: DateTime({ description: 'End (exclusive); at most 92 days after from.' }),
+  to: DateTime({ description: 'End (exclusive): after from, at most 92 days after it.' }),
   groupBy: Type.Array(StringEnum(AXES), { description: 'Axes; repeat the parameter to combine (groupBy=day&groupBy=linkId). Default meter; rows always carry their meter.' }),
   meter: Type.Array(StringEnum(METERS), { description: 'Meters to return; repeat for several. Default all.' }),
   includeToday: Type.Boolean({ description: "Include today's in-progress UTC day. Default false." }),

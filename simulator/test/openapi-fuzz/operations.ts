@@ -38,6 +38,19 @@ export interface FullDocument extends Document {
   paths: Record<string, Record<string, any>>;
 }
 
+/** Every description inside a schema, following its $refs once each. */
+function descriptionsIn(schema: unknown, doc: FullDocument, seen = new Set<string>()): string[] {
+  if (Array.isArray(schema)) return schema.flatMap((s) => descriptionsIn(s, doc, seen));
+  if (!schema || typeof schema !== 'object') return [];
+  const s = schema as Record<string, unknown>;
+  if (typeof s.$ref === 'string') {
+    if (seen.has(s.$ref)) return [];
+    seen.add(s.$ref);
+    return descriptionsIn(doc.components?.schemas?.[s.$ref.replace('#/components/schemas/', '')], doc, seen);
+  }
+  return Object.entries(s).flatMap(([k, v]) => (k === 'description' && typeof v === 'string' ? [v] : descriptionsIn(v, doc, seen)));
+}
+
 export function operationsOf(doc: FullDocument): DocOperation[] {
   const out: DocOperation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -60,7 +73,7 @@ export function operationsOf(doc: FullDocument): DocOperation[] {
         operationId: op.operationId,
         method: method.toUpperCase(),
         path,
-        description: [op.summary, op.description, ...(op.parameters ?? []).map((p: any) => p.description), op.requestBody?.description].filter(Boolean).join(' '),
+        description: [op.summary, op.description, ...(op.parameters ?? []).map((p: any) => p.description), ...media.flatMap((m) => descriptionsIn(m.schema, doc))].filter(Boolean).join(' '),
         control: path.startsWith('/_sim'),
         params,
         body: media.length > 0 ? { required: Boolean(op.requestBody.required), media } : undefined,
