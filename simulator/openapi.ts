@@ -102,7 +102,9 @@ export function errorStatuses(op: Operation): Map<number, ErrorCodeInfo[]> {
   }
   if (op.auth === 'account') add(errorCodes.FORBIDDEN.info);
   if (op.auth === 'control') add(errorCodes.UNAUTHORIZED.info);
-  if (op.query || op.body) add(errorCodes.VALIDATION.info);
+  // A path parameter with a pattern or an enum is checked by its handler, with 400 VALIDATION.
+  const checkedPath = Object.values(op.params ?? {}).some((s) => 'pattern' in (s as object) || 'enum' in (s as object));
+  if (op.query || op.body || checkedPath) add(errorCodes.VALIDATION.info);
   if (op.body) {
     add(errorCodes.INVALID_JSON.info);
     add(errorCodes.PAYLOAD_TOO_LARGE.info);

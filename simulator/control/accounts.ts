@@ -8,11 +8,13 @@ import { accountErrors } from '../resources/accounts/model.ts';
 import { AccountView, UpdateAccountBody, type AccountRow } from '../resources/accounts/schema.ts';
 import { PhoneNumber } from '../resources/numbers/schema.ts';
 import { numberWire } from '../resources/numbers/routes.ts';
+import { PhoneNumber as PhoneNumberString } from '../core/schema.ts';
+import { errorCodes } from '../core/errors.ts';
 
 const TAG = 'Control plane';
 
 const ApiKeyView = Type.Object({ apiKey: Type.String() }, { additionalProperties: false });
-const GrantNumberBody = Type.Object({ number: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false });
+const GrantNumberBody = Type.Object({ number: Type.Optional(PhoneNumberString()) }, { additionalProperties: false });
 
 const accountParam = { accountId: Type.String() };
 
@@ -118,8 +120,8 @@ export const operations = [
     auth: 'control',
     params: accountParam,
     body: GrantNumberBody,
+    errors: [accountErrors.ACCOUNT_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
     responses: { 201: { description: 'The number.', schema: PhoneNumber } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
     handler: ({ rt, params, body }) => {
       rt.accounts.require(params.accountId);
       return reply.created(numberWire(rt.numbers.grant(params.accountId, body?.number)));

@@ -2,7 +2,7 @@
 // MCP, the ARS opt-out menu, text replies), so tests can see every `source` and `*By` value.
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../core/operation.ts';
-import { ApiError } from '../core/errors.ts';
+import { ApiError, errorCodes } from '../core/errors.ts';
 import { accountErrors } from '../resources/accounts/model.ts';
 import { blockErrors } from '../resources/blocklists/model.ts';
 import {
@@ -11,7 +11,7 @@ import {
   CALLER_SOURCES,
   IntakeBlockedCallerBody,
   IntakeBlockedRecipientBody,
-  IntakeReleaseBody,
+  intakeReleaseBody,
   RECIPIENT_SOURCES,
 } from '../resources/blocklists/schema.ts';
 
@@ -33,7 +33,7 @@ export const operations = [
     body: IntakeBlockedCallerBody,
     bodyRequired: true,
     responses: { 201: { description: 'A new entry.', schema: BlockedCaller }, 200: { description: 'The existing active entry.', schema: BlockedCaller } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
+    errors: [accountErrors.ACCOUNT_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
     handler: ({ rt, params, body }) => {
       rt.accounts.require(params.accountId);
       const list = rt.blockLists.callers;
@@ -50,7 +50,7 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     params: { ...accountParam, blockedCallerId: Type.String() },
-    body: IntakeReleaseBody,
+    body: intakeReleaseBody(CALLER_SOURCES),
     responses: { 200: { description: 'The released entry.', schema: BlockedCaller } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND, blockErrors.BLOCKED_CALLER_NOT_FOUND],
     handler: ({ rt, params, body }) => {
@@ -75,7 +75,7 @@ export const operations = [
     body: IntakeBlockedRecipientBody,
     bodyRequired: true,
     responses: { 201: { description: 'A new entry.', schema: BlockedRecipient }, 200: { description: 'The existing active entry.', schema: BlockedRecipient } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
+    errors: [accountErrors.ACCOUNT_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
     handler: ({ rt, params, body }) => {
       rt.accounts.require(params.accountId);
       const list = rt.blockLists.recipients;
@@ -99,7 +99,7 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     params: { ...accountParam, blockId: Type.String() },
-    body: IntakeReleaseBody,
+    body: intakeReleaseBody(RECIPIENT_SOURCES),
     responses: { 200: { description: 'The released entry.', schema: BlockedRecipient } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND, blockErrors.BLOCKED_RECIPIENT_NOT_FOUND],
     handler: ({ rt, params, body }) => {

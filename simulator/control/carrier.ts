@@ -4,7 +4,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../core/operation.ts';
 import { ApiError, errorCodes } from '../core/errors.ts';
-import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
+import { DateTime, Nullable, PhoneNumber, StringEnum, StringRefusedBy } from '../core/schema.ts';
 import { normalizePhone } from '../core/phone.ts';
 import type { ListedNames } from '../resources/family.ts';
 import { CalleeSchema, ReplySchema, checkReplies, normalizePrefix, DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
@@ -12,6 +12,7 @@ import { sharedErrors } from '../rules/errors.ts';
 import { apiOrigin } from '../resources/messages/media.ts';
 import { messageErrors } from '../resources/messages/errors.ts';
 import { InboundMessageBody, Message } from '../resources/messages/schema.ts';
+import { withRules } from '../core/schema-rules.ts';
 
 const TAG = 'Control plane';
 
@@ -57,7 +58,7 @@ const CalleeFields = {
       Type.Array(
         Type.Object(
           {
-            heard: Type.String({ minLength: 1, maxLength: 200, description: 'A regular expression, matched case-insensitively against what the phone heard since its previous input.' }),
+            heard: Type.String({ minLength: 1, maxLength: 200, description: 'A regular expression (JavaScript syntax, which must compile), matched case-insensitively against what the phone heard since its previous input.' }),
             keys: Type.String({ pattern: '^[0-9*#]*$', maxLength: 64, description: 'What the phone enters when it matches; "" = no input.' }),
             speakSeconds: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 3600, description: 'At a record prompt: seconds it talks instead of the script\'s speakSeconds.' }))),
           },
@@ -69,22 +70,26 @@ const CalleeFields = {
   ),
 };
 
-const ScriptBody = Type.Object(
-  {
-    number: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 40, description: 'The destination; any accepted spelling. Give number or prefix.' }))),
-    prefix: Type.Optional(
-      Nullable(Type.String({ minLength: 1, maxLength: 40, description: 'Every destination starting with this prefix (domestic notation; separators and +82 are normalised as in numbers, digits only). Give number or prefix; a number script wins over a prefix script.' })),
-    ),
-    share: Type.Optional(
-      Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'The share of matching attempts it decides, picked from the seed and the attempt (0 < share <= 1, default 1); the others go on to the next script, the magic numbers, then success.' })),
-    ),
-    outcome: StringEnum(OUTCOMES, { description: 'delivered (answered), failed, no-answer, busy or rejected; for texts anything but delivered means failed.' }),
-    types: Type.Optional(Nullable(Type.Array(StringEnum(DELIVERY_TYPES), { maxItems: 5, description: 'Delivery types it applies to; default all (sms, lms, mms, ata, call).' }))),
-    delaySeconds: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 2_592_000, description: 'Seconds until the outcome; default the carrier\'s (2 for texts, 5 for calls, 30 for no-answer).' }))),
-    times: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Deliveries it applies to, then it is used up; default unlimited.' }))),
-    ...CalleeFields,
-  },
-  { $id: 'SimCarrierScriptRequest', additionalProperties: false },
+const given = (field: string) => ({ required: [field], properties: { [field]: { not: { type: 'null' } } } });
+const ScriptBody = withRules(
+  Type.Object(
+    {
+      number: Type.Optional(Nullable(PhoneNumber({ description: 'The destination; any accepted spelling. Give number or prefix.' }))),
+      prefix: Type.Optional(
+        Nullable(StringRefusedBy('VALIDATION', { minLength: 1, maxLength: 40, pattern: '^[\\s().-]*(?:\\+[\\s().-]*8[\\s().-]*2[\\s().-]*(?:\\d[\\s().-]*)*|(?:\\d[\\s().-]*)+)$', description: 'Every destination starting with this prefix (domestic notation; separators and +82 are normalised as in numbers, digits only). Give number or prefix; a number script wins over a prefix script.' })),
+      ),
+      share: Type.Optional(
+        Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'The share of matching attempts it decides, picked from the seed and the attempt (0 < share <= 1, default 1); the others go on to the next script, the magic numbers, then success.' })),
+      ),
+      outcome: StringEnum(OUTCOMES, { description: 'delivered (answered), failed, no-answer, busy or rejected; for texts anything but delivered means failed.' }),
+      types: Type.Optional(Nullable(Type.Array(StringEnum(DELIVERY_TYPES), { maxItems: 5, description: 'Delivery types it applies to; default all (sms, lms, mms, ata, call).' }))),
+      delaySeconds: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 2_592_000, description: 'Seconds until the outcome; default the carrier\'s (2 for texts, 5 for calls, 30 for no-answer).' }))),
+      times: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Deliveries it applies to, then it is used up; default unlimited.' }))),
+      ...CalleeFields,
+    },
+    { $id: 'SimCarrierScriptRequest', additionalProperties: false },
+  ),
+  [{ description: 'Exactly one of number and prefix.', code: 'VALIDATION', schema: { oneOf: [given('number'), given('prefix')] } }],
 );
 
 /** A delivery as the control plane shows it; `owners` are the descriptors' `carrierOwners`. */
@@ -181,8 +186,8 @@ function scriptTarget(body: { number?: string | null; prefix?: string | null }):
 
 const InboundCallBody = Type.Object(
   {
-    from: Type.String({ minLength: 1, maxLength: 40, description: 'The calling phone; any accepted spelling.' }),
-    to: Type.String({ minLength: 1, maxLength: 40, description: 'A number some account owns.' }),
+    from: PhoneNumber({ description: 'The calling phone; any accepted spelling.' }),
+    to: PhoneNumber({ description: 'A number some account owns.' }),
     keys: CalleeFields.keys,
     hangupAfterSeconds: CalleeFields.hangupAfterSeconds,
     speakSeconds: CalleeFields.speakSeconds,
@@ -300,7 +305,7 @@ export const operations = ({ carrierOwners }: ListedNames) => [
     description: 'The only place a one-time code is shown: in the body of a verification text or in what a verification call said, and as `code`.',
     origin: 'simulator',
     auth: 'control',
-    params: { number: Type.String({ description: 'Any accepted spelling.' }) },
+    params: { number: PhoneNumber({ description: 'Any accepted spelling.' }) },
     responses: { 200: { description: 'The phone.', schema: PhoneView } },
     errors: phoneErrors,
     handler: ({ rt, params }) => reply.ok(rt.carrier.phone(normalizePhone(params.number, 'number'))),

@@ -3,21 +3,40 @@
 // timeout) per name, per domain or globally. Documented in docs/control-plane.md, "DNS".
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../core/operation.ts';
-import { Nullable, StringEnum } from '../core/schema.ts';
+import { Nullable, StringEnum, StringRefusedBy } from '../core/schema.ts';
 import { DnsFailureSchema, DnsRecordSchema, FAILURE_KINDS, MAX_TXT_LENGTH, RECORD_TYPES, dnsName } from '../peers/dns.ts';
 import { emailDomainErrors } from '../resources/email-domains/model.ts';
 import { dnsRecordsOf } from '../resources/email-domains/records.ts';
 import { RECORD_PURPOSES } from '../resources/email-domains/schema.ts';
+import { DNS_NAME_PATTERN } from '../core/domain.ts';
+import { withRules } from '../core/schema-rules.ts';
 
 const TAG = 'Control plane';
 
-const RecordInputSchema = Type.Object(
-  {
-    type: StringEnum(RECORD_TYPES),
-    value: Type.String({ minLength: 1, maxLength: MAX_TXT_LENGTH, description: 'CNAME/MX: a host name. TXT: the text; quotes you add are kept and become part of the value.' }),
-    priority: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 65535 }), { description: 'Required for MX; absent or null otherwise.' })),
-  },
-  { additionalProperties: false },
+const typeOf = (...types: string[]) => ({ properties: { type: { enum: types } } });
+const RecordInputSchema = withRules(
+  Type.Object(
+    {
+      type: StringEnum(RECORD_TYPES),
+      value: Type.String({ minLength: 1, maxLength: MAX_TXT_LENGTH, description: 'CNAME/MX: a host name. TXT: the text; quotes you add are kept and become part of the value.' }),
+      priority: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 65535 }), { description: 'Required for MX; absent or null otherwise.' })),
+    },
+    { additionalProperties: false },
+  ),
+  [
+    {
+      description: 'A takes an IPv4 address, AAAA an IPv6 address, CNAME and MX a DNS name; MX needs priority, the others have none.',
+      code: 'VALIDATION',
+      schema: {
+        allOf: [
+          { if: typeOf('A'), then: { properties: { value: { format: 'ipv4' } } } },
+          { if: typeOf('AAAA'), then: { properties: { value: { format: 'ipv6' } } } },
+          { if: typeOf('CNAME', 'MX'), then: { properties: { value: { pattern: DNS_NAME_PATTERN } } } },
+          { if: typeOf('MX'), then: { required: ['priority'], properties: { priority: { type: 'integer' } } }, else: { properties: { priority: { type: 'null' } } } },
+        ],
+      },
+    },
+  ],
 );
 const SetRecordsBody = Type.Object(
   { records: Type.Array(RecordInputSchema, { maxItems: 100, description: 'Every record the name holds from now on; [] removes them all.' }) },
@@ -37,15 +56,25 @@ const PlantBody = Type.Object(
   { $id: 'SimDnsPlantRequest', additionalProperties: false },
 );
 const Planted = Type.Object({ records: Type.Array(DnsRecordSchema) }, { $id: 'SimDnsPlanted', additionalProperties: false });
-const AddFailureBody = Type.Object(
-  {
-    kind: StringEnum(FAILURE_KINDS, { description: 'outage: the provider cannot check the domain (verification answers 503); timeout: the lookups covered fail.' }),
-    domain: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'This name and every name under it.' }))),
-    name: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'Exactly this name (timeout only).' }))),
-  },
-  { $id: 'SimDnsAddFailureRequest', additionalProperties: false },
+const present = (field: string) => ({ required: [field], properties: { [field]: { not: { type: 'null' } } } });
+const AddFailureBody = withRules(
+  Type.Object(
+    {
+      kind: StringEnum(FAILURE_KINDS, { description: 'outage: the provider cannot check the domain (verification answers 503); timeout: the lookups covered fail.' }),
+      domain: Type.Optional(Nullable(StringRefusedBy('VALIDATION', { minLength: 1, pattern: DNS_NAME_PATTERN, description: 'This name and every name under it.' }))),
+      name: Type.Optional(Nullable(StringRefusedBy('VALIDATION', { minLength: 1, pattern: DNS_NAME_PATTERN, description: 'Exactly this name (timeout only).' }))),
+    },
+    { $id: 'SimDnsAddFailureRequest', additionalProperties: false },
+  ),
+  [
+    {
+      description: 'Not both domain and name; an outage takes no name.',
+      code: 'VALIDATION',
+      schema: { allOf: [{ not: { allOf: [present('domain'), present('name')] } }, { if: { properties: { kind: { const: 'outage' } } }, then: { not: present('name') } }] },
+    },
+  ],
 );
-const nameParam = { name: Type.String({ description: 'A DNS name; normalised like a domain (case, trailing dot, punycode).' }) };
+const nameParam = { name: Type.String({ pattern: DNS_NAME_PATTERN, description: 'A DNS name; normalised like a domain (case, trailing dot, punycode).' }) };
 
 export const operations = [
   defineOperation({
@@ -171,8 +200,8 @@ export const operations = [
     auth: 'control',
     query: {
       kind: StringEnum(FAILURE_KINDS),
-      domain: Type.String({ minLength: 1 }),
-      name: Type.String({ minLength: 1 }),
+      domain: StringRefusedBy('VALIDATION', { minLength: 1, pattern: DNS_NAME_PATTERN }),
+      name: StringRefusedBy('VALIDATION', { minLength: 1, pattern: DNS_NAME_PATTERN }),
     },
     responses: { 204: { description: 'Lifted.' } },
     handler: ({ rt, query }) => {

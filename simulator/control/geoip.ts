@@ -1,11 +1,16 @@
 // Control plane: the fake geo-IP database behind the overseas refusal (peers/geoip.ts).
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../core/operation.ts';
+import { StringRefusedBy } from '../core/schema.ts';
 
 const TAG = 'Control plane';
 
 const GeoIpView = Type.Object({ foreign: Type.Array(Type.String()) }, { $id: 'SimGeoIp', additionalProperties: false });
-const ForeignBody = Type.Object({ ip: Type.String({ minLength: 1, description: 'An address or an IPv4 CIDR range.' }) }, { additionalProperties: false });
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const ForeignBody = Type.Object(
+  { ip: StringRefusedBy('VALIDATION', { minLength: 1, anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }, { pattern: `^${OCTET}(?:\\.${OCTET}){3}/(?:3[0-2]|[12]?\\d)$` }], description: 'An address or an IPv4 CIDR range.' }) },
+  { additionalProperties: false },
+);
 
 export const operations = [
   defineOperation({

@@ -3,14 +3,14 @@
 // Documented in docs/control-plane.md, "Image host".
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from '../core/operation.ts';
-import { Nullable } from '../core/schema.ts';
+import { HttpUrl, Nullable } from '../core/schema.ts';
 import { ImageScriptSchema, MAX_SCRIPTED_BYTES } from '../peers/image-host.ts';
 
 const TAG = 'Control plane';
 
 const ScriptBody = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048, description: 'The image URL, as a MediaUrl names it.' }),
+    url: HttpUrl({ description: 'The image URL, as a MediaUrl names it.' }),
     status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: 'HTTP status; default 200.' })),
     contentType: Type.Optional(Type.String({ maxLength: 200, description: 'Content-Type sent; default from the extension (jpg/jpeg, png, bmp).' })),
     sizeBytes: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SCRIPTED_BYTES, description: 'Body size; default the 1x1 image, or the decoded base64.' })),

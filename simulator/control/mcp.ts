@@ -12,6 +12,7 @@ import { fakeServerErrors } from '../peers/mcp/fake-servers.ts';
 import { mcpConnectionErrors } from '../resources/mcp-connections/model.ts';
 import { accountErrors } from '../resources/accounts/model.ts';
 import { RegisterMcpAppBody, RegisteredMcpApp } from '../resources/mcp-apps/schema.ts';
+import { DNS_NAME_PATTERN } from '../core/domain.ts';
 
 const TAG = 'Control plane';
 const serverParam = { serverId: Type.String({ description: 'Fake MCP server id.' }) };
@@ -57,7 +58,7 @@ const EgressView = Type.Object(
 const RebindBody = Type.Object(
   {
     afterLookups: Type.Integer({ minimum: 0, maximum: 1000, description: 'Address lookups answered from the A/AAAA records before the switch.' }),
-    addresses: Type.Array(Type.String(), { maxItems: 16, description: 'The answer after the switch.' }),
+    addresses: Type.Array(Type.String({ format: 'ipv4' }), { maxItems: 16, description: 'The answer after the switch: IPv4 addresses.' }),
   },
   { $id: 'SimDnsRebindRequest', additionalProperties: false },
 );
@@ -214,7 +215,7 @@ export const operations = [
     description: 'Address lookups of the egress guard count per name; the first `afterLookups` are answered from the A/AAAA records, later ones with `addresses`.',
     origin: 'simulator',
     auth: 'control',
-    params: { name: Type.String() },
+    params: { name: Type.String({ pattern: DNS_NAME_PATTERN }) },
     body: RebindBody,
     bodyRequired: true,
     responses: { 200: { description: 'The rule.', schema: DnsRebindSchema } },
@@ -228,7 +229,7 @@ export const operations = [
     summary: 'Remove a rebinding rule and its lookup count',
     origin: 'simulator',
     auth: 'control',
-    params: { name: Type.String() },
+    params: { name: Type.String({ pattern: DNS_NAME_PATTERN }) },
     responses: { 200: { description: 'Whether a rule was removed.', schema: Type.Object({ removed: Type.Boolean() }, { additionalProperties: false }) } },
     handler: ({ rt, params }) => reply.ok({ removed: rt.dns.removeRebind(dnsName(params.name, 'name')) }),
   }),

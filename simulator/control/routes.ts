@@ -10,6 +10,7 @@ import { iso, parseInstant } from '../core/clock.ts';
 import type { Runtime } from '../runtime.ts';
 import { accountErrors } from '../resources/accounts/model.ts';
 import { CreateAccountBody, CreatedAccount } from '../resources/accounts/schema.ts';
+import { withRules } from '../core/schema-rules.ts';
 
 const TAG = 'Control plane';
 const FIXED = 'fixed control-plane contract (DESIGN.md)';
@@ -22,12 +23,15 @@ const ClockView = Type.Object(
   { now: DateTime(), mode: Type.String({ description: '"manual" or "realtime".' }), speed: Nullable(Type.Number()), pendingJobs: Type.Integer() },
   { $id: 'SimClock', additionalProperties: false },
 );
-const AdvanceBody = Type.Object(
-  {
-    seconds: Type.Optional(Type.Number({ minimum: 0, maximum: 3_153_600_000, description: 'Move forward by this many seconds (at most 100 years).' })),
-    to: Type.Optional(DateTime({ description: 'Move forward to this instant.' })),
-  },
-  { $id: 'SimAdvanceRequest', additionalProperties: false },
+const AdvanceBody = withRules(
+  Type.Object(
+    {
+      seconds: Type.Optional(Type.Number({ minimum: 0, maximum: 3_153_600_000, description: 'Move forward by this many seconds (at most 100 years).' })),
+      to: Type.Optional(DateTime({ description: 'Move forward to this instant: not before now (400 VALIDATION: the clock never moves backwards).' })),
+    },
+    { $id: 'SimAdvanceRequest', additionalProperties: false },
+  ),
+  [{ description: 'Exactly one of seconds and to.', code: 'VALIDATION', schema: { oneOf: [{ required: ['seconds'], properties: { seconds: {} } }, { required: ['to'], properties: { to: {} } }] } }],
 );
 const AdvanceResult = Type.Object(
   { now: DateTime(), fired: Type.Integer({ description: 'Scheduled jobs that ran.' }) },
@@ -44,7 +48,7 @@ const Snapshot = Type.Object(
     random: Type.Array(Type.Integer()),
     models: Type.Object({}, { additionalProperties: true }),
   },
-  { $id: 'SimSnapshot', description: 'All state as plain JSON; PUT it back to restore exactly.' },
+  { $id: 'SimSnapshot', description: 'All state as plain JSON; PUT it back to restore exactly. Only a snapshot GET /_sim/state wrote restores: `format` platform-simulator-state, its `version`, and `models` holding each family\'s state as its state schema requires (checked field by field, 400 naming the field).' },
 );
 function health(rt: Runtime) {
   return { status: 'ok' as const, now: rt.nowIso(), seed: rt.seed, capabilities: [...rt.capabilities] };

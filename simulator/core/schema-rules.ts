@@ -4,7 +4,7 @@
 // validation enforces them (after TypeBox's own check, through ajv). A rule whose operation
 // answers a code of its own (`code`) is stated in the document with `x-error-code` and left to
 // the handler, which raises that code; the rest are 400 VALIDATION naming the rule.
-import type { TSchema } from '@sinclair/typebox';
+import { Kind, type TSchema } from '@sinclair/typebox';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { FieldError } from './errors.ts';
 
@@ -78,7 +78,8 @@ export function ruleErrors(schema: TSchema, value: unknown, path: string, fits: 
       for (const [key, v] of Object.entries(record)) out.push(...ruleErrors(sub, v, join(key), fits));
     }
   }
-  for (const branch of s.anyOf ?? []) {
+  // Only TypeBox unions are walked: a plain `anyOf` (formats a string may take) holds no rules.
+  for (const branch of (s.anyOf ?? []).filter((b) => Kind in b)) {
     if (fits(branch, value)) {
       out.push(...ruleErrors(branch, value, path, fits));
       break;

@@ -19,6 +19,9 @@ FormatRegistry.Set('uri', (v) => {
   }
 });
 
+// The dotted quad without leading zeros: what JSON Schema's ipv4 format and the SIP ACLs accept.
+FormatRegistry.Set('ipv4', (v) => /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/.test(v));
+
 TypeRegistry.Set<{ enum: string[] }>('StringEnum', (schema, value) => typeof value === 'string' && schema.enum.includes(value));
 
 /** A string restricted to `values`, emitted as `{type: string, enum: [...]}` (clean OpenAPI). */
@@ -45,7 +48,7 @@ TypeRegistry.Set<{ minLength?: number; maxLength?: number }>(
  * refuses others with its own `code` (shown as `x-error-code`) instead of 400 VALIDATION; the
  * schema itself checks only the type and the length.
  */
-export function StringRefusedBy(code: string, options: SchemaOptions & { pattern: string }): TUnsafe<string> {
+export function StringRefusedBy(code: string, options: SchemaOptions): TUnsafe<string> {
   return Type.Unsafe<string>({ ...options, [Kind]: 'StringRefusedBy', type: 'string', 'x-error-code': code });
 }
 
@@ -56,6 +59,11 @@ export function StringRefusedBy(code: string, options: SchemaOptions & { pattern
  */
 export function PhoneNumber(options: SchemaOptions = {}): TUnsafe<string> {
   return StringRefusedBy('INVALID_PHONE_NUMBER', { maxLength: 40, ...options, pattern: PHONE_PATTERN });
+}
+
+/** An IPv4 or IPv6 address (the handler parses it with ipaddr.js and answers 400 VALIDATION otherwise). */
+export function IpAddress(options: SchemaOptions = {}): TUnsafe<string> {
+  return StringRefusedBy('VALIDATION', { maxLength: 64, ...options, anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] });
 }
 
 /** Words from `words` separated by white space, possibly none (status-callback event lists). */

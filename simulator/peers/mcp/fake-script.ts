@@ -3,7 +3,7 @@
 // virtual seconds, a broken handshake, a self-signed certificate, a public address on the fake
 // internet. Defaults make a healthy server with one tool and no authentication.
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, StringEnum } from '../../core/schema.ts';
+import { IpAddress, Nullable, StringEnum } from '../../core/schema.ts';
 
 export const FAKE_TRANSPORTS = ['streamable_http', 'sse'] as const;
 export const HANDSHAKES = ['ok', 'garbage', 'http_error'] as const;
@@ -50,7 +50,7 @@ export const FakeServerScriptSchema = Type.Object(
       ),
     ),
     handshake: Type.Optional(StringEnum(HANDSHAKES, { description: 'garbage: answers that are not MCP; http_error: 500 to every request.' })),
-    publicAddress: Type.Optional(Nullable(Type.String({ description: 'An address on the fake internet: names the fake DNS resolves to it, port 443 or the URL\'s, reach this server.' }))),
+    publicAddress: Type.Optional(Nullable(IpAddress({ description: 'An address on the fake internet: names the fake DNS resolves to it, port 443 or the URL\'s, reach this server.' }))),
   },
   { $id: 'SimMcpServerScript', additionalProperties: false },
 );

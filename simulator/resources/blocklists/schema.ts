@@ -2,7 +2,7 @@
 // recipient"). Recipient shapes follow the public API document exactly; caller shapes are
 // shaped after them (the reference has no caller block operations).
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, PhoneNumber, StringEnum, StringRefusedBy, withDescription } from '../../core/schema.ts';
+import { DateTime, Nullable, PhoneNumber, StringEnum, StringEnumRefusedBy, StringRefusedBy, withDescription } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
 import { withRules, type SchemaRule } from '../../core/schema-rules.ts';
@@ -164,7 +164,7 @@ export type BlockListsState = Static<typeof BlockListsStateSchema>;
 
 export const IntakeBlockedCallerBody = Type.Object(
   {
-    number: Type.String({ minLength: 1, maxLength: 40 }),
+    number: PhoneNumber(),
     note: Type.Optional(Nullable(Note)),
     source: Type.Optional(StringEnum(CALLER_SOURCES, { default: 'console' })),
     createdBy: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
@@ -172,23 +172,28 @@ export const IntakeBlockedCallerBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const IntakeBlockedRecipientBody = Type.Object(
-  {
-    number: Type.String({ minLength: 1, maxLength: 254, description: 'A phone number, or an email address for the email channel.' }),
-    channel: StringEnum(CHANNELS),
-    note: Type.Optional(Nullable(Note)),
-    source: Type.Optional(StringEnum(RECIPIENT_SOURCES, { default: 'ars' })),
-    sourceRef: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
-    createdBy: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-  },
-  { additionalProperties: false },
+export const IntakeBlockedRecipientBody = withRules(
+  Type.Object(
+    {
+      number: withDescription(RecipientValue, 'A phone number, or an email address for the email channel (local part at most 64 characters, the address at most 254).'),
+      channel: StringEnum(CHANNELS),
+      note: Type.Optional(Nullable(Note)),
+      source: Type.Optional(StringEnum(RECIPIENT_SOURCES, { default: 'ars' })),
+      sourceRef: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
+      createdBy: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+    },
+    { additionalProperties: false },
+  ),
+  RECIPIENT_RULES.slice(1), // the channel rules; `number` is required here
 );
 
-export const IntakeReleaseBody = Type.Object(
-  {
-    note: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
-    source: Type.Optional(Type.String({ minLength: 1, description: 'unblockedSource; the same value set as the list\'s source.' })),
-    by: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-  },
-  { additionalProperties: false },
-);
+/** The release body of the caller list or the recipient list: `source` takes that list's sources. */
+export const intakeReleaseBody = (sources: readonly string[]) =>
+  Type.Object(
+    {
+      note: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+      source: Type.Optional(StringEnumRefusedBy('VALIDATION', sources, { description: 'unblockedSource; the same value set as the list\'s source.' })),
+      by: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+    },
+    { additionalProperties: false },
+  );

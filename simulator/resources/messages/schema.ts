@@ -324,8 +324,8 @@ export type UpdateTemplateInput = Static<typeof UpdateTemplateBody>;
 
 export const InboundMessageBody = Type.Object(
   {
-    from: Type.String({ minLength: 1, maxLength: 40, description: 'The sending phone.' }),
-    to: Type.String({ minLength: 1, maxLength: 40, description: 'A number some account owns.' }),
+    from: PhoneNumber({ description: 'The sending phone.' }),
+    to: PhoneNumber({ description: 'A number some account owns.' }),
     body: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
     subject: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
     mediaUrl: Type.Optional(Type.Array(Type.String({ format: 'uri', maxLength: 2048 }), { maxItems: 3 })),

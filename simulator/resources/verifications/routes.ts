@@ -36,7 +36,7 @@ export const operations = [
       channel: StringEnum(VERIFICATION_CHANNELS),
       status: StringEnum(VERIFICATION_STATUSES),
       to: PhoneNumber({ description: 'Exact match after normalisation (hyphens and +82 accepted).' }),
-      createdAfter: DateTime({ description: 'Created at or after this instant.' }),
+      createdAfter: DateTime({ description: 'Created at or after this instant; not later than createdBefore (400).' }),
       createdBefore: DateTime({ description: 'Created before this instant.' }),
       ...standardPagingParams,
     },

@@ -48,7 +48,12 @@ export interface ProseRule {
   stated: RegExp;
   /** The codes a request that breaks it gets. */
   codes: readonly string[];
-  breaks: (req: GeneratedRequest) => boolean;
+  breaks: (req: GeneratedRequest, at: Context) => boolean;
+}
+
+/** What a predicate may know besides the request: the simulator's virtual now (ms). */
+export interface Context {
+  now: number;
 }
 
 const size = (q: Record<string, unknown>, k: string) => (q[k] === undefined ? undefined : Number(q[k]));
@@ -87,6 +92,15 @@ function danglingLinks(graph: unknown): boolean {
     }
   }
   return links.some((l) => typeof l === 'string' && !ids.has(l));
+}
+
+function compiles(source: string): boolean {
+  try {
+    new RegExp(source, 'i');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Bytes of a text in EUC-KR as the sms limit counts them: ASCII 1, anything else 2. */
@@ -144,6 +158,32 @@ export const PROSE_RULES: readonly ProseRule[] = [
     breaks: (req) => danglingLinks(bodyOf(req).graph),
   },
   {
+    applies: named('listVerifications'),
+    stated: /not later than createdBefore/,
+    codes: ['VALIDATION'],
+    breaks: (req) => req.query.createdAfter !== undefined && req.query.createdBefore !== undefined && Date.parse(String(req.query.createdAfter)) > Date.parse(String(req.query.createdBefore)),
+  },
+  {
+    applies: named('simAdvanceClock'),
+    stated: /not before now/,
+    codes: ['VALIDATION'],
+    breaks: (req, at) => typeof bodyOf(req).to === 'string' && Date.parse(bodyOf(req).to as string) < at.now,
+  },
+  {
+    applies: named('simAddCarrierScript'),
+    stated: /JavaScript syntax, which must compile/,
+    codes: ['VALIDATION'],
+    breaks: (req) => ((bodyOf(req).replies as { heard?: unknown }[] | null | undefined) ?? []).some((r) => !compiles(String(r?.heard))),
+  },
+  {
+    // Each family's state has its own schema and cross-references: a snapshot that restores can
+    // only come from GET /_sim/state, so every snapshot generated from the document breaks this.
+    applies: named('simPutState'),
+    stated: /Only a snapshot GET \/_sim\/state wrote restores/,
+    codes: ['VALIDATION'],
+    breaks: () => true,
+  },
+  {
     applies: named('sendMessage'),
     stated: /An sms body is at most 90 EUC-KR bytes/,
     codes: ['body_too_long'],
@@ -162,8 +202,8 @@ interface Answer {
 }
 
 /** The prose rules of `op` that `req` breaks. */
-export function brokenProse(op: DocOperation, req: GeneratedRequest): ProseRule[] {
-  return PROSE_RULES.filter((r) => r.applies(op) && r.breaks(req));
+export function brokenProse(op: DocOperation, req: GeneratedRequest, at: Context): ProseRule[] {
+  return PROSE_RULES.filter((r) => r.applies(op) && r.breaks(req, at));
 }
 
 function documented(op: DocOperation, a: Answer): string | undefined {
@@ -173,12 +213,12 @@ function documented(op: DocOperation, a: Answer): string | undefined {
   return undefined;
 }
 
-export function judgeValid(op: DocOperation, req: GeneratedRequest, a: Answer): Verdict {
+export function judgeValid(op: DocOperation, req: GeneratedRequest, a: Answer, at: Context): Verdict {
   if (a.status >= 500) return { ok: false, why: `a ${a.status}` };
   const undocumented = documented(op, a);
   if (undocumented) return { ok: false, why: undocumented };
   // Breaking a rule the description states makes the request invalid after all: any documented refusal will do.
-  const prose = brokenProse(op, req);
+  const prose = brokenProse(op, req, at);
   if (prose.length > 0) {
     const codes = prose.flatMap((r) => r.codes);
     return a.status >= 400 ? { ok: true } : { ok: false, why: `breaks a rule stated in the description (${codes.join(', ')}) but got ${a.status}` };

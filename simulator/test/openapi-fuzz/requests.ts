@@ -26,10 +26,17 @@ export interface WireRequest {
 
 type Check = (schema: Schema, value: unknown) => boolean;
 
-/** The object schema of an operation's query parameters together. */
+const querySchemas = new WeakMap<DocOperation, Schema>();
+
+/** The object schema of an operation's query parameters together (one object per operation, so the validator compiles it once). */
 function querySchema(op: DocOperation): Schema {
-  const qs = op.params.filter((p) => p.in === 'query');
-  return { type: 'object', properties: Object.fromEntries(qs.map((p) => [p.name, p.schema])), required: qs.filter((p) => p.required).map((p) => p.name) };
+  let schema = querySchemas.get(op);
+  if (!schema) {
+    const qs = op.params.filter((p) => p.in === 'query');
+    schema = { type: 'object', properties: Object.fromEntries(qs.map((p) => [p.name, p.schema])), required: qs.filter((p) => p.required).map((p) => p.name) };
+    querySchemas.set(op, schema);
+  }
+  return schema;
 }
 
 function typeOf(schema: Schema | undefined, doc: Document): string | undefined {

@@ -44,10 +44,17 @@ const instant = fc
   .integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2028, 0, 1) })
   .chain((ms) => fc.constantFrom(new Date(ms).toISOString(), new Date(ms).toISOString().replace('.000Z', 'Z'), new Date(ms + 9 * 3600_000).toISOString().replace('Z', '+09:00').replace(/\.\d{3}/, '')));
 
+const compiled = new Map<string, RegExp>();
+function regex(pattern: string): RegExp {
+  let r = compiled.get(pattern);
+  if (!r) compiled.set(pattern, (r = new RegExp(pattern, 'u')));
+  return r;
+}
+
 function stringArb(s: Schema): fc.Arbitrary<string> {
   const min = s.minLength ?? 0;
   const max = s.maxLength ?? Math.max(min, 24);
-  const fits = (v: string) => [...v].length >= min && [...v].length <= max && (!s.pattern || new RegExp(s.pattern, 'u').test(v));
+  const fits = (v: string) => [...v].length >= min && [...v].length <= max && (!s.pattern || regex(s.pattern).test(v));
   const pattern: string | undefined = s.pattern;
   // URLs point at the local port 9 when they can (see the header); a pattern they cannot meet
   // (an image URL must end in .png) is generated from the pattern itself.
@@ -56,8 +63,18 @@ function stringArb(s: Schema): fc.Arbitrary<string> {
     if (fc.sample(local, { numRuns: 20, seed: 1 }).some(fits)) return local.filter(fits);
   }
   if (s.format === 'date-time') return instant.filter(fits);
+  if (s.format === 'ipv4') return fc.ipV4();
+  if (s.format === 'ipv6') return fc.ipV6();
   if (s.format === 'date') return instant.map((v) => v.slice(0, 10)).filter(fits);
-  if (pattern) return fc.stringMatching(new RegExp(pattern)).filter(fits);
+  if (pattern) {
+    // The smallest size whose strings often fit the lengths: a long pattern (phone numbers with
+    // separators anywhere) at a large size mostly overshoots, a `+` with minLength 8 at the
+    // smallest mostly falls short, and a filter that rarely passes would spin.
+    const sizes = ['xsmall', 'small', 'medium', 'large'] as const;
+    const fitting = (size: (typeof sizes)[number]) => fc.sample(fc.stringMatching(new RegExp(pattern), { size }), { numRuns: 30, seed: 1 }).filter(fits).length;
+    const size = sizes.find((z) => fitting(z) >= 6) ?? sizes.reduce((a, b) => (fitting(b) > fitting(a) ? b : a));
+    return fc.stringMatching(new RegExp(pattern), { size }).filter(fits);
+  }
   return text(min, Math.min(max, min + 40)).filter(fits);
 }
 
@@ -81,6 +98,11 @@ export function valueArb(schema: Schema, doc: Document, opts: Options = { depth:
   if (Array.isArray(s.enum)) return fc.constantFrom(...s.enum);
   const branches = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
   if (branches && !s.type && !s.properties) return fc.oneof(...branches.map((b) => valueArb(b, doc, opts)));
+  // A typed schema whose anyOf only narrows it (formats or patterns of a string): one branch at a time.
+  if (branches && s.type && !s.properties) {
+    const { anyOf: _a, oneOf: _o, ...base } = s;
+    return fc.oneof(...branches.map((b) => valueArb({ ...base, ...b }, doc, opts)));
+  }
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
   switch (type) {
     case 'null':
