@@ -173,7 +173,7 @@ export function buildOpenApi(ops: readonly Operation[], tagDescriptions: Readonl
       title: API_TITLE,
       version: API_VERSION,
       description:
-        'The platform interface as served by the deterministic simulator. `x-origin` on each operation says whether the interface specification shows it (`spec`), it is shaped after the public API reference (`reference`), or the simulator chose it (`simulator`). `x-error-codes` lists every wire error code. Every GET operation also answers HEAD: the same status and headers, no body. Request bodies are limited to 1 MiB (413 `PAYLOAD_TOO_LARGE`), snapshots for PUT /_sim/state to 256 MiB; requests the HTTP parser refuses get the same error body with 400, 414, 431 or 501.',
+        'The platform interface as served by the deterministic simulator. `x-origin` on each operation says whether the interface specification shows it (`spec`), it is shaped after the public API reference (`reference`), or the simulator chose it (`simulator`). `x-error-codes` lists every wire error code. Every GET operation also answers HEAD: the same status and headers, no body. Request bodies are limited to 1 MiB (413 `PAYLOAD_TOO_LARGE`), snapshots for PUT /_sim/state to 256 MiB, and nest at most 32 levels of arrays and objects (400 `VALIDATION` naming where). `x-error-code` on a schema names the code its handler answers when a value breaks it (instead of 400 `VALIDATION`); requests the HTTP parser refuses get the same error body with 400, 414, 431 or 501.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: serverUrl, description: 'This simulator' }],

@@ -286,7 +286,7 @@ export const operations = ({ carrierOwners }: ListedNames) => [
     origin: 'simulator',
     auth: 'control',
     query: {
-      number: Type.String({ description: 'Destination, any accepted spelling.' }),
+      number: PhoneNumber({ description: 'Destination, any accepted spelling.' }),
       status: StringEnum(['pending', ...OUTCOMES]),
     },
     responses: { 200: { description: 'Deliveries.', schema: Type.Object({ data: Type.Array(deliveryViewSchema(carrierOwners)) }, { additionalProperties: false }) } },

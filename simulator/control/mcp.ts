@@ -13,6 +13,7 @@ import { mcpConnectionErrors } from '../resources/mcp-connections/model.ts';
 import { accountErrors } from '../resources/accounts/model.ts';
 import { RegisterMcpAppBody, RegisteredMcpApp } from '../resources/mcp-apps/schema.ts';
 import { DNS_NAME_PATTERN } from '../core/domain.ts';
+import { IpAddress } from '../core/schema.ts';
 
 const TAG = 'Control plane';
 const serverParam = { serverId: Type.String({ description: 'Fake MCP server id.' }) };
@@ -58,7 +59,7 @@ const EgressView = Type.Object(
 const RebindBody = Type.Object(
   {
     afterLookups: Type.Integer({ minimum: 0, maximum: 1000, description: 'Address lookups answered from the A/AAAA records before the switch.' }),
-    addresses: Type.Array(Type.String({ format: 'ipv4' }), { maxItems: 16, description: 'The answer after the switch: IPv4 addresses.' }),
+    addresses: Type.Array(IpAddress(), { maxItems: 16, description: 'The answer after the switch: IPv4 (dotted quad) or IPv6 addresses.' }),
   },
   { $id: 'SimDnsRebindRequest', additionalProperties: false },
 );

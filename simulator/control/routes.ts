@@ -122,7 +122,7 @@ export const operations = [
     auth: 'control',
     body: CreateAccountBody,
     responses: { 201: { description: 'The account, its key and its numbers.', schema: CreatedAccount } },
-    errors: [accountErrors.ACCOUNT_EXISTS, accountErrors.PLAN_NOT_FOUND],
+    errors: [accountErrors.ACCOUNT_EXISTS, accountErrors.PLAN_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
     handler: ({ rt, body }) => {
       const input = body ?? {};
       const before = rt.snapshot();

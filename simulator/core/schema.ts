@@ -3,7 +3,7 @@
 // per process), the conformance kit's response check and the OpenAPI 3.1 document.
 import { FormatRegistry, Kind, Type, TypeRegistry, type SchemaOptions, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import type { ValueError } from '@sinclair/typebox/errors';
+import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { ApiError, type FieldError } from './errors.ts';
 import { parseInstant } from './clock.ts';
 import { ruleErrors } from './schema-rules.ts';
@@ -130,11 +130,14 @@ export function compile<T extends TSchema>(schema: T): TypeCheck<T> {
 /** Field errors for `value` against `schema` (empty when valid). `root` prefixes paths. */
 export function schemaErrors(schema: TSchema, value: unknown, root = ''): FieldError[] {
   const check = compile(schema);
+  const rules = () => ruleErrors(schema, value, root, (s, v) => compile(s).Check(v));
   // Rules across fields (schema-rules.ts) are judged once the fields themselves are right.
-  if (check.Check(value)) return ruleErrors(schema, value, root, (s, v) => compile(s).Check(v));
+  if (check.Check(value)) return rules();
+  const found = [...check.Errors(value)].filter((e) => !lengthFitsInCharacters(e));
+  if (found.length === 0) return rules();
   const out: FieldError[] = [];
   const seen = new Set<string>();
-  for (const e of check.Errors(value)) {
+  for (const e of found) {
     const path = joinPath(root, e.path);
     const message = describe(unionBranchError(e) ?? e, e.value);
     const key = `${path}\u0000${message}`;
@@ -153,6 +156,20 @@ export function validate<T extends TSchema>(schema: T, value: unknown, what: str
   const first = errors[0]!;
   const summary = first.path ? `${first.path}: ${first.message}` : first.message;
   throw ApiError.validation(`${what} is invalid: ${summary}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`, errors);
+}
+
+/**
+ * JSON Schema counts a string's length in characters (code points); TypeBox counts UTF-16 units,
+ * so a character beyond the BMP (an emoji) counts twice there. A length error that does not hold
+ * in characters is dropped, so the document's `maxLength` is the limit a client meets.
+ */
+function lengthFitsInCharacters(e: ValueError): boolean {
+  if (typeof e.value !== 'string') return false;
+  const s = e.schema as { minLength?: number; maxLength?: number };
+  const n = [...e.value].length;
+  if (e.type === ValueErrorType.StringMaxLength) return n <= s.maxLength!;
+  if (e.type === ValueErrorType.StringMinLength) return n >= s.minLength!;
+  return false;
 }
 
 function joinPath(root: string, pointer: string): string {

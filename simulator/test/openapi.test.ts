@@ -75,6 +75,28 @@ describe('OpenAPI document', () => {
     for (const op of allOperations().filter((o) => spec.includes(o.operationId))) expect(op.origin).toBe('spec');
   });
 
+  it('documents, on each operation, every code its schemas name in x-error-code', () => {
+    const codesIn = (node: unknown, seen = new Set<string>()): string[] => {
+      if (Array.isArray(node)) return node.flatMap((n) => codesIn(n, seen));
+      if (!node || typeof node !== 'object') return [];
+      const n = node as Record<string, unknown>;
+      if (typeof n.$ref === 'string') {
+        if (seen.has(n.$ref)) return [];
+        seen.add(n.$ref);
+        return codesIn(doc.components.schemas[n.$ref.split('/').pop()!], seen);
+      }
+      return Object.entries(n).flatMap(([k, v]) => (k === 'x-error-code' ? [v as string] : codesIn(v, seen)));
+    };
+    const missing: string[] = [];
+    for (const item of Object.values<any>(doc.paths)) {
+      for (const op of Object.values<any>(item)) {
+        const documented = Object.values<any>(op.responses).flatMap((r) => r['x-error-codes'] ?? []);
+        for (const code of codesIn([op.parameters, op.requestBody])) if (!documented.includes(code)) missing.push(`${op.operationId}: ${code}`);
+      }
+    }
+    expect([...new Set(missing)]).toEqual([]);
+  });
+
   it('routes every documented operation', () => {
     for (const op of allOperations()) {
       const concrete = op.path.replace(/\{[^}]+\}/g, 'x1');

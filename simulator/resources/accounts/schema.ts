@@ -1,6 +1,6 @@
 // Stored shapes of accounts and plans (snapshot format) and the control-plane account bodies.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, Nullable, PhoneNumber, StringEnum } from '../../core/schema.ts';
 import { ADDONS, PlanFixture } from '../../fixture/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
@@ -70,7 +70,7 @@ export const CreateAccountBody = Type.Object(
       ),
     ),
     numbers: Type.Optional(
-      Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Array(Type.String())], {
+      Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Array(PhoneNumber())], {
         description: 'How many numbers to issue from the pool (default 1), or the exact numbers to own.',
       }),
     ),

@@ -69,7 +69,7 @@ export const CreateLinkBody = Type.Object(
     webhookMethod: Type.Optional(StringEnum(['POST', 'GET'], { default: 'POST' })),
     note: Type.Optional(Type.String({ maxLength: NOTE_MAX, description: 'Internal memo, returned in assignment.completed.' })),
     ttlSeconds: Type.Optional(Type.Integer({ minimum: TTL_MIN, maximum: TTL_MAX, description: 'Default 604800 (7 days).' })),
-    returnUrl: Type.Optional(HttpUrl({ description: 'Its host must equal a registered issuing-page domain exactly (subdomains are not implied).' })),
+    returnUrl: Type.Optional(HttpUrl({ description: 'Its host must equal a registered issuing-page domain exactly (subdomains are not implied; else 400).' })),
     webhookHeaders: Type.Optional(Nullable(WebhookHeaders)),
   },
   { $id: 'AssignmentLinkCreateRequest', additionalProperties: false },

@@ -5,6 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, HttpUrl, Nullable, PhoneNumber, StringEnum, StringEnumRefusedBy } from '../../core/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
 import { StartVariables } from '../calls/schema.ts';
+import { withRules } from '../../core/schema-rules.ts';
 
 export const CALL_BATCH_IDS = {
   callBatch: { prefix: 'CB', hex: 24 },
@@ -50,13 +51,22 @@ const TaskInput = Type.Object(
   { additionalProperties: false },
 );
 
-const WindowInput = Type.Object(
-  {
-    Days: Type.Array(Type.Integer(), { description: '1 (Monday) to 7 (Sunday), in the batch time zone.' }),
-    Start: Type.String({ maxLength: 5, description: 'HH:MM (24-hour), inclusive.' }),
-    End: Type.String({ maxLength: 5, description: 'HH:MM (24-hour, up to 24:00), exclusive; after Start.' }),
-  },
-  { additionalProperties: false },
+const WindowInput = withRules(
+  Type.Object(
+    {
+      Days: Type.Array(Type.Integer(), { description: '1 (Monday) to 7 (Sunday), in the batch time zone.' }),
+      Start: Type.String({ maxLength: 5, description: 'HH:MM (24-hour), inclusive.' }),
+      End: Type.String({ maxLength: 5, description: 'HH:MM (24-hour, up to 24:00), exclusive; after Start.' }),
+    },
+    { additionalProperties: false },
+  ),
+  [
+    {
+      description: 'Days 1 to 7; Start HH:MM (00:00-23:59), End HH:MM (up to 24:00).',
+      code: 'invalid_window',
+      schema: { properties: { Days: { items: { minimum: 1, maximum: 7 } }, Start: { pattern: '^(?:[01]\\d|2[0-3]):[0-5]\\d$' }, End: { pattern: '^(?:(?:[01]\\d|2[0-3]):[0-5]\\d|24:00)$' } } },
+    },
+  ],
 );
 
 const RoundInput = Type.Object(

@@ -76,14 +76,18 @@ const BrandFreeBody = Type.Object(
   { additionalProperties: true },
 );
 
-const BrandBody = Type.Object(
-  {
-    ChannelId: Type.String({ minLength: 1, description: 'The connection\'s own id or the messenger\'s channel id.' }),
-    TemplateId: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'A brand template of that channel (exclusive with Free).' }))),
-    Variables: Type.Optional(Nullable(Type.Record(Type.String(), Type.String(), { description: 'The brand template\'s variables, as for Kakao.' }))),
-    Free: Type.Optional(Nullable(BrandFreeBody)),
-  },
-  { additionalProperties: false },
+const present = (field: string) => ({ required: [field], properties: { [field]: { not: { type: 'null' } } } });
+const BrandBody = withRules(
+  Type.Object(
+    {
+      ChannelId: Type.String({ minLength: 1, description: 'The connection\'s own id or the messenger\'s channel id.' }),
+      TemplateId: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'A brand template of that channel (exclusive with Free).' }))),
+      Variables: Type.Optional(Nullable(Type.Record(Type.String(), Type.String(), { description: 'The brand template\'s variables, as for Kakao.' }))),
+      Free: Type.Optional(Nullable(BrandFreeBody)),
+    },
+    { additionalProperties: false },
+  ),
+  [{ description: 'Exactly one of TemplateId and Free.', code: 'VALIDATION', schema: { oneOf: [present('TemplateId'), present('Free')] } }],
 );
 
 const FallbackBody = Type.Object(
@@ -109,7 +113,6 @@ const MediaUrlItem = withRules(Type.String({ format: 'uri', maxLength: 2048 }), 
 // Across the fields of a send (content.ts planContent, brand-content.ts): stated here, enforced by
 // the handler with the codes the real service answers. "Present" means given and not null; a
 // Subject or MediaUrl counts when non-empty.
-const present = (field: string) => ({ required: [field], properties: { [field]: { not: { type: 'null' } } } });
 const nonEmpty = (field: string, kind: 'string' | 'array') => ({ required: [field], properties: { [field]: kind === 'string' ? { type: 'string', minLength: 1 } : { type: 'array', minItems: 1 } } });
 const typeIs = (...types: string[]) => ({ required: ['Type'], properties: { Type: { enum: types } } });
 const none = (...schemas: object[]) => ({ not: { anyOf: schemas } });

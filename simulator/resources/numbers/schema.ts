@@ -1,7 +1,8 @@
 // Phone numbers the account owns, shaped after the public API document (NumberResponse,
 // registerNumber, updateNumber): camelCase bodies, the number itself is the id.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, HttpUrl, Nullable, PhoneNumber as PhoneNumberString, StringEnum, wordListPattern } from '../../core/schema.ts';
+import { DateTime, HttpUrl, Nullable, StringEnum, StringRefusedBy, wordListPattern } from '../../core/schema.ts';
+import { PHONE_PATTERN } from '../../core/phone.ts';
 import { atLeastOneField } from '../../core/schema-rules.ts';
 import { sharedErrors } from '../../rules/errors.ts';
 import { ExtraHeaders } from '../../peers/webhooks/schema.ts';
@@ -71,7 +72,7 @@ export const UpdateNumberBody = atLeastOneField(
       statusCallbackEvents: Type.Optional(Nullable(EventList)),
       agentId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
       callFlowId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-      forwardTo: Type.Optional(Nullable(PhoneNumberString({ description: 'Another number of the account (routingType forward).' }))),
+      forwardTo: Type.Optional(Nullable(StringRefusedBy('INVALID_FORWARD_TO', { maxLength: 40, pattern: PHONE_PATTERN, description: 'Another number of the account (routingType forward).' }))),
       sipEndpointId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
       sipCredentialId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
       dictionaryId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),

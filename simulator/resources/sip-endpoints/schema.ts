@@ -4,7 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, StringRefusedBy } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
-import { atLeastOneField } from '../../core/schema-rules.ts';
+import { atLeastOneField, withRules } from '../../core/schema-rules.ts';
 import { sharedErrors } from '../../rules/errors.ts';
 
 const NOTHING = sharedErrors.NOTHING_TO_UPDATE.info.code;
@@ -98,14 +98,17 @@ export const UpdateSipEndpointBody = atLeastOneField(
 );
 export type UpdateSipEndpointInput = Static<typeof UpdateSipEndpointBody>;
 
-export const CreateSipRouteBody = Type.Object(
-  {
-    uri: Uri,
-    priority: Type.Optional(Priority),
-    weight: Type.Optional(Weight),
-    transport: Type.Optional(StringEnum(TRANSPORTS, { description: 'Default tls for a sips: URI, else udp; sips: with udp is refused.' })),
-  },
-  { $id: 'CreateSipOriginationRouteRequest', additionalProperties: false },
+export const CreateSipRouteBody = withRules(
+  Type.Object(
+    {
+      uri: Uri,
+      priority: Type.Optional(Priority),
+      weight: Type.Optional(Weight),
+      transport: Type.Optional(StringEnum(TRANSPORTS, { description: 'Default tls for a sips: URI, else udp; sips: with udp is refused.' })),
+    },
+    { $id: 'CreateSipOriginationRouteRequest', additionalProperties: false },
+  ),
+  [{ description: 'A sips: uri goes over tls (the default for it).', code: 'VALIDATION', schema: { if: { properties: { uri: { pattern: '^sips:' } } }, then: { properties: { transport: { const: 'tls' } } } } }],
 );
 export type CreateSipRouteInput = Static<typeof CreateSipRouteBody>;
 

@@ -170,7 +170,35 @@ export const PROSE_RULES: readonly ProseRule[] = [
     breaks: (req, at) => typeof bodyOf(req).to === 'string' && Date.parse(bodyOf(req).to as string) < at.now,
   },
   {
-    applies: named('simAddCarrierScript'),
+    // No issuing-page domain is registered in the state the requests start from.
+    applies: named('createAssignmentLink'),
+    stated: /must equal a registered issuing-page domain/,
+    codes: ['VALIDATION'],
+    breaks: (req) => bodyOf(req).returnUrl !== undefined,
+  },
+  {
+    applies: named('createCallBatch'),
+    stated: /exclusive; after Start/,
+    codes: ['invalid_window'],
+    breaks: (req) => ((bodyOf(req).Rounds as { Windows?: { Start?: string; End?: string }[] }[] | undefined) ?? []).some((r) => (r?.Windows ?? []).some((w) => String(w?.Start) >= String(w?.End))),
+  },
+  {
+    applies: named('simRecordUsage'),
+    stated: /not after now/,
+    codes: ['VALIDATION'],
+    breaks: (req, at) => typeof bodyOf(req).at === 'string' && Date.parse(bodyOf(req).at as string) > at.now,
+  },
+  {
+    applies: named('simAddForeignIp'),
+    stated: /a dotted IPv4 tail only as ::ffff:a\.b\.c\.d/,
+    codes: ['VALIDATION'],
+    breaks: (req) => {
+      const ip = String(bodyOf(req).ip).trim();
+      return ip.includes(':') && ip.includes('.') && !/^::ffff:/i.test(ip);
+    },
+  },
+  {
+    applies: named('simAddCarrierScript', 'simInjectInboundCall'),
     stated: /JavaScript syntax, which must compile/,
     codes: ['VALIDATION'],
     breaks: (req) => ((bodyOf(req).replies as { heard?: unknown }[] | null | undefined) ?? []).some((r) => !compiles(String(r?.heard))),

@@ -206,8 +206,10 @@ async function multipart(value: Record<string, unknown>, media: Media): Promise<
   const form = new FormData();
   for (const [k, v] of Object.entries(value)) {
     const declared = media.encoding[k]?.contentType;
-    if (declared?.startsWith('image/')) form.append(k, new Blob([imageBytes(v)], { type: 'image/png' }), 'image.png');
-    else form.append(k, text(v));
+    // A file part holds bytes; a value that is not a string cannot be one, so it travels as a plain field.
+    if (declared?.startsWith('image/') && typeof v === 'string') form.append(k, new Blob([imageBytes(v)], { type: 'image/png' }), 'image.png');
+    // A list travels as repeated fields, as in a query (asRead reads it back the same way).
+    else for (const item of Array.isArray(v) ? v : [v]) form.append(k, text(item));
   }
   const res = new Response(form);
   return { body: new Uint8Array(await res.arrayBuffer()), type: res.headers.get('content-type')! };
