@@ -108,7 +108,7 @@ export const CreateSipRouteBody = withRules(
     },
     { $id: 'CreateSipOriginationRouteRequest', additionalProperties: false },
   ),
-  [{ description: 'A sips: uri goes over tls (the default for it).', code: 'VALIDATION', schema: { if: { properties: { uri: { pattern: '^sips:' } } }, then: { properties: { transport: { const: 'tls' } } } } }],
+  [{ description: 'A sips: uri goes over tls (the default for it).', code: 'VALIDATION', schema: { anyOf: [{ properties: { uri: { not: { pattern: '^sips:' } } } }, { properties: { transport: { const: 'tls' } } }] } }],
 );
 export type CreateSipRouteInput = Static<typeof CreateSipRouteBody>;
 
