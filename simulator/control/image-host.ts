@@ -13,7 +13,7 @@ const ScriptBody = Type.Object(
     url: HttpUrl({ description: 'The image URL, as a MediaUrl names it.' }),
     status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: 'HTTP status; default 200.' })),
     contentType: Type.Optional(Type.String({ maxLength: 200, description: 'Content-Type sent; default from the extension (jpg/jpeg, png, bmp).' })),
-    sizeBytes: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SCRIPTED_BYTES, description: 'Body size; default the 1x1 image, or the decoded base64.' })),
+    sizeBytes: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SCRIPTED_BYTES, description: 'Body size; default the 1x1 image, or the decoded base64 (given with base64, it must equal its decoded length).' })),
     base64: Type.Optional(Nullable(Type.String({ pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$', description: 'The body, padded base64; default a 1x1 white image of the content type, padded to sizeBytes.' }))),
     seconds: Type.Optional(Type.Number({ minimum: 0, maximum: 3600, description: 'Download time; over 10 fails the download as TIMEOUT. Default 0.' })),
   },

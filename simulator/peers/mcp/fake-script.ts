@@ -60,7 +60,7 @@ export const FakeServerScriptSchema = Type.Object(
       ),
     ),
     handshake: Type.Optional(StringEnum(HANDSHAKES, { description: 'garbage: answers that are not MCP; http_error: 500 to every request.' })),
-    publicAddress: Type.Optional(Nullable(IpAddress({ description: 'An address on the fake internet: names the fake DNS resolves to it, port 443 or the URL\'s, reach this server.' }))),
+    publicAddress: Type.Optional(Nullable(IpAddress({ description: 'An address on the fake internet, public as strict egress classifies addresses (no private, loopback or other internal range): names the fake DNS resolves to it, port 443 or the URL\'s, reach this server.' }))),
   },
   { $id: 'SimMcpServerScript', additionalProperties: false },
 );

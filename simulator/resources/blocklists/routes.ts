@@ -127,7 +127,7 @@ export const operations = [
     query: {
       channel: StringEnum(CHANNELS, { description: 'call, message or email; all channels when omitted.' }),
       ...listQuery,
-      number: withDescription(RecipientValue, 'Exact match after normalisation: a phone number (hyphens and +82 accepted) or, holding "@", an email address (local part at most 64 characters, the address at most 254).'),
+      number: withDescription(RecipientValue, 'Exact match after normalisation: a phone number (hyphens and +82 accepted) or, holding "@", an email address (local part at most 64 characters, the address at most 254); with channel=email it must be an address.'),
       recipient: withDescription(RecipientValue, 'Alias of `number` (the real service renamed it); when both are sent they must agree.'),
     },
     responses: { 200: { description: 'A page of blocked recipients.', schema: BlockedRecipientList } },

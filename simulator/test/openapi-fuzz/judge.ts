@@ -6,6 +6,7 @@
 import type { DocOperation } from './operations.ts';
 import type { GeneratedRequest } from './requests.ts';
 import { tryNormalizePhone } from '../../core/phone.ts';
+import { blockedAddressReason, literalAddress } from '../../peers/egress.ts';
 
 /**
  * 400 codes that depend on state, not on the request's shape: a valid request may get them
@@ -162,6 +163,27 @@ export const PROSE_RULES: readonly ProseRule[] = [
     stated: /not later than createdBefore/,
     codes: ['VALIDATION'],
     breaks: (req) => req.query.createdAfter !== undefined && req.query.createdBefore !== undefined && Date.parse(String(req.query.createdAfter)) > Date.parse(String(req.query.createdBefore)),
+  },
+  {
+    applies: named('listBlockedRecipients'),
+    stated: /with channel=email it must be an address/,
+    codes: ['VALIDATION'],
+    breaks: (req) => req.query.channel === 'email' && [req.query.number, req.query.recipient].some((v) => v !== undefined && !String(v).includes('@')),
+  },
+  {
+    applies: named('simSetImage'),
+    stated: /given with base64, it must equal its decoded length/,
+    codes: ['VALIDATION'],
+    breaks: (req) => {
+      const b = bodyOf(req);
+      return typeof b.base64 === 'string' && b.sizeBytes !== undefined && b.sizeBytes !== Buffer.from(b.base64, 'base64').length;
+    },
+  },
+  {
+    applies: named('simStartMcpServer'),
+    stated: /public as strict egress classifies addresses/,
+    codes: ['VALIDATION'],
+    breaks: (req) => typeof bodyOf(req).publicAddress === 'string' && blockedAddressReason(literalAddress(bodyOf(req).publicAddress as string) ?? '') !== undefined,
   },
   {
     applies: named('simAdvanceClock'),
