@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document: lints clean with Redocly, every operation is identified and marked,
 // the reference's operations keep their wire identity, and real answers match their schemas.
 import { describe, expect, it } from 'vitest';
+import { Kind } from '@sinclair/typebox';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,6 +96,19 @@ describe('OpenAPI document', () => {
       }
     }
     expect([...new Set(missing)]).toEqual([]);
+  });
+
+  it('enforces every enum a request schema declares (StringEnum), unless the handler answers its own code', () => {
+    const unenforced: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}[${i}]`));
+      if (!node || typeof node !== 'object') return;
+      const n = node as Record<string | symbol, unknown>;
+      if (Array.isArray(n.enum) && n.type === 'string' && n[Kind] !== 'StringEnum' && !('x-error-code' in n)) unenforced.push(where);
+      for (const [k, v] of Object.entries(n)) walk(v, `${where}.${k}`);
+    };
+    for (const op of allOperations()) walk([op.params, op.query, op.body], op.operationId);
+    expect(unenforced).toEqual([]);
   });
 
   it('routes every documented operation', () => {
