@@ -23,6 +23,8 @@ export interface Io {
   out: { write(s: string): unknown; isTTY?: boolean };
   err: { write(s: string): unknown };
   env: NodeJS.ProcessEnv;
+  /** When the command began, as a `performance.now()` reading (the bin passes 0, the process's start); default: when main() is called. */
+  startedAt?: number;
 }
 
 export const USAGE = `usage: npm run conformance -- <command> [options]
@@ -216,6 +218,7 @@ function catalogue(v: Values): ClauseCatalogue {
 }
 
 async function run(v: Values, positionals: string[], io: Io): Promise<{ code: number; report: RunReport }> {
+  const startedAt = io.startedAt ?? performance.now();
   const isSimTarget = !v['target-file'] && (v.target ?? 'sim') === 'sim';
   warnSecretFlags(v, io);
   const seed = seedOf(v, isSimTarget);
@@ -246,6 +249,7 @@ async function run(v: Values, positionals: string[], io: Io): Promise<{ code: nu
       shard: shardOf(v.shard),
       webhooks,
       progress: consoleProgress(io.out, { verbose: v.verbose }),
+      startedAt,
     });
     io.out.write(summaryText(report, io.out));
     writeReports(reports, report, clauses);

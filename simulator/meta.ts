@@ -1,15 +1,7 @@
-// Documents the simulator serves about itself: the OpenAPI document at /openapi.json.
+// Documents the simulator serves about itself: the OpenAPI document at /openapi.json, which the
+// runtime builds from the registry (operations.ts) when first asked.
 import { Type } from '@sinclair/typebox';
 import { defineOperation, reply } from './core/operation.ts';
-import { openApiDocument } from './operations.ts';
-
-let cachedDocument: string | undefined;
-
-/** The OpenAPI document as JSON text (operations are static, so it is built once). */
-export function openApiJson(): string {
-  cachedDocument ??= JSON.stringify(openApiDocument());
-  return cachedDocument;
-}
 
 export const operations = [
   defineOperation({
@@ -22,6 +14,6 @@ export const operations = [
     origin: 'simulator',
     auth: 'none',
     responses: { 200: { description: 'The document.', schema: Type.Object({}, { additionalProperties: true }) } },
-    handler: () => reply.json(200, openApiJson()),
+    handler: ({ rt }) => reply.json(200, rt.openApiJson()),
   }),
 ];

@@ -1,19 +1,14 @@
 // Control plane of MCP peers and egress (docs/control-plane.md, "MCP and egress"): fake MCP
 // servers on loopback (start, rescript, inspect, stop), the call runtime's availability and
-// limits, the strict egress switch, and DNS rebinding rules for the egress guard's lookups.
+// limits, and the strict egress switch. (DNS rebinding rules are the fake DNS's routes; apps of
+// the platform's own MCP server are the MCP apps'.)
 import { Type } from '@sinclair/typebox';
 import ipaddr from 'ipaddr.js';
 import { defineOperation, reply } from '../core/operation.ts';
-
-import { DnsRebindSchema, dnsName } from '../peers/dns.ts';
 import { FakeServerScriptSchema, FakeServerViewSchema } from '../peers/mcp/fake-script.ts';
 import type { FakeMcpServer } from '../peers/mcp/fake-server.ts';
 import { fakeServerErrors } from '../peers/mcp/fake-servers.ts';
 import { mcpConnectionErrors } from '../resources/mcp-connections/model.ts';
-import { accountErrors } from '../resources/accounts/model.ts';
-import { RegisterMcpAppBody, RegisteredMcpApp } from '../resources/mcp-apps/schema.ts';
-import { DNS_NAME_PATTERN } from '../core/domain.ts';
-import { IpAddress } from '../core/schema.ts';
 
 const TAG = 'Control plane';
 const serverParam = { serverId: Type.String({ description: 'Fake MCP server id.' }) };
@@ -56,31 +51,7 @@ const EgressView = Type.Object(
   { strict: Type.Boolean({ description: 'Refuse what the real service refuses (non-https, ports other than 443, non-public addresses and names resolving to them).' }) },
   { $id: 'SimEgress', additionalProperties: false },
 );
-const RebindBody = Type.Object(
-  {
-    afterLookups: Type.Integer({ minimum: 0, maximum: 1000, description: 'Address lookups answered from the A/AAAA records before the switch.' }),
-    addresses: Type.Array(IpAddress(), { maxItems: 16, description: 'The answer after the switch: IPv4 (dotted quad) or IPv6 addresses.' }),
-  },
-  { $id: 'SimDnsRebindRequest', additionalProperties: false },
-);
-
 export const operations = [
-  defineOperation({
-    operationId: 'simRegisterMcpApp',
-    method: 'POST',
-    path: '/_sim/accounts/{accountId}/mcp-apps',
-    tag: TAG,
-    summary: 'Connect an app to the platform\'s MCP server',
-    description: 'Fixed contract (issue 14): the permissions and connection instant are fixed for the app; the token is its bearer for /mcp, shown only here.',
-    origin: 'simulator',
-    auth: 'control',
-    params: { accountId: Type.String() },
-    body: RegisterMcpAppBody,
-    bodyRequired: true,
-    responses: { 201: { description: 'The app and its token.', schema: RegisteredMcpApp } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params, body }) => reply.created(rt.mcpApps.register(params.accountId, body)),
-  }),
   defineOperation({
     operationId: 'simStartMcpServer',
     method: 'POST',
@@ -206,33 +177,6 @@ export const operations = [
       rt.egress.strict = body.strict;
       return reply.ok({ strict: rt.egress.strict });
     },
-  }),
-  defineOperation({
-    operationId: 'simSetDnsRebind',
-    method: 'PUT',
-    path: '/_sim/dns/rebind/{name}',
-    tag: TAG,
-    summary: 'Make a name change its address answer after some lookups (DNS rebinding)',
-    description: 'Address lookups of the egress guard count per name; the first `afterLookups` are answered from the A/AAAA records, later ones with `addresses`.',
-    origin: 'simulator',
-    auth: 'control',
-    params: { name: Type.String({ pattern: DNS_NAME_PATTERN }) },
-    body: RebindBody,
-    bodyRequired: true,
-    responses: { 200: { description: 'The rule.', schema: DnsRebindSchema } },
-    handler: ({ rt, params, body }) => reply.ok(rt.dns.setRebind({ name: params.name, afterLookups: body.afterLookups, addresses: body.addresses })),
-  }),
-  defineOperation({
-    operationId: 'simRemoveDnsRebind',
-    method: 'DELETE',
-    path: '/_sim/dns/rebind/{name}',
-    tag: TAG,
-    summary: 'Remove a rebinding rule and its lookup count',
-    origin: 'simulator',
-    auth: 'control',
-    params: { name: Type.String({ pattern: DNS_NAME_PATTERN }) },
-    responses: { 200: { description: 'Whether a rule was removed.', schema: Type.Object({ removed: Type.Boolean() }, { additionalProperties: false }) } },
-    handler: ({ rt, params }) => reply.ok({ removed: rt.dns.removeRebind(dnsName(params.name, 'name')) }),
   }),
 ];
 

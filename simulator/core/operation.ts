@@ -67,20 +67,26 @@ export interface Reply {
 }
 
 /**
- * What handlers receive as `ctx.rt`. Empty here so that the core knows nothing above it; the
- * composition root (runtime.ts) fills it in by declaration merging, so routes see the typed
- * runtime (`ctx.rt.numbers`) without core importing it.
+ * What handlers of operations made with `defineOperation` receive as `ctx.rt`: the composition
+ * root's own operations, and families not yet behind their door. Empty here so that the core
+ * knows nothing above it; runtime.ts fills it in by declaration merging.
  */
 export interface HandlerRuntime {}
 
-export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
-  rt: HandlerRuntime;
+/** What a scoped handler receives: its family's scope (core/scope.ts), never the runtime. */
+export interface ScopedCtx<S, P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
+  scope: S;
   /** The authenticated account (from the key); undefined for `none` and `control` routes. */
   accountId: string;
   params: P;
   query: Q;
   body: B;
   request: SimRequest;
+}
+
+/** What a `defineOperation` handler receives: the whole runtime (scope is the same object). */
+export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> extends ScopedCtx<HandlerRuntime, P, Q, B> {
+  rt: HandlerRuntime;
 }
 
 export interface ResponseDoc {
@@ -135,8 +141,9 @@ export interface OperationSpec<
    * `account` downloads that also take a signed link instead of the bearer header: called only
    * when the request has no Authorization header; true when the URL is a valid signed link,
    * undefined when it carries no signature (the usual 401 follows); throws when it is invalid.
+   * It gets what the handler gets: the runtime, or the family's scope for a scoped operation.
    */
-  signedLink?: (rt: HandlerRuntime, url: string) => true | undefined;
+  signedLink?: (scope: any, url: string) => true | undefined;
   params?: P;
   query?: Q;
   /** Request headers the handler reads itself (documented as header parameters; the pipeline does not check them). */
@@ -165,6 +172,10 @@ export interface OperationSpec<
   handler: (
     ctx: Ctx<StaticRecord<P>, Partial<StaticRecord<Q>>, B extends TSchema ? Static<B> : undefined>,
   ) => Reply | Promise<Reply>;
+  /** Set by scoped definers: the handler gets `scope` only (its family's, or the root's when no family owns it). */
+  scoped?: boolean;
+  /** Set by the registry: the key of the family that declared it (its scope is the one handed in). */
+  owner?: string;
 }
 
 export type Operation = OperationSpec<any, any, any>;
@@ -176,6 +187,25 @@ export function defineOperation<
   B extends TSchema | undefined = undefined,
 >(op: OperationSpec<P, Q, B>): Operation {
   return op as Operation;
+}
+
+/** An operation whose handler sees a scope `S` instead of the runtime. */
+export type ScopedOperationSpec<S, P extends Record<string, TSchema>, Q extends Record<string, TSchema>, B extends TSchema | undefined> = Omit<
+  OperationSpec<P, Q, B>,
+  'handler' | 'signedLink' | 'scoped' | 'owner'
+> & {
+  signedLink?: (scope: S, url: string) => true | undefined;
+  handler: (ctx: ScopedCtx<S, StaticRecord<P>, Partial<StaticRecord<Q>>, B extends TSchema ? Static<B> : undefined>) => Reply | Promise<Reply>;
+};
+
+/**
+ * The definer of a family's operations: `const op = scopedOperations<BlockListsScope>()`, then
+ * `op({...})` as with defineOperation; handlers get `ctx.scope` typed as the family's scope.
+ */
+export function scopedOperations<S>() {
+  return <P extends Record<string, TSchema>, Q extends Record<string, TSchema>, B extends TSchema | undefined = undefined>(
+    op: ScopedOperationSpec<S, P, Q, B>,
+  ): Operation => ({ ...op, scoped: true }) as unknown as Operation;
 }
 
 export const reply = {

@@ -1,97 +1,15 @@
 // The fake peers, described like the resource families: each has state the runtime builds and
 // snapshots, control routes that script it, and what it adds to /_sim/health. They are entries
-// of the one list in resources/index.ts, in their place in the snapshot order.
-import { Type } from '@sinclair/typebox';
+// of the one list in resources/index.ts, in their place in the snapshot order. A peer behind its
+// door has its own folder and descriptor (peers/dns/index.ts); the rest are described here.
 import type { Family } from '../resources/family.ts';
-import type { FixtureSection } from '../fixture/schema.ts';
-import { GeoIp } from './geoip.ts';
-import { FakeDns } from './dns.ts';
-import { FakeImageHost } from './image-host.ts';
-import { FakeMessenger } from './messenger.ts';
 import { Carrier } from './carrier.ts';
-import { WebhookEngine } from './webhooks/engine.ts';
-import { FakeIdentityProvider, KYC_IDS } from './kyc.ts';
-import { operations as geoipControl } from '../control/geoip.ts';
-import { operations as dnsControl } from '../control/dns.ts';
-import { operations as imageHostControl } from '../control/image-host.ts';
-import { operations as messengerControl } from '../control/messenger.ts';
 import { operations as carrierControl } from '../control/carrier.ts';
-import { registry } from '../resources/index.ts';
-import { operations as webhookControl } from '../control/webhooks.ts';
-import { kycOperations as kycControl } from '../control/assignment.ts';
-
-export const geoip: Family<'geoip', GeoIp> = {
-  key: 'geoip',
-  create: () => new GeoIp(),
-  control: geoipControl,
-  capabilities: ['geoip'],
-};
-
-export const dns: Family<'dns', FakeDns> = {
-  key: 'dns',
-  create: () => new FakeDns(),
-  control: dnsControl,
-  capabilities: ['dns'],
-};
-
-export const imageHost: Family<'imageHost', FakeImageHost> = {
-  key: 'imageHost',
-  create: () => new FakeImageHost(),
-  control: imageHostControl,
-  capabilities: ['images'],
-};
-
-/** The messenger's fixture section: the business channels that exist on its side. */
-const messengerFixture = {
-  messengerChannels: Type.Optional(
-    Type.Array(
-      Type.Object(
-        {
-          searchId: Type.String({ minLength: 1, description: 'The id people search the channel by (a leading @ is dropped).' }),
-          channelId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'The messenger\'s channel id, as templates name it.' }),
-          name: Type.String({ minLength: 1, maxLength: 100 }),
-          managers: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, description: 'Phones registered as managers; tokens go to them.' }),
-        },
-        { additionalProperties: false },
-      ),
-      { description: 'Business channels that exist at the fake messenger; accounts connect them through the API.' },
-    ),
-  ),
-};
-declare module '../fixture/schema.ts' {
-  interface Fixture extends FixtureSection<typeof messengerFixture> {}
-}
-
-export const messenger: Family<'messenger', FakeMessenger> = {
-  key: 'messenger',
-  create: (rt) => new FakeMessenger(rt),
-  control: messengerControl,
-  capabilities: ['messenger'],
-  fixture: messengerFixture,
-};
 
 /** Listed before the families that register for its outcomes (messages, verifications). */
 export const carrier: Family<'carrier', Carrier> = {
   key: 'carrier',
-  create: (rt) => new Carrier(rt, registry().carrierOwners),
+  create: (rt) => new Carrier(rt, rt.listed.carrierOwners),
   control: carrierControl,
   capabilities: ['carrier'],
-};
-
-/** Listed after accounts: its snapshot lists every account's signing key. */
-export const webhookEngine: Family<'webhookEngine', WebhookEngine> = {
-  key: 'webhookEngine',
-  snapshotKey: 'webhookDeliveries',
-  create: (rt) => new WebhookEngine(rt),
-  control: webhookControl,
-  capabilities: ['webhooks'],
-};
-
-/** The end user's identity check behind assignment links; listed before the links that use it. */
-export const kyc: Family<'kyc', FakeIdentityProvider> = {
-  key: 'kyc',
-  create: (rt) => new FakeIdentityProvider(rt),
-  control: kycControl,
-  idFormats: KYC_IDS,
-  capabilities: ['kyc'],
 };

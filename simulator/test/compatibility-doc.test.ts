@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openApiJson } from '../meta.ts';
+import { openApiJson } from '../operations.ts';
 
 const REFERENCE = fileURLToPath(new URL('../../../shared/reference/public-openapi.json', import.meta.url));
 const DOC = fileURLToPath(new URL('../../docs/compatibility.md', import.meta.url));

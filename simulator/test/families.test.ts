@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { FAMILIES, registry } from '../resources/index.ts';
-import { openApiJson } from '../meta.ts';
+import { FAMILIES } from '../resources/index.ts';
+import { registry } from '../registry.ts';
+import { openApiJson } from '../operations.ts';
 import { harness } from './helpers.ts';
+import type { EventDecls } from '../core/events.ts';
 import { runtimeOf } from '../internal.ts';
 
 describe('the list of families', () => {
@@ -35,11 +37,11 @@ describe('the list of families', () => {
     const declared = (pick: (f: Record<string, unknown>) => unknown) =>
       FAMILIES.flatMap((f) => (pick(f as unknown as Record<string, unknown>) as readonly string[] | undefined) ?? []);
     const doc = JSON.parse(openApiJson()) as { components: { schemas: Record<string, any> } };
-    const events = declared((f) => f.events);
+    const events = FAMILIES.flatMap((f) => Object.entries((f.events ?? {}) as EventDecls).filter(([, d]) => d.subscribable).map(([name]) => name));
     expect(doc.components.schemas.CreateWebhookRequest.properties.events.items.enum).toEqual(events);
     expect(doc.components.schemas.UpdateWebhookRequest.properties.events.items.enum).toEqual(events);
     expect(doc.components.schemas.SimCarrierDelivery.properties.owner.enum).toEqual(declared((f) => f.carrierOwners));
-    const sections = FAMILIES.flatMap((f) => Object.keys((f as { fixture?: object }).fixture ?? {}));
+    const sections = FAMILIES.flatMap((f) => Object.keys(f.fixture?.sections ?? {}));
     expect(Object.keys(registry().fixtureSchema.properties)).toEqual(['description', 'seed', 'clock', ...sections]);
   });
 

@@ -6,6 +6,7 @@ import { CallFlowsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { CALL_FLOW_IDS } from './schema.ts';
 import { operations as control } from '../../control/call-flows.ts';
+import { callFlowsFixture } from './fixture.ts';
 import { examples } from './examples.ts';
 
 export const callFlows: Family<'callFlows', CallFlowsModel, 'callFlow'> = {
@@ -32,4 +33,5 @@ export const callFlows: Family<'callFlows', CallFlowsModel, 'callFlow'> = {
   idFormats: CALL_FLOW_IDS,
   refKinds: ['callFlow'],
   capabilities: ['call-flows'],
+  fixture: callFlowsFixture,
 };

@@ -3,7 +3,7 @@
 // call_flow_voice_forbidden, answers the numbers family's `callFlow` reference check, and offers
 // the calls engine a narrow read port (`find`). Numbers are reached only through a port.
 import { Table } from '../../core/store.ts';
-import { defineError, type FieldError } from '../../core/errors.ts';
+import type { FieldError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { validate } from '../../core/schema.ts';
 import type { VirtualClock } from '../../core/clock.ts';
@@ -25,36 +25,9 @@ import {
   type VoiceProvider,
 } from './schema.ts';
 
-export const callFlowErrors = {
-  VALIDATION: defineError({
-    code: 'validation', status: 400, origin: 'reference',
-    description: 'Call flows: the body itself is wrong (name missing, blank or longer than 80 characters, graph missing, unknown body field, PATCH with neither name nor graph); `errors` names each field.',
-  }),
-  INVALID_GRAPH: defineError({
-    code: 'call_flow_invalid_graph', status: 400, origin: 'reference',
-    description: 'The graph breaks its schema or its links; `issues[]` gives each problem with its dotted path (`nodes.<id>.<field>`; link problems at `nodes.<id>`).',
-  }),
-  GRAPH_TOO_LARGE: defineError({
-    code: 'call_flow_graph_too_large', status: 400, origin: 'reference',
-    description: 'The graph, serialised as sent, is larger than 256 KB.',
-  }),
-  NOT_FOUND: defineError({
-    code: 'call_flow_not_found', status: 404, origin: 'reference',
-    description: 'No call flow with this id in the account.',
-  }),
-  IN_USE: defineError({
-    code: 'call_flow_in_use', status: 409, origin: 'reference',
-    description: 'Numbers route inbound calls to the flow (routingType callflow); `phoneNumbers` names them. Route them elsewhere first.',
-  }),
-  LIMIT_REACHED: defineError({
-    code: 'call_flow_limit_reached', status: 409, origin: 'reference',
-    description: 'The account already has 200 call flows.',
-  }),
-  VOICE_FORBIDDEN: defineError({
-    code: 'call_flow_voice_forbidden', status: 403, origin: 'spec',
-    description: 'The voice id was registered (cloned) by another account.',
-  }),
-};
+import { callFlowErrors } from './errors.ts';
+
+export { callFlowErrors };
 
 /** A flow as the calls engine reads it: the filled graph (null when unreadable) and its variables. */
 export interface StoredFlow {
@@ -89,6 +62,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export class CallFlowsModel implements CallFlowsReader {
   flows = new Table<CallFlowRow>(); // maps a call flow id to its name, stored graph and owner
   voices = new Map<string, VoiceOwner>(); // maps "provider:voiceId" to the account that registered (cloned) it
+  private readonly ownerLookups: ((provider: VoiceProvider, voiceId: string) => string | undefined)[] = []; // other families that know voices' owners (voice clones)
   /** Parsed view per stored row (rows are immutable, so the row object is the cache key). */
   private readonly views = new WeakMap<CallFlowRow, { graph: FlowGraph | null; variables: string[] }>();
 
@@ -201,6 +175,22 @@ export class CallFlowsModel implements CallFlowsReader {
   // --- control plane ---
 
   /** Marks a paid voice id as registered (cloned) by an account; others then get 403. */
+  /**
+   * Another family that knows who owns voices registers here (voice clones: a clone's voice is
+   * its account's); a voice it names for another account is 403 as the registry's are.
+   */
+  addVoiceOwners(lookup: (provider: VoiceProvider, voiceId: string) => string | undefined): void {
+    this.ownerLookups.push(lookup);
+  }
+
+  /** Flows of the account whose voice is this one (a clone in use cannot be deleted). */
+  flowsSpeaking(accountId: string, provider: VoiceProvider, voiceId: string): string[] {
+    return this.flows
+      .all()
+      .filter((f) => f.accountId === accountId && this.view(f).graph?.voice.provider === provider && this.view(f).graph?.voice.voiceId?.toLowerCase() === voiceId.toLowerCase())
+      .map((f) => `call flow ${f.id}`);
+  }
+
   registerVoice(accountId: string, provider: VoiceProvider, voiceId: string): VoiceOwner {
     const owner = { provider, voiceId, accountId };
     this.voices.set(voiceKey(provider, voiceId), owner);
@@ -263,8 +253,8 @@ export class CallFlowsModel implements CallFlowsReader {
       }
       const voice = parsed.graph.voice;
       if (voice.voiceId !== undefined) {
-        const owner = this.voices.get(voiceKey(voice.provider, voice.voiceId));
-        if (owner && owner.accountId !== accountId) {
+        const owner = this.voices.get(voiceKey(voice.provider, voice.voiceId))?.accountId ?? this.ownerLookups.map((l) => l(voice.provider as VoiceProvider, voice.voiceId!)).find((x) => x !== undefined);
+        if (owner !== undefined && owner !== accountId) {
           throw callFlowErrors.VOICE_FORBIDDEN(`voice ${voice.voiceId} (${voice.provider}) was registered by another organization`);
         }
       }

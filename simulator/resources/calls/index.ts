@@ -7,6 +7,7 @@ import { CallsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { liveOperations } from './live-routes.ts';
 import { CALL_IDS } from './schema.ts';
+import { callEvents } from './events.ts';
 import { operations as control } from '../../control/calls.ts';
 import { operations as transferControl } from '../../control/call-transfers.ts';
 import { examples } from './examples.ts';
@@ -32,4 +33,5 @@ export const calls: Family<'calls', CallsModel> = {
   idFormats: CALL_IDS,
   capabilities: ['phone-calls', 'call-walks', 'call-transfers', 'voiceml'],
   carrierOwners: ['call'],
+  events: callEvents,
 };

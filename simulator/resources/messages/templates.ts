@@ -60,12 +60,12 @@ export function variablesOrRefuse(body: string, declared: readonly string[] | un
 }
 
 export class KakaoTemplates {
-  rows = new Table<TemplateRow>(); // maps a templateId to its template
+  readonly rows = new Table<TemplateRow>(); // maps a templateId to its template
 
   constructor(private readonly rt: TemplatesPorts) {}
 
-  loadFixture(f: Fixture): void {
-    this.rows = new Table();
+  /** The fixture's templates, into a cleared table (the messages' fixture part). */
+  seed(f: Fixture): void {
     for (const a of f.accounts) {
       for (const t of a.kakaoTemplates ?? []) {
         this.rows.insert({

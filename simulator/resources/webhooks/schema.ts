@@ -15,9 +15,6 @@ export const WEBHOOK_IDS = {
   webhook: { prefix: 'WH', hex: 16 },
 } as const satisfies Record<string, IdFormat>;
 
-/** The event name of the test delivery testWebhook sends; not subscribable. */
-export const TEST_EVENT = 'webhook.test';
-
 const Url = HttpUrl({ description: 'Receives the events.' });
 // The enum documents the names (as the reference does); the model checks them, so that an
 // unknown name gets its own code (UNKNOWN_EVENT, naming the known ones) instead of a generic
