@@ -4,7 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, HttpUrl, Nullable, PhoneNumber, StringEnum, StringEnumRefusedBy } from '../../core/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
-import { StartVariables } from '../calls/schema.ts';
+import { StartVariables } from '../../rules/start-variables.ts';
 import { withRules } from '../../core/schema-rules.ts';
 
 export const CALL_BATCH_IDS = {

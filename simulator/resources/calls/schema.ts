@@ -9,7 +9,7 @@ import { WalkTraceSchema } from './walk-trace.ts';
 import { TransferLegRowSchema, TransferLegWire } from './transfers.ts';
 import { PlaybackRowSchema } from './live-control.ts';
 import { VoiceMlStateSchema } from './voiceml/walker.ts';
-import { withRules } from '../../core/schema-rules.ts';
+import { RESERVED_VARIABLES, StartVariables } from '../../rules/start-variables.ts';
 import { TurnSchema } from './conversation.ts';
 import { HANDLER_KINDS } from './handlers.ts';
 
@@ -26,7 +26,7 @@ export const STATUS_CALLBACK_EVENTS = ['initiated', 'ringing', 'answered', 'comp
 export type StatusCallbackEvent = (typeof STATUS_CALLBACK_EVENTS)[number];
 export const DEFAULT_STATUS_CALLBACK_EVENTS: StatusCallbackEvent[] = ['initiated', 'ringing', 'answered', 'completed'];
 /** Names the platform fills during a call; `Variables` may not set them (createCall). */
-export const RESERVED_VARIABLES = ['caller', 'callee', 'recording_url', 'recording_duration', 'http_status'] as const;
+export { RESERVED_VARIABLES };
 
 const TRANSFER_STATUSES = ['completed', 'failed', 'no-answer', 'busy', 'canceled'] as const;
 
@@ -62,14 +62,6 @@ export const CallList = Type.Object({ data: Type.Array(CallSummary), meta: ListM
 export const CallControlResponse = Type.Object({ callId: Type.String(), status: StringEnum(CALL_STATUSES) }, { $id: 'CallControlResponse', additionalProperties: false });
 
 const VariableValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
-
-/** Start variables of a flow (model.ts startVariables): names, at most 50, not the platform's own; 8 KB in all is the description's. */
-export function StartVariables(description: string) {
-  return withRules(
-    Type.Record(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }), VariableValue, { maxProperties: 50, additionalProperties: false, description }),
-    [{ description: `Not a name the platform fills: ${RESERVED_VARIABLES.join(', ')}.`, code: 'VALIDATION', schema: { propertyNames: { not: { enum: [...RESERVED_VARIABLES] } } } }],
-  );
-}
 
 export const CreateCallBody = Type.Object(
   {
