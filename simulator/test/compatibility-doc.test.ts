@@ -12,11 +12,6 @@ const DOC = fileURLToPath(new URL('../../docs/compatibility.md', import.meta.url
 
 /** The public document's operations the simulator does not serve (facts from its operationIds). */
 const NOT_SERVED = [
-  'listAgents', 'createAgent', 'getAgent', 'updateAgent', 'deleteAgent', 'listAgentVoices',
-  'listAgentKnowledgeDocuments', 'createAgentKnowledgeDocument', 'deleteAgentKnowledgeDocument', 'reindexAgentKnowledgeDocument',
-  'listAgentMcpConnections', 'setAgentMcpConnection', 'deleteAgentMcpConnection',
-  'listVoiceClones', 'createVoiceClone', 'deleteVoiceClone',
-  'listDictionaries', 'createDictionary', 'getDictionary', 'updateDictionary', 'deleteDictionary', 'addDictionaryTerm', 'updateDictionaryTerm', 'deleteDictionaryTerm',
   'getIceServers',
   'createMobileGatewayEnrollmentToken', 'enrollMobileGateway', 'getMobileGatewayVerificationStatus',
 ];

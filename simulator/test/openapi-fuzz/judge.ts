@@ -104,6 +104,32 @@ function compiles(source: string): boolean {
   }
 }
 
+/** A quantified group holding a quantifier, e.g. (a+)+ or (\\w*){2,}: the pattern could run away. */
+const nestsQuantifier = (p: string) => /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,?\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,?\d*\})/.test(p);
+
+/** Capture groups of a pattern that compiles (0 otherwise). */
+const groupsOf = (p: string) => (compiles(p) ? new RegExp(`${p}|`).exec('')!.length - 1 : 0);
+
+/** Whether a text holds a {{reference}} that `ok` does not accept. */
+const refusedRef = (text: unknown, ok: (ref: string) => boolean) => typeof text === 'string' && [...text.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)].some((m) => !ok(m[1]!));
+const isVar = (ref: string) => /^var\.[A-Za-z_][A-Za-z0-9_]*$/.test(ref);
+const strings = (v: unknown): unknown[] => (Array.isArray(v) ? v.flatMap(strings) : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : [v]);
+
+type BehaviourRule = { heard?: unknown; say?: unknown; tool?: { arguments?: unknown } };
+
+/** An agent behaviour with a reference that names nothing where it stands (the say and fallback texts of simPutAgentBehaviour). */
+function badTemplates(b: Json): boolean {
+  if (refusedRef(b.greeting, isVar) || refusedRef(b.fallback, (r) => isVar(r) || r === 'knowledge')) return true;
+  return ((b.rules as BehaviourRule[] | undefined) ?? []).some((rule) => {
+    const groups = groupsOf(String(rule?.heard));
+    const common = (r: string) => isVar(r) || r === 'knowledge' || (/^\d{1,2}$/.test(r) && groups > 0 && Number(r) <= groups);
+    const withTool = (r: string) => common(r) || (rule?.tool !== undefined && (r === 'tool' || /^tool(?:\.|(?=\[))./.test(r)));
+    return refusedRef(rule?.say, withTool) || strings(rule?.tool?.arguments).some((v) => refusedRef(v, common));
+  });
+}
+
+const rulesOf = (req: GeneratedRequest) => ((bodyOf(req).rules as BehaviourRule[] | undefined) ?? []);
+
 /** Bytes of a text in EUC-KR as the sms limit counts them: ASCII 1, anything else 2. */
 const eucKrBytes = (text: string) => [...text].reduce((n, c) => n + (c.codePointAt(0)! < 0x80 ? 1 : 2), 0);
 const DAY = 86_400_000;
@@ -232,6 +258,45 @@ export const PROSE_RULES: readonly ProseRule[] = [
     stated: /Only a snapshot GET \/_sim\/state wrote restores/,
     codes: ['VALIDATION'],
     breaks: () => true,
+  },
+  {
+    applies: named('simPutAgentBehaviour'),
+    stated: /JavaScript syntax, which must compile, with no quantifier inside a quantified group/,
+    codes: ['VALIDATION'],
+    breaks: (req) => rulesOf(req).some((r) => !compiles(String(r?.heard)) || nestsQuantifier(String(r?.heard))),
+  },
+  {
+    // No agent has an MCP binding in the state the requests start from (the examples detach the only one).
+    applies: named('simPutAgentBehaviour'),
+    stated: /a tool not among the agent's allowedTools/,
+    codes: ['VALIDATION'],
+    breaks: (req) => rulesOf(req).some((r) => r?.tool !== undefined),
+  },
+  {
+    applies: named('simPutAgentBehaviour'),
+    stated: /a template reference that names nothing/,
+    codes: ['VALIDATION'],
+    breaks: (req) => badTemplates(bodyOf(req)),
+  },
+  {
+    applies: named('simPutAgentBehaviour'),
+    stated: /At most 8 KB as JSON/,
+    codes: ['VALIDATION'],
+    breaks: (req) => rulesOf(req).some((r) => r?.tool?.arguments !== undefined && Buffer.byteLength(JSON.stringify(r.tool.arguments)) > 8192),
+  },
+  {
+    // The only tested connection in the state the requests start from lists the fake MCP server's default tool, echo.
+    applies: named('setAgentMcpConnection'),
+    stated: /each allowed tool must be in its last test's snapshot/,
+    codes: ['VALIDATION'],
+    breaks: (req) => ((bodyOf(req).allowedTools as unknown[] | undefined) ?? []).some((t) => t !== 'echo'),
+  },
+  {
+    // The account's only dictionary in the state the requests start from is its default.
+    applies: named('updateDictionary'),
+    stated: /`isDefault: false` on the default is refused/,
+    codes: ['VALIDATION'],
+    breaks: (req) => bodyOf(req).isDefault === false,
   },
   {
     applies: named('sendMessage'),

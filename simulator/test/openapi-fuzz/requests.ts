@@ -193,13 +193,24 @@ function encodeQuery(query: Record<string, unknown>): string {
 
 /** Bytes of a 1x1 PNG: what an image part of a multipart body carries. */
 const PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'));
+/** Bytes of a WAV file (8 kHz mono PCM, 8 silent samples): what an audio part carries. */
+const WAV = Uint8Array.from(Buffer.from('UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YRAAAAAAAAAAAAAAAAAAAAAAAAAA', 'base64'));
 
-/** An image part: the example's base64 bytes when they are an image, else the PNG above. */
-function imageBytes(v: unknown): Uint8Array {
-  const bytes = typeof v === 'string' ? Uint8Array.from(Buffer.from(v, 'base64')) : new Uint8Array();
-  const png = bytes[0] === 0x89 && bytes[1] === 0x50;
-  const jpeg = bytes[0] === 0xff && bytes[1] === 0xd8;
-  return png || jpeg ? bytes : PNG;
+const startsWith = (b: Uint8Array, ...sig: number[]) => sig.every((x, i) => b[i] === x);
+
+/**
+ * A file part, by the part's declared encoding: an image or audio part carries the value's
+ * base64 bytes when they are of that kind (the examples' files), else the sample above; a text
+ * part carries the value itself as a UTF-8 .txt file.
+ */
+function filePart(declared: string, v: string): File {
+  const bytes = Uint8Array.from(Buffer.from(v, 'base64'));
+  if (declared.startsWith('image/')) {
+    const image = startsWith(bytes, 0x89, 0x50) || startsWith(bytes, 0xff, 0xd8);
+    return new File([image ? bytes : PNG], 'image.png', { type: 'image/png' });
+  }
+  if (declared.startsWith('audio/')) return new File([startsWith(bytes, 0x52, 0x49, 0x46, 0x46) ? bytes : WAV], 'clip.wav', { type: 'audio/wav' });
+  return new File([v], 'document.txt', { type: 'text/plain' });
 }
 
 async function multipart(value: Record<string, unknown>, media: Media): Promise<{ body: Uint8Array; type: string }> {
@@ -207,7 +218,7 @@ async function multipart(value: Record<string, unknown>, media: Media): Promise<
   for (const [k, v] of Object.entries(value)) {
     const declared = media.encoding[k]?.contentType;
     // A file part holds bytes; a value that is not a string cannot be one, so it travels as a plain field.
-    if (declared?.startsWith('image/') && typeof v === 'string') form.append(k, new Blob([imageBytes(v)], { type: 'image/png' }), 'image.png');
+    if (declared && typeof v === 'string') form.append(k, filePart(declared, v));
     // A list travels as repeated fields, as in a query (asRead reads it back the same way).
     else for (const item of Array.isArray(v) ? v : [v]) form.append(k, text(item));
   }
