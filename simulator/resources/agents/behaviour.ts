@@ -9,7 +9,7 @@ import { StringEnum, StringRefusedBy } from '../../core/schema.ts';
 import { withRules } from '../../core/schema-rules.ts';
 import { PHONE_PATTERN } from '../../core/phone.ts';
 import { tryNormalizePhone } from '../../core/phone.ts';
-import { checkReplies } from '../../peers/carrier.ts';
+import { checkReplies } from '../../peers/carrier/schema.ts';
 import { templateRefs, type TemplateRef } from './templates.ts';
 
 export const MAX_RULES = 100;

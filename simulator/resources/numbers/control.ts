@@ -2,7 +2,8 @@
 // (docs/control-plane.md, "Accounts"). It changes the numbers' state, so it is theirs, beside
 // the accounts' own routes at the same path prefix.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
+import { operation } from './scope.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { PhoneNumber as PhoneNumberString } from '../../core/schema.ts';
 import { accountErrors } from '../accounts/errors.ts';
@@ -12,7 +13,7 @@ import { numberWire } from './routes.ts';
 const GrantNumberBody = Type.Object({ number: Type.Optional(PhoneNumberString()) }, { additionalProperties: false });
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simGrantNumber',
     method: 'POST',
     path: '/_sim/accounts/{accountId}/numbers',
@@ -25,9 +26,9 @@ export const operations = [
     body: GrantNumberBody,
     responses: { 201: { description: 'The number.', schema: PhoneNumber } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
-    handler: ({ rt, params, body }) => {
-      rt.accounts.require(params.accountId);
-      return reply.created(numberWire(rt.numbers.grant(params.accountId, body?.number)));
+    handler: ({ scope, params, body }) => {
+      scope.accounts.require(params.accountId);
+      return reply.created(numberWire(scope.numbers.grant(params.accountId, body?.number)));
     },
   }),
 ];
