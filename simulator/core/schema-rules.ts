@@ -27,6 +27,9 @@ export function withRules<T extends TSchema>(schema: T, rules: readonly SchemaRu
   return { ...schema, [RULES]: [...before, ...rules] };
 }
 
+/** A rule's schema for "the object has `field`, not null" (a field given, in the rules' words). */
+export const present = (field: string): Record<string, unknown> => ({ required: [field], properties: { [field]: { not: { type: 'null' } } } });
+
 /** The rules attached to `schema` itself (not to its properties). */
 export function rulesOf(schema: unknown): readonly SchemaRule[] {
   return (schema as WithRules | undefined)?.[RULES] ?? [];

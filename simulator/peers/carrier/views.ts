@@ -4,7 +4,7 @@
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../core/errors.ts';
 import { DateTime, Nullable, PhoneNumber, StringEnum, StringRefusedBy } from '../../core/schema.ts';
-import { withRules } from '../../core/schema-rules.ts';
+import { present, withRules } from '../../core/schema-rules.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { CalleeSchema, ReplySchema, DELIVERY_TYPES, OUTCOMES, type DeliveryRow, type ScriptRow } from './schema.ts';
 import { normalizePrefix } from './rules.ts';
@@ -73,7 +73,6 @@ export const CalleeFields = {
   ),
 };
 
-const given = (field: string) => ({ required: [field], properties: { [field]: { not: { type: 'null' } } } });
 export const ScriptBody = withRules(
   Type.Object(
     {
@@ -92,7 +91,7 @@ export const ScriptBody = withRules(
     },
     { $id: 'SimCarrierScriptRequest', additionalProperties: false },
   ),
-  [{ description: 'Exactly one of number and prefix.', code: 'VALIDATION', schema: { oneOf: [given('number'), given('prefix')] } }],
+  [{ description: 'Exactly one of number and prefix.', code: 'VALIDATION', schema: { oneOf: [present('number'), present('prefix')] } }],
 );
 
 /** A delivery as the control plane shows it; `owners` are the descriptors' `carrierOwners`. */

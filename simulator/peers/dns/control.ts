@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
 import { IpAddress, Nullable, StringEnum, StringRefusedBy } from '../../core/schema.ts';
 import { DNS_NAME_PATTERN } from '../../core/domain.ts';
-import { withRules } from '../../core/schema-rules.ts';
+import { present, withRules } from '../../core/schema-rules.ts';
 import { DnsFailureSchema, DnsRebindSchema, DnsRecordSchema, FAILURE_KINDS, MAX_TXT_LENGTH, RECORD_TYPES, dnsName } from './model.ts';
 import { operation } from './scope.ts';
 
@@ -47,7 +47,6 @@ const Zone = Type.Object(
   { records: Type.Array(DnsRecordSchema), failures: Type.Array(DnsFailureSchema) },
   { $id: 'SimDnsZone', additionalProperties: false },
 );
-const present = (field: string) => ({ required: [field], properties: { [field]: { not: { type: 'null' } } } });
 const AddFailureBody = withRules(
   Type.Object(
     {

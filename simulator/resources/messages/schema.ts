@@ -6,8 +6,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, HTTP_URL_PATTERN, Nullable, PhoneNumber, StringEnum, withDescription } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
-import { withRules } from '../../core/schema-rules.ts';
-import { present, SEND_RULES } from './send-rules.ts';
+import { present, withRules } from '../../core/schema-rules.ts';
+import { SEND_RULES } from './send-rules.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
 /** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */

@@ -1,9 +1,8 @@
 // The rules across the fields of a send (content.ts planContent, brand-content.ts), as JSON
 // Schema for the OpenAPI document: each names the code the handler answers when it is broken.
-import type { SchemaRule } from '../../core/schema-rules.ts';
+import { present, type SchemaRule } from '../../core/schema-rules.ts';
 
 // "Present" means given and not null; a Subject or MediaUrl counts when non-empty.
-export const present = (field: string) => ({ required: [field], properties: { [field]: { not: { type: 'null' } } } });
 const nonEmpty = (field: string, kind: 'string' | 'array') => ({ required: [field], properties: { [field]: kind === 'string' ? { type: 'string', minLength: 1 } : { type: 'array', minItems: 1 } } });
 const typeIs = (...types: string[]) => ({ required: ['Type'], properties: { Type: { enum: types } } });
 const none = (...schemas: object[]) => ({ not: { anyOf: schemas } });
