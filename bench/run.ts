@@ -78,12 +78,12 @@ async function main() {
     warm.push(performance.now() - t);
   }
 
-  // 1b. Calls through a flow on the virtual clock (issue 10): the median of three runs.
+  // 1b. Calls through a flow on the virtual clock (docs/decisions.md "Calls"): the median of three runs.
   const callRuns: Awaited<ReturnType<typeof benchCalls>>[] = [];
   for (let i = 0; i < 3; i++) callRuns.push(await benchCalls());
   const calls = [...callRuns].sort((a, b) => a.ms - b.ms)[1]!;
 
-  // 1c. A call batch of 100,000 recipients over a week (issue 12), in a process of its own so that
+  // 1c. A call batch of 100,000 recipients over a week (docs/decisions.md "Call batches"), in a process of its own so that
   // its resident set is its own; with one ended call's weight measured first (--expose-gc).
   const batch = await new Promise<BatchBench>((resolve, reject) => {
     const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/call-batches.ts', '--json', '--per-call'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -92,7 +92,7 @@ async function main() {
     child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`bench/call-batches.ts exited with ${code}`))));
   });
 
-  // 1d. 10,000 managed agent calls with a real MCP tool call each (issue 27), in a process of its
+  // 1d. 10,000 managed agent calls with a real MCP tool call each (docs/decisions.md "Managed agents"), in a process of its
   // own (its fake MCP server and sessions are its own too).
   const agentCalls = await new Promise<AgentCallsBench>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', '-e', "import('./bench/agent-calls.ts').then(async (m) => console.log(JSON.stringify(await m.benchAgentCalls())))"], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -101,7 +101,7 @@ async function main() {
     child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`bench/agent-calls.ts exited with ${code}`))));
   });
 
-  // 1e. The whole conformance kit in process, as `npm run conformance -- run` (issue 26): the median of three runs.
+  // 1e. The whole conformance kit in process, as `npm run conformance -- run` (docs/decisions.md "Conformance kit"): the median of three runs.
   const kitRuns: KitBench[] = [];
   for (let i = 0; i < 3; i++) kitRuns.push(await benchKit());
   const kit = [...kitRuns].sort((a, b) => a.ms - b.ms)[1]!;
@@ -199,7 +199,7 @@ async function main() {
     ],
     ['no errors or non-2xx under load', `${s.errors + s.non2xx + b.errors + b.non2xx}`, s.errors + s.non2xx + b.errors + b.non2xx === 0],
   ];
-  // Agent SDK: concurrent calls exchanging audio each way, against a bare ws echo server (issue 28).
+  // Agent SDK: concurrent calls exchanging audio each way, against a bare ws echo server (docs/decisions.md "Agent SDK (bring your own agent)").
   const agent = await benchAgentSdk();
   const sp = agent.realtime.spacing;
   checks.push(
