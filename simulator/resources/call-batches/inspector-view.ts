@@ -21,12 +21,15 @@ export const BATCH_VIEW_SCRIPT = String.raw`window.inspectorViews = window.inspe
     try { f = new Intl.DateTimeFormat('en-GB', { timeZone: tz, month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }); } catch (e) { f = null; }
     return function (t) { return f ? f.format(new Date(t)) : new Date(t).toISOString().slice(5, 16); };
   }
-  function axisX(x, from, to, y, label) {
+  // Ticks on whole hours (or minutes), at most seven, whatever the span.
+  var STEPS = [5, 15, 30, 60, 120, 180, 360, 720, 1440, 2880, 10080, 43200].map(function (m) { return m * 60000; });
+  function axisX(x, from, to, y, label, labelY) {
+    var step = STEPS[STEPS.length - 1];
+    for (var i = 0; i < STEPS.length; i++) if ((to - from) / STEPS[i] <= 6) { step = STEPS[i]; break; }
     var out = '';
-    for (var k = 0; k <= 5; k++) {
-      var t = from + (to - from) * k / 5;
+    for (var t = Math.ceil(from / step) * step; t <= to; t += step) {
       out += '<line x1="' + num(x(t)) + '" x2="' + num(x(t)) + '" y1="' + T + '" y2="' + y + '" stroke="#d0d7de" stroke-width="0.5"/>' +
-        '<text x="' + num(x(t)) + '" y="' + (y + 14) + '" font-size="11" text-anchor="' + (k === 0 ? 'start' : k === 5 ? 'end' : 'middle') + '" fill="#57606a">' + label(t) + '</text>';
+        '<text x="' + num(x(t)) + '" y="' + ((labelY || y) + 14) + '" font-size="11" text-anchor="' + (x(t) > W - R - 40 ? 'end' : x(t) < L + 40 ? 'start' : 'middle') + '" fill="#57606a">' + label(t) + '</text>';
     }
     return out;
   }
@@ -75,7 +78,7 @@ export const BATCH_VIEW_SCRIPT = String.raw`window.inspectorViews = window.inspe
   function dialsChart(c, h) {
     var from = at(c.span.from), to = at(c.span.to), x = scaleX(from, to);
     var d = c.dialsPerHour, step = d.seconds * 1000, first = at(d.first), stride = Math.max(1, Math.ceil(d.values.length / COLUMNS));
-    var rounds = c.rounds.length, stripes = 14 * rounds, y0 = H - 24 - stripes;
+    var rounds = c.rounds.length, stripes = 14 * rounds + 6, y0 = H - 24;
     var peak = 0;
     d.values.forEach(function (v) { if (v > peak) peak = v; });
     var max = Math.max(d.limit, peak) * 1.1 || 1;
@@ -89,18 +92,18 @@ export const BATCH_VIEW_SCRIPT = String.raw`window.inspectorViews = window.inspe
     }
     var bands = '';
     c.windows.forEach(function (w) {
-      var x0 = x(at(w.from)), x1 = x(at(w.to)), row = y0 + 16 + (w.round - 1) * 14;
+      var x0 = x(at(w.from)), x1 = x(at(w.to)), row = y0 + 6 + (w.round - 1) * 14;
       var color = ROUND_COLOR[(w.round - 1) % ROUND_COLOR.length];
       bands += '<rect x="' + num(x0) + '" y="' + T + '" width="' + num(x1 - x0) + '" height="' + (y0 - T) + '" fill="' + color + '" fill-opacity="0.06"/>' +
         '<rect class="window" x="' + num(x0) + '" y="' + row + '" width="' + num(Math.max(1, x1 - x0)) + '" height="10" fill="' + color + '" data-round="' + w.round + '" data-from="' + h.esc(w.from) + '" data-to="' + h.esc(w.to) + '"><title>round ' + w.round + ' may dial ' + h.esc(w.from) + ' to ' + h.esc(w.to) + '</title></rect>';
     });
     var names = '';
-    for (var r = 1; r <= rounds; r++) names += '<text x="' + (L - 6) + '" y="' + (y0 + 25 + (r - 1) * 14) + '" font-size="11" text-anchor="end" fill="#57606a">round ' + r + '</text>';
+    for (var r = 1; r <= rounds; r++) names += '<text x="' + (L - 6) + '" y="' + (y0 + 15 + (r - 1) * 14) + '" font-size="11" text-anchor="end" fill="#57606a">round ' + r + '</text>';
     var limit = '<line x1="' + L + '" x2="' + (W - R) + '" y1="' + num(y(d.limit)) + '" y2="' + num(y(d.limit)) + '" stroke="#cf222e" stroke-dasharray="6 4" id="batch-pace-limit" data-limit="' + d.limit + '"/>' +
       '<text x="' + (W - R) + '" y="' + num(y(d.limit) - 4) + '" font-size="11" text-anchor="end" fill="#cf222e">pace: ' + d.limit.toLocaleString('en') + ' an hour</text>';
-    return '<svg viewBox="0 0 ' + W + ' ' + H + '" width="100%" role="img" aria-labelledby="batch-dials-title" id="batch-dials">' +
+    return '<svg viewBox="0 0 ' + W + ' ' + (H + stripes) + '" width="100%" role="img" aria-labelledby="batch-dials-title" id="batch-dials">' +
       '<title id="batch-dials-title">Dials per hour against the pace, and when each round may dial</title>' +
-      axisY(max, y0, T, '') + bands + bars + limit + names + axisX(x, from, to, H - 24, timeLabel(c.timezone)) + nowLine(x, c, y0) + '</svg>';
+      axisY(max, y0, T, '') + bands + bars + limit + names + axisX(x, from, to, y0, timeLabel(c.timezone), y0 + stripes) + nowLine(x, c, y0) + '</svg>';
   }
 
   function legend(c, h) {
