@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
-import { artifactsDir, chromiumAvailable, launchChromium } from './chromium.ts';
+import { artifactsDir, chromiumAvailable, collectConsoleErrors, launchChromium } from './chromium.ts';
 import { createSimulator, type ListeningServer } from '../index.ts';
 import { call, ACME } from './helpers.ts';
 
@@ -67,12 +67,7 @@ describe.skipIf(!available)('the inspector\'s batch view in Chromium', () => {
   async function open(hash: string): Promise<Page> {
     const page = await browser.newPage();
     await page.setViewportSize({ width: 1280, height: 900 });
-    page.on('console', (m) => {
-      // As in the inspector's test: the browser logs each 4xx answer (the token prompt's 401, a
-      // missing favicon) as a console error; anything else logged as an error counts.
-      if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) consoleErrors.push(m.text());
-    });
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    collectConsoleErrors(page, consoleErrors);
     await page.goto(`${server.url}/_sim/ui${hash}`);
     await page.getByLabel('Control-plane token').fill(TOKEN);
     await page.getByRole('button', { name: 'Open' }).click();
