@@ -11,6 +11,7 @@ import { operations as control } from './control.ts';
 import { BATCH_VIEW_SCRIPT } from './inspector-view.ts';
 import { jobs, needs } from './ports.ts';
 import { CALL_BATCH_IDS } from './schema.ts';
+import { examples } from './examples.ts';
 import { callBatchesState } from './state.ts';
 
 export const callBatches = defineFamily({
@@ -21,6 +22,7 @@ export const callBatches = defineFamily({
   state: callBatchesState,
   operations,
   control,
+  examples,
   tags: {
     'Call batches':
       'Campaigns: recipients called in rounds on the virtual clock within windows, the legal calling hours, a concurrency limit and a pace; texts to those not reached; counts per recipient status.',
