@@ -12,6 +12,8 @@ import { voiceSteps } from './voice-steps.ts';
 import { runtimeOf } from '../internal.ts';
 import { BatchSeries, MAX_BUCKETS } from '../resources/call-batches/series.ts';
 import { TASK_STATUSES } from '../resources/call-batches/schema.ts';
+import { BatchChartSchema } from '../resources/call-batches/chart.ts';
+import { schemaErrors } from '../core/schema.ts';
 
 const FROM = '07012340001';
 const HOUR_MS = 3_600_000;
@@ -102,6 +104,7 @@ describe('call batches: the chart data', () => {
     await h.advance(3 * 86_400);
     const c = await h.chart(id);
     const batch = (await h.call('GET', h.acme(`/call-batches/${id}`))).json;
+    expect(schemaErrors(BatchChartSchema, c)).toEqual([]); // the answer is what /openapi.json says, field for field
     expect(c.counts).toEqual(batch.counts);
     expect(c.total).toBe(90);
     for (let i = 0; i < c.buckets.count; i++) expect(TASK_STATUSES.reduce((sum, st) => sum + c.series[st][i], 0)).toBe(90);

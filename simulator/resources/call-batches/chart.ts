@@ -3,9 +3,10 @@
 // (its windows within the legal hours) and how each round's calls ended. Built from the batch's
 // series (series.ts) and its row, never from its tasks: the cost is O(buckets + rounds) whatever
 // the number of recipients, so the page can ask again at every event.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { iso } from '../../core/clock.ts';
 import { ENDED_BATCH, TASK_STATUSES, type TaskStatus } from './schema.ts';
-import { MAX_BUCKETS, type BatchSeries, type RoundTally } from './series.ts';
+import { MAX_BUCKETS, RoundTallySchema, type BatchSeries } from './series.ts';
 import type { CallingTime } from './windows.ts';
 import type { Live } from './live.ts';
 
@@ -13,30 +14,45 @@ const HOUR = 3_600_000;
 /** Open stretches drawn per round at most (a long span of short windows is cut there, and says so). */
 const MAX_STRETCHES = 500;
 
-export interface BatchChart {
-  batchId: string;
-  accountId: string;
-  name: string;
-  status: string;
-  timezone: string;
-  now: string;
-  startAt: string | null;
-  endAt: string | null;
-  maxConcurrency: number;
-  pacingPerMinute: number;
-  total: number;
-  /** recipients per status now: the numbers getCallBatch answers */
-  counts: Record<TaskStatus, number>;
-  /** the drawn span: from the first bucket to the last one's end, or now while the batch goes on */
-  span: { from: string; to: string };
-  buckets: { first: string; seconds: number; count: number; max: number };
-  /** per status, recipients at the end of each bucket */
-  series: Record<TaskStatus, number[]>;
-  dialsPerHour: { first: string; seconds: number; averaged: boolean; values: number[]; limit: number };
-  windows: { round: number; from: string; to: string }[];
-  windowsCut: boolean;
-  rounds: ({ round: number; after: number | null; on: string[] | null } & RoundTally)[];
-}
+const Instant = Type.String({ format: 'date-time' });
+const PerStatus = <T extends TSchema>(item: T) => Type.Object(Object.fromEntries(TASK_STATUSES.map((st) => [st, item])) as Record<TaskStatus, T>, { additionalProperties: false });
+
+export const BatchChartSchema = Type.Object(
+  {
+    batchId: Type.String(),
+    accountId: Type.String(),
+    name: Type.String(),
+    status: Type.String(),
+    timezone: Type.String(),
+    now: Instant,
+    startAt: Type.Union([Instant, Type.Null()]),
+    endAt: Type.Union([Instant, Type.Null()]),
+    maxConcurrency: Type.Integer(),
+    pacingPerMinute: Type.Integer(),
+    total: Type.Integer(),
+    counts: PerStatus(Type.Integer()),
+    span: Type.Object({ from: Instant, to: Instant }, { additionalProperties: false, description: 'From the first bucket to the last one\'s end, or now while the batch goes on.' }),
+    buckets: Type.Object(
+      { first: Instant, seconds: Type.Integer(), count: Type.Integer(), max: Type.Integer() },
+      { additionalProperties: false, description: 'Bucket i covers first + i × seconds; buckets widen so that count never passes max.' },
+    ),
+    series: PerStatus(Type.Array(Type.Integer(), { description: 'Recipients in this status at the end of each bucket.' })),
+    dialsPerHour: Type.Object(
+      { first: Instant, seconds: Type.Integer(), averaged: Type.Boolean(), values: Type.Array(Type.Number()), limit: Type.Integer({ description: 'pacingPerMinute × 60' }) },
+      { additionalProperties: false, description: 'Per clock hour while buckets are an hour or shorter (seconds 3600); else each bucket\'s mean per hour (averaged).' },
+    ),
+    windows: Type.Array(Type.Object({ round: Type.Integer({ minimum: 1 }), from: Instant, to: Instant }, { additionalProperties: false }), { description: 'When each round may dial within the span.' }),
+    windowsCut: Type.Boolean({ description: 'More stretches than are drawn (500 a round).' }),
+    rounds: Type.Array(
+      Type.Object(
+        { round: Type.Integer({ minimum: 1 }), after: Type.Union([Type.Integer(), Type.Null()]), on: Type.Union([Type.Array(Type.String()), Type.Null()]), ...RoundTallySchema.properties },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { $id: 'SimCallBatchChart', additionalProperties: false },
+);
+export type BatchChart = Static<typeof BatchChartSchema>;
 
 /** Dials per hour: summed per clock hour while buckets are an hour or shorter, else each bucket's mean per hour. */
 function dialsPerHour(s: BatchSeries, limit: number): BatchChart['dialsPerHour'] {

@@ -5,7 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
 import { batchErrors } from './model.ts';
 import { operation } from './scope.ts';
-import { batchChart } from './chart.ts';
+import { BatchChartSchema, batchChart } from './chart.ts';
 
 export const operations = [
   operation({
@@ -19,7 +19,7 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     params: { batchId: Type.String() },
-    responses: { 200: { description: 'The batch\'s chart data.', schema: Type.Object({}, { $id: 'SimCallBatchChart', additionalProperties: true }) } },
+    responses: { 200: { description: 'The batch\'s chart data.', schema: BatchChartSchema } },
     errors: [batchErrors.NOT_FOUND],
     handler: ({ scope, params }) => {
       const model = scope.callBatches;
