@@ -172,6 +172,26 @@ describe('call batches: the chart data', () => {
     expect(c.rounds[0].dialed + 1 + c.counts.canceled).toBe(4);
   });
 
+  it('a draft with no recipients has no bucket yet; recipients added later start it, and every bucket sums to those added by its end', async () => {
+    const h = sim();
+    const cf = await h.flow();
+    const r = await h.call('POST', h.acme('/call-batches'), { Name: 'later', From: FROM, CallFlowId: cf, Status: 'draft', Tasks: [] });
+    const empty = await h.chart(r.json.batchId);
+    expect(empty.buckets.count).toBe(0);
+    expect([empty.span.from, empty.span.to, empty.dialsPerHour.first]).toEqual([empty.now, empty.now, empty.now]);
+    await h.call('POST', h.acme(`/call-batches/${r.json.batchId}/tasks`), { Tasks: [{ To: '01020000001' }, { To: '01020000002' }] });
+    await h.advance(300);
+    await h.call('POST', h.acme(`/call-batches/${r.json.batchId}/tasks`), { Tasks: [{ To: '01020000003' }] });
+    await h.call('POST', h.acme(`/call-batches/${r.json.batchId}/actions`), { Action: 'resume' });
+    await h.advance(3600);
+    const c = await h.chart(r.json.batchId);
+    const sums = Array.from({ length: c.buckets.count }, (_, i) => TASK_STATUSES.reduce((sum, st) => sum + c.series[st][i], 0));
+    expect(sums[0]).toBe(2);
+    expect(sums[5]).toBe(3); // the sixth minute holds the third recipient
+    expect(sums.every((n, i) => n === (i < 5 ? 2 : 3))).toBe(true);
+    expect(c.counts).toEqual({ pending: 0, dialing: 0, done: 3, failed: 0, canceled: 0, suppressed: 0, expired: 0 });
+  });
+
   it('survives a snapshot; reading it changes nothing; a snapshot without batches has no series, one without series restores', async () => {
     const h = sim();
     expect(Object.keys((h.sim.snapshot() as any).models.callBatches)).toEqual(['batches']);

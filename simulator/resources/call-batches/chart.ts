@@ -55,8 +55,8 @@ export const BatchChartSchema = Type.Object(
 export type BatchChart = Static<typeof BatchChartSchema>;
 
 /** Dials per hour: summed per clock hour while buckets are an hour or shorter, else each bucket's mean per hour. */
-function dialsPerHour(s: BatchSeries, limit: number): BatchChart['dialsPerHour'] {
-  const first = s.first ?? 0;
+function dialsPerHour(s: BatchSeries, limit: number, now: number): BatchChart['dialsPerHour'] {
+  const first = s.first ?? now;
   if (s.widthMs > HOUR) {
     return { first: iso(first), seconds: s.widthMs / 1000, averaged: true, values: s.dials.map((d) => d / (s.widthMs / HOUR)), limit };
   }
@@ -122,7 +122,7 @@ export function batchChart(live: Live, s: BatchSeries, time: CallingTime, now: n
     span: { from: iso(first), to: iso(to) },
     buckets: { first: iso(first), seconds: s.widthMs / 1000, count: s.length, max: MAX_BUCKETS },
     series,
-    dialsPerHour: dialsPerHour(s, b.pacingPerMinute * 60),
+    dialsPerHour: dialsPerHour(s, b.pacingPerMinute * 60, now),
     windows: stretches.windows,
     windowsCut: stretches.cut,
     rounds: b.rounds.map((r, i) => ({ round: i + 1, after: r.after, on: r.on, ...(s.rounds[i] ?? { dialed: 0, retried: 0, outcomes: {} }) })),
