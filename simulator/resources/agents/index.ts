@@ -15,6 +15,7 @@ import { operations as control } from './control.ts';
 import { jobs, needs, type AgentsModelScope } from './ports.ts';
 import { AGENT_IDS, AgentsStateSchema, type AgentsState } from './schema.ts';
 import { agentsFixture } from './fixture.ts';
+import { examples } from './examples.ts';
 
 function build(scope: AgentsModelScope): AgentsModel {
   const model = new AgentsModel({
@@ -56,6 +57,7 @@ export const agents = defineFamily({
   state: ownPart<AgentsState, AgentsModel>(AgentsStateSchema),
   fixture: agentsFixture,
   operations,
+  examples,
   control,
   tags: {
     Agents: 'Managed AI call agents: configuration, voices, knowledge documents and the MCP tools they may call; their calls are scripted through the control plane (docs/agents.md).',
