@@ -4,14 +4,15 @@
 // starts with the bundle's size and modification time: V8 checks only a cache's length-based
 // source hash and its own version, so a rebuilt bundle must never meet a cache made for another.
 // A missing, foreign or rejected cache is written anew shortly after start (when the functions
-// of the start are compiled), by write-then-rename, so concurrent starts never read half a file.
+// of the start are compiled) or at exit if sooner, by write-then-rename, so concurrent starts
+// never read half a file.
 import { closeSync, fstatSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 
-/** How long after the bundle's first run the cache is written (the start's functions compiled by then); a run ending sooner writes none. */
+/** How long after the bundle's first run the cache is written (the start's functions compiled by then); a run ending sooner writes it at exit. */
 export const WRITE_CACHE_AFTER_MS = 300;
 
 /** Loads and runs `bundle`, as Node would a CommonJS main module, with `import.meta.url` given as `__bundleUrl`. */
@@ -35,7 +36,14 @@ export function runBundle(bundle) {
   });
   quietAboutTheDefaultLoader();
   if (!cachedData || script.cachedDataRejected) {
-    setTimeout(() => writeCache(cacheFile, key, script), WRITE_CACHE_AFTER_MS).unref();
+    // After start, or at exit if that comes first (a start stopped at its first answer still leaves a cache).
+    let written = false;
+    const write = () => {
+      if (!written) writeCache(cacheFile, key, script);
+      written = true;
+    };
+    setTimeout(write, WRITE_CACHE_AFTER_MS).unref();
+    process.once('exit', write);
   }
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle), pathToFileURL(bundle).href);

@@ -1,6 +1,7 @@
 // bin/run-bundle.mjs runs `npm start`'s CommonJS bundle through a V8 code cache: the bundle runs
 // with its require, file names and import.meta.url, the cache is written beside it after start,
 // and a cache made for another build of the bundle is never used but replaced.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,6 +47,18 @@ describe('runBundle', () => {
     expect(seen.runBundleSaw!.map((x) => (x as unknown[])[0])).toEqual(['old', 'new']);
     await settle();
     expect(readFileSync(`${file}.v8cache`).equals(before)).toBe(false);
+    expect(existsSync(`${file}.v8cache`)).toBe(true);
+  });
+});
+
+describe('runBundle in a process that ends at once', () => {
+  it('writes the cache at exit', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'run-bundle-'));
+    const file = path.join(dir, 'sim.cjs');
+    writeFileSync(file, 'process.exit(0);');
+    const runner = pathToFileURL(path.join(import.meta.dirname, '..', 'run-bundle.mjs')).href;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `import { runBundle } from ${JSON.stringify(runner)}; runBundle(${JSON.stringify(file)});`]);
+    expect(r.status).toBe(0);
     expect(existsSync(`${file}.v8cache`)).toBe(true);
   });
 });
