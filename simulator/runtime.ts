@@ -102,7 +102,7 @@ export class Runtime {
   /** Fake external MCP servers on loopback (live peers, not state). */
   readonly mcpServers = new FakeMcpServers();
   /** The call runtime's MCP client (connection tests); registered with the I/O barrier. */
-  readonly mcpRunner = new McpRunner(this.egress, this.mcpServers);
+  readonly mcpRunner = new McpRunner(this.egress, this.mcpServers, this.io);
   /** Manual by default; createSimulator installs the realtime driver when asked. */
   clockDriver: ClockDriver = manualDriver();
 

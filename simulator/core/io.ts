@@ -2,6 +2,9 @@
 // time, so the virtual clock must not move past an instant while I/O started at or before it
 // is still under way, or the next step (a retry, say) would depend on how fast the network was.
 // Peers register here; the clock advance (core/advance.ts) and the control plane wait on it.
+// Every outcome of such I/O enters the models through `outcome()`: with durable state an
+// outcome gate (outcome-gate.ts) records it, or hands it back on replay; without, the work runs.
+import type { LostOutcome, OutcomeGate } from './outcome-gate.ts';
 
 export interface PendingIo {
   /** True while the peer has work started or queued. */
@@ -12,6 +15,23 @@ export interface PendingIo {
 
 export class IoBarrier {
   private readonly peers: PendingIo[] = [];
+  private gate: OutcomeGate | undefined;
+
+  /** Durable state: from now on every outcome goes through the gate, which the barrier also waits for. */
+  attach(gate: OutcomeGate): void {
+    if (this.gate) throw new Error('an outcome gate is already attached');
+    this.gate = gate;
+    this.register(gate);
+  }
+
+  /**
+   * The one way an outcome of wall-clock I/O reaches a model: `kind` names it in the journal,
+   * `work` does the I/O (never run on replay), `lost` is what lands when the process died while
+   * it was in flight (default: the work is done again after the restart).
+   */
+  outcome<T>(kind: string, work: () => Promise<T>, lost?: LostOutcome<T>): Promise<T> {
+    return this.gate ? this.gate.perform(kind, work, lost) : work();
+  }
 
   register(peer: PendingIo): void {
     this.peers.push(peer);

@@ -143,6 +143,11 @@ export interface OperationSpec<
   handler: (
     ctx: Ctx<StaticRecord<P>, Partial<StaticRecord<Q>>, B extends TSchema ? Static<B> : undefined>,
   ) => Reply | Promise<Reply>;
+  /**
+   * It changes only live peers (sockets the simulator runs, such as fake MCP servers), never
+   * state: a durable state dir does not journal it, and a restart does not bring those peers back.
+   */
+  liveOnly?: boolean;
   /** Set by scoped definers: the handler gets `scope` only (its family's, or the root's when no family owns it). */
   scoped?: boolean;
   /** Set by the registry: the key of the family that declared it (its scope is the one handed in). */

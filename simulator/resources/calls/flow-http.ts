@@ -9,7 +9,7 @@
 import type dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import type { Agent, Dispatcher } from 'undici';
-import { InFlight, type PendingIo } from '../../core/io.ts';
+import { InFlight, type IoBarrier, type PendingIo } from '../../core/io.ts';
 import type { EgressGuard } from '../../peers/egress.ts';
 
 export const DEFAULT_FLOW_HTTP_TIMEOUT_MS = 5000;
@@ -73,7 +73,10 @@ export class FlowHttpClient implements PendingIo {
   private agent: Agent | undefined; // made on the first request
   timeoutMs = DEFAULT_FLOW_HTTP_TIMEOUT_MS;
 
-  constructor(private readonly guard: EgressGuard) {}
+  constructor(
+    private readonly guard: EgressGuard,
+    private readonly io: IoBarrier,
+  ) {}
 
   get busy(): boolean {
     return this.inFlight.busy;
@@ -95,7 +98,8 @@ export class FlowHttpClient implements PendingIo {
    * Callers check refusal() first.
    */
   send(req: FlowHttpRequest, land: (answer: FlowHttpAnswer) => void): void {
-    this.inFlight.track(this.attempt(req), land);
+    // The answer enters through the I/O barrier (recorded with durable state); a request cut by a restart is sent again.
+    this.inFlight.track(this.io.outcome('flow.http', () => this.attempt(req)), land);
   }
 
   private async attempt(req: FlowHttpRequest): Promise<FlowHttpAnswer> {

@@ -7,7 +7,7 @@
 // gives the same stream. docs/webhooks.md "Media streams" documents them; docs/decisions.md
 // "VoiceML" the choices.
 import type { Agent } from 'undici';
-import { InFlight, type PendingIo } from '../../../core/io.ts';
+import { InFlight, type IoBarrier, type PendingIo } from '../../../core/io.ts';
 import type { EgressGuard } from '../../../peers/egress.ts';
 import { guardedLookup, loadUndici, outboundUrl } from '../flow-http.ts';
 
@@ -102,7 +102,10 @@ export class MediaStreamClient implements PendingIo {
   private agent: Agent | undefined;
   timeoutMs = DEFAULT_STREAM_TIMEOUT_MS;
 
-  constructor(private readonly guard: EgressGuard) {}
+  constructor(
+    private readonly guard: EgressGuard,
+    private readonly io: IoBarrier,
+  ) {}
 
   get busy(): boolean {
     return this.inFlight.busy;
@@ -122,7 +125,9 @@ export class MediaStreamClient implements PendingIo {
 
   /** Runs the stream and hands the outcome to `land` while it still counts as in flight (as FlowHttpClient.send). */
   open(session: StreamSession, land: (outcome: StreamOutcome) => void): void {
-    this.inFlight.track(this.run(session), land);
+    // The outcome enters through the I/O barrier (recorded with durable state). A stream cut by a
+    // restart is not opened again: its socket died with the process, so it failed (docs/decisions.md "Durable state").
+    this.inFlight.track(this.io.outcome('media.stream', () => this.run(session), (): StreamOutcome => ({ ok: false, reason: `the stream to ${session.url} was cut: the simulator restarted` })), land);
   }
 
   private async run(s: StreamSession): Promise<StreamOutcome> {

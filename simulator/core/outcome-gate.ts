@@ -1,0 +1,117 @@
+// The one door through which the outcome of wall-clock I/O (a webhook attempt, an MCP connection
+// test, a flow's `http` request or VoiceML fetch, a media stream) enters the deterministic core
+// when the simulator keeps durable state (docs/decisions.md "Durable state"). Live, the real work
+// runs; its outcome is written to the recorder and then handed to the waiting model, each in its
+// own turn of the event loop, so the order the journal holds is the order the models saw. On
+// replay nothing goes out: each outcome waits until the journal hands it back. Outcomes are
+// numbered in the order the I/O started, which is deterministic (the models start it), so the
+// journal's number finds the same waiting model on replay. Without a durable state dir no gate
+// is attached and the I/O barrier calls the work directly (core/io.ts).
+import type { PendingIo } from './io.ts';
+
+/** How a gated piece of I/O settled: its value (plain JSON), or the message of the error it threw. */
+export type Settled = { value?: unknown; error?: undefined } | { error: string };
+
+/** Where outcomes are written before they land (the durable state dir's journal). */
+export interface OutcomeRecorder {
+  record(id: number, kind: string, settled: Settled): void;
+}
+
+/** The outcome to land instead of doing the I/O again when the process died while it was in flight. */
+export type LostOutcome<T> = () => T;
+
+interface Waiting {
+  id: number;
+  kind: string;
+  work: () => Promise<unknown>;
+  lost: LostOutcome<unknown> | undefined;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+export class OutcomeGate implements PendingIo {
+  private replaying = true;
+  private nextId = 0;
+  private readonly waiting = new Map<number, Waiting>(); // maps an outcome number to the model waiting for it
+  private idleWaiters: (() => void)[] = [];
+
+  /** `defer`: runs a function in a later turn of the event loop (setImmediate; the core sets no timers itself). */
+  constructor(
+    private readonly recorder: OutcomeRecorder,
+    private readonly defer: (fn: () => void) => void,
+  ) {}
+
+  get busy(): boolean {
+    return this.waiting.size > 0;
+  }
+
+  whenIdle(): Promise<void> {
+    return this.busy ? new Promise((resolve) => this.idleWaiters.push(resolve)) : Promise.resolve();
+  }
+
+  get isReplaying(): boolean {
+    return this.replaying;
+  }
+
+  /** Runs (live) or awaits (replay) one piece of I/O; the promise settles with the recorded outcome. */
+  perform<T>(kind: string, work: () => Promise<T>, lost?: LostOutcome<T>): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      const w: Waiting = { id, kind, work, lost, resolve: resolve as (v: unknown) => void, reject };
+      this.waiting.set(id, w);
+      if (!this.replaying) this.run(w);
+    });
+  }
+
+  /** Replay: the journal's outcome `id`; false when no I/O of that number is waiting (the journal does not fit this code). */
+  land(id: number, settled: Settled): boolean {
+    const w = this.waiting.get(id);
+    if (!w) return false;
+    this.settle(w, settled, false);
+    return true;
+  }
+
+  /** The kind of the outcome `id` that is waiting, if any (for replay's error messages). */
+  waitingKind(id: number): string | undefined {
+    return this.waiting.get(id)?.kind;
+  }
+
+  /**
+   * Replay is over: I/O still waiting was in flight when the process died. Each is done again
+   * for real, or lands its `lost` outcome (recorded like any other), in the order it started.
+   */
+  goLive(): void {
+    this.replaying = false;
+    for (const w of [...this.waiting.values()].sort((a, b) => a.id - b.id)) {
+      if (w.lost) {
+        const lost = w.lost;
+        this.defer(() => this.settle(w, { value: lost() }, true));
+      } else {
+        this.run(w);
+      }
+    }
+  }
+
+  /** A new journal starts numbering from 0; only while nothing waits (a compaction waits for a quiet moment). */
+  restartNumbering(): void {
+    if (this.busy) throw new Error('outcome numbering restarted while I/O is in flight');
+    this.nextId = 0;
+  }
+
+  private run(w: Waiting): void {
+    w.work().then(
+      (value) => this.defer(() => this.settle(w, { value }, true)),
+      (e: unknown) => this.defer(() => this.settle(w, { error: (e as Error)?.message ?? String(e) }, true)),
+    );
+  }
+
+  /** Records (live) and hands the outcome over; the model sees the recorded JSON, as on replay. */
+  private settle(w: Waiting, settled: Settled, record: boolean): void {
+    if (!this.waiting.delete(w.id)) return;
+    const plain: Settled = settled.error !== undefined ? { error: settled.error } : settled.value === undefined ? {} : { value: JSON.parse(JSON.stringify(settled.value)) };
+    if (record) this.recorder.record(w.id, w.kind, plain);
+    if (plain.error !== undefined) w.reject(new Error(plain.error));
+    else w.resolve(plain.value);
+    if (!this.busy) for (const f of this.idleWaiters.splice(0)) f();
+  }
+}
