@@ -1,8 +1,9 @@
 // The state dir on disk (docs/decisions.md "Durable state"): generations of a snapshot file and
 // the journal written after it, and a lock naming the process that uses the dir.
 //
-//   snapshot-000003.json   line 1: a header (format, generation, fixture, seed, settings, the
-//                          state's length and SHA-256); line 2: the state (GET /_sim/state)
+//   snapshot-000003.json   line 1: the format, and the length and SHA-256 of the rest; line 2: a
+//                          header (generation, fixture, seed, settings); line 3: the state
+//                          (what GET /_sim/state answers)
 //   journal-000003.ndjson  the entries since that snapshot (entries.ts), one per line
 //   LOCK                   the pid of the process using the dir
 //
@@ -24,17 +25,21 @@ export class StateDirError extends Error {
   override name = 'StateDirError';
 }
 
-export interface SnapshotHeader {
+/** Line 1 of a snapshot file: what it is, and what the rest must be. */
+interface Seal {
   format: typeof STATE_DIR_FORMAT;
   version: number;
+  bytes: number;
+  sha256: string;
+}
+
+export interface SnapshotHeader {
   generation: number;
   /** The fixture the state started from: POST /_sim/reset goes back to it. */
   fixture: Fixture;
   /** The seed the simulator started with: a reset without a seed returns to it. */
   initialSeed: number;
   settings: LiveSettings;
-  stateBytes: number;
-  stateSha256: string;
 }
 
 const pad = (g: number) => String(g).padStart(6, '0');
@@ -80,15 +85,23 @@ export function lockDir(dir: string, warn: (message: string) => void): () => voi
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+  // A process killed a moment ago may linger as a zombie until its parent reaps it (Linux shows it).
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
 }
 
-function fileText(header: Omit<SnapshotHeader, 'stateBytes' | 'stateSha256'>, stateText: string): string {
-  const full: SnapshotHeader = { ...header, stateBytes: Buffer.byteLength(stateText), stateSha256: createHash('sha256').update(stateText).digest('hex') };
-  return `${JSON.stringify(full)}\n${stateText}\n`;
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+function fileText(header: SnapshotHeader, stateText: string): string {
+  const rest = `${JSON.stringify(header)}\n${stateText}\n`;
+  const seal: Seal = { format: STATE_DIR_FORMAT, version: STATE_DIR_VERSION, bytes: Buffer.byteLength(rest), sha256: sha256(rest) };
+  return `${JSON.stringify(seal)}\n${rest}`;
 }
 
 function syncDir(dir: string): void {
@@ -101,7 +114,7 @@ function syncDir(dir: string): void {
 }
 
 /** Writes a whole snapshot file now (the first generation, and on close). */
-export function writeSnapshotSync(dir: string, header: Omit<SnapshotHeader, 'stateBytes' | 'stateSha256'>, stateText: string): void {
+export function writeSnapshotSync(dir: string, header: SnapshotHeader, stateText: string): void {
   const final = path.join(dir, snapshotName(header.generation));
   const tmp = `${final}.tmp`;
   const fd = openSync(tmp, 'w', 0o600);
@@ -116,7 +129,7 @@ export function writeSnapshotSync(dir: string, header: Omit<SnapshotHeader, 'sta
 }
 
 /** The same without blocking the event loop (a compaction while the simulator serves). */
-export async function writeSnapshot(dir: string, header: Omit<SnapshotHeader, 'stateBytes' | 'stateSha256'>, stateText: string): Promise<void> {
+export async function writeSnapshot(dir: string, header: SnapshotHeader, stateText: string): Promise<void> {
   const final = path.join(dir, snapshotName(header.generation));
   const tmp = `${final}.tmp`;
   const handle = await openAsync(tmp, 'w', 0o600);
@@ -137,27 +150,32 @@ export function readSnapshot(dir: string, generation: number): { header: Snapsho
     new StateDirError(`state dir ${dir}: ${name} is damaged (${why}); refusing to start rather than lose state. Restore the dir from a backup, or move it aside to start empty.`);
   const text = readFileSync(path.join(dir, name), 'utf8');
   const cut = text.indexOf('\n');
-  if (cut === -1) throw damaged('no header line');
-  let header: SnapshotHeader;
+  if (cut === -1) throw damaged('no first line');
+  let seal: Seal;
   try {
-    header = JSON.parse(text.slice(0, cut)) as SnapshotHeader;
+    seal = JSON.parse(text.slice(0, cut)) as Seal;
   } catch (e) {
-    throw damaged(`the header is not JSON: ${(e as Error).message}`);
+    throw damaged(`the first line is not JSON: ${(e as Error).message}`);
   }
-  if (header?.format !== STATE_DIR_FORMAT) throw damaged(`the header's format is not "${STATE_DIR_FORMAT}"`);
-  if (header.version !== STATE_DIR_VERSION) throw new StateDirError(`state dir ${dir}: ${name} has version ${header.version}, this simulator reads version ${STATE_DIR_VERSION}`);
+  if (seal?.format !== STATE_DIR_FORMAT) throw damaged(`its format is not "${STATE_DIR_FORMAT}"`);
+  if (seal.version !== STATE_DIR_VERSION) throw new StateDirError(`state dir ${dir}: ${name} has version ${seal.version}, this simulator reads version ${STATE_DIR_VERSION}`);
+  const rest = text.slice(cut + 1);
+  if (Buffer.byteLength(rest) !== seal.bytes) throw damaged(`it has ${Buffer.byteLength(rest)} bytes after its first line, which says ${seal.bytes}`);
+  if (sha256(rest) !== seal.sha256) throw damaged('its content does not match its checksum');
+  const split = rest.indexOf('\n');
+  let header: SnapshotHeader;
+  let state: unknown;
+  try {
+    header = JSON.parse(rest.slice(0, split)) as SnapshotHeader;
+    state = JSON.parse(rest.slice(split + 1));
+  } catch (e) {
+    throw damaged(`not JSON: ${(e as Error).message}`);
+  }
   if (header.generation !== generation) throw damaged(`its header names generation ${header.generation}`);
   const problem = settingsProblem(header.settings);
   if (problem) throw damaged(problem);
   if (!Number.isInteger(header.initialSeed) || !header.fixture || typeof header.fixture !== 'object') throw damaged('the header has no fixture or seed');
-  const stateText = text.slice(cut + 1).replace(/\n$/, '');
-  if (Buffer.byteLength(stateText) !== header.stateBytes) throw damaged(`the state has ${Buffer.byteLength(stateText)} bytes, the header says ${header.stateBytes}`);
-  if (createHash('sha256').update(stateText).digest('hex') !== header.stateSha256) throw damaged('the state does not match its checksum');
-  try {
-    return { header, state: JSON.parse(stateText) };
-  } catch (e) {
-    throw damaged(`the state is not JSON: ${(e as Error).message}`);
-  }
+  return { header, state };
 }
 
 /** Removes snapshots and journals older than `generation`, and temporary files left by a crash. */

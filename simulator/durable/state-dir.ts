@@ -16,7 +16,7 @@ import { OutcomeGate } from '../core/outcome-gate.ts';
 import type { SimRequest, SimResponse } from '../core/operation.ts';
 import { outcomeEntry, requestEntry, type Entry } from './entries.ts';
 import { JournalWriter, readJournal } from './journal.ts';
-import { generations, journalName, lockDir, readSnapshot, removeBefore, STATE_DIR_FORMAT, STATE_DIR_VERSION, StateDirError, writeSnapshot, writeSnapshotSync, type SnapshotHeader } from './files.ts';
+import { generations, journalName, lockDir, readSnapshot, removeBefore, StateDirError, writeSnapshot, writeSnapshotSync, type SnapshotHeader } from './files.ts';
 import { replay, type Segment } from './replay.ts';
 import { applySettings, overridden, readSettings, type SettingOverrides } from './settings.ts';
 
@@ -199,10 +199,8 @@ export class DurableState {
     });
   }
 
-  private header(generation: number): Omit<SnapshotHeader, 'stateBytes' | 'stateSha256'> {
+  private header(generation: number): SnapshotHeader {
     return {
-      format: STATE_DIR_FORMAT,
-      version: STATE_DIR_VERSION,
       generation,
       fixture: this.rt.fixture,
       initialSeed: this.rt.initialSeed,
@@ -259,6 +257,7 @@ export class DurableState {
       .catch((e: Error) => this.options.warn(`state dir ${this.options.dir}: compaction failed (${e.message}); the journals are kept and replayed on the next start`))
       .finally(() => {
         this.compacting = false;
+        this.compactSoon(); // entries may have piled up meanwhile
       });
   }
 }

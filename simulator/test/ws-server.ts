@@ -24,6 +24,8 @@ export interface WsServer {
   url: string;
   /** Every connection's text messages, in order. */
   connections: string[][];
+  /** Upgrade requests received, answered or not. */
+  readonly upgrades: number;
   /** Whether each connection got the client's close frame. */
   closedByClient: boolean[];
   close(): Promise<void>;
@@ -40,7 +42,9 @@ export async function startWsServer(behaviour: WsBehaviour = {}): Promise<WsServ
   const closedByClient: boolean[] = [];
   const sockets = new Set<Duplex>();
   const server = http.createServer((_, res) => res.writeHead(426).end());
+  let upgrades = 0;
   server.on('upgrade', (req, socket: Duplex) => {
+    upgrades++;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
@@ -107,6 +111,9 @@ export async function startWsServer(behaviour: WsBehaviour = {}): Promise<WsServ
   return {
     url: `ws://127.0.0.1:${port}`,
     connections,
+    get upgrades() {
+      return upgrades;
+    },
     closedByClient,
     close: async () => {
       for (const s of sockets) s.destroy();
