@@ -3,15 +3,18 @@
 // their ratio, plus start-up time, in-process creation time and RSS after the load.
 // Targets (issue 2): ratio >= 0.40 required (aim 0.6); npm start to first answer < 1 s;
 // createSimulator() < 50 ms; RSS < 150 MB after the load. Issue 26: the whole kit in process
-// under 10 s, its summary within 1 s of the last unit.
+// under 10 s, its summary within 1 s of the last unit. Issue 31: with --state-dir the ratio is at
+// most 20 % lower; a restart with a journal of 100,000 requests answers within 5 s.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { CALLS_BUDGET_MS, benchCalls } from './calls.ts';
 import { BATCH_BUDGET_MS, BATCH_RSS_BUDGET_MB, PAGE_BUDGET_MS, type BatchBench } from './call-batches.ts';
 import { benchKit, KIT_BUDGET_MS, KIT_TAIL_BUDGET_MS, type KitBench } from './kit.ts';
+import { benchRestart, JOURNAL_COST_BUDGET, RESTART_BUDGET_MS } from './durable.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -122,48 +125,68 @@ async function main() {
   const starts: number[] = [];
   for (let i = 0; i < 5; i++) starts.push(await startupMs());
 
+  // 1e. A restart with a journal of 100,000 requests (issue 31).
+  const restart = await benchRestart();
+
   // 3. Throughput: the simulator and the bare server, alternated, same body bytes.
   // The simulator as `npm start` runs it, with 1,000 blocked callers on the demo account
-  // (the fixture holds one; 999 more are added through the API).
+  // (the fixture holds one; 999 more are added through the API); and the same with --state-dir
+  // (issue 31), its 999 additions journaled.
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'bench-state-dir-'));
   const sim = await startServer(process.execPath, ['bin/start.mjs', '--port', '0']);
-  for (let i = 0; i < 999; i++) {
-    const res = await fetch(`http://127.0.0.1:${sim.port}${PATH}`, {
-      method: 'POST',
-      headers: { ...HEADERS, 'content-type': 'application/json' },
-      body: JSON.stringify({ number: `010${String(10000000 + i).slice(-8)}`, note: `entry ${i}` }),
-    });
-    if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
+  const durable = await startServer(process.execPath, ['bin/start.mjs', '--port', '0', '--state-dir', stateDir]);
+  let body = '';
+  for (const server of [sim, durable]) {
+    for (let i = 0; i < 999; i++) {
+      const res = await fetch(`http://127.0.0.1:${server.port}${PATH}`, {
+        method: 'POST',
+        headers: { ...HEADERS, 'content-type': 'application/json' },
+        body: JSON.stringify({ number: `010${String(10000000 + i).slice(-8)}`, note: `entry ${i}` }),
+      });
+      if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
+    }
+    const page = await (await fetch(`http://127.0.0.1:${server.port}${PATH}`, { headers: HEADERS })).text();
+    if (body !== '' && page !== body) throw new Error('the simulator with --state-dir answers other bytes');
+    body = page;
   }
-  const body = await (await fetch(`http://127.0.0.1:${sim.port}${PATH}`, { headers: HEADERS })).text();
   const parsed = JSON.parse(body);
   if (parsed.data.length !== 20 || parsed.meta.total !== 1000) throw new Error(`unexpected list: ${parsed.meta.total} entries`);
   const bare = await startServer(process.execPath, ['bench/bare-server.mjs', Buffer.from(body).toString('base64')]);
 
   await load(sim.port, 2); // warm-up
+  await load(durable.port, 2);
   await load(bare.port, 2);
   const simRuns: Load[] = [];
+  const durableRuns: Load[] = [];
   const bareRuns: Load[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     bareRuns.push(await load(bare.port, DURATION));
     simRuns.push(await load(sim.port, DURATION));
+    durableRuns.push(await load(durable.port, DURATION));
   }
   const rss = rssMb(sim.child.pid!);
   await stop(sim.child);
+  await stop(durable.child);
   await stop(bare.child);
+  rmSync(stateDir, { recursive: true, force: true });
 
   // The median round of each side: rounds alternate, so both see the same machine noise.
   const mid = (runs: Load[]) => [...runs].sort((x, y) => x.rps - y.rps)[Math.floor(runs.length / 2)]!;
   const s = mid(simRuns);
+  const d = mid(durableRuns);
   const b = mid(bareRuns);
   const ratio = s.rps / b.rps;
+  const durableRatio = d.rps / b.rps;
+  const journalCost = 1 - durableRatio / ratio;
   const rows = [
     ['', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
     ['bare node:http', fmt(b.rps, 0), fmt(b.p50), fmt(b.p99), String(b.errors), String(b.non2xx)],
     ['simulator', fmt(s.rps, 0), fmt(s.p50), fmt(s.p99), String(s.errors), String(s.non2xx)],
+    ['--state-dir', fmt(d.rps, 0), fmt(d.p50), fmt(d.p99), String(d.errors), String(d.non2xx)],
   ];
   console.log(`\nGET blocked-callers (20 of 1,000 entries), autocannon -c ${CONNECTIONS}, ${DURATION}s x ${ROUNDS} alternating rounds, median round each`);
   for (const r of rows) console.log(r.map((c, i) => (i === 0 ? c.padEnd(16) : c.padStart(9))).join(''));
-  console.log(`all rounds req/s: bare ${bareRuns.map((r) => fmt(r.rps, 0)).join(', ')}; simulator ${simRuns.map((r) => fmt(r.rps, 0)).join(', ')}`);
+  console.log(`all rounds req/s: bare ${bareRuns.map((r) => fmt(r.rps, 0)).join(', ')}; simulator ${simRuns.map((r) => fmt(r.rps, 0)).join(', ')}; --state-dir ${durableRuns.map((r) => fmt(r.rps, 0)).join(', ')}`);
   const checks: [string, string, boolean][] = [
     ['throughput ratio (>= 0.40 required, 0.60 aimed)', fmt(ratio, 2), ratio >= 0.4],
     ['npm start to first answer (< 1000 ms)', `${fmt(median(starts), 0)} ms (runs: ${starts.map((x) => fmt(x, 0)).join(', ')})`, median(starts) < 1000],
@@ -187,7 +210,17 @@ async function main() {
       `${fmt(kit.ms, 0)} ms median wall (runs: ${kitRuns.map((r) => fmt(r.ms, 0)).join(', ')}); summary ${fmt(kit.tailMs, 0)} ms after the last unit; it reports ${fmt(kit.reportedMs, 0)} ms`,
       kit.ms < KIT_BUDGET_MS && kit.tailMs < KIT_TAIL_BUDGET_MS && kit.exitCode === 0,
     ],
-    ['no errors or non-2xx under load', `${s.errors + s.non2xx + b.errors + b.non2xx}`, s.errors + s.non2xx + b.errors + b.non2xx === 0],
+    [
+      `--state-dir: list-throughput ratio at most ${JOURNAL_COST_BUDGET * 100} % lower`,
+      `${fmt(durableRatio, 2)} vs ${fmt(ratio, 2)}: ${fmt(journalCost * 100, 1)} % lower`,
+      journalCost <= JOURNAL_COST_BUDGET,
+    ],
+    [
+      `--state-dir: restart with a journal of ${restart.requests} requests (${fmt(restart.journalMb, 1)} MB) to first answer (< ${RESTART_BUDGET_MS} ms)`,
+      `${fmt(restart.medianMs, 0)} ms median wall (runs: ${restart.restartMs.map((x) => fmt(x, 0)).join(', ')}), ${fmt(restart.medianCpuMs, 0)} ms CPU`,
+      restart.medianMs < RESTART_BUDGET_MS,
+    ],
+    ['no errors or non-2xx under load', `${s.errors + s.non2xx + d.errors + d.non2xx + b.errors + b.non2xx}`, s.errors + s.non2xx + d.errors + d.non2xx + b.errors + b.non2xx === 0],
   ];
   console.log('');
   for (const [name, value, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}: ${value}`);

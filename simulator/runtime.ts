@@ -96,7 +96,7 @@ export class Runtime {
   readonly io = new IoBarrier();
   readonly advancer: ClockAdvancer;
   /** Where the simulator may connect for customers (strict mode is an option, not state). */
-  readonly egress = new EgressGuard(() => (this as unknown as { dns: FakeDns }).dns);
+  readonly egress = new EgressGuard(() => (this as unknown as { dns: FakeDns }).dns, this.io);
   /** Which URLs may receive webhooks (the egress guard's rules). */
   readonly receiverPolicy = new ReceiverPolicy(this.egress);
   /** Fake external MCP servers on loopback (live peers, not state). */

@@ -4,6 +4,8 @@
 // Peers register here; the clock advance (core/advance.ts) and the control plane wait on it.
 // Every outcome of such I/O enters the models through `outcome()`: with durable state an
 // outcome gate (outcome-gate.ts) records it, or hands it back on replay; without, the work runs.
+// A state change the work makes itself (the fake DNS counting a lookup a connection made) goes
+// through `effect()`, so that replay, which runs no work, makes it again at its place.
 import type { LostOutcome, OutcomeGate } from './outcome-gate.ts';
 
 export interface PendingIo {
@@ -16,6 +18,7 @@ export interface PendingIo {
 export class IoBarrier {
   private readonly peers: PendingIo[] = [];
   private gate: OutcomeGate | undefined;
+  private readonly effects = new Map<string, (arg: string) => unknown>(); // maps an effect kind to the change it makes
 
   /** Durable state: from now on every outcome goes through the gate, which the barrier also waits for. */
   attach(gate: OutcomeGate): void {
@@ -31,6 +34,32 @@ export class IoBarrier {
    */
   outcome<T>(kind: string, work: () => Promise<T>, lost?: LostOutcome<T>): Promise<T> {
     return this.gate ? this.gate.perform(kind, work, lost) : work();
+  }
+
+  /** Declares a state change that I/O work makes itself, by kind (once, when the owner is built). */
+  defineEffect(kind: string, apply: (arg: string) => unknown): void {
+    if (this.effects.has(kind)) throw new Error(`effect kind declared twice: ${kind}`);
+    this.effects.set(kind, apply);
+  }
+
+  /** I/O work makes the change now; with durable state it is recorded too. Never call it outside I/O work: replay runs none, and makes it again from the record. */
+  effect<T>(kind: string, arg: string): T {
+    const value = this.apply(kind, arg) as T;
+    this.gate?.recordEffect(kind, arg);
+    return value;
+  }
+
+  /** Replay: makes a recorded change again; false when the kind is unknown. */
+  replayEffect(kind: string, arg: string): boolean {
+    if (!this.effects.has(kind)) return false;
+    this.apply(kind, arg);
+    return true;
+  }
+
+  private apply(kind: string, arg: string): unknown {
+    const apply = this.effects.get(kind);
+    if (!apply) throw new Error(`no effect of kind ${kind}`);
+    return apply(arg);
   }
 
   register(peer: PendingIo): void {

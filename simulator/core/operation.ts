@@ -148,6 +148,11 @@ export interface OperationSpec<
    * state: a durable state dir does not journal it, and a restart does not bring those peers back.
    */
   liveOnly?: boolean;
+  /**
+   * A GET that changes state (it checks something at a peer and records what it found): a
+   * durable state dir journals it, where it leaves every other GET and HEAD out as a read.
+   */
+  writesOnRead?: boolean;
   /** Set by scoped definers: the handler gets `scope` only (its family's, or the root's when no family owns it). */
   scoped?: boolean;
   /** Set by the registry: the key of the family that declared it (its scope is the one handed in). */

@@ -12,9 +12,10 @@ import type { PendingIo } from './io.ts';
 /** How a gated piece of I/O settled: its value (plain JSON), or the message of the error it threw. */
 export type Settled = { value?: unknown; error?: undefined } | { error: string };
 
-/** Where outcomes are written before they land (the durable state dir's journal). */
+/** Where outcomes are written before they land, and effects as they are made (the durable state dir's journal). */
 export interface OutcomeRecorder {
   record(id: number, kind: string, settled: Settled): void;
+  recordEffect(kind: string, arg: string): void;
 }
 
 /** The outcome to land instead of doing the I/O again when the process died while it was in flight. */
@@ -59,8 +60,14 @@ export class OutcomeGate implements PendingIo {
     return new Promise<T>((resolve, reject) => {
       const w: Waiting = { id, kind, work, lost, resolve: resolve as (v: unknown) => void, reject };
       this.waiting.set(id, w);
-      if (!this.replaying) this.run(w);
+      // The work starts in a turn of its own: whatever it changes itself (effects) is never in the middle of a request.
+      if (!this.replaying) this.defer(() => this.run(w));
     });
+  }
+
+  /** A state change the work made itself (core/io.ts effect()): recorded live; replay makes it again from the record. */
+  recordEffect(kind: string, arg: string): void {
+    if (!this.replaying) this.recorder.recordEffect(kind, arg);
   }
 
   /** Replay: the journal's outcome `id`; false when no I/O of that number is waiting (the journal does not fit this code). */

@@ -6,6 +6,8 @@
 //       a request, public or control plane, as the pipeline received it
 //   {"t":"o", "i":number, "k":kind, "v":value | "e":error message}
 //       the outcome of wall-clock I/O (core/outcome-gate.ts), by the number of the I/O
+//   {"t":"e", "k":kind, "a":argument}
+//       a state change I/O work made itself (core/io.ts effect(): the fake DNS counting a lookup)
 //   {"t":"c", "to":epoch ms}   the realtime clock driver moved virtual time
 //   {"t":"s", "v":settings}    live settings changed outside a request (settings.ts)
 import type { SimRequest } from '../core/operation.ts';
@@ -28,6 +30,11 @@ export interface OutcomeEntry {
   v?: unknown;
   e?: string;
 }
+export interface EffectEntry {
+  t: 'e';
+  k: string;
+  a: string;
+}
 export interface ClockEntry {
   t: 'c';
   to: number;
@@ -36,7 +43,7 @@ export interface SettingsEntry {
   t: 's';
   v: LiveSettings;
 }
-export type Entry = RequestEntry | OutcomeEntry | ClockEntry | SettingsEntry;
+export type Entry = RequestEntry | OutcomeEntry | EffectEntry | ClockEntry | SettingsEntry;
 
 /** Headers the body itself or the connection decides: replay hands the body over whole. */
 const DROPPED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
@@ -97,6 +104,8 @@ export function entryProblem(v: unknown): string | undefined {
       return typeof e.m === 'string' && typeof e.u === 'string' ? undefined : 'a request without method or url';
     case 'o':
       return Number.isInteger(e.i) && typeof e.k === 'string' ? undefined : 'an outcome without its number or kind';
+    case 'e':
+      return typeof e.k === 'string' && typeof e.a === 'string' ? undefined : 'an effect without its kind or argument';
     case 'c':
       return typeof e.to === 'number' && Number.isFinite(e.to) ? undefined : 'a clock move without its instant';
     case 's':

@@ -1,9 +1,13 @@
-// Replaying a journal: each entry is handed to the deterministic core as it was live, one per
-// turn of the event loop, so the work an entry sets off within its turn (handlers, the webhook
-// dispatcher's microtask, a clock advance resuming after an outcome) is done before the next
-// entry, as it was live (the outcome gate lands live outcomes one per turn too). Requests are not
-// awaited: a handler waiting for I/O resumes when the journal hands back that I/O's outcome.
-// Nothing goes out while replaying; the outcome gate holds every piece of I/O that starts.
+// Replaying a journal: each entry is handed to the deterministic core as it was live, and the
+// work it sets off (a handler answering later, the webhook dispatcher's microtask, a clock
+// advance resuming after an outcome) is done before the next entry, as it was live (the outcome
+// gate lands live outcomes one per turn of the event loop too): after an outcome, a request
+// answered later, or whenever I/O is pending, the next entry waits for a turn of the event loop.
+// An entry done at once with nothing pending (most requests) goes straight on to the next, a
+// turn every TURN_EVERY entries. Requests are not awaited: a handler waiting for I/O resumes when
+// the journal hands back that I/O's outcome. Nothing goes out while replaying; the outcome gate
+// holds every piece of I/O that starts. (The rule this leans on: a change a model defers to a
+// microtask keeps the I/O barrier busy until it is made, as the webhook dispatcher does.)
 import type { SimRequest, SimResponse } from '../core/operation.ts';
 import type { OutcomeGate } from '../core/outcome-gate.ts';
 import { entryRequest, entrySettled, type Entry } from './entries.ts';
@@ -14,11 +18,15 @@ export interface ReplayTarget {
   /** The pipeline without the checks options decide (control token, body limits: journal.ts leaves out what they refused) and without the realtime catch-up (its moves are entries). */
   dispatch(req: SimRequest): SimResponse | Promise<SimResponse>;
   gate: OutcomeGate;
+  /** Makes a recorded effect again (core/io.ts); false for an unknown kind. */
+  replayEffect(kind: string, arg: string): boolean;
   /** Moves virtual time as the realtime driver did. */
   moveClock(to: number): void;
   applySettings(s: LiveSettings): void;
   /** One turn of the event loop (setImmediate). */
   turn(): Promise<void>;
+  /** Whether I/O is pending or queued (the I/O barrier). */
+  busy(): boolean;
 }
 
 export interface Segment {
@@ -27,19 +35,28 @@ export interface Segment {
 }
 
 /** Applies every entry of every segment, in order. */
+/** Entries replayed at most between two turns of the event loop (signals and timers get their turn). */
+const TURN_EVERY = 2000;
+
 export async function replay(dir: string, segments: readonly Segment[], target: ReplayTarget): Promise<void> {
+  let sinceTurn = 0;
   for (const seg of segments) {
     // Each journal numbers its outcomes from 0: it starts at a quiet moment (compaction) or at the first start.
     if (target.gate.busy) throw misfit(dir, seg.generation, 0, 'I/O from the previous journal is still waiting for its outcome');
     target.gate.restartNumbering();
     for (let i = 0; i < seg.entries.length; i++) {
       const e = seg.entries[i]!;
+      let later = false;
       switch (e.t) {
         case 'q':
-          void target.dispatch(entryRequest(e));
+          later = target.dispatch(entryRequest(e)) instanceof Promise;
           break;
         case 'o':
           if (!target.gate.land(e.i, entrySettled(e))) throw misfit(dir, seg.generation, i + 1, `an outcome of ${e.k} for I/O #${e.i}, which the replay has not started`);
+          later = true; // the model it lands in goes on in microtasks
+          break;
+        case 'e':
+          if (!target.replayEffect(e.k, e.a)) throw misfit(dir, seg.generation, i + 1, `an effect of unknown kind ${e.k}`);
           break;
         case 'c':
           target.moveClock(e.to);
@@ -48,7 +65,10 @@ export async function replay(dir: string, segments: readonly Segment[], target: 
           target.applySettings(e.v);
           break;
       }
-      await target.turn();
+      if (later || target.busy() || ++sinceTurn >= TURN_EVERY) {
+        sinceTurn = 0;
+        await target.turn();
+      }
     }
   }
 }

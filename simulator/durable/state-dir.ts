@@ -88,7 +88,13 @@ export class DurableState {
   start(rt: Runtime, overrides: SettingOverrides, onDefect: (e: unknown) => void): void {
     this.rt = rt;
     const dir = this.options.dir;
-    this.gate = new OutcomeGate({ record: (id, kind, settled) => this.append(outcomeEntry(id, kind, settled)) }, defer);
+    this.gate = new OutcomeGate(
+      {
+        record: (id, kind, settled) => this.append(outcomeEntry(id, kind, settled)),
+        recordEffect: (k, a) => this.append({ t: 'e', k, a }),
+      },
+      defer,
+    );
     rt.io.attach(this.gate);
     if (!this.stored) {
       this.generation = 1;
@@ -112,6 +118,7 @@ export class DurableState {
     this.ready = replay(dir, segments, {
       dispatch: (req) => dispatch(rt, pipeline, req),
       gate: this.gate,
+      replayEffect: (kind, arg) => rt.io.replayEffect(kind, arg),
       moveClock: (to) => {
         try {
           if (to > rt.clock.now()) rt.clock.advanceTo(to);
@@ -121,6 +128,7 @@ export class DurableState {
       },
       applySettings: (s) => applySettings(rt, s),
       turn,
+      busy: () => rt.io.busy,
     }).then(() => {
       this.replaying = false;
       this.gate.goLive();
@@ -139,8 +147,8 @@ export class DurableState {
   wrap(run: (req: SimRequest) => SimResponse | Promise<SimResponse>): (req: SimRequest) => SimResponse | Promise<SimResponse> {
     const handle = (req: SimRequest): SimResponse | Promise<SimResponse> => {
       if (this.writer.failure) return this.unwritable();
-      if (liveOnly(req)) return run(req);
       const out = run(req);
+      if (!mayWrite(req)) return out instanceof Promise ? out.then((res) => this.answered(res)) : this.answered(out); // a read: what it shows is written too
       if (out instanceof Promise) {
         // Only a handler answers later: it ran, so the request is journaled.
         this.append(requestEntry(req));
@@ -272,13 +280,19 @@ function journaled(req: SimRequest, res: SimResponse): boolean {
   return !(res.status === 401 && req.url.startsWith('/_sim/'));
 }
 
-/** A control-plane operation that changes only live peers (Operation.liveOnly). */
-function liveOnly(req: SimRequest): boolean {
-  if (!req.url.startsWith('/_sim/')) return false;
-  const q = req.url.indexOf('?');
+/**
+ * Whether the request may change state, so the journal must hold it: not a GET or HEAD (reads,
+ * unless the operation declares writesOnRead), nor an operation that changes only live peers
+ * (liveOnly). simulator/test/durable-reads.test.ts holds every GET of the kit to the first rule.
+ */
+function mayWrite(req: SimRequest): boolean {
   const method = req.method.toUpperCase();
-  const m = router().match(method === 'HEAD' ? 'GET' : method, q === -1 ? req.url : req.url.slice(0, q));
-  return m.kind === 'found' && m.value.liveOnly === true;
+  const read = method === 'GET' || method === 'HEAD';
+  if (!read && !req.url.startsWith('/_sim/')) return true;
+  const q = req.url.indexOf('?');
+  const m = router().match(read ? 'GET' : method, q === -1 ? req.url : req.url.slice(0, q));
+  if (m.kind !== 'found') return !read;
+  return read ? m.value.writesOnRead === true : m.value.liveOnly !== true;
 }
 
 /** A reset or a state import that succeeded. */

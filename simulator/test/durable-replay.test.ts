@@ -42,7 +42,9 @@ describe('durable state: replay', () => {
     const media = await startWsServer();
     servers.push(media);
 
-    const hook = await h.call('POST', a('/webhooks'), { url: ok.url, events: ['callflow.ended'] });
+    // One receiver is reached through a name the fake DNS answers: the lookup the connection makes is counted in the state.
+    await h.sim.control.request('PUT', '/dns/records/hooks.example.test', { records: [{ type: 'A', value: '127.0.0.1' }] });
+    const hook = await h.call('POST', a('/webhooks'), { url: ok.url.replace('127.0.0.1', 'hooks.example.test'), events: ['callflow.ended'] });
     await h.call('POST', a('/webhooks'), { url: flaky.url, events: ['callflow.ended'] });
     await trigger(h, 'CA1');
     await h.sim.webhooks.settle();
@@ -66,6 +68,8 @@ describe('durable state: replay', () => {
     expect(journalLines(dir).some((e) => e.t === 'q' && e.u === '/_sim/mcp/servers')).toBe(false); // live peers only
     const before = h.sim.snapshot();
     expect(JSON.stringify(before)).toContain('hi Lee');
+    expect(JSON.stringify(before)).toMatch(/"addressLookups":\{"hooks\.example\.test":[1-9]/);
+    expect(journalLines(dir).some((e) => e.t === 'e' && e.k === 'dns.lookup' && e.a === 'hooks.example.test')).toBe(true);
     const sent = [ok, flaky, api].map((r) => r.requests.length);
 
     const again = await crashAndReopen(h.sim, dir);
