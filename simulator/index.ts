@@ -3,8 +3,8 @@
 import type http from 'node:http';
 import { Runtime, type Snapshot } from './runtime.ts';
 import { registerCrash, registerRuntime } from './internal.ts';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SNAPSHOT_BYTES, bodyLimit, dispatch, type PipelineOptions } from './app.ts';
-import { createHttpServer, listenOn } from './server.ts';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SNAPSHOT_BYTES, bodyLimit, dispatch, upgrade, type PipelineOptions } from './app.ts';
+import { closeSockets, createHttpServer, listenOn } from './server.ts';
 import { loadFixtureFile, parseFixture, DEFAULT_FIXTURE_PATH } from './fixtures.ts';
 import type { Fixture } from './fixture/schema.ts';
 import { realtimeDriver, type ClockMode } from './core/realtime.ts';
@@ -183,6 +183,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   }
   const seed = stored?.initialSeed ?? options.seed ?? fixture.seed ?? 1;
   const rt = new Runtime(fixture, seed);
+  rt.onDefect = onDefect;
   rt.egress.strict = (options.strictEgress ?? false) || (options.webhooks?.strict ?? false);
   if (options.mcp?.timeoutMs !== undefined) rt.mcpRunner.timeoutMs = options.mcp.timeoutMs;
   const timeoutMs = options.webhooks?.timeoutMs ?? DEFAULT_RECEIVER_TIMEOUT_MS;
@@ -242,7 +243,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     },
     async listen(port = 0, host = '127.0.0.1') {
       await ready;
-      const server = createHttpServer({ dispatch: run, bodyLimit: (method, url) => bodyLimit(pipeline, method, url), onDefect });
+      const server = createHttpServer({ dispatch: run, bodyLimit: (method, url) => bodyLimit(pipeline, method, url), onDefect, upgrade: durable ? durable.wrapUpgrade((req) => upgrade(rt, pipeline, req)) : (req) => upgrade(rt, pipeline, req) });
       const addr = await listenOn(server, port, host);
       servers.add(server);
       const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
@@ -255,6 +256,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
             servers.delete(server);
             server.close(() => resolve());
             server.closeAllConnections();
+            closeSockets(server);
           }),
       };
     },
@@ -284,7 +286,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     async close() {
       rt.clockDriver.stop();
       durable?.close();
+      rt.agentSdk.close();
       await rt.webhookEngine.close();
+      await rt.agents.closeTools();
       await rt.mcpServers.stopAll();
       await Promise.all(
         [...servers].map(
@@ -292,6 +296,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
             new Promise<void>((resolve) => {
               s.close(() => resolve());
               s.closeAllConnections();
+              closeSockets(s);
             }),
         ),
       );

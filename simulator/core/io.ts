@@ -4,8 +4,9 @@
 // Peers register here; the clock advance (core/advance.ts) and the control plane wait on it.
 // Every outcome of such I/O enters the models through `outcome()`: with durable state an
 // outcome gate (outcome-gate.ts) records it, or hands it back on replay; without, the work runs.
-// A state change the work makes itself (the fake DNS counting a lookup a connection made) goes
-// through `effect()`, so that replay, which runs no work, makes it again at its place.
+// A state change the work or a wall-clock timer makes itself (the fake DNS counting a lookup a
+// connection made, a media pacer's tick) goes through `effect()`, so that replay, which runs no
+// work and arms no timer of record, makes it again at its place.
 import type { LostOutcome, OutcomeGate } from './outcome-gate.ts';
 
 export interface PendingIo {
@@ -36,17 +37,32 @@ export class IoBarrier {
     return this.gate ? this.gate.perform(kind, work, lost) : work();
   }
 
+  /** Local work whose result is always the same but whose end is the wall clock's (an engine loading): done again on replay, landing where the journal says. */
+  localOutcome<T>(kind: string, work: () => Promise<T>): Promise<T> {
+    return this.gate ? this.gate.perform(kind, work, undefined, true) : work();
+  }
+
+  /** True while a durable state dir replays its journal: wall-clock timers of record arm nothing then. */
+  get replaying(): boolean {
+    return this.gate?.isReplaying ?? false;
+  }
+
   /** Declares a state change that I/O work makes itself, by kind (once, when the owner is built). */
   defineEffect(kind: string, apply: (arg: string) => unknown): void {
     if (this.effects.has(kind)) throw new Error(`effect kind declared twice: ${kind}`);
     this.effects.set(kind, apply);
   }
 
-  /** I/O work makes the change now; with durable state it is recorded too. Never call it outside I/O work: replay runs none, and makes it again from the record. */
+  /**
+   * I/O work or a wall-clock timer makes the change now; with durable state it is recorded too.
+   * Never call it from deterministic code: replay makes every recorded change again, and drops
+   * one arriving live meanwhile (undefined: a timer of the replaying process, not of record).
+   */
   effect<T>(kind: string, arg: string): T {
-    const value = this.apply(kind, arg) as T;
+    if (this.gate?.isReplaying) return undefined as T;
+    // Recorded first: what the change itself journals (a realtime clock catch-up inside a pacer wake) comes after it.
     this.gate?.recordEffect(kind, arg);
-    return value;
+    return this.apply(kind, arg) as T;
   }
 
   /** Replay: makes a recorded change again; false when the kind is unknown. */

@@ -1,12 +1,14 @@
 // The one door through which the outcome of wall-clock I/O (a webhook attempt, an MCP connection
-// test, a flow's `http` request or VoiceML fetch, a media stream) enters the deterministic core
-// when the simulator keeps durable state (docs/decisions.md "Durable state"). Live, the real work
-// runs; its outcome is written to the recorder and then handed to the waiting model, each in its
-// own turn of the event loop, so the order the journal holds is the order the models saw. On
-// replay nothing goes out: each outcome waits until the journal hands it back. Outcomes are
-// numbered in the order the I/O started, which is deterministic (the models start it), so the
-// journal's number finds the same waiting model on replay. Without a durable state dir no gate
-// is attached and the I/O barrier calls the work directly (core/io.ts).
+// test or tool call, a flow's `http` request or VoiceML fetch, a media stream) enters the
+// deterministic core when the simulator keeps durable state (docs/decisions.md "Durable state").
+// Live, the real work runs; its outcome is written to the recorder and then handed to the waiting
+// model, each in its own turn of the event loop, so the order the journal holds is the order the
+// models saw. On replay nothing goes out: each outcome waits until the journal hands it back.
+// Outcomes are numbered in the order the I/O started, which is deterministic (the models start
+// it), so the journal's number finds the same waiting model on replay. Local work (the speech
+// engine loading) is done again on replay, since its result is needed and always the same, but
+// lands where the journal says, as only its timing was the wall clock's. Without a durable state
+// dir no gate is attached and the I/O barrier calls the work directly (core/io.ts).
 import type { PendingIo } from './io.ts';
 
 /** How a gated piece of I/O settled: its value (plain JSON), or the message of the error it threw. */
@@ -26,9 +28,21 @@ interface Waiting {
   kind: string;
   work: () => Promise<unknown>;
   lost: LostOutcome<unknown> | undefined;
+  /** Local work: done again on replay; its own result lands (not the journal's copy). */
+  local: boolean;
+  /** Local work's result once it is done. */
+  done?: Settled;
+  /** Replay reached this outcome's entry before the local work was done: land it when it is. */
+  landWhenDone?: () => void;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
+
+const settledOf = (p: Promise<unknown>): Promise<Settled> =>
+  p.then(
+    (value) => ({ value }),
+    (e: unknown) => ({ error: (e as Error)?.message ?? String(e) }),
+  );
 
 export class OutcomeGate implements PendingIo {
   private replaying = true;
@@ -54,14 +68,15 @@ export class OutcomeGate implements PendingIo {
     return this.replaying;
   }
 
-  /** Runs (live) or awaits (replay) one piece of I/O; the promise settles with the recorded outcome. */
-  perform<T>(kind: string, work: () => Promise<T>, lost?: LostOutcome<T>): Promise<T> {
+  /** Runs (live) or awaits (replay) one piece of I/O; the promise settles with the recorded outcome. `local`: see the header. */
+  perform<T>(kind: string, work: () => Promise<T>, lost?: LostOutcome<T>, local = false): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
-      const w: Waiting = { id, kind, work, lost, resolve: resolve as (v: unknown) => void, reject };
+      const w: Waiting = { id, kind, work, lost, local, resolve: resolve as (v: unknown) => void, reject };
       this.waiting.set(id, w);
       // The work starts in a turn of its own: whatever it changes itself (effects) is never in the middle of a request.
       if (!this.replaying) this.defer(() => this.run(w));
+      else if (local) this.defer(() => this.runLocal(w));
     });
   }
 
@@ -70,27 +85,40 @@ export class OutcomeGate implements PendingIo {
     if (!this.replaying) this.recorder.recordEffect(kind, arg);
   }
 
-  /** Replay: the journal's outcome `id`; false when no I/O of that number is waiting (the journal does not fit this code). */
-  land(id: number, settled: Settled): boolean {
+  /**
+   * Replay: the journal's outcome `id`. False when no I/O of that number is waiting (the journal
+   * does not fit this code); a promise when it is local work not done yet (it lands once done).
+   */
+  land(id: number, settled: Settled): boolean | Promise<void> {
     const w = this.waiting.get(id);
     if (!w) return false;
-    this.settle(w, settled, false);
-    return true;
-  }
-
-  /** The kind of the outcome `id` that is waiting, if any (for replay's error messages). */
-  waitingKind(id: number): string | undefined {
-    return this.waiting.get(id)?.kind;
+    if (!w.local) {
+      this.settle(w, settled, false);
+      return true;
+    }
+    if (w.done) {
+      this.settle(w, w.done, false);
+      return true;
+    }
+    return new Promise<void>((resolve) => {
+      w.landWhenDone = () => {
+        this.settle(w, w.done!, false);
+        resolve();
+      };
+    });
   }
 
   /**
    * Replay is over: I/O still waiting was in flight when the process died. Each is done again
-   * for real, or lands its `lost` outcome (recorded like any other), in the order it started.
+   * for real, or lands its `lost` outcome (recorded like any other), in the order it started;
+   * local work lands (recorded) once done.
    */
   goLive(): void {
     this.replaying = false;
     for (const w of [...this.waiting.values()].sort((a, b) => a.id - b.id)) {
-      if (w.lost) {
+      if (w.local) {
+        if (w.done) this.defer(() => this.settle(w, w.done!, true));
+      } else if (w.lost) {
         const lost = w.lost;
         this.defer(() => this.settle(w, { value: lost() }, true));
       } else {
@@ -106,17 +134,22 @@ export class OutcomeGate implements PendingIo {
   }
 
   private run(w: Waiting): void {
-    w.work().then(
-      (value) => this.defer(() => this.settle(w, { value }, true)),
-      (e: unknown) => this.defer(() => this.settle(w, { error: (e as Error)?.message ?? String(e) }, true)),
-    );
+    void settledOf(w.work()).then((s) => this.defer(() => this.settle(w, s, true)));
   }
 
-  /** Records (live) and hands the outcome over; the model sees the recorded JSON, as on replay. */
+  private runLocal(w: Waiting): void {
+    void settledOf(w.work()).then((s) => {
+      w.done = s;
+      if (w.landWhenDone) w.landWhenDone();
+      else if (!this.replaying) this.defer(() => this.settle(w, s, true));
+    });
+  }
+
+  /** Records (live) and hands the outcome over; the model sees the recorded JSON, as on replay (local work: its own value). */
   private settle(w: Waiting, settled: Settled, record: boolean): void {
     if (!this.waiting.delete(w.id)) return;
-    const plain: Settled = settled.error !== undefined ? { error: settled.error } : settled.value === undefined ? {} : { value: JSON.parse(JSON.stringify(settled.value)) };
-    if (record) this.recorder.record(w.id, w.kind, plain);
+    const plain: Settled = settled.error !== undefined ? { error: settled.error } : settled.value === undefined || w.local ? settled : { value: JSON.parse(JSON.stringify(settled.value)) };
+    if (record) this.recorder.record(w.id, w.kind, w.local && plain.error === undefined ? {} : plain);
     if (plain.error !== undefined) w.reject(new Error(plain.error));
     else w.resolve(plain.value);
     if (!this.busy) for (const f of this.idleWaiters.splice(0)) f();

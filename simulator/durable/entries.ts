@@ -8,6 +8,9 @@
 //       the outcome of wall-clock I/O (core/outcome-gate.ts), by the number of the I/O
 //   {"t":"e", "k":kind, "a":argument}
 //       a state change I/O work made itself (core/io.ts effect(): the fake DNS counting a lookup)
+//   {"t":"u", "s":socket, ...request}   a WebSocket opened (its upgrade request, as "q")
+//   {"t":"m", "s":socket, "d":text, "b":1 when binary}   a message on it
+//   {"t":"x", "s":socket, "c":close code, "r":reason}   it closed
 //   {"t":"c", "to":epoch ms}   the realtime clock driver moved virtual time
 //   {"t":"s", "v":settings}    live settings changed outside a request (settings.ts)
 import type { SimRequest } from '../core/operation.ts';
@@ -35,6 +38,10 @@ export interface EffectEntry {
   k: string;
   a: string;
 }
+export type SocketEntry =
+  | ({ t: 'u'; s: number } & Omit<RequestEntry, 't'>)
+  | { t: 'm'; s: number; d: string; b?: 1 }
+  | { t: 'x'; s: number; c: number; r: string };
 export interface ClockEntry {
   t: 'c';
   to: number;
@@ -43,7 +50,7 @@ export interface SettingsEntry {
   t: 's';
   v: LiveSettings;
 }
-export type Entry = RequestEntry | OutcomeEntry | EffectEntry | ClockEntry | SettingsEntry;
+export type Entry = RequestEntry | OutcomeEntry | EffectEntry | SocketEntry | ClockEntry | SettingsEntry;
 
 /** Headers the body itself or the connection decides: replay hands the body over whole. */
 const DROPPED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
@@ -106,6 +113,12 @@ export function entryProblem(v: unknown): string | undefined {
       return Number.isInteger(e.i) && typeof e.k === 'string' ? undefined : 'an outcome without its number or kind';
     case 'e':
       return typeof e.k === 'string' && typeof e.a === 'string' ? undefined : 'an effect without its kind or argument';
+    case 'u':
+      return Number.isInteger(e.s) && typeof e.m === 'string' && typeof e.u === 'string' ? undefined : 'a socket opened without its number or request';
+    case 'm':
+      return Number.isInteger(e.s) && typeof e.d === 'string' ? undefined : 'a socket message without its socket or text';
+    case 'x':
+      return Number.isInteger(e.s) && Number.isInteger(e.c) && typeof e.r === 'string' ? undefined : 'a socket close without its socket, code or reason';
     case 'c':
       return typeof e.to === 'number' && Number.isFinite(e.to) ? undefined : 'a clock move without its instant';
     case 's':

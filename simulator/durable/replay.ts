@@ -10,7 +10,7 @@
 // microtask keeps the I/O barrier busy until it is made, as the webhook dispatcher does.)
 import type { SimRequest, SimResponse } from '../core/operation.ts';
 import type { OutcomeGate } from '../core/outcome-gate.ts';
-import { entryRequest, entrySettled, type Entry } from './entries.ts';
+import { entryRequest, entrySettled, type Entry, type SocketEntry } from './entries.ts';
 import { journalName, StateDirError } from './files.ts';
 import type { LiveSettings } from './settings.ts';
 
@@ -18,6 +18,8 @@ export interface ReplayTarget {
   /** The pipeline without the checks options decide (control token, body limits: journal.ts leaves out what they refused) and without the realtime catch-up (its moves are entries). */
   dispatch(req: SimRequest): SimResponse | Promise<SimResponse>;
   gate: OutcomeGate;
+  /** A socket entry (live-sockets.ts); false for a socket the replay does not know. */
+  socket(e: SocketEntry): boolean;
   /** Makes a recorded effect again (core/io.ts); false for an unknown kind. */
   replayEffect(kind: string, arg: string): boolean;
   /** Moves virtual time as the realtime driver did. */
@@ -51,12 +53,20 @@ export async function replay(dir: string, segments: readonly Segment[], target: 
         case 'q':
           later = target.dispatch(entryRequest(e)) instanceof Promise;
           break;
-        case 'o':
-          if (!target.gate.land(e.i, entrySettled(e))) throw misfit(dir, seg.generation, i + 1, `an outcome of ${e.k} for I/O #${e.i}, which the replay has not started`);
+        case 'o': {
+          const landed = target.gate.land(e.i, entrySettled(e));
+          if (landed === false) throw misfit(dir, seg.generation, i + 1, `an outcome of ${e.k} for I/O #${e.i}, which the replay has not started`);
+          if (landed instanceof Promise) await landed; // local work done again: it lands once done
           later = true; // the model it lands in goes on in microtasks
           break;
+        }
         case 'e':
           if (!target.replayEffect(e.k, e.a)) throw misfit(dir, seg.generation, i + 1, `an effect of unknown kind ${e.k}`);
+          break;
+        case 'u':
+        case 'm':
+        case 'x':
+          if (!target.socket(e)) throw misfit(dir, seg.generation, i + 1, `an event of socket ${e.s}, which the replay has not opened`);
           break;
         case 'c':
           target.moveClock(e.to);

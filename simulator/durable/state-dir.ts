@@ -10,7 +10,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Runtime } from '../runtime.ts';
-import { dispatch, errorResponse, router } from '../app.ts';
+import { dispatch, errorResponse, router, upgrade } from '../app.ts';
+import type { UpgradeAnswer } from '../core/live-socket.ts';
+import { SocketJournal } from './live-sockets.ts';
 import { errorCodes } from '../core/errors.ts';
 import { OutcomeGate } from '../core/outcome-gate.ts';
 import type { SimRequest, SimResponse } from '../core/operation.ts';
@@ -50,6 +52,7 @@ export class DurableState {
   ready: Promise<void> = Promise.resolve();
   private rt!: Runtime;
   private gate!: OutcomeGate;
+  private sockets!: SocketJournal;
   private writer!: JournalWriter;
   private generation: number;
   private replaying = false;
@@ -96,6 +99,7 @@ export class DurableState {
       defer,
     );
     rt.io.attach(this.gate);
+    this.sockets = new SocketJournal((e) => this.append(e), () => this.writer.flush(), this.options.warn);
     if (!this.stored) {
       this.generation = 1;
       writeSnapshotSync(dir, this.header(1), JSON.stringify(rt.snapshot()));
@@ -119,6 +123,7 @@ export class DurableState {
       dispatch: (req) => dispatch(rt, pipeline, req),
       gate: this.gate,
       replayEffect: (kind, arg) => rt.io.replayEffect(kind, arg),
+      socket: (e) => this.sockets.replay(e, (req) => upgrade(rt, pipeline, req)),
       moveClock: (to) => {
         try {
           if (to > rt.clock.now()) rt.clock.advanceTo(to);
@@ -131,6 +136,7 @@ export class DurableState {
       busy: () => rt.io.busy,
     }).then(() => {
       this.replaying = false;
+      this.sockets.closeReplayed(); // they died with the process
       this.gate.goLive();
       const now = readSettings(rt);
       const wanted = overridden(now, overrides);
@@ -165,6 +171,11 @@ export class DurableState {
       return this.answered(out);
     };
     return (req) => (this.replaying ? this.ready.then(() => handle(req)) : handle(req));
+  }
+
+  /** The upgrade handler (server.ts) with the journal around the sockets it opens. */
+  wrapUpgrade(inner: (req: SimRequest) => UpgradeAnswer | Promise<UpgradeAnswer>): (req: SimRequest) => UpgradeAnswer | Promise<UpgradeAnswer> {
+    return this.sockets.wrap(inner);
   }
 
   /** The realtime driver is about to move virtual time (core/realtime.ts). */
@@ -234,7 +245,7 @@ export class DurableState {
   }
 
   private quiet(): boolean {
-    return this.inProgress === 0 && !this.rt.io.busy;
+    return this.inProgress === 0 && !this.rt.io.busy && this.sockets.open === 0;
   }
 
   /** Compaction runs in a turn of its own, once the work the last entry set off is done. */
@@ -258,6 +269,7 @@ export class DurableState {
     const header = this.header(next);
     this.writer.switchTo(path.join(this.options.dir, journalName(next)));
     this.gate.restartNumbering();
+    this.sockets.restartNumbering();
     this.generation = next;
     // Until the snapshot is whole on disk, the previous one and both journals restore the same state.
     writeSnapshot(this.options.dir, header, stateText)

@@ -138,6 +138,13 @@ describe('determinism', () => {
       // The durable state dir orders journal writes, replayed entries and outcomes one per turn
       // of the event loop (setImmediate); virtual time never comes from it.
       'durable/state-dir.ts',
+      // Agent SDK media frames go out on a wall-clock grid (20 ms per frame); what each frame
+      // holds follows the stream's media position, never the timer.
+      'resources/agent-sdk/media/pacer.ts',
+      // Control sockets are pinged every 25 s of wall time (keep-alive I/O of live sockets).
+      'resources/agent-sdk/heartbeat.ts',
+      // The agent's response latency per turn in wall time: shown by the inspector, never recorded.
+      'resources/agent-sdk/media/latency.ts',
     ]);
     const forbidden: [RegExp, string][] = [
       [/\bDate\.now\s*\(/, 'Date.now()'],

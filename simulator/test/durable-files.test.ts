@@ -81,8 +81,8 @@ describe('durable state: files', () => {
     const lines = readFileSync(file, 'utf8').split('\n');
     writeFileSync(file, [lines[0]!.slice(0, 30), ...lines.slice(1)].join('\n'));
     expect(refusal(dir).message).toMatch(/journal-000001\.ndjson line 1 is damaged \(not JSON/);
-    writeFileSync(file, ['{"t":"x"}', ...lines.slice(1)].join('\n'));
-    expect(refusal(dir).message).toMatch(/line 1 is damaged \(an entry of unknown type "x"\)/);
+    writeFileSync(file, ['{"t":"z"}', ...lines.slice(1)].join('\n'));
+    expect(refusal(dir).message).toMatch(/line 1 is damaged \(an entry of unknown type "z"\)/);
     const bare = stateDir();
     writeFileSync(path.join(bare, 'journal-000004.ndjson'), '');
     expect(refusal(bare).message).toMatch(/holds journals but no snapshot/);
