@@ -1,6 +1,7 @@
 // `npm start`: serve the simulator over HTTP. Prints the base URL, clock mode and the demo
 // keys; exits cleanly on SIGINT/SIGTERM; a bad option, fixture or port gives one line on
-// stderr and a non-zero exit, never a stack trace.
+// stderr and a non-zero exit, never a stack trace. `record` runs the recording proxy instead
+// (conformance/recording/cli.ts).
 import { parseArgs } from 'node:util';
 import { createSimulator, parseClockMode, FixtureError, StateDirError, DEFAULT_FIXTURE_PATH } from '../simulator/index.ts';
 import { runtimeOf } from '../simulator/internal.ts';
@@ -11,7 +12,9 @@ const USAGE = `usage: npm start -- [--port 4010] [--host 127.0.0.1] [--seed N] [
                     [--state-dir DIR [--compact-every 50000]]
 
   --state-dir DIR   keep the state across restarts (a snapshot and a journal in DIR, written before each answer);
-                    a DIR that holds state keeps its own fixture and seed`;
+                    a DIR that holds state keeps its own fixture and seed
+
+       npm start -- record --upstream URL --port N --out DIR   (platform-sim record: a recording proxy; record --help)`;
 
 function fail(message: string): never {
   process.stderr.write(`sim: ${message}\n`);
@@ -25,6 +28,11 @@ function integer(name: string, text: string | undefined, min: number, max: numbe
 }
 
 async function main(): Promise<void> {
+  // `platform-sim record ...`: the recording proxy (loaded only for it).
+  if (process.argv[2] === 'record') {
+    const { recordMain } = await import('../conformance/recording/cli.ts');
+    process.exit(await recordMain(process.argv.slice(3), { out: process.stdout, err: process.stderr }));
+  }
   let args;
   try {
     args = parseArgs({
