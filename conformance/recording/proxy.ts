@@ -43,18 +43,25 @@ function forwardHeaders(h: http.IncomingHttpHeaders | Record<string, string | st
   return out;
 }
 
-/** A body as the recording keeps it: text when it is UTF-8, else base64; cut past the limit; secrets redacted. */
+/** UTF-8 text of `bytes`, or undefined; a cut body may end inside a character (up to 3 bytes of it are dropped). */
+function utf8(bytes: Buffer, cut: boolean): string | undefined {
+  for (let drop = 0; drop <= (cut ? 3 : 0); drop++) {
+    try {
+      return strictUtf8.decode(bytes.subarray(0, bytes.length - drop));
+    } catch {
+      // not UTF-8, or cut inside a character: try a byte shorter
+    }
+  }
+  return undefined;
+}
+
+/** A body as the recording keeps it: text when it is UTF-8, else base64; cut past the limit; secrets redacted (a cut body too). */
 function recordedBody(r: Redactor, bytes: Buffer, contentType: string | undefined): Omit<RecordedMessage, 'headers'> {
   if (bytes.length === 0) return {};
   const cut = bytes.length > MAX_RECORDED_BODY;
   const kept = cut ? bytes.subarray(0, MAX_RECORDED_BODY) : bytes;
-  let text: string | undefined;
-  try {
-    text = strictUtf8.decode(kept);
-  } catch {
-    text = undefined;
-  }
-  const body = text === undefined ? { bodyBase64: kept.toString('base64') } : { body: cut ? text : r.body(text, contentType) };
+  const text = utf8(kept, cut);
+  const body = text === undefined ? { bodyBase64: kept.toString('base64') } : { body: r.body(text, contentType) };
   return cut ? { ...body, truncated: true } : body;
 }
 

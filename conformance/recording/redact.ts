@@ -72,7 +72,8 @@ export class Redactor {
       try {
         return JSON.stringify(this.json(JSON.parse(text)));
       } catch {
-        // not JSON after all: the text pass below
+        // JSON that does not parse (a body cut at the limit): its secret fields by pattern
+        return this.known(this.jsonPairs(text));
       }
     }
     if (/x-www-form-urlencoded/i.test(contentType ?? '')) {
@@ -93,6 +94,11 @@ export class Redactor {
       return out;
     }
     return v;
+  }
+
+  /** `"field": "value"` pairs of secret fields in JSON text that does not parse. */
+  private jsonPairs(text: string): string {
+    return text.replace(/"([A-Za-z_]+)"(\s*:\s*)"((?:[^"\\]|\\.)+)"/g, (pair, name: string, colon: string, value: string) => (isSecretField(name) ? `"${name}"${colon}"${this.placeholder(value)}"` : pair));
   }
 
   /** Every secret already known, wherever it occurs in the text (a key inside a URL, say). */
