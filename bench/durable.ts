@@ -3,7 +3,7 @@
 // HTTP would write, less a few headers), left as a kill -9 leaves it (no last snapshot), then the
 // served simulator (`bin/start.mjs --state-dir`) is started on a fresh copy of it, three times, and
 // timed from spawn to the first answer of GET /_sim/health; the median counts. The list-throughput
-// cost of the journal is measured in bench/run.ts beside the plain simulator.
+// cost of the journal is measured in bench/throughput.ts beside the plain simulator.
 // Run alone with `node --import tsx bench/durable.ts`.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -33,7 +33,7 @@ export interface RestartBench {
 }
 
 /** CPU time a process has used so far (Linux /proc: user + system clock ticks, 100 per second). */
-function cpuMsOf(pid: number): number {
+export function processCpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
@@ -104,7 +104,7 @@ async function restart(dir: string): Promise<{ ms: number; cpuMs: number }> {
     });
     const res = await fetch(`${url}/_sim/health`);
     await res.text();
-    return { ms: performance.now() - t0, cpuMs: cpuMsOf(child.pid!) };
+    return { ms: performance.now() - t0, cpuMs: processCpuMs(child.pid!) };
   } finally {
     child.removeAllListeners('exit');
     await new Promise<void>((resolve) => {
@@ -132,6 +132,8 @@ export async function benchRestart(): Promise<RestartBench> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const load0 = os.loadavg();
   const r = await benchRestart();
+  console.log(`load average before ${load0.map((x) => x.toFixed(1)).join(' ')}, after ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   console.log(`journal of ${r.requests} requests (${r.journalMb.toFixed(1)} MB) written in ${r.writeMs.toFixed(0)} ms; restart to first answer: ${r.restartMs.map((x) => x.toFixed(0)).join(', ')} ms wall (median ${r.medianMs.toFixed(0)}, budget ${RESTART_BUDGET_MS}); CPU ${r.cpuMs.join(', ')} ms (median ${r.medianCpuMs})`);
 }

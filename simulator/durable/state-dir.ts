@@ -15,7 +15,9 @@ import type { UpgradeAnswer } from '../core/live-socket.ts';
 import { SocketJournal } from './live-sockets.ts';
 import { errorCodes } from '../core/errors.ts';
 import { OutcomeGate } from '../core/outcome-gate.ts';
-import type { SimRequest, SimResponse } from '../core/operation.ts';
+import type { Operation, SimRequest, SimResponse } from '../core/operation.ts';
+import { Router, type Method } from '../core/router.ts';
+import { allOperations } from '../operations.ts';
 import { outcomeEntry, requestEntry, type Entry } from './entries.ts';
 import { JournalWriter, readJournal } from './journal.ts';
 import { generations, journalName, lockDir, readSnapshot, removeBefore, StateDirError, writeSnapshot, writeSnapshotSync, type SnapshotHeader } from './files.ts';
@@ -292,6 +294,16 @@ function journaled(req: SimRequest, res: SimResponse): boolean {
   return !(res.status === 401 && req.url.startsWith('/_sim/'));
 }
 
+/** The few operations that break the method's rule (writesOnRead GETs, liveOnly others): matching only them keeps a read's cost near nothing. */
+let exceptions: Router<Operation> | undefined;
+function exceptionRoutes(): Router<Operation> {
+  if (!exceptions) {
+    exceptions = new Router<Operation>();
+    for (const op of allOperations()) if (op.writesOnRead || op.liveOnly) exceptions.add(op.method as Method, op.path, op);
+  }
+  return exceptions;
+}
+
 /**
  * Whether the request may change state, so the journal must hold it: not a GET or HEAD (reads,
  * unless the operation declares writesOnRead), nor an operation that changes only live peers
@@ -302,7 +314,11 @@ function mayWrite(req: SimRequest): boolean {
   const read = method === 'GET' || method === 'HEAD';
   if (!read && !req.url.startsWith('/_sim/')) return true;
   const q = req.url.indexOf('?');
-  const m = router().match(read ? 'GET' : method, q === -1 ? req.url : req.url.slice(0, q));
+  const path = q === -1 ? req.url : req.url.slice(0, q);
+  const routed = read ? 'GET' : method;
+  // Most requests match no exception; one that does is confirmed against every route (a static route may win over its pattern).
+  if (exceptionRoutes().match(routed, path).kind !== 'found') return !read;
+  const m = router().match(routed, path);
   if (m.kind !== 'found') return !read;
   return read ? m.value.writesOnRead === true : m.value.liveOnly !== true;
 }

@@ -26,6 +26,16 @@ const refusal = (dir: string): Error => {
 };
 
 describe('durable state: files', () => {
+  it('journals what may write: not reads, but a GET that declares writesOnRead (not a static route beside it)', async () => {
+    const dir = stateDir();
+    const h = await onDir(dir);
+    await h.call('GET', a('/blocked-callers'));
+    await h.call('GET', a('/kakao/channels/token')); // the pattern {channelId} would take it; the static route (POST only) wins
+    await h.call('GET', a('/kakao/channels/KA0000000000000000000000'));
+    await block(h, 9);
+    expect(journalLines(dir).filter((e) => e.t === 'q').map((e) => `${e.m} ${e.u}`)).toEqual([`GET ${a('/kakao/channels/KA0000000000000000000000')}`, `POST ${a('/blocked-callers')}`]);
+  });
+
   it('drops a torn last journal line with a warning and cuts it from the file; the state is the last whole entry', async () => {
     const dir = stateDir();
     const h = await onDir(dir);
