@@ -6,19 +6,19 @@
 // cost of the journal is measured in bench/throughput.ts beside the plain simulator.
 // Run alone with `node --import tsx bench/durable.ts`.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSimulator } from '../simulator/index.ts';
 import { crashStateDir } from '../simulator/internal.ts';
+import { listeningUrl, processCpuMs, root, stop } from './servers.ts';
 
 export const RESTART_BUDGET_MS = 5000;
 /** The journal may cost the list-throughput ratio at most this share. */
 export const JOURNAL_COST_BUDGET = 0.2;
 const REQUESTS = 100_000;
 const FROM = '07077770001';
-const root = fileURLToPath(new URL('..', import.meta.url));
 const CONTROL = { 'content-type': 'application/json' };
 
 export interface RestartBench {
@@ -30,12 +30,6 @@ export interface RestartBench {
   cpuMs: number[];
   medianMs: number;
   medianCpuMs: number;
-}
-
-/** CPU time a process has used so far (Linux /proc: user + system clock ticks, 100 per second). */
-export function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** One request of the mix, by its index; every one changes state (reads are not journaled): blocks, releases, texts, verifications, notes changed, clock moves. */
@@ -93,24 +87,12 @@ async function restart(dir: string): Promise<{ ms: number; cpuMs: number }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, ['bin/start.mjs', '--port', '0', '--state-dir', copy], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (d) => {
-        out += d;
-        const m = /listening on (http:\/\/\S+)/.exec(out);
-        if (m) resolve(m[1]!);
-      });
-      child.on('exit', (code) => reject(new Error(`the simulator exited with ${code}`)));
-    });
+    const url = await listeningUrl(child, 'the simulator');
     const res = await fetch(`${url}/_sim/health`);
     await res.text();
     return { ms: performance.now() - t0, cpuMs: processCpuMs(child.pid!) };
   } finally {
-    child.removeAllListeners('exit');
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    });
+    await stop(child, 'SIGKILL');
     rmSync(copy, { recursive: true, force: true });
   }
 }

@@ -7,29 +7,20 @@
 // most 20 % lower; a restart with a journal of 100,000 requests answers within 5 s.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { CALLS_BUDGET_MS, benchCalls } from './calls.ts';
 import { AGENT_RATIO_BUDGET, AGENT_SPACING_P99_BUDGET_MS, benchAgentSdk, CALLS as AGENT_CALLS, SECONDS as AGENT_SECONDS } from './agent-sdk.ts';
 import { BATCH_BUDGET_MS, BATCH_RSS_BUDGET_MB, PAGE_BUDGET_MS, type BatchBench } from './call-batches.ts';
 import { AGENT_CALLS_BUDGET_MS, type AgentCallsBench } from './agent-calls.ts';
 import { benchKit, KIT_BUDGET_MS, KIT_TAIL_BUDGET_MS, type KitBench } from './kit.ts';
 import { benchRestart, JOURNAL_COST_BUDGET, RESTART_BUDGET_MS } from './durable.ts';
-import { benchThroughput, throughputLines } from './throughput.ts';
+import { benchThroughput, journalCostLine, throughputLines } from './throughput.ts';
+import { listeningUrl, root } from './servers.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 
 async function startupMs(): Promise<number> {
   const t0 = performance.now();
   const child = spawn('npm', ['start', '--silent', '--', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], detached: true });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', () => reject(new Error('npm start exited')));
-  });
+  const url = await listeningUrl(child, 'npm start');
   const res = await fetch(`${url}/_sim/health`);
   await res.text();
   const ms = performance.now() - t0;
@@ -95,7 +86,7 @@ async function main() {
 
   // 3. Throughput: the simulator, the same with --state-dir (issue 31) and the bare server, alternated, same body bytes (bench/throughput.ts).
   const t = await benchThroughput();
-  const { sim: s, durable: d, bare: b, ratio, durableRatio, journalCost } = t;
+  const { sim: s, durable: d, bare: b, ratio, journalCost } = t;
   const rss = t.rssMb;
   console.log('');
   for (const line of throughputLines(t)) console.log(line);
@@ -129,7 +120,7 @@ async function main() {
     ],
     [
       `--state-dir: list-throughput ratio at most ${JOURNAL_COST_BUDGET * 100} % lower`,
-      `${fmt(durableRatio, 2)} vs ${fmt(ratio, 2)}: ${fmt(journalCost * 100, 1)} % lower (server CPU per answer ${fmt(t.journalCpuOverhead * 100, 1)} % higher)`,
+      journalCostLine(t),
       journalCost <= JOURNAL_COST_BUDGET,
     ],
     [
