@@ -246,8 +246,9 @@ export class DurableState {
     return errorResponse(errorCodes.STATE_DIR_UNWRITABLE(`the state dir's journal cannot be written (${this.writer.failure?.message}); restart the simulator once the disk is writable`));
   }
 
+  /** Nothing under way that a snapshot would miss: no request, no I/O, no socket, no live work a snapshot cannot hold (a live SDK call). */
   private quiet(): boolean {
-    return this.inProgress === 0 && !this.rt.io.busy && this.sockets.open === 0;
+    return this.inProgress === 0 && !this.rt.io.busy && this.sockets.open === 0 && this.rt.liveWork().length === 0;
   }
 
   /** Compaction runs in a turn of its own, once the work the last entry set off is done. */

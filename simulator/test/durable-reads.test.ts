@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { simTarget } from '../../conformance/target.ts';
 import { runConformance } from '../../conformance/run.ts';
-import { contract, catalogue, scenarios, SEED } from '../../conformance/test/helpers.ts';
+import { contract, catalogue, failureLines, scenarios, SEED } from '../../conformance/test/helpers.ts';
 import type { Scenario } from '../../conformance/scenario/types.ts';
 import { router } from '../app.ts';
 import { runtimeOf } from '../internal.ts';
@@ -69,7 +69,7 @@ describe('durable state: reads', () => {
     });
     try {
       const report = await runConformance({ target, contract, clauses: catalogue, scenarios: chosen, properties: [], seed: SEED });
-      expect(report.summary.exitCode).toBe(0);
+      expect(report.summary.exitCode, failureLines(report).join('\n')).toBe(0);
     } finally {
       await target.close();
     }
