@@ -80,10 +80,28 @@ async function send(base: string, r: SimRequest): Promise<number> {
   return res.status;
 }
 
-async function stateOf(base: string): Promise<string> {
+async function settledState(base: string): Promise<string> {
   await send(base, { method: 'POST', url: '/_sim/webhooks/settle', headers: {} });
   const res = await fetch(`${base}/_sim/state`);
   return comparable(await res.json());
+}
+
+/**
+ * The state once the restarted simulator is quiet. A request under way at the kill may have been
+ * journaled: replay runs it again, and a clock advance among them waits for the webhook attempts
+ * it started, which are sent again after the replay, then resumes. Settle answers when no attempt
+ * is in flight, which can be just before the advance resumes; so the state counts once two
+ * settled reads agree.
+ */
+async function stateOf(base: string): Promise<string> {
+  let last = await settledState(base);
+  for (let i = 0; i < 50; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    const now = await settledState(base);
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
 }
 
 describe('durable state under kill -9', () => {
