@@ -1,4 +1,4 @@
-// Durable state (issue 31, "Measure"): a restart with a journal of 100,000 requests is ready in
+// Durable state (docs/decisions.md "Durable state", the brief on durable state and recordings's measures): a restart with a journal of 100,000 requests is ready in
 // under 5 s. The journal is written by an in-process simulator with a state dir (the same entries
 // HTTP would write, less a few headers), left as a kill -9 leaves it (no last snapshot), then the
 // served simulator (`bin/start.mjs --state-dir`) is started on a fresh copy of it, three times, and

@@ -1,4 +1,4 @@
-// List throughput (issue 2, and issue 31's journal cost): autocannon from this process (loopback)
+// List throughput (bench/README.md, with the journal's cost: "Durable state"): autocannon from this process (loopback)
 // against the simulator as `npm start` serves it, the same with --state-dir, and a bare node:http
 // server answering the same bytes; rounds alternate so every side sees the same machine noise,
 // and the median round of each counts. Beside req/s, each server's CPU time per 1,000 answers
