@@ -1,6 +1,10 @@
 // A typed table of immutable rows: one Map from id to position plus an array in creation order.
 // Rows are replaced, never mutated, so a row object can key a cache of its serialised JSON
-// (see wire.ts) and a snapshot is simply the array.
+// (see wire.ts) and a snapshot is simply the array. Each position remembers the version at
+// which its row last changed, so an index derived from the rows (usage over a million calls)
+// catches up with the positions changed since it last looked instead of rereading every row.
+
+import { grown } from './typed-arrays.ts';
 
 export interface Row {
   id: string;
@@ -12,7 +16,9 @@ const QUERY_CACHE_SIZE = 256;
 export class Table<T extends Row> {
   private rows: T[] = [];
   private index = new Map<string, number>();
-  private version = 0; // bumped by every change; cached views of an older version are stale
+  private changes = 0; // bumped by every change; cached views of an older version are stale
+  private stamps = new Float64Array(16); // maps a position to the version its row last changed at
+  private moves = 0; // bumped when positions shift (a delete, an adopt): derived indexes start over
   private readonly views = new Map<string, { version: number; rows: T[] }>();
 
   constructor(rows: readonly T[] = []) {
@@ -21,6 +27,21 @@ export class Table<T extends Row> {
 
   get size(): number {
     return this.rows.length;
+  }
+
+  /** Bumped by every insert, replace and delete. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Bumped when rows change position (a delete, an adopt): what was derived per position is void. */
+  get layout(): number {
+    return this.moves;
+  }
+
+  /** The version at which the row at `pos` last changed (inserted or replaced). */
+  changedAt(pos: number): number {
+    return this.stamps[pos]!;
   }
 
   get(id: string): T | undefined {
@@ -34,9 +55,11 @@ export class Table<T extends Row> {
 
   insert(row: T): T {
     if (this.index.has(row.id)) throw new Error(`duplicate id ${row.id}`);
-    this.index.set(row.id, this.rows.length);
+    const pos = this.rows.length;
+    this.index.set(row.id, pos);
     this.rows.push(row);
-    this.version++;
+    if (pos === this.stamps.length) this.stamps = grown(this.stamps, pos + 1);
+    this.stamps[pos] = ++this.changes;
     return row;
   }
 
@@ -45,7 +68,7 @@ export class Table<T extends Row> {
     const i = this.index.get(row.id);
     if (i === undefined) throw new Error(`no row ${row.id}`);
     this.rows[i] = row;
-    this.version++;
+    this.stamps[i] = ++this.changes;
     return row;
   }
 
@@ -54,7 +77,9 @@ export class Table<T extends Row> {
     if (i === undefined) return false;
     this.rows.splice(i, 1);
     this.index.delete(id);
-    this.version++;
+    this.stamps.copyWithin(i, i + 1, this.rows.length + 1);
+    this.changes++;
+    this.moves++;
     for (let j = i; j < this.rows.length; j++) this.index.set(this.rows[j]!.id, j);
     return true;
   }
@@ -80,10 +105,10 @@ export class Table<T extends Row> {
    */
   newestFirstCached(key: string, keep: (row: T) => boolean): readonly T[] {
     const hit = this.views.get(key);
-    if (hit && hit.version === this.version) return hit.rows;
+    if (hit && hit.version === this.changes) return hit.rows;
     const rows = this.newestFirst(keep);
     if (!hit && this.views.size >= QUERY_CACHE_SIZE) this.views.delete(this.views.keys().next().value!);
-    this.views.set(key, { version: this.version, rows });
+    this.views.set(key, { version: this.changes, rows });
     return rows;
   }
 
@@ -95,8 +120,10 @@ export class Table<T extends Row> {
   adopt(other: Table<T>): void {
     this.rows = other.rows;
     this.index = other.index;
+    this.stamps = other.stamps;
     this.views.clear();
-    this.version++;
+    this.changes = Math.max(this.changes, other.changes) + 1;
+    this.moves++;
   }
 
   toJSON(): T[] {

@@ -27,6 +27,7 @@ import { initialVoiceState } from './voiceml/walker.ts';
 import { MediaStreamClient } from './voiceml/media-stream.ts';
 import { CallProgress } from './progress.ts';
 import { startVariables } from './variables.ts';
+import { CallUsageIndex } from './usage-index.ts';
 import {
   CALL_IDS,
   CallsStateSchema,
@@ -152,7 +153,8 @@ export class CallsModel {
     rt.clock.on('calls.answer', (p: { callId: string }) => this.progress.answerInbound(p.callId));
     rt.clock.on('calls.resume', (p: { callId: string; seq: number; input: WalkInput }) => this.progress.resume(p.callId, p.seq, p.input));
     rt.clock.on('calls.phoneHangup', (p: { callId: string }) => this.progress.phoneHangup(p.callId));
-    rt.usage.register((accountId) => this.usageEntries(accountId));
+    const usage = new CallUsageIndex(() => this.calls, (accountId, number) => this.outbound.linkIdOf(accountId, number), billableSeconds);
+    rt.usage.register({ entries: (accountId) => this.usageEntries(accountId), scan: (accountId) => usage.scan(accountId) });
   }
 
   /** The status callback receiver of a call (registered once the webhook engine exists). */
@@ -354,7 +356,7 @@ export class CallsModel {
       .map((r) => ({ callId: r.id, direction: r.direction, from: r.from, to: r.to, heard: [...r.heard], entered: [...r.entered], prompts: r.prompts.map((p) => ({ ...p })), answeredAt: r.answeredAt! }));
   }
 
-  /** Usage meters from real calls: connected seconds by direction, one AMD invocation per answered call with detection. */
+  /** Usage meters from real calls: connected seconds by direction, one AMD invocation per answered call with detection (usage-index.ts gives the same in columns). */
   private usageEntries(accountId: string) {
     const out: { meter: 'outbound_seconds' | 'inbound_seconds' | 'transfer_seconds' | 'amd_invocations'; quantity: number; at: string; phoneNumber: string | null; linkId: string | null }[] = [];
     for (const r of this.calls.all()) {

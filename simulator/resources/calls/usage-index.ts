@@ -1,0 +1,148 @@
+// The usage of ended calls in columns (docs/decisions.md "Usage over a million calls"): per call
+// position, its account, the account's number on the line, end and answer instants, connected
+// seconds, machine detection and transferred seconds, read from the calls table and caught up
+// with the positions that changed since the last query (the table stamps each change), so
+// getUsage over a million calls visits numbers instead of building an entry object per call.
+// It gives exactly what `usageEntries` (model.ts) gives, in the same order; the link is still
+// the number's open assignment at query time, looked up once per number.
+import type { Row, Table } from '../../core/store.ts';
+import { instantOf } from '../../core/clock.ts';
+import { Interner } from '../../core/interner.ts';
+import { grown } from '../../core/typed-arrays.ts';
+import { dayOfText, type UsageScan, type UsageVisit } from '../usage/scan.ts';
+import { METERS } from '../usage/schema.ts';
+
+const OUTBOUND = METERS.indexOf('outbound_seconds');
+const INBOUND = METERS.indexOf('inbound_seconds');
+const TRANSFER = METERS.indexOf('transfer_seconds');
+const AMD = METERS.indexOf('amd_invocations');
+// Flags of a position: 0 = no usage yet (in progress, or not read).
+const ENDED = 1;
+const IS_INBOUND = 2;
+const CONNECTED = 4; // duration > 0
+const DETECTED = 8; // machine detection on an answered call
+
+/** What the index reads of a call (the call row; named here so that this file stays out of the calls' import circle). */
+export interface CallUsageFields extends Row {
+  accountId: string;
+  direction: 'outbound' | 'inbound';
+  from: string;
+  to: string;
+  answeredAt: string | null;
+  dateUpdated: string | null;
+  duration: number | null;
+  machineDetection: string | null;
+  transfers?: readonly unknown[];
+}
+
+export class CallUsageIndex<R extends CallUsageFields> {
+  private table: Table<R> | undefined;
+  private layout = -1;
+  private seen = 0;
+  private size = 0;
+  private readonly accounts = new Interner();
+  private readonly numbers = new Interner();
+  private account = new Int32Array(0);
+  private own = new Int32Array(0); // the account's number on the line (interned)
+  private flags = new Uint8Array(0);
+  private end = new Float64Array(0); // dateUpdated, epoch ms
+  private endDay = new Int32Array(0); // its UTC day, days since the epoch
+  private answered = new Float64Array(0); // answeredAt, epoch ms (for detection)
+  private answeredDay = new Int32Array(0);
+  private seconds = new Float64Array(0); // duration
+  private transferred = new Float64Array(0); // the representative leg's billable seconds
+
+  constructor(
+    private readonly calls: () => Table<R>,
+    private readonly linkOf: (accountId: string, number: string) => string | null,
+    /** the billed seconds of a call's transfer legs (transfers.ts) */
+    private readonly transferSeconds: (legs: NonNullable<R['transfers']>) => number,
+  ) {}
+
+  scan(accountId: string): UsageScan {
+    this.sync();
+    const links = new Interner();
+    const numberLink = new Int32Array(this.numbers.size).fill(-2); // -2: not looked up yet
+    const a = this.accounts.find(accountId);
+    return {
+      numbers: this.numbers.names,
+      links: links.names,
+      each: (visit) => {
+        if (a !== undefined) this.visit(a, accountId, numberLink, links, visit);
+      },
+    };
+  }
+
+  /** The account's entries, in call order: connected seconds, detection, transferred seconds (as `usageEntries`). */
+  private visit(a: number, accountId: string, numberLink: Int32Array, links: Interner, visit: UsageVisit): void {
+    const { account, own, flags, end, endDay, answered, answeredDay, seconds, transferred } = this;
+    const size = this.size;
+    for (let i = 0; i < size; i++) {
+      const f = flags[i]!;
+      if (f === 0 || account[i] !== a) continue;
+      const n = own[i]!;
+      let l = numberLink[n]!;
+      if (l === -2) {
+        const link = this.linkOf(accountId, this.numbers.name(n));
+        numberLink[n] = l = link === null ? -1 : links.id(link);
+      }
+      const at = end[i]!;
+      const day = endDay[i]!;
+      if (f & CONNECTED) visit(f & IS_INBOUND ? INBOUND : OUTBOUND, seconds[i]!, at, day, n, l);
+      if (f & DETECTED) visit(AMD, 1, answered[i]!, answeredDay[i]!, n, l);
+      if (transferred[i]! > 0) visit(TRANSFER, transferred[i]!, at, day, n, l);
+    }
+  }
+
+  /** Reads the positions changed since the last look (all of them after a restore or a delete). */
+  private sync(): void {
+    const table = this.calls();
+    if (table !== this.table || table.layout !== this.layout) {
+      this.table = table;
+      this.layout = table.layout;
+      this.seen = 0;
+      this.size = 0;
+    }
+    if (table.version === this.seen) return;
+    const rows = table.all();
+    if (rows.length > this.flags.length) this.grow(rows.length);
+    for (let i = 0; i < rows.length; i++) if (i >= this.size || table.changedAt(i) > this.seen) this.read(i, rows[i]!);
+    this.size = rows.length;
+    this.seen = table.version;
+  }
+
+  private read(i: number, r: R): void {
+    this.transferred[i] = 0;
+    if (r.dateUpdated === null) {
+      this.flags[i] = 0;
+      return;
+    }
+    const inbound = r.direction !== 'outbound';
+    let f = ENDED | (inbound ? IS_INBOUND : 0);
+    if (r.duration !== null && r.duration > 0) f |= CONNECTED;
+    if (r.machineDetection !== null && r.answeredAt !== null) {
+      f |= DETECTED;
+      this.answered[i] = instantOf(r.answeredAt)!;
+      this.answeredDay[i] = dayOfText(r.answeredAt, this.answered[i]!);
+    }
+    this.flags[i] = f;
+    this.account[i] = this.accounts.id(r.accountId);
+    this.own[i] = this.numbers.id(inbound ? r.to : r.from);
+    this.end[i] = instantOf(r.dateUpdated)!;
+    this.endDay[i] = dayOfText(r.dateUpdated, this.end[i]!);
+    this.seconds[i] = r.duration ?? 0;
+    this.transferred[i] = r.transfers === undefined || r.transfers.length === 0 ? 0 : this.transferSeconds(r.transfers as NonNullable<R['transfers']>);
+  }
+
+  private grow(min: number): void {
+    this.account = grown(this.account, min);
+    this.own = grown(this.own, min);
+    this.flags = grown(this.flags, min);
+    this.end = grown(this.end, min);
+    this.endDay = grown(this.endDay, min);
+    this.answered = grown(this.answered, min);
+    this.answeredDay = grown(this.answeredDay, min);
+    this.seconds = grown(this.seconds, min);
+    this.transferred = grown(this.transferred, min);
+  }
+}
