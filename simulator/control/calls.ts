@@ -11,6 +11,7 @@ import { Call, CALL_STATUSES, type CallRow } from '../resources/calls/schema.ts'
 import { flowEndedPayload } from '../resources/calls/announce.ts';
 import { transfersWire } from '../resources/calls/transfers.ts';
 import { TraceStepSchema, walkView } from '../resources/calls/walk-trace.ts';
+import { TurnSchema } from '../resources/calls/conversation.ts';
 
 const TAG = 'Control plane';
 const Vars = Type.Record(Type.String(), Type.String());
@@ -40,6 +41,13 @@ const CallWalkView = Type.Object(
       { additionalProperties: false, description: 'The phone on the line: each text it heard, its entry at each prompt and what chose it (as on /_sim/carrier/phones).' },
     ),
     flowEnded: Nullable(Type.Record(Type.String(), Type.String(), { description: 'The callflow.ended form fields the call announced (whether or not a webhook received them); null before the flow ends or without a flow.' })),
+    handler: Type.Optional(
+      Type.Object(
+        { kind: Type.String({ description: 'agent (a managed agent) or sdk (the customer\'s runtime).' }), target: Type.String({ description: 'The agent id, or the number whose runtime holds the call.' }), context: Nullable(Type.Object({ instruction: Nullable(Type.String()), variables: Vars }, { additionalProperties: false })) },
+        { additionalProperties: false, description: 'Calls handled by an agent: who handles it and the CallContext it got.' },
+      ),
+    ),
+    conversation: Type.Optional(Type.Array(TurnSchema, { description: 'Calls handled by an agent: the conversation turn by turn (docs/agents.md), times in ms from the answer, with the rule that fired, tool calls, keys and events.' })),
   },
   { $id: 'SimCallWalk', additionalProperties: false },
 );
@@ -64,6 +72,8 @@ function callWalk(rt: Runtime, callId: string) {
     phone: { heard: row.heard, entered: row.entered, prompts: row.prompts },
     // end() announces exactly this, at dateUpdated, and the row does not change after it.
     flowEnded: row.flowStatus === null || row.dateUpdated === null ? null : flowEndedPayload(row, row.dateUpdated),
+    ...(row.handler ? { handler: { ...row.handler, context: row.context ?? null } } : {}),
+    ...(row.conversation ? { conversation: row.conversation } : {}),
   };
 }
 

@@ -39,6 +39,7 @@ const ScriptView = Type.Object(
     hangupAfterSeconds: Nullable(Type.Number()),
     speakSeconds: Type.Integer(),
     replies: Type.Array(ReplySchema),
+    lines: Type.Optional(Type.Array(Type.String())),
     createdAt: DateTime(),
   },
   { $id: 'SimCarrierScript', additionalProperties: false },
@@ -60,11 +61,20 @@ const CalleeFields = {
             heard: Type.String({ minLength: 1, maxLength: 200, description: 'A regular expression, matched case-insensitively against what the phone heard since its previous input.' }),
             keys: Type.String({ pattern: '^[0-9*#]*$', maxLength: 64, description: 'What the phone enters when it matches; "" = no input.' }),
             speakSeconds: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 3600, description: 'At a record prompt: seconds it talks instead of the script\'s speakSeconds.' }))),
+            say: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2000, description: 'Calls handled by an agent: what the phone says when this reply is chosen (with its keys pressed, if any).' }))),
           },
           { additionalProperties: false },
         ),
-        { maxItems: 100, description: 'Calls: at each menu or record prompt the first reply whose heard matches answers it; with none, the next entry of keys, then no input.' },
+        { maxItems: 100, description: 'Calls: at each menu or record prompt the first reply whose heard matches answers it; with none, the next entry of keys, then no input. In calls handled by an agent, at each of the phone\'s turns the first reply whose heard matches what the agent said since its last turn speaks its say and presses its keys.' },
       ),
+    ),
+  ),
+  lines: Type.Optional(
+    Nullable(
+      Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), {
+        maxItems: 1000,
+        description: 'Calls handled by an agent: what the phone says, in order, one per turn, when no reply matches; with nothing left to say it hangs up (docs/agents.md).',
+      }),
     ),
   ),
 };
@@ -156,6 +166,21 @@ const PhoneView = Type.Object(
           ),
           code: Nullable(Type.String()),
           answeredAt: DateTime(),
+          conversation: Type.Optional(
+            Type.Array(
+              Type.Object(
+                {
+                  speaker: Type.String({ description: 'agent, caller (this phone when it called; the callee side is the phone too), or party (a transfer party).' }),
+                  text: Nullable(Type.String({ description: 'What was said; null for audio the simulator cannot read or a turn that only records an event.' })),
+                  startMs: Type.Number({ description: 'Milliseconds from the answer.' }),
+                  endMs: Type.Number(),
+                  dtmf: Nullable(Type.String({ description: 'Keys pressed with the turn.' })),
+                },
+                { additionalProperties: false },
+              ),
+              { description: 'Calls handled by an agent: the conversation, turn by turn.' },
+            ),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -187,6 +212,7 @@ const InboundCallBody = Type.Object(
     hangupAfterSeconds: CalleeFields.hangupAfterSeconds,
     speakSeconds: CalleeFields.speakSeconds,
     replies: CalleeFields.replies,
+    lines: CalleeFields.lines,
   },
   { $id: 'SimInboundCallRequest', additionalProperties: false },
 );

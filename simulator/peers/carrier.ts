@@ -29,9 +29,12 @@ export const carrierErrors = {
   }),
 };
 
-/** A reply by what was heard (issue 20): `heard` is a case-insensitive regular expression. */
+/**
+ * A reply by what was heard (issue 20): `heard` is a case-insensitive regular expression; `say`
+ * is what the phone says with it in calls handled by an agent (docs/agents.md "Phones that talk").
+ */
 export const ReplySchema = Type.Object(
-  { heard: Type.String(), keys: Type.String(), speakSeconds: Nullable(Type.Integer({ minimum: 0 })) },
+  { heard: Type.String(), keys: Type.String(), speakSeconds: Nullable(Type.Integer({ minimum: 0 })), say: Type.Optional(Nullable(Type.String())) },
   { additionalProperties: false },
 );
 export type Reply = Static<typeof ReplySchema>;
@@ -63,6 +66,7 @@ export const CalleeSchema = Type.Object(
     speakSeconds: Type.Integer({ minimum: 0 }), // how long the callee talks at each record prompt
     // issue 20: at a prompt, the first reply whose `heard` pattern matches what was said since the last input answers it
     replies: Type.Array(ReplySchema),
+    lines: Type.Optional(Type.Array(Type.String())), // agent calls: what the phone says, in order, when no reply matches (absent: none)
   },
   { additionalProperties: false },
 );
@@ -88,6 +92,7 @@ const ScriptRowSchema = Type.Object(
     hangupAfterSeconds: Nullable(Type.Number()), // calls: the callee hangs up this long after answering
     speakSeconds: Type.Integer({ minimum: 0 }), // calls: seconds the callee talks at a record prompt
     replies: Type.Array(ReplySchema), // calls: replies chosen by what the callee heard
+    lines: Type.Optional(Type.Array(Type.String())), // agent calls: what the phone says in order when no reply matches
     createdAt: DateTime(),
   },
   { additionalProperties: false },
@@ -187,7 +192,8 @@ export interface ScriptInput {
   keys?: string[] | null;
   hangupAfterSeconds?: number | null;
   speakSeconds?: number | null;
-  replies?: { heard: string; keys: string; speakSeconds?: number | null }[] | null;
+  replies?: { heard: string; keys: string; speakSeconds?: number | null; say?: string | null }[] | null;
+  lines?: string[] | null;
 }
 
 /** What the carrier decided for one attempt. */
@@ -208,6 +214,8 @@ export interface PhoneCall {
   entered: string[]; // the entry at each menu or record prompt; '' = none
   prompts: { heard: string; entered: string; answer: string }[]; // per prompt: what was heard since the last input, the entry, and what chose it
   answeredAt: string;
+  /** Calls handled by an agent: the conversation, turn by turn (speaker, text, times in ms from the answer). */
+  conversation?: { speaker: string; text: string | null; startMs: number; endMs: number; dtmf: string | null }[];
 }
 
 interface Secret {
@@ -218,6 +226,11 @@ interface Secret {
 
 /** The carrier needs the virtual clock, and the seeded random for the salt of a share script. */
 export type CarrierPorts = Pick<Kernel, 'clock' | 'random'>;
+
+/** A reply as stored: `say` only when given (older snapshots have none). */
+export function replyOf(r: { heard: string; keys: string; speakSeconds?: number | null; say?: string | null }): Reply {
+  return { heard: r.heard, keys: r.keys, speakSeconds: r.speakSeconds ?? null, ...(r.say != null ? { say: r.say } : {}) };
+}
 
 /**
  * Whether attempt `attempt` of a script with this salt falls in its share: a 32-bit mix of salt
@@ -323,7 +336,8 @@ export class Carrier {
       keys: [...(input.keys ?? [])],
       hangupAfterSeconds: input.hangupAfterSeconds ?? null,
       speakSeconds: input.speakSeconds ?? DEFAULT_SPEAK_SECONDS,
-      replies: (input.replies ?? []).map((r) => ({ heard: r.heard, keys: r.keys, speakSeconds: r.speakSeconds ?? null })),
+      replies: (input.replies ?? []).map(replyOf),
+      lines: [...(input.lines ?? [])],
       createdAt: this.rt.clock.nowIso(),
     };
     this.lastScript++;
@@ -366,7 +380,7 @@ export class Carrier {
       type !== 'call'
         ? null
         : script
-          ? { answeredBy: script.answeredBy, keys: [...script.keys], hangupAfterSeconds: script.hangupAfterSeconds, speakSeconds: script.speakSeconds, replies: script.replies.map((r) => ({ ...r })) }
+          ? { answeredBy: script.answeredBy, keys: [...script.keys], hangupAfterSeconds: script.hangupAfterSeconds, speakSeconds: script.speakSeconds, replies: script.replies.map((r) => ({ ...r })), lines: [...(script.lines ?? [])] }
           : { ...DEFAULT_CALLEE, keys: [], replies: [] };
     return { outcome, delaySeconds, scriptId: script?.id ?? null, callee };
   }
@@ -492,6 +506,7 @@ export class Carrier {
           prompts: c.prompts,
           code: null,
           answeredAt: c.answeredAt,
+          ...(c.conversation ? { conversation: c.conversation } : {}),
         })),
       ].sort((a, b) => (a.answeredAt < b.answeredAt ? 1 : a.answeredAt > b.answeredAt ? -1 : 0)),
     };

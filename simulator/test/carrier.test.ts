@@ -45,7 +45,7 @@ describe('fake carrier', () => {
 
   it('scripts: the first match in order wins, over magic numbers; types, times and delay apply', async () => {
     const a = await ctl(h)('POST', '/carrier/scripts', { number: '+82 10-3000-0001', outcome: 'failed', times: 1 });
-    expect(a).toEqual({ scriptId: 'cs_1', number: '01030000001', prefix: null, share: 1, attempts: 0, picked: 0, outcome: 'failed', types: null, delaySeconds: null, remaining: 1, answeredBy: 'human', keys: [], hangupAfterSeconds: null, speakSeconds: 3, replies: [], createdAt: '2026-03-02T00:00:00.000Z' });
+    expect(a).toEqual({ scriptId: 'cs_1', number: '01030000001', prefix: null, share: 1, attempts: 0, picked: 0, outcome: 'failed', types: null, delaySeconds: null, remaining: 1, answeredBy: 'human', keys: [], hangupAfterSeconds: null, speakSeconds: 3, replies: [], lines: [], createdAt: '2026-03-02T00:00:00.000Z' });
     await ctl(h)('POST', '/carrier/scripts', { number: '01030000001', outcome: 'delivered', delaySeconds: 60, types: ['lms'] });
     await ctl(h)('POST', '/carrier/scripts', { number: '010-0000-0400', outcome: 'delivered', types: ['sms'] });
     await ctl(h)('POST', '/carrier/scripts', { number: '010-3000-0002', outcome: 'busy' });

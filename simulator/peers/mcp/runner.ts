@@ -15,24 +15,12 @@ import type { McpRunnerPort, ProbeOutcome, ProbeRequest } from '../../resources/
 import { MAX_TOOLS, type LastErrorCode, type McpToolWire } from '../../resources/mcp-connections/schema.ts';
 import { DEFAULT_BUDGET_MS, TestBudget } from './budget.ts';
 import type { FakeMcpServers } from './fake-servers.ts';
-import { PASS_THROUGH_VALIDATOR } from './sdk-options.ts';
+import { loadSdk, loadUndici, PASS_THROUGH_VALIDATOR } from './sdk-options.ts';
 
 export const DEFAULT_MCP_TIMEOUT_MS = 10_000;
 /** tools/list pages followed before the server counts as misbehaving. */
 const MAX_PAGES = 100;
 const CLIENT_INFO = { name: 'platform-simulator-call-runtime', version: '1.0.0' };
-
-// undici and the SDK client load on the first test, not at start (bin/start.mjs keeps them out
-// of the bundle; most runs never test an MCP connection).
-let undici: Promise<typeof import('undici')> | undefined;
-const loadUndici = () => (undici ??= import('undici'));
-let sdk: Promise<{ Client: typeof Client; Streamable: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport; Sse: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport }> | undefined;
-const loadSdk = () =>
-  (sdk ??= Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    import('@modelcontextprotocol/sdk/client/sse.js'),
-  ]).then(([c, h, s]) => ({ Client: c.Client, Streamable: h.StreamableHTTPClientTransport, Sse: s.SSEClientTransport })));
 
 class Failure extends Error {
   constructor(

@@ -193,7 +193,11 @@ export class Dialer {
       input.Variables = t.vars;
     }
     if (b.url !== null) input.Url = b.url;
-    if (b.agentId !== null) input.AgentId = b.agentId;
+    if (b.agentId !== null) {
+      // A recipient's Variables reach the agent as its CallContext variables ({{var.name}}); no per-call instruction.
+      input.AgentId = b.agentId;
+      if (Object.keys(t.vars).length > 0) input.CallContext = { Instruction: '', Variables: t.vars };
+    }
     if (b.machineDetection !== null) input.MachineDetection = b.machineDetection;
     let call: CallRow;
     try {

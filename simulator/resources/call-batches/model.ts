@@ -193,6 +193,11 @@ export class CallBatchesModel {
     return [...this.lives.values()].filter((l) => l.batch.accountId === accountId).reverse();
   }
 
+  /** Batches of the account that are not over and call with this agent (an agent in use is not deleted). */
+  usingAgent(accountId: string, agentId: string): string[] {
+    return [...this.lives.values()].filter((l) => l.batch.accountId === accountId && l.batch.agentId === agentId && !ENDED_BATCH.includes(l.batch.status)).map((l) => l.batch.id);
+  }
+
   /** A page of a batch's tasks (from `get`) in batch order (page counted from 1), optionally of one status. */
   tasks(live: Live, status: TaskStatus | undefined, page: number, pageSize: number): TaskPage {
     const start = (page - 1) * pageSize;
@@ -244,9 +249,8 @@ export class CallBatchesModel {
       if (!flow) throw callErrors.CALL_FLOW_NOT_FOUND(`no call flow ${input.CallFlowId} in this account`);
       if (!flow.graph) throw callErrors.CALL_FLOW_UNREADABLE(`call flow ${input.CallFlowId} has a graph the current schema cannot read; replace it with a full PUT`);
     }
-    if (input.AgentId !== undefined) {
-      throw callErrors.AGENT_NOT_FOUND(`no agent ${input.AgentId} in this account (managed agents are not simulated yet; use CallFlowId)`, { errors: [{ path: 'AgentId', message: 'no such agent' }] });
-    }
+    // An agent the account does not have: createCall's 404 agent_not_found.
+    if (input.AgentId !== undefined) this.rt.calls.checkAgent(accountId, input.AgentId);
     if (input.Url !== undefined) this.rt.receiverPolicy.check(input.Url, 'Url');
   }
 

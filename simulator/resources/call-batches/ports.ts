@@ -14,6 +14,8 @@ import type { FlowGraph } from '../calls/flow-graph.ts';
 /** Places a call exactly as createCall does (its checks, its refusals as ApiError). */
 export interface BatchCalls {
   create(accountId: string, input: CreateCallInput): CallRow;
+  /** Refuses an AgentId the account does not have, as createCall does (404 agent_not_found). */
+  checkAgent(accountId: string, agentId: string): void;
 }
 
 /** An account's call flow: undefined when there is none, graph null when unreadable. */

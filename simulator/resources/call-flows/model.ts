@@ -62,6 +62,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export class CallFlowsModel implements CallFlowsReader {
   flows = new Table<CallFlowRow>(); // maps a call flow id to its name, stored graph and owner
   voices = new Map<string, VoiceOwner>(); // maps "provider:voiceId" to the account that registered (cloned) it
+  private readonly ownerLookups: ((provider: VoiceProvider, voiceId: string) => string | undefined)[] = []; // other families that know voices' owners (voice clones)
   /** Parsed view per stored row (rows are immutable, so the row object is the cache key). */
   private readonly views = new WeakMap<CallFlowRow, { graph: FlowGraph | null; variables: string[] }>();
 
@@ -174,6 +175,22 @@ export class CallFlowsModel implements CallFlowsReader {
   // --- control plane ---
 
   /** Marks a paid voice id as registered (cloned) by an account; others then get 403. */
+  /**
+   * Another family that knows who owns voices registers here (voice clones: a clone's voice is
+   * its account's); a voice it names for another account is 403 as the registry's are.
+   */
+  addVoiceOwners(lookup: (provider: VoiceProvider, voiceId: string) => string | undefined): void {
+    this.ownerLookups.push(lookup);
+  }
+
+  /** Flows of the account whose voice is this one (a clone in use cannot be deleted). */
+  flowsSpeaking(accountId: string, provider: VoiceProvider, voiceId: string): string[] {
+    return this.flows
+      .all()
+      .filter((f) => f.accountId === accountId && this.view(f).graph?.voice.provider === provider && this.view(f).graph?.voice.voiceId?.toLowerCase() === voiceId.toLowerCase())
+      .map((f) => `call flow ${f.id}`);
+  }
+
   registerVoice(accountId: string, provider: VoiceProvider, voiceId: string): VoiceOwner {
     const owner = { provider, voiceId, accountId };
     this.voices.set(voiceKey(provider, voiceId), owner);
@@ -236,8 +253,8 @@ export class CallFlowsModel implements CallFlowsReader {
       }
       const voice = parsed.graph.voice;
       if (voice.voiceId !== undefined) {
-        const owner = this.voices.get(voiceKey(voice.provider, voice.voiceId));
-        if (owner && owner.accountId !== accountId) {
+        const owner = this.voices.get(voiceKey(voice.provider, voice.voiceId))?.accountId ?? this.ownerLookups.map((l) => l(voice.provider as VoiceProvider, voice.voiceId!)).find((x) => x !== undefined);
+        if (owner !== undefined && owner !== accountId) {
           throw callFlowErrors.VOICE_FORBIDDEN(`voice ${voice.voiceId} (${voice.provider}) was registered by another organization`);
         }
       }

@@ -13,7 +13,11 @@ export const callErrors = {
   }),
   AGENT_NOT_FOUND: defineError({
     code: 'agent_not_found', status: 404, origin: 'reference',
-    description: 'AgentId is not an agent of this account (reference: createCall 404). Managed agents are not simulated yet, so no account has one: every AgentId call is refused this way and nothing is stored.',
+    description: 'AgentId is not a managed agent of this account (reference: createCall 404, createCallBatch 404); nothing is stored.',
+  }),
+  AI_MODE_REMOVED: defineError({
+    code: 'ai_mode_removed', status: 410, origin: 'reference',
+    description: 'The body carries `AI`: the AI Completion mode was removed (reference: createCall 410; managed agents take AgentId, the Agent SDK no mode).',
   }),
   AGENT_NOT_CONNECTED: defineError({
     code: 'agent_not_connected', status: 409, origin: 'reference',

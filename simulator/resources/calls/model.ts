@@ -11,7 +11,7 @@ import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Runtime } from '../../runtime.ts';
-import { DEFAULT_CALLEE, type Callee, type PhoneCall } from '../../peers/carrier.ts';
+import { DEFAULT_CALLEE, replyOf, type Callee, type PhoneCall } from '../../peers/carrier.ts';
 import { numberErrors } from '../numbers/model.ts';
 import { OutboundRules } from '../../rules/outbound.ts';
 import type { FlowGraph } from './flow-graph.ts';
@@ -26,6 +26,8 @@ import { VoiceMlRunner } from './voiceml/runner.ts';
 import { initialVoiceState } from './voiceml/walker.ts';
 import { MediaStreamClient } from './voiceml/media-stream.ts';
 import { CallProgress } from './progress.ts';
+import { HandledCalls } from './handled.ts';
+import { contextOf } from './call-context.ts';
 import { startVariables } from './variables.ts';
 import { CallUsageIndex } from './usage-index.ts';
 import {
@@ -77,7 +79,8 @@ export interface InboundCallInput {
   keys?: string[] | null;
   hangupAfterSeconds?: number | null;
   speakSeconds?: number | null;
-  replies?: { heard: string; keys: string; speakSeconds?: number | null }[] | null;
+  replies?: { heard: string; keys: string; speakSeconds?: number | null; say?: string | null }[] | null;
+  lines?: string[] | null;
 }
 
 export function callWire(r: CallRow) {
@@ -121,6 +124,8 @@ export class CallsModel {
   readonly eventSources: CallEventSource[] = [];
   /** Ringing, answering, walking and ending calls on the virtual clock (progress.ts). */
   private readonly progress: CallProgress;
+  /** Calls handled by a registered handler (an agent), and the actions handlers get (handled.ts). */
+  readonly handled: HandledCalls;
 
   constructor(private readonly rt: Runtime) {
     this.legs = new TransferLegs(rt, () => this.calls);
@@ -145,7 +150,15 @@ export class CallsModel {
       voiceml: this.voiceml,
       http: this.http,
       streams: this.streams,
+      handled: () => this.handled,
     });
+    this.handled = new HandledCalls({
+      rt,
+      calls: () => this.calls,
+      legs: this.legs,
+      end: (row, ending, source, cause) => this.progress.end(this.progress.dropWalk(row), ending, source, cause),
+    });
+    this.legs.onMoved = (row, leg) => this.handled.legMoved(row, leg);
     rt.carrier.onOutcome('call', (d) => this.progress.carrierReported(d));
     rt.carrier.onPhoneCalls((n) => this.phoneCalls(n));
     // Handler names and payloads are in snapshots (scheduled jobs): keep them.
@@ -193,10 +206,18 @@ export class CallsModel {
     const statusCallback = input.StatusCallback === undefined ? null : this.rt.receiverPolicy.check(input.StatusCallback, 'StatusCallback');
     const events = callbackEvents(input.StatusCallbackEvent);
     const voiceUrl = input.Url === undefined ? null : this.rt.receiverPolicy.check(input.Url, 'Url');
+    let handler: CallRow['handler'];
     if (input.AgentId !== undefined) {
-      throw callErrors.AGENT_NOT_FOUND(`no agent ${input.AgentId} in this account (managed agents are not simulated yet; run the call with a CallFlowId)`, { errors: [{ path: 'AgentId', message: 'no such agent' }] });
+      this.checkAgent(accountId, input.AgentId);
+      handler = { kind: 'agent', target: input.AgentId };
     }
-    if (input.CallFlowId === undefined && voiceUrl === null) throw callErrors.AGENT_NOT_CONNECTED(`no Agent SDK is connected to ${from}; give CallFlowId or Url`);
+    if (input.CallFlowId === undefined && voiceUrl === null && handler === undefined) {
+      // No Url, AgentId or CallFlowId: the Agent SDK runtime connected to From takes the call.
+      const sdk = this.handled.handlers.get('sdk');
+      if (!sdk) throw callErrors.AGENT_NOT_CONNECTED(`no Agent SDK is connected to ${from}; give CallFlowId, AgentId or Url`);
+      sdk.check(accountId, from);
+      handler = { kind: 'sdk', target: from };
+    }
     if (input.CallFlowId !== undefined) this.requireFlow(accountId, input.CallFlowId);
     this.outbound.requireSubscription(accountId);
     this.outbound.refuseOptedOut(accountId, to, 'call');
@@ -211,6 +232,7 @@ export class CallsModel {
     const row = this.calls.insert({
       ...this.blank(accountId, id, 'outbound', from, to, input.CallFlowId ?? null, { caller: from, callee: to, ...startVars }),
       ...(voiceUrl === null ? {} : { voiceml: initialVoiceState(voiceUrl, 'POST', {}), trace: emptyTrace({}) }),
+      ...(handler === undefined ? {} : { handler, context: contextOf(input.CallContext), dictionaryId: this.rt.numbers.numbers.get(from)?.dictionaryId ?? null, conversation: [] }),
       machineDetection: input.MachineDetection ?? null,
       ringSeconds,
       statusCallback,
@@ -221,6 +243,13 @@ export class CallsModel {
     this.rt.clock.schedule('calls.ring', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
     this.progress.callback(row, 'initiated');
     return row;
+  }
+
+  /** Refuses an AgentId the account does not have (404 agent_not_found): the agents' handler decides. */
+  checkAgent(accountId: string, agentId: string): void {
+    const agents = this.handled.handlers.get('agent');
+    if (!agents) throw callErrors.AGENT_NOT_FOUND(`no agent ${agentId} in this account`, { errors: [{ path: 'AgentId', message: 'no such agent' }] });
+    agents.check(accountId, agentId);
   }
 
   get(accountId: string, callId: string): CallRow {
@@ -277,13 +306,15 @@ export class CallsModel {
     if (!accountId) throw numberErrors.NUMBER_NOT_FOUND(`no account owns ${to}; inbound calls go to a number of some account`);
     // Spec "Blocked caller": rejected without answering; the spec keeps no trace of it.
     if (this.rt.blockLists.isCallerBlocked(accountId, from)) return null;
-    const route = this.inboundRoute(to);
+    const claimed = this.handled.claimant(accountId, to);
+    const route = claimed ? ({ kind: 'handler', handler: claimed, contextUrl: null, dictionaryId: this.rt.numbers.numbers.get(to)!.dictionaryId ?? null } as const) : this.inboundRoute(to);
     const number = this.rt.numbers.numbers.get(to)!;
     const id = freshId(this.rt.random, CALL_IDS.call, (x) => this.calls.has(x));
     const flowId = route.kind === 'callflow' ? route.flowId : null;
     const row = this.calls.insert({
       ...this.blank(accountId, id, 'inbound', from, to, flowId, { caller: from, callee: to }),
       ...(route.kind === 'voiceml' ? { voiceml: initialVoiceState(route.url, route.method, route.headers), trace: emptyTrace({}) } : {}),
+      ...(route.kind === 'handler' ? { handler: route.handler, context: null, contextUrl: route.contextUrl, dictionaryId: route.dictionaryId, conversation: [] } : {}),
       status: 'ringing',
       timeline: [{ status: 'ringing', at: this.rt.clock.nowIso() }],
       statusCallback: number.statusCallback ?? null,
@@ -293,12 +324,16 @@ export class CallsModel {
         keys: [...(input.keys ?? [])],
         hangupAfterSeconds: input.hangupAfterSeconds ?? null,
         speakSeconds: input.speakSeconds ?? DEFAULT_CALLEE.speakSeconds,
-        replies: (input.replies ?? []).map((r) => ({ heard: r.heard, keys: r.keys, speakSeconds: r.speakSeconds ?? null })),
+        replies: (input.replies ?? []).map(replyOf),
+        ...(input.lines ? { lines: [...input.lines] } : {}),
       },
     });
     this.progress.callback(row, 'initiated');
     this.progress.callback(row, 'ringing');
-    if (route.kind === 'callflow' || route.kind === 'voiceml') this.rt.clock.schedule('calls.answer', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
+    // The customer's own agent answers at once (reference: inbound SDK calls are answered at or
+    // before call.incoming; the caller hears silence until its media opens).
+    if (route.kind === 'handler' && route.handler.kind === 'sdk') this.progress.answerInbound(id);
+    else if (route.kind === 'callflow' || route.kind === 'voiceml' || route.kind === 'handler') this.rt.clock.schedule('calls.answer', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
     else this.progress.end(row, route.ending, route.source, route.cause);
     return id;
   }
@@ -311,7 +346,11 @@ export class CallsModel {
    */
   private inboundRoute(
     to: string,
-  ): { kind: 'callflow'; flowId: string } | { kind: 'voiceml'; url: string; method: 'POST' | 'GET'; headers: Record<string, string> } | { kind: 'end'; ending: Ending; source: HangupSource; cause?: string } {
+  ):
+    | { kind: 'callflow'; flowId: string }
+    | { kind: 'voiceml'; url: string; method: 'POST' | 'GET'; headers: Record<string, string> }
+    | { kind: 'handler'; handler: NonNullable<CallRow['handler']>; contextUrl: string | null; dictionaryId: string | null }
+    | { kind: 'end'; ending: Ending; source: HangupSource; cause?: string } {
     let n = this.rt.numbers.numbers.get(to)!;
     for (let hop = 0; n.routingType === 'forward' && hop < MAX_FORWARD_HOPS; hop++) {
       const next = n.forwardTo ? this.rt.numbers.numbers.get(n.forwardTo) : undefined;
@@ -327,11 +366,30 @@ export class CallsModel {
       case 'webhook':
         if (!n.webhookUrl) return { kind: 'end', ending: 'rejected', source: 'callee' };
         return { kind: 'voiceml', url: n.webhookUrl, method: n.webhookMethod, headers: { ...(n.webhookHeaders ?? {}) } };
+      case 'agent': {
+        // A managed agent answers; an agent that no longer exists is an application error.
+        const agents = this.handled.handlers.get('agent');
+        if (!agents || !n.agentId || !this.handlerAccepts(() => agents.check(n.accountId, n.agentId!))) return { kind: 'end', ending: 'failed', source: 'app', cause: 'app_error' };
+        // The dictionary is the dialed number's (a forward keeps the number the caller dialed).
+        const dialed = this.rt.numbers.numbers.get(to)!;
+        return { kind: 'handler', handler: { kind: 'agent', target: n.agentId }, contextUrl: n.callContextUrl ?? null, dictionaryId: dialed.dictionaryId ?? null };
+      }
       case 'sip':
       case 'softphone':
         return { kind: 'end', ending: 'no-answer', source: 'carrier' };
       default:
         return { kind: 'end', ending: 'failed', source: 'app', cause: 'app_error' };
+    }
+  }
+
+  /** Whether a handler's check lets a call through (its refusal is an API error). */
+  private handlerAccepts(check: () => void): boolean {
+    try {
+      check();
+      return true;
+    } catch (err) {
+      if (err instanceof ApiError) return false;
+      throw err;
     }
   }
 
@@ -353,7 +411,17 @@ export class CallsModel {
   private phoneCalls(number: string): PhoneCall[] {
     return this.calls
       .newestFirst((r) => r.answeredAt !== null && (r.direction === 'outbound' ? r.to === number : r.from === number))
-      .map((r) => ({ callId: r.id, direction: r.direction, from: r.from, to: r.to, heard: [...r.heard], entered: [...r.entered], prompts: r.prompts.map((p) => ({ ...p })), answeredAt: r.answeredAt! }));
+      .map((r) => ({
+        callId: r.id,
+        direction: r.direction,
+        from: r.from,
+        to: r.to,
+        heard: [...r.heard],
+        entered: [...r.entered],
+        prompts: r.prompts.map((p) => ({ ...p })),
+        answeredAt: r.answeredAt!,
+        ...(r.conversation ? { conversation: r.conversation.map((t) => ({ speaker: t.speaker, text: t.text, startMs: t.startMs, endMs: t.endMs, dtmf: t.detail.dtmf ?? null })) } : {}),
+      }));
   }
 
   /** Usage meters from real calls: connected seconds by direction, one AMD invocation per answered call with detection (usage-index.ts gives the same in columns). */

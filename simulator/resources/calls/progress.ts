@@ -18,10 +18,12 @@ import type { VoiceMlRunner } from './voiceml/runner.ts';
 import type { VoiceInput } from './voiceml/walker.ts';
 import type { MediaStreamClient } from './voiceml/media-stream.ts';
 import { CallEffects, type Draft, type EffectPorts } from './effects.ts';
+import type { HandledCalls } from './handled.ts';
+import { contextFromAnswer, contextRequest } from './call-context.ts';
 import type { CallRow, CallStatus, HangupSource, StatusCallbackEvent } from './schema.ts';
 
 /** The runtime parts the progression uses; read at each use, since a restore replaces some of them. */
-export type ProgressPorts = EffectPorts & Pick<Runtime, 'events'>;
+export type ProgressPorts = EffectPorts & Pick<Runtime, 'events' | 'webhookEngine'>;
 
 export interface ProgressParts {
   rt: ProgressPorts;
@@ -35,6 +37,8 @@ export interface ProgressParts {
   voiceml: VoiceMlRunner;
   http: FlowHttpClient;
   streams: MediaStreamClient;
+  /** Calls handled by a registered handler (handled.ts). */
+  handled: () => HandledCalls;
 }
 
 export class CallProgress {
@@ -45,8 +49,12 @@ export class CallProgress {
   private readonly legs: TransferLegs;
   private readonly voiceml: VoiceMlRunner;
   private readonly effects: CallEffects;
+  private readonly handled: () => HandledCalls;
+  private readonly http: FlowHttpClient;
 
   constructor(parts: ProgressParts) {
+    this.handled = parts.handled;
+    this.http = parts.http;
     this.rt = parts.rt;
     this.rows = parts.calls;
     this.graphOf = parts.graphOf;
@@ -74,6 +82,7 @@ export class CallProgress {
     if (!row || row.status !== 'queued') return;
     const next = this.calls.replace(this.moved(row, 'ringing'));
     this.callback(next, 'ringing');
+    if (next.handler) this.handled().ringing(next);
   }
 
   /** The carrier's outcome for an outbound call: answered, or ended as it says. */
@@ -85,13 +94,31 @@ export class CallProgress {
     this.end(row, ending, carrierSource(ending));
   }
 
-  /** 'calls.answer': a ringing inbound call is picked up by its flow or its VoiceML app. */
+  /** 'calls.answer': a ringing inbound call is picked up by its flow, its VoiceML app or its handler. */
   answerInbound(callId: string): void {
     const row = this.calls.get(callId);
     if (!row || row.status !== 'ringing') return;
     // A webhook number asks the app first: its first verb that uses the line picks up (advanceVoiceMl).
     if (row.voiceml) return this.advance(row, { kind: 'start' });
+    if (row.handler && row.contextUrl) return this.fetchContext(row, row.contextUrl);
     this.answer(row);
+  }
+
+  /**
+   * An agent number's callContextUrl, fetched just before the answer (guides "Phone numbers");
+   * on any failure the call goes on with the agent's stored configuration. The answer is taken
+   * at this instant: the clock advance waits for the request in flight.
+   */
+  private fetchContext(row: CallRow, url: string): void {
+    const rows = this.calls;
+    const answerWith = (context: CallRow['context']) => {
+      const current = this.calls.get(row.id);
+      if (this.calls !== rows || !current || current.status !== 'ringing') return;
+      this.answer(this.calls.replace({ ...current, context: context ?? current.context ?? null, contextUrl: null }));
+    };
+    if (this.http.refusal(url) !== undefined) return answerWith(null);
+    const req = contextRequest(row, url, this.rt.webhookEngine.signingKeys.get(row.accountId));
+    this.http.send(req, (a) => answerWith(contextFromAnswer(a.status, a.body)));
   }
 
   private answer(row: CallRow): void {
@@ -103,6 +130,7 @@ export class CallProgress {
     }
     this.hangUpLater(row);
     if (answered.walk || answered.voiceml) this.advance(answered, { kind: 'start' });
+    else if (answered.handler) this.handled().answered(answered);
   }
 
   /** The call answered now: in progress, its answered callback sent. */
@@ -184,13 +212,17 @@ export class CallProgress {
 
   /** Ends the call: consistent end fields, then callflow.ended and the completed callback. */
   end(row: CallRow, ending: Ending, source: HangupSource, cause?: string): CallRow {
+    if (row.handler) row = { ...this.handled().ending(row), walk: row.walk }; // its last turns join the conversation first
     row = this.legs.closeOpen(row);
     const now = this.rt.clock.now();
     const fields = ENDINGS[ending];
     const answeredAt = row.answeredAt === null ? null : parseInstant(row.answeredAt)!;
     const flowStatus = row.callFlowId === null ? null : (row.walk?.ended ?? 'abandoned');
+    // A handled call's conversation was recorded whole (docs/agents.md): its recording exists now.
+    const recorded = row.conversation !== undefined && answeredAt !== null && row.recordingUrl === null;
     const done = this.calls.replace(compactEnded({
       ...row,
+      ...(recorded ? { recordingUrl: this.rt.recordings.link(`/v1/accounts/${row.accountId}/recordings/${row.id}`) } : {}),
       ...fields,
       timeline: [...row.timeline, { status: fields.status, at: iso(now) }],
       hangupCause: cause ?? fields.hangupCause,
@@ -205,6 +237,7 @@ export class CallProgress {
     if (done.callFlowId !== null) {
       this.rt.events.emit({ type: 'callflow.ended', accountId: done.accountId, resourceId: done.id, at: now, payload: flowEndedPayload(done, iso(now)) });
     }
+    this.handled().ended(done);
     for (const hear of this.endedListeners) hear(done);
     // Declared internal (events.ts): families that follow calls hear the ended row, after the hooks above.
     this.rt.events.emit({ type: 'call.ended', accountId: done.accountId, resourceId: done.id, at: now, payload: done }, true);

@@ -46,7 +46,7 @@ export interface LegRequest {
   to: string;
   mode: TransferMode;
   timeoutSec: number;
-  origin: 'dial' | 'control';
+  origin: 'dial' | 'control' | 'handler';
   context: string | null;
 }
 
@@ -62,6 +62,8 @@ export function sipHostOf(uri: string): string | null {
 export class TransferLegs {
   /** SIP endpoints of the account; the runtime connects the sip-endpoints family here. */
   sip: SipRoutePort = { routes: () => [] };
+  /** Told when a leg connects or ends on the clock (a call's handler hears its own legs: handled.ts). */
+  onMoved: (row: CallRow, leg: TransferLegRow) => void = () => undefined;
 
   constructor(
     private readonly rt: Runtime,
@@ -186,7 +188,10 @@ export class TransferLegs {
     else if (p.phase === 'lost') changed = this.ended(leg, 'failed', at);
     else changed = this.ended(leg, p.ending, at);
     const next = rows.replace({ ...row, transfers: legs.map((l) => (l === leg ? changed : l)) });
-    if (p.phase !== 'ringing') this.callback(next, changed);
+    if (p.phase !== 'ringing') {
+      this.callback(next, changed);
+      this.onMoved(next, changed);
+    }
   }
 
   private ended(leg: TransferLegRow, ending: EndingName, at: string): TransferLegRow {

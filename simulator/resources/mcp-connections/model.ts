@@ -4,10 +4,10 @@
 // any other failure keeps the status and records lastErrorCode (docs/decisions.md "MCP
 // connections"). Every check runs before the first write: a refused request changes nothing.
 import { Table } from '../../core/store.ts';
-import { ApiError, defineError } from '../../core/errors.ts';
+import { ApiError } from '../../core/errors.ts';
+import { mcpConnectionErrors } from './errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { validate } from '../../core/schema.ts';
-import { WireCache } from '../../core/wire.ts';
 import type { Runtime } from '../../runtime.ts';
 import { blockedHostReason } from '../../peers/egress.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
@@ -43,10 +43,14 @@ export interface McpRunnerPort {
   probe(req: ProbeRequest): Promise<ProbeOutcome>;
 }
 
-/** The agents that use a connection (none until agents exist in the simulator). */
+/** The agents that use a connection (the agents family registers itself: useAgents). */
 export interface AgentBindingsPort {
   agentsUsing(accountId: string, connectionId: string): { agentId: string; name: string }[];
+  /** The connection was deleted: the agents bound to it drop it. */
+  unbind(accountId: string, connectionId: string): void;
 }
+
+const NO_AGENTS: AgentBindingsPort = { agentsUsing: () => [], unbind: () => undefined };
 
 /** Statuses of failed tests, after the API document: 422 for too many tools, else 502. */
 const FAILURE_STATUS: Record<LastErrorCode, number> = {
@@ -67,16 +71,7 @@ export function probeFailure(code: LastErrorCode, message: string, status = FAIL
   return new ApiError(status, code, message);
 }
 
-export const mcpConnectionErrors = {
-  MCP_CONNECTION_NOT_FOUND: defineError({
-    code: 'mcp_connection_not_found', status: 404, origin: 'simulator',
-    description: 'No MCP connection with this id in the account.',
-  }),
-  MCP_RUNNER_UNAVAILABLE: defineError({
-    code: 'MCP_RUNNER_UNAVAILABLE', status: 503, origin: 'reference',
-    description: 'The call runtime that connects to MCP servers cannot be reached (scripted through PUT /_sim/mcp/runner); nothing changed. Retry later, or rotate with force=true.',
-  }),
-};
+export { mcpConnectionErrors };
 
 /** Header names the platform sets itself or that would change the request's meaning. */
 export const RESERVED_HEADERS = new Set([
@@ -125,14 +120,21 @@ function authHeaders(c: { authType: AuthType; headerName: string | null; secret:
 
 export class McpConnectionsModel {
   private connections = new Table<McpConnectionRow>(); // maps a connection id to its settings, sealed secret and last test
-  readonly wire: WireCache<McpConnectionRow>;
+  /** Answers are not cached: agentCount follows the agents' bindings, not the row. */
+  readonly wire = {
+    json: (r: McpConnectionRow) => JSON.stringify(this.toWire(r)),
+    dataOnly: (rows: readonly McpConnectionRow[]) => `{"data":[${rows.map((r) => JSON.stringify(this.toWire(r))).join(',')}]}`,
+  };
+  private agents: AgentBindingsPort = NO_AGENTS;
 
   constructor(
     private readonly rt: Runtime,
     private readonly runner: McpRunnerPort,
-    private readonly agents: AgentBindingsPort = { agentsUsing: () => [] },
-  ) {
-    this.wire = new WireCache((r) => this.toWire(r));
+  ) {}
+
+  /** The agents family registers the bindings here (agentCount, affectedAgents, unbinding). */
+  useAgents(port: AgentBindingsPort): void {
+    this.agents = port;
   }
 
   clear(): void {
@@ -258,6 +260,7 @@ export class McpConnectionsModel {
     const row = this.get(accountId, id);
     const affectedAgents = this.agents.agentsUsing(accountId, row.id);
     this.connections.delete(row.id);
+    this.agents.unbind(accountId, row.id);
     return { deleted: true, affectedAgents };
   }
 
@@ -312,6 +315,13 @@ export class McpConnectionsModel {
       sealedSecret: this.seal(cred.secret, row.id),
       dateUpdated: this.rt.nowIso(),
     };
+  }
+
+  /** Where an agent's tool calls through this connection go, with the credential in clear (call runtime only). */
+  toolTarget(accountId: string, id: string): { url: string; transport: Transport; headers: Record<string, string> } | undefined {
+    const row = this.connections.get(id);
+    if (!row || row.accountId !== accountId) return undefined;
+    return { url: row.url, transport: row.transport, headers: authHeaders({ ...row, headerName: row.authHeaderName, secret: this.open(row) }) };
   }
 
   private requireRunner(): void {

@@ -257,10 +257,31 @@ export class NumbersModel {
     return next;
   }
 
+  /** Listeners told when a number leaves its account (the Agent SDK closes its sockets with 4403). */
+  private readonly releasedListeners: ((accountId: string, number: string) => void)[] = [];
+
+  /** Hears every number released from its account, after the release. */
+  onReleased(listener: (accountId: string, number: string) => void): void {
+    this.releasedListeners.push(listener);
+  }
+
+  /** A deleted dictionary: the account's numbers that named it fall back to the default (reference: SetNull). */
+  detachDictionary(accountId: string, dictionaryId: string): void {
+    for (const n of this.numbers.all()) {
+      if (n.accountId === accountId && n.dictionaryId === dictionaryId) this.numbers.replace({ ...n, dictionaryId: null });
+    }
+  }
+
+  /** Numbers of the account routed to this managed agent (the agent's phoneNumbers). */
+  routedToAgent(accountId: string, agentId: string): string[] {
+    return this.numbers.all().filter((n) => n.accountId === accountId && n.routingType === 'agent' && n.agentId === agentId).map((n) => n.id);
+  }
+
   /** deleteNumber: the number returns to the pool and its holding period ends. */
   release(accountId: string, raw: string): void {
     const row = this.requireOwned(accountId, raw);
     this.numbers.delete(row.id);
+    for (const l of this.releasedListeners) l(accountId, row.id);
     this.closeAssignment(row.id);
     (row.numberType === 'representative' && this.representativePool ? this.representativePool : this.pool).returned.push(row.id);
     // Numbers that forwarded to it lose their target (reference: numbers guide).

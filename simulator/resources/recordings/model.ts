@@ -19,6 +19,7 @@ import type { UsageEntry } from '../usage/schema.ts';
 import { OutboundRules, type OutboundPorts } from '../../rules/outbound.ts';
 import { MAX_WHOLE_SECONDS, seedOf, wavFile } from './wav.ts';
 import { defaultSummary, segmentCount, speakerLabels, summaryFor, transcriptSegments } from './text.ts';
+import { conversationSummary, segmentsOf as conversationSegments } from './conversation-text.ts';
 import { RecordingLinks, linkPath } from './links.ts';
 import {
   DEFAULT_SCHEMA_VERSION,
@@ -157,7 +158,11 @@ export class RecordingsModel {
   private callEnded(call: CallRow): void {
     const now = this.rt.clock.now();
     let rec = this.recordings.get(call.id);
-    if (!rec && call.recordingUrl !== null) rec = this.recordings.insert(this.blankRecording(call)); // hung up mid-recording
+    if (!rec && call.recordingUrl !== null) {
+      // Hung up mid-recording; or a call handled by an agent, recorded whole from the answer (docs/agents.md).
+      const whole = call.conversation !== undefined && call.answeredAt !== null ? [{ name: 'call', seconds: call.duration ?? 0, at: call.answeredAt }] : [];
+      rec = this.recordings.insert({ ...this.blankRecording(call), pieces: whole });
+    }
     if (rec && rec.endedAt === null) {
       rec = this.recordings.replace({ ...rec, endedAt: iso(now), expiresAt: iso(now + RETENTION_MS) });
       this.rt.clock.schedule('recordings.expire', now + RETENTION_MS, { callId: call.id });
@@ -173,6 +178,14 @@ export class RecordingsModel {
   }
 
   // --- recordings (public API) ---
+
+  /** Families that hold a call's real audio (the Agent SDK: what the agent played and the phone said), asked first for a whole-call file. */
+  private readonly audioSources: ((callId: string) => Buffer | undefined)[] = [];
+
+  /** Registers a source of whole-call audio; it answers undefined for calls it does not hold. */
+  provideAudio(source: (callId: string) => Buffer | undefined): void {
+    this.audioSources.push(source);
+  }
 
   /** getRecording: the whole-call WAV. */
   wholeFile(accountId: string, callId: string): { bytes: Buffer; filename: string } {
@@ -195,6 +208,10 @@ export class RecordingsModel {
     if (this.expired(row)) throw gone(`has no recording: it was kept ${RETENTION_MS / 86_400_000} days and is gone`);
     if (name === null) {
       if (row.endedAt === null) throw gone('has not ended; its recording exists once it ends');
+      for (const source of this.audioSources) {
+        const bytes = source(callId);
+        if (bytes) return { bytes, filename: `${row.id}.wav` };
+      }
       return { bytes: wavFile(wholePieces(row).map((p, i) => ({ seconds: p.seconds, seed: seedOf(row.seed, row.id, i) }))), filename: `${row.id}.wav` };
     }
     const i = row.pieces.findLastIndex((p) => p.name === name);
@@ -250,7 +267,8 @@ export class RecordingsModel {
     if (s.status === 'pending') return { status: s.status };
     if (s.status === 'failed') return { status: s.status, failedReason: s.failedReason };
     const rec = this.recordings.get(callId)!;
-    const resultJson = s.schema === null ? defaultSummary(rec.seed, callId) : summaryFor(s.schema, rec.seed, callId);
+    const turns = this.rt.calls.get(accountId, callId).conversation;
+    const resultJson = s.schema !== null ? summaryFor(s.schema, rec.seed, callId) : turns ? conversationSummary(turns) : defaultSummary(rec.seed, callId);
     return { status: s.status, callId, resultJson, provider: SUMMARY_PROVIDER, model: SUMMARY_MODEL, promptVersion: s.version, schemaVersion: s.version, updatedAt: s.updatedAt! };
   }
 
@@ -332,7 +350,7 @@ export class RecordingsModel {
     const script = this.scriptOf(callId).transcript;
     if (script.failAt !== null && (script.failTimes === null || attempt <= script.failTimes)) return this.fail(t, script.failAt, 'transcription_failed');
     const done = this.transcripts.replace({ ...t, status: 'completed', finishedAt: this.rt.clock.nowIso(), audioSeconds: seconds });
-    this.emit('transcript.completed', rec, { Status: 'completed', SegmentCount: String(segmentCount(rec.seed, callId, wholePieces(rec))) });
+    this.emit('transcript.completed', rec, { Status: 'completed', SegmentCount: String(this.segmentTotal(rec)) });
     this.startSummary(done);
   }
 
@@ -387,11 +405,19 @@ export class RecordingsModel {
     return row.expiresAt !== null && this.rt.clock.now() >= parseInstant(row.expiresAt)!;
   }
 
+  /** The transcript's segments: a call's conversation when it has one, else text made from the recording's seed. */
   private segmentsOf(callId: string) {
     const rec = this.recordings.get(callId)!;
     const legacy = parseInstant(rec.callCreatedAt)! < parseInstant(NUMBERED_SPEAKERS_FROM)!;
+    const turns = this.rt.calls.get(rec.accountId, callId).conversation;
+    if (turns) return conversationSegments(turns, legacy);
     const speakers = speakerLabels(legacy, this.rt.calls.transferPartiesOf(rec.accountId, callId));
     return transcriptSegments(rec.seed, callId, wholePieces(rec), speakers);
+  }
+
+  private segmentTotal(rec: RecordingRow): number {
+    const turns = this.rt.calls.get(rec.accountId, rec.id).conversation;
+    return turns ? conversationSegments(turns, false).length : segmentCount(rec.seed, rec.id, wholePieces(rec));
   }
 
   private blankRecording(call: RecordedCall): RecordingRow {
