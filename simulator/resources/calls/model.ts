@@ -30,6 +30,7 @@ import { HandledCalls } from './handled.ts';
 import { contextOf } from './call-context.ts';
 import { startVariables } from './variables.ts';
 import { CallUsageIndex } from './usage-index.ts';
+import { CallListIndex, type ListQuery, type RowList } from './list-index.ts';
 import {
   CALL_IDS,
   CallsStateSchema,
@@ -104,8 +105,13 @@ export function callWire(r: CallRow) {
   };
 }
 
+/** The calls table: an ended call is kept packed (packed-rows.ts), one in progress as its row. */
+export function callTable(rows: readonly CallRow[] = []): Table<CallRow> {
+  return new Table(rows, { packWhen: (r) => !IN_PROGRESS.includes(r.status) });
+}
+
 export class CallsModel {
-  calls = new Table<CallRow>(); // maps a callId to the call
+  calls = callTable(); // maps a callId to the call
   readonly wire = new WireCache<CallRow>(callWire);
   readonly http: FlowHttpClient;
   /** Url calls and webhook-routed numbers: the customer's VoiceML (voiceml/). */
@@ -114,6 +120,8 @@ export class CallsModel {
   readonly streams: MediaStreamClient;
   /** Call flows; the runtime connects the call-flows family here. */
   flows: FlowPort = { find: () => undefined };
+  /** listCalls' filters in columns (list-index.ts). */
+  private readonly listIndex = new CallListIndex<CallRow>(() => this.calls);
   /** Hear every call that ended, after its events (call batches follow their calls; recordings make the whole-call recording). */
   readonly endedListeners: ((row: CallRow) => void)[] = [];
 
@@ -180,7 +188,7 @@ export class CallsModel {
   }
 
   clear(): void {
-    this.calls = new Table();
+    this.calls = callTable();
   }
 
   snapshot(): CallsState {
@@ -189,7 +197,7 @@ export class CallsModel {
 
   restore(state: unknown): void {
     validate(CallsStateSchema, state, 'snapshot calls', 'calls');
-    this.calls = new Table((state as CallsState).calls);
+    this.calls = callTable((state as CallsState).calls);
   }
 
   // --- the API ---
@@ -258,32 +266,22 @@ export class CallsModel {
     return row;
   }
 
-  /** Newest first; list filters are OR within one parameter and AND across parameters. */
-  list(accountId: string, f: CallFilter): readonly CallRow[] {
+  /** Newest first; list filters are OR within one parameter and AND across parameters (list-index.ts). */
+  list(accountId: string, f: CallFilter): RowList<CallRow> {
     const norm = (xs: string[] | undefined, field: string) => (xs === undefined ? undefined : new Set(xs.map((x) => normalizePhone(x, field))));
-    const from = norm(f.from, 'from');
-    const to = norm(f.to, 'to');
-    const number = norm(f.number, 'number');
-    const since = f.since === undefined ? undefined : parseInstant(f.since)!;
-    const until = f.until === undefined ? undefined : parseInstant(f.until)!;
-    const causes = f.hangupCause === undefined ? undefined : new Set(f.hangupCause);
-    const key = JSON.stringify([accountId, f.status, [...(from ?? [])], [...(to ?? [])], [...(number ?? [])], since, until, f.minDuration, f.maxDuration, [...(causes ?? [])]]);
-    return this.calls.newestFirstCached(key, (r) => {
-      if (r.accountId !== accountId) return false;
-      if (f.status !== undefined && r.status !== f.status) return false;
-      if (from && !from.has(r.from)) return false;
-      if (to && !to.has(r.to)) return false;
-      if (number && !number.has(r.from) && !number.has(r.to)) return false;
-      if (since !== undefined || until !== undefined) {
-        const t = parseInstant(r.dateCreated)!;
-        if (since !== undefined && t < since) return false;
-        if (until !== undefined && t >= until) return false;
-      }
-      if (f.minDuration !== undefined && (r.duration === null || r.duration < f.minDuration)) return false;
-      if (f.maxDuration !== undefined && (r.duration === null || r.duration > f.maxDuration)) return false;
-      if (causes && (r.hangupCause === null || !causes.has(r.hangupCause))) return false;
-      return true;
-    });
+    const q: ListQuery = {
+      status: f.status,
+      from: norm(f.from, 'from'),
+      to: norm(f.to, 'to'),
+      number: norm(f.number, 'number'),
+      since: f.since === undefined ? undefined : parseInstant(f.since)!,
+      until: f.until === undefined ? undefined : parseInstant(f.until)!,
+      minDuration: f.minDuration,
+      maxDuration: f.maxDuration,
+      hangupCause: f.hangupCause === undefined ? undefined : new Set(f.hangupCause),
+    };
+    const key = JSON.stringify([accountId, q.status, [...(q.from ?? [])], [...(q.to ?? [])], [...(q.number ?? [])], q.since, q.until, q.minDuration, q.maxDuration, [...(q.hangupCause ?? [])]]);
+    return this.listIndex.query(key, accountId, q);
   }
 
   /** updateCall Status=completed: hangs up a connected call, cancels one not yet answered. */

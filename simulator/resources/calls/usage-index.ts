@@ -104,34 +104,39 @@ export class CallUsageIndex<R extends CallUsageFields> {
       this.size = 0;
     }
     if (table.version === this.seen) return;
-    const rows = table.all();
-    if (rows.length > this.flags.length) this.grow(rows.length);
-    for (let i = 0; i < rows.length; i++) if (i >= this.size || table.changedAt(i) > this.seen) this.read(i, rows[i]!);
-    this.size = rows.length;
+    const size = table.size;
+    if (size > this.flags.length) this.grow(size);
+    // Member by member: an ended call is packed (store.ts) and is not read whole.
+    for (let i = 0; i < size; i++) if (i >= this.size || table.changedAt(i) > this.seen) this.read(i, (key) => table.field(i, key));
+    this.size = size;
     this.seen = table.version;
   }
 
-  private read(i: number, r: R): void {
+  private read(i: number, field: <K extends keyof R>(key: K) => R[K]): void {
     this.transferred[i] = 0;
-    if (r.dateUpdated === null) {
+    const dateUpdated = field('dateUpdated');
+    if (dateUpdated === null) {
       this.flags[i] = 0;
       return;
     }
-    const inbound = r.direction !== 'outbound';
+    const inbound = field('direction') !== 'outbound';
+    const duration = field('duration');
+    const answeredAt = field('answeredAt');
     let f = ENDED | (inbound ? IS_INBOUND : 0);
-    if (r.duration !== null && r.duration > 0) f |= CONNECTED;
-    if (r.machineDetection !== null && r.answeredAt !== null) {
+    if (duration !== null && duration > 0) f |= CONNECTED;
+    if (field('machineDetection') !== null && answeredAt !== null) {
       f |= DETECTED;
-      this.answered[i] = instantOf(r.answeredAt)!;
-      this.answeredDay[i] = dayOfText(r.answeredAt, this.answered[i]!);
+      this.answered[i] = instantOf(answeredAt)!;
+      this.answeredDay[i] = dayOfText(answeredAt, this.answered[i]!);
     }
     this.flags[i] = f;
-    this.account[i] = this.accounts.id(r.accountId);
-    this.own[i] = this.numbers.id(inbound ? r.to : r.from);
-    this.end[i] = instantOf(r.dateUpdated)!;
-    this.endDay[i] = dayOfText(r.dateUpdated, this.end[i]!);
-    this.seconds[i] = r.duration ?? 0;
-    this.transferred[i] = r.transfers === undefined || r.transfers.length === 0 ? 0 : this.transferSeconds(r.transfers as NonNullable<R['transfers']>);
+    this.account[i] = this.accounts.id(field('accountId'));
+    this.own[i] = this.numbers.id(inbound ? field('to') : field('from'));
+    this.end[i] = instantOf(dateUpdated)!;
+    this.endDay[i] = dayOfText(dateUpdated, this.end[i]!);
+    this.seconds[i] = duration ?? 0;
+    const transfers = field('transfers');
+    this.transferred[i] = transfers === undefined || transfers.length === 0 ? 0 : this.transferSeconds(transfers as NonNullable<R['transfers']>);
   }
 
   private grow(min: number): void {
