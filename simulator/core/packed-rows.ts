@@ -21,11 +21,14 @@ type Op =
   | { k: 'f64' } // any other number
   | { k: 'text'; last?: string; lastId?: number } // an interned text (the last one at this place remembered)
   | { k: 'time' } // an ISO instant, as epoch ms
-  | { k: 'digits' } // 1-15 digits, as the number '1' + digits
+  | { k: 'digits'; prefix: string } // a prefix without digits and 1-15 digits (a phone number, `dl_42`), as the number '1' + digits
   | { k: 'hex'; prefix: string; words: number };
 
 const RECENT_SHAPES = 8;
 const DIGITS = /^\d{1,15}$/;
+const PREFIXED_DIGITS = /^(\D{0,8})(\d{1,15})$/;
+/** Texts up to this length are interned (one copy of each); longer ones, mostly unique, are kept as given. */
+const INTERNED_LENGTH = 24;
 const HEX_ID = /^([A-Z]{0,4})((?:[0-9a-f]{8})+)$/;
 
 export class PackedRows {
@@ -167,10 +170,13 @@ export class PackedRows {
         this.scratchDoubles.push(ms);
         return true;
       }
-      case 'digits':
-        if (typeof v !== 'string' || !DIGITS.test(v)) return false;
-        this.scratchDoubles.push(Number(`1${v}`));
+      case 'digits': {
+        if (typeof v !== 'string' || !v.startsWith(op.prefix)) return false;
+        const digits = v.slice(op.prefix.length);
+        if (!DIGITS.test(digits)) return false;
+        this.scratchDoubles.push(Number(`1${digits}`));
         return true;
+      }
       case 'hex': {
         if (typeof v !== 'string' || v.length !== op.prefix.length + op.words * 8 || !v.startsWith(op.prefix)) return false;
         const at = this.scratchWords.length;
@@ -188,6 +194,7 @@ export class PackedRows {
   }
 
   private textId(s: string): number {
+    if (s.length > INTERNED_LENGTH) return this.texts.push(s) - 1;
     let id = this.textIds.get(s);
     if (id === undefined) {
       id = this.texts.push(s) - 1;
@@ -244,9 +251,10 @@ export class PackedRows {
       this.scratchDoubles.push(ms);
       return 'T';
     }
-    if (DIGITS.test(s)) {
-      this.scratchDoubles.push(Number(`1${s}`));
-      return 'D';
+    const digits = PREFIXED_DIGITS.exec(s);
+    if (digits) {
+      this.scratchDoubles.push(Number(`1${digits[2]}`));
+      return `D${digits[1]!.length}:${digits[1]}`;
     }
     const hex = s.length >= 8 ? HEX_ID.exec(s) : null;
     if (hex) {
@@ -287,7 +295,7 @@ export class PackedRows {
       case 'time':
         return isoOf(this.readDoubles[this.readCursorDoubles++]!);
       case 'digits':
-        return String(this.readDoubles[this.readCursorDoubles++]).slice(1);
+        return op.prefix + String(this.readDoubles[this.readCursorDoubles++]).slice(1);
       case 'hex': {
         let s = op.prefix;
         for (let i = 0; i < op.words; i++) s += this.readWords[this.readCursorWords++]!.toString(16).padStart(8, '0');
@@ -344,7 +352,8 @@ function compile(v: unknown): Op {
   if (typeof v === 'number') return v >= 0 && v <= 0xffffffff && Number.isInteger(v) && !Object.is(v, -0) ? { k: 'u32' } : { k: 'f64' };
   if (typeof v === 'string') {
     if (instantMs(v) !== undefined) return { k: 'time' };
-    if (DIGITS.test(v)) return { k: 'digits' };
+    const digits = PREFIXED_DIGITS.exec(v);
+    if (digits) return { k: 'digits', prefix: digits[1]! };
     const hex = v.length >= 8 ? HEX_ID.exec(v) : null;
     if (hex) return { k: 'hex', prefix: hex[1]!, words: hex[2]!.length / 8 };
     return { k: 'text' };

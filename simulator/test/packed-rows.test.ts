@@ -13,6 +13,8 @@ const text = fc.oneof(
   fc.integer({ min: 0, max: 4_102_444_800_000 }).map((ms) => new Date(ms).toISOString()),
   fc.constant('2026-02-30T00:00:00.000Z'), // looks like an instant, is not one
   fc.stringMatching(/^[0-9]{1,17}$/),
+  fc.stringMatching(/^[^0-9]{0,9}[0-9]{1,16}$/), // dl_42, +821012345678, prefixes too long
+
   fc.stringMatching(/^[A-Z]{0,5}[0-9a-f]{6,33}$/),
   fc.stringMatching(/^CA[0-9a-f]{32}$/),
   fc.constantFrom('__proto__', 'constructor', ''),
