@@ -5,6 +5,7 @@
 // are what they were; the dialer reads and changes single fields without making a row.
 import { CodeColumn, DigitsColumn, IdColumn } from '../../core/text-columns.ts';
 import { grown } from '../../core/typed-arrays.ts';
+import { PackedRows } from '../../core/packed-rows.ts';
 import { CALL_IDS } from '../calls/schema.ts';
 import { CALL_BATCH_IDS, TASK_STATUSES, type TaskRow, type TaskStatus } from './schema.ts';
 
@@ -31,7 +32,9 @@ export class TaskStore {
   private readonly callIds = new IdColumn(CALL_IDS.call);
   private readonly dispositions = new CodeColumn();
   private readonly answeredBys = new CodeColumn();
-  private results: (Record<string, string> | null)[] = []; // the flow's variables at the end (the call's, shared)
+  // The flow's variables at the end: packed (core/packed-rows.ts), as the ended call is; -1 for null.
+  private readonly packedResults = new PackedRows();
+  private results = new Int32Array(16);
   private readonly lastErrors = new CodeColumn();
   private readonly messageKinds = new CodeColumn<MessageKind>();
   private readonly messageStatuses = new CodeColumn<MessageStatus>();
@@ -48,7 +51,6 @@ export class TaskStore {
     if (t.seq !== pos) this.oddSeq.set(pos, t.seq);
     this.phones.set(pos, t.to);
     this.setVars(pos, t.vars);
-    this.results.push(t.result);
     this.update(pos, t);
     return pos;
   }
@@ -62,7 +64,7 @@ export class TaskStore {
     if (patch.callId !== undefined) this.callIds.set(pos, patch.callId);
     if (patch.disposition !== undefined) this.dispositions.set(pos, patch.disposition);
     if (patch.answeredBy !== undefined) this.answeredBys.set(pos, patch.answeredBy);
-    if (patch.result !== undefined) this.results[pos] = patch.result;
+    if (patch.result !== undefined) this.results[pos] = patch.result === null ? -1 : this.packResult(patch.result);
     if (patch.lastError !== undefined) this.lastErrors.set(pos, patch.lastError);
     if (patch.messageKind !== undefined) this.messageKinds.set(pos, patch.messageKind);
     if (patch.messageStatus !== undefined) this.messageStatuses.set(pos, patch.messageStatus);
@@ -86,7 +88,7 @@ export class TaskStore {
       callId: this.callIds.get(pos),
       disposition: this.dispositions.get(pos),
       answeredBy: this.answeredBys.get(pos),
-      result: this.results[pos]!,
+      result: this.result(pos),
       lastError: this.lastErrors.get(pos),
       messageKind: this.messageKinds.get(pos),
       messageStatus: this.messageStatuses.get(pos),
@@ -95,6 +97,18 @@ export class TaskStore {
       messageId: this.messageId(pos),
       messageDueAt: this.messageDueAt(pos),
     };
+  }
+
+  /** The flow's variables at the end (a new object), or null. */
+  result(pos: number): Record<string, string> | null {
+    const rec = this.results[pos]!;
+    return rec < 0 ? null : this.packedResults.unpack<Record<string, string>>(rec);
+  }
+
+  private packResult(result: Record<string, string>): number {
+    const rec = this.packedResults.pack(result);
+    if (rec === undefined) throw new Error('a flow result is variables as texts');
+    return rec;
   }
 
   id(pos: number): string {
@@ -185,6 +199,7 @@ export class TaskStore {
     this.attempts = grown(this.attempts, size);
     this.rounds = grown(this.rounds, size);
     this.next = grown(this.next, size);
+    this.results = grown(this.results, size);
   }
 }
 
