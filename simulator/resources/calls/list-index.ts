@@ -5,6 +5,7 @@
 // keeps the matching positions; only the page asked for is read back as rows. It answers what
 // the row-by-row filter answered (the tests compare the two).
 import type { Row, Table } from '../../core/store.ts';
+import { TableFollower } from '../../core/table-follower.ts';
 import { instantOf } from '../../core/clock.ts';
 import { Interner } from '../../core/interner.ts';
 import { grown } from '../../core/typed-arrays.ts';
@@ -43,10 +44,7 @@ const QUERY_CACHE_SIZE = 64;
 const DIGITS = /^\d{1,15}$/;
 
 export class CallListIndex<R extends CallListFields> {
-  private table: Table<R> | undefined;
-  private layout = -1;
-  private seen = 0;
-  private size = 0;
+  private readonly follower = new TableFollower<R>();
   private readonly texts = new Interner(); // accounts, statuses, hangup causes, numbers not all digits
   private account = new Int32Array(0);
   private status = new Int32Array(0);
@@ -94,7 +92,7 @@ export class CallListIndex<R extends CallListFields> {
     const causes = ids(q.hangupCause);
     const { account, created, duration, cause } = this;
     const out: number[] = [];
-    for (let i = this.size - 1; i >= 0; i--) {
+    for (let i = this.follower.size - 1; i >= 0; i--) {
       if (account[i] !== a) continue;
       if (status !== undefined && this.status[i] !== status) continue;
       if (from && !from.has(this.from[i]!)) continue;
@@ -114,17 +112,7 @@ export class CallListIndex<R extends CallListFields> {
 
   /** Reads the positions changed since the last look (all of them after a restore or a delete). */
   private sync(table: Table<R>): void {
-    if (table !== this.table || table.layout !== this.layout) {
-      this.table = table;
-      this.layout = table.layout;
-      this.seen = 0;
-      this.size = 0;
-    }
-    if (table.version === this.seen) return;
-    const size = table.size;
-    if (size > this.account.length) this.grow(size);
-    for (let i = 0; i < size; i++) {
-      if (i < this.size && table.changedAt(i) <= this.seen) continue;
+    this.follower.catchUp(table, (size) => size > this.account.length && this.grow(size), (i) => {
       this.account[i] = this.texts.id(table.field(i, 'accountId'));
       this.status[i] = this.texts.id(table.field(i, 'status'));
       this.from[i] = this.numberKey(table.field(i, 'from'), true);
@@ -134,9 +122,7 @@ export class CallListIndex<R extends CallListFields> {
       this.duration[i] = d === null ? NaN : d;
       const c = table.field(i, 'hangupCause');
       this.cause[i] = c === null ? -1 : this.texts.id(c);
-    }
-    this.size = size;
-    this.seen = table.version;
+    });
   }
 
   /**

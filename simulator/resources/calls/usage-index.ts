@@ -6,6 +6,7 @@
 // It gives exactly what `usageEntries` (model.ts) gives, in the same order; the link is still
 // the number's open assignment at query time, looked up once per number.
 import type { Row, Table } from '../../core/store.ts';
+import { TableFollower } from '../../core/table-follower.ts';
 import { instantOf } from '../../core/clock.ts';
 import { Interner } from '../../core/interner.ts';
 import { grown } from '../../core/typed-arrays.ts';
@@ -36,10 +37,7 @@ export interface CallUsageFields extends Row {
 }
 
 export class CallUsageIndex<R extends CallUsageFields> {
-  private table: Table<R> | undefined;
-  private layout = -1;
-  private seen = 0;
-  private size = 0;
+  private readonly follower = new TableFollower<R>();
   private readonly accounts = new Interner();
   private readonly numbers = new Interner();
   private account = new Int32Array(0);
@@ -76,7 +74,7 @@ export class CallUsageIndex<R extends CallUsageFields> {
   /** The account's entries, in call order: connected seconds, detection, transferred seconds (as `usageEntries`). */
   private visit(a: number, accountId: string, numberLink: Int32Array, links: Interner, visit: UsageVisit): void {
     const { account, own, flags, end, endDay, answered, answeredDay, seconds, transferred } = this;
-    const size = this.size;
+    const size = this.follower.size;
     for (let i = 0; i < size; i++) {
       const f = flags[i]!;
       if (f === 0 || account[i] !== a) continue;
@@ -97,19 +95,12 @@ export class CallUsageIndex<R extends CallUsageFields> {
   /** Reads the positions changed since the last look (all of them after a restore or a delete). */
   private sync(): void {
     const table = this.calls();
-    if (table !== this.table || table.layout !== this.layout) {
-      this.table = table;
-      this.layout = table.layout;
-      this.seen = 0;
-      this.size = 0;
-    }
-    if (table.version === this.seen) return;
-    const size = table.size;
-    if (size > this.flags.length) this.grow(size);
     // Member by member: an ended call is packed (store.ts) and is not read whole.
-    for (let i = 0; i < size; i++) if (i >= this.size || table.changedAt(i) > this.seen) this.read(i, (key) => table.field(i, key));
-    this.size = size;
-    this.seen = table.version;
+    this.follower.catchUp(
+      table,
+      (size) => size > this.flags.length && this.grow(size),
+      (i) => this.read(i, (key) => table.field(i, key)),
+    );
   }
 
   private read(i: number, field: <K extends keyof R>(key: K) => R[K]): void {
