@@ -83,31 +83,33 @@ export class CallListIndex<R extends CallListFields> {
     if (a === undefined) return new Int32Array(0);
     // A value never seen matches nothing: -2 is no text's id.
     const idOf = (s: string) => this.texts.find(s) ?? -2;
-    const ids = (set: Set<string> | undefined) => (set === undefined ? undefined : new Set([...set].map(idOf)));
-    const keys = (set: Set<string> | undefined) => (set === undefined ? undefined : new Set([...set].map((n) => this.numberKey(n, false))));
+    // The values of a filter as a typed array: a query names a few, and a loop over them beats hashing a double per call.
+    const ids = (set: Set<string> | undefined) => (set === undefined ? undefined : Float64Array.from([...set].map(idOf)));
+    const keys = (set: Set<string> | undefined) => (set === undefined ? undefined : Float64Array.from([...set].map((n) => this.numberKey(n, false))));
     const status = q.status === undefined ? undefined : idOf(q.status);
     const from = keys(q.from);
     const to = keys(q.to);
     const number = keys(q.number);
     const causes = ids(q.hangupCause);
     const { account, created, duration, cause } = this;
-    const out: number[] = [];
+    const out = new Int32Array(this.follower.size);
+    let n = 0;
     for (let i = this.follower.size - 1; i >= 0; i--) {
       if (account[i] !== a) continue;
       if (status !== undefined && this.status[i] !== status) continue;
-      if (from && !from.has(this.from[i]!)) continue;
-      if (to && !to.has(this.to[i]!)) continue;
-      if (number && !number.has(this.from[i]!) && !number.has(this.to[i]!)) continue;
+      if (from && !among(from, this.from[i]!)) continue;
+      if (to && !among(to, this.to[i]!)) continue;
+      if (number && !among(number, this.from[i]!) && !among(number, this.to[i]!)) continue;
       if (q.since !== undefined && created[i]! < q.since) continue;
       if (q.until !== undefined && created[i]! >= q.until) continue;
       const d = duration[i]!;
       // NaN (null) fails both comparisons: a call without a duration matches no duration bound.
       if (q.minDuration !== undefined && !(d >= q.minDuration)) continue;
       if (q.maxDuration !== undefined && !(d <= q.maxDuration)) continue;
-      if (causes && !causes.has(cause[i]!)) continue;
-      out.push(i);
+      if (causes && !among(causes, cause[i]!)) continue;
+      out[n++] = i;
     }
-    return Int32Array.from(out);
+    return out.slice(0, n);
   }
 
   /** Reads the positions changed since the last look (all of them after a restore or a delete). */
@@ -144,4 +146,9 @@ export class CallListIndex<R extends CallListFields> {
     this.duration = grown(this.duration, min);
     this.cause = grown(this.cause, min);
   }
+}
+
+function among(values: Float64Array, v: number): boolean {
+  for (let k = 0; k < values.length; k++) if (values[k] === v) return true;
+  return false;
 }
