@@ -153,6 +153,14 @@ export class TaskStore {
     return v !== v ? null : v;
   }
 
+  disposition(pos: number): TaskRow['disposition'] {
+    return this.dispositions.get(pos) as TaskRow['disposition'];
+  }
+
+  answeredBy(pos: number): TaskRow['answeredBy'] {
+    return this.answeredBys.get(pos) as TaskRow['answeredBy'];
+  }
+
   callId(pos: number): string | null {
     return this.callIds.get(pos);
   }
