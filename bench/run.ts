@@ -15,6 +15,7 @@ import { BATCH_BUDGET_MS, BATCH_RSS_BUDGET_MB, MILLION_BATCH_BUDGET_MS, MILLION_
 import { USAGE_GROUPED_BUDGET_MS, USAGE_TOTALS_BUDGET_MS, type UsageBench } from './usage-scale.ts';
 import { CALLS_MEMORY_BUDGET_MB, LIST_PAGE_BUDGET_MS, SNAPSHOT_ROUND_TRIP_BUDGET_MS, type CallsScaleBench } from './calls-scale.ts';
 import { AGENT_CALLS_BUDGET_MS, type AgentCallsBench } from './agent-calls.ts';
+import { CHART_BYTES_BUDGET, CHART_READ_BUDGET_MS, SERIES_CPU_RATIO_BUDGET, type BatchViewBench } from './batch-view.ts';
 import { benchKit, KIT_BUDGET_MS, KIT_TAIL_BUDGET_MS, type KitBench } from './kit.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -130,10 +131,12 @@ async function main() {
 
   // 1c'. The next order of magnitude (issue 32), each in a process of its own (its resident set
   // its own): a batch of 1,000,000 recipients, usage and listCalls over 1,000,000 calls, their
-  // memory and a snapshot round trip.
+  // memory and a snapshot round trip; the inspector's batch view over the same campaign (what its
+  // series costs the dialer and what a read of its data costs).
   const million = await ownProcess<BatchBench>(['bench/call-batches.ts', '--json'], { BATCH_RECIPIENTS: '1000000' });
   const usage = await ownProcess<UsageBench>(['--max-old-space-size=6144', 'bench/usage-scale.ts', '--json']);
   const callsScale = await ownProcess<CallsScaleBench>(['--expose-gc', '--max-old-space-size=8192', 'bench/calls-scale.ts', '--json']);
+  const batchView = await ownProcess<BatchViewBench>(['bench/batch-view.ts', '--json']);
 
   // 1d. 10,000 managed agent calls with a real MCP tool call each (issue 27), in a process of its
   // own (its fake MCP server and sessions are its own too).
@@ -212,6 +215,16 @@ async function main() {
       batch.ms < BATCH_BUDGET_MS,
     ],
     [`call batch peak RSS (< ${BATCH_RSS_BUDGET_MB} MB)`, `${fmt(batch.peakRssMb, 0)} MB peak (heap ${fmt(batch.heapMb, 0)} MB); one ended call keeps ${fmt(batch.bytesPerCall, 0)} bytes, 300,000 calls about ${fmt((batch.bytesPerCall * 300_000) / 1024 / 1024, 0)} MB`, batch.peakRssMb < BATCH_RSS_BUDGET_MB],
+    [
+      `batch view: the series' CPU over a virtual week of ${batchView.recipients} recipients (ratio < ${SERIES_CPU_RATIO_BUDGET})`,
+      `${fmt(batchView.weekCpuMs.withSeries, 0)} ms with, ${fmt(batchView.weekCpuMs.withoutSeries, 0)} ms without: ratio ${fmt(batchView.ratio, 3)}; the series alone ${fmt(batchView.seriesNsPerChange, 0)} ns a status change`,
+      batchView.ratio < SERIES_CPU_RATIO_BUDGET,
+    ],
+    [
+      `batch view: its data read after each virtual day (< ${CHART_READ_BUDGET_MS} ms, < ${CHART_BYTES_BUDGET / 1024} KB)`,
+      `worst ${fmt(batchView.worstReadMs, 2)} ms, largest ${fmt(batchView.largestBytes / 1024, 0)} KB (${batchView.reads.map((r) => `${r.buckets}x${r.minutes} min`).join(', ')})`,
+      batchView.worstReadMs < CHART_READ_BUDGET_MS && batchView.largestBytes < CHART_BYTES_BUDGET,
+    ],
     [`call batch task pages (< ${PAGE_BUDGET_MS} ms)`, `first ${fmt(batch.pageMs.first)} ms, deep ${fmt(batch.pageMs.deep)} ms, status filter ${fmt(batch.pageMs.filtered)} ms`, Math.max(batch.pageMs.first, batch.pageMs.deep, batch.pageMs.filtered) < PAGE_BUDGET_MS],
     [
       `${agentCalls.calls} agent calls of 10 turns, one real MCP tool call each, placed and run to their end (< ${AGENT_CALLS_BUDGET_MS} ms)`,

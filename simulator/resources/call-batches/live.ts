@@ -5,6 +5,7 @@
 import { TaskQueue } from './task-queue.ts';
 import { StatusIndex } from './status-index.ts';
 import { TaskStore } from './task-store.ts';
+import type { TaskWatch } from './series.ts';
 import { TASK_STATUSES, type BatchRow, type TaskRow, type TaskStatus } from './schema.ts';
 
 export function newCounts(): Record<TaskStatus, number> {
@@ -28,6 +29,8 @@ export class Live {
   textHead = 0;
   /** the earliest tick job scheduled for this batch and not yet run */
   tick: number | undefined;
+  /** told every status change (the batch's series over time, series.ts) */
+  watch: TaskWatch | undefined;
   /** where the tasks of each status are, for pages of one status */
   private readonly index = new StatusIndex(TASK_STATUSES);
 
@@ -40,21 +43,25 @@ export class Live {
 
   /** Changes the task at `pos` (the fields `patch` has), keeping counts in step. */
   set(pos: number, patch: Partial<TaskRow>): void {
-    if (patch.status !== undefined) {
-      const prev = this.tasks.status(pos);
-      if (prev !== patch.status) {
-        this.counts[prev]--;
-        this.counts[patch.status]++;
-        this.index.move(pos, prev, patch.status);
-      }
+    const prev = patch.status === undefined ? undefined : this.tasks.status(pos);
+    if (prev !== undefined && prev !== patch.status) {
+      this.counts[prev]--;
+      this.counts[patch.status!]++;
+      this.index.move(pos, prev, patch.status!);
     }
     this.tasks.update(pos, patch);
+    // The series is told the task as it now is (its status, round and how its last call ended).
+    if (prev !== undefined && prev !== patch.status && this.watch) {
+      const t = this.tasks;
+      this.watch.moved(prev, { status: t.status(pos), dialRound: t.dialRound(pos), disposition: t.disposition(pos), answeredBy: t.answeredBy(pos) });
+    }
   }
 
   add(task: TaskRow): void {
     this.tasks.push(task);
     this.counts[task.status]++;
     this.index.push(task.status);
+    this.watch?.moved(null, task);
   }
 
   /** `count` tasks of one status from the `start`-th (0-based), in batch order. */
