@@ -1,4 +1,4 @@
-// A million ended calls (issue 32, Deliver 3 and 4), on the data set of bench/million-calls.ts:
+// A million ended calls (docs/decisions.md "Scale"), on the data set of bench/million-calls.ts:
 // the memory of the simulator holding them (heap and typed arrays after a full collection, and
 // the process's resident set; budget under 1 GB), listCalls with filters newest first and deep
 // pages through the whole request pipeline (budget under 50 ms a page; the first query, which

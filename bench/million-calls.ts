@@ -1,4 +1,4 @@
-// The data set of the scale benches (issue 32): a simulator holding 1,000,000 ended calls of the
+// The data set of the scale benches (docs/decisions.md "Scale"): a simulator holding 1,000,000 ended calls of the
 // demo account spread over 92 days and 10,000 of its numbers, made directly as the calls model
 // leaves them (simulator/test/synthetic-calls.ts) rather than run on the clock, which would take
 // minutes. Mix: 55 % answered outbound (a fifth with machine detection), 10 % outbound with a

@@ -1,4 +1,4 @@
-// Usage over a million call records (issue 32, Deliver 2): getUsage with groupBy=day and
+// Usage over a million call records (docs/decisions.md "Usage over a million calls"): getUsage with groupBy=day and
 // groupBy=number over 92 days of 1,000,000 ended calls on 10,000 numbers (bench/million-calls.ts)
 // under 300 ms, meter totals (no groupBy) under 50 ms; the same answers as the aggregation first
 // written (simulator/test/usage-reference.ts), which is also timed once as the "before" figure.
