@@ -1,4 +1,4 @@
-// A batch's tasks in columns (docs/decisions.md "Call batches at a million recipients"): one
+// A batch's tasks in columns (docs/decisions.md "Scale", "A batch's tasks"): one
 // typed array per field instead of an object per recipient, ids and callIds packed, numbers as
 // numbers, statuses and codes as small codes, each recipient's Variables as its values under a
 // shared list of names. A task reads back (`row`) exactly as it went in, so pages and snapshots
