@@ -19,6 +19,7 @@ export const WHOLE_SUITE_ONLY = [
   'simulator/test/batch-view-browser.test.ts', // Chromium
   'simulator/test/http-edge.test.ts', // a spawned simulator
   'bin/test/cli.test.ts', // spawned `npm start`
+  'bin/test/run-bundle.test.ts', // a spawned node ending at once (the code cache written at exit)
   'simulator/test/openapi.test.ts', // the spawned OpenAPI linter
 ];
 

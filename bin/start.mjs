@@ -1,28 +1,38 @@
 // Fast start for `npm start`: runs bin/sim.ts from a single-file bundle in dist/, rebuilt
 // with esbuild whenever a source file is newer than the bundle. Loading one bundled file takes
 // a fraction of the time that loading ~300 separate TypeScript and package modules does,
-// which keeps `npm start` to first answer under a second (bench/README.md).
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+// which keeps `npm start` to first answer under a second (bench/README.md). The bundle is
+// CommonJS so that bin/run-bundle.mjs can run it through a V8 code cache.
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runBundle } from './run-bundle.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const entry = join(root, 'bin', 'sim.ts');
-const bundle = join(root, 'dist', 'sim.mjs');
+const bundle = join(root, 'dist', 'sim.cjs');
 
-function newestMtime(path) {
-  const st = statSync(path);
-  if (!st.isDirectory()) return st.mtimeMs;
-  let newest = st.mtimeMs;
-  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name)));
-  return newest;
-}
+const inputsFile = `${bundle}.inputs.json`;
 
+// The project's files the bundle was built from (esbuild's metafile, written beside it): only
+// these can make it stale, since a new file matters only once one of them imports it; packages
+// change with package-lock.json. Stat-ing them is cheaper than walking simulator/.
 function stale() {
-  if (!existsSync(bundle)) return true;
-  const built = statSync(bundle).mtimeMs;
-  const sources = [join(root, 'simulator'), entry, join(root, 'package-lock.json'), fileURLToPath(import.meta.url)];
-  return sources.some((p) => existsSync(p) && newestMtime(p) > built);
+  let built, inputs;
+  try {
+    built = statSync(bundle).mtimeMs;
+    inputs = JSON.parse(readFileSync(inputsFile, 'utf8'));
+  } catch {
+    return true;
+  }
+  const sources = [...inputs.map((p) => join(root, p)), join(root, 'package-lock.json'), fileURLToPath(import.meta.url), join(root, 'bin', 'run-bundle.mjs')];
+  return sources.some((p) => {
+    try {
+      return statSync(p).mtimeMs > built;
+    } catch {
+      return true; // an input removed
+    }
+  });
 }
 
 if (stale()) {
@@ -32,9 +42,10 @@ if (stale()) {
       entryPoints: [entry],
       outfile: bundle,
       write: false,
+      metafile: true,
       bundle: true,
       platform: 'node',
-      format: 'esm',
+      format: 'cjs',
       target: 'node20',
       // undici (the webhook client, loaded on first delivery) stays in node_modules: it is most
       // of the bundle's size otherwise and most runs never need it.
@@ -44,12 +55,17 @@ if (stale()) {
       // looks for at run time: both stay in node_modules.
       external: ['undici', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'unpdf', '@echogarden/espeak-ng-emscripten', 'ws'],
       logLevel: 'silent',
-      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+      // The bundle's modules find files beside themselves and require packages through import.meta.url: bin/run-bundle.mjs passes it in.
+      define: { 'import.meta.url': '__bundleUrl' },
     });
     // Write then rename, so a concurrent start never imports a half-written bundle.
     mkdirSync(dirname(bundle), { recursive: true });
     const tmp = `${bundle}.${process.pid}.tmp`;
     writeFileSync(tmp, result.outputFiles[0].contents);
+    // esbuild names inputs relative to the working directory; kept relative to the project.
+    const inputs = Object.keys(result.metafile.inputs).filter((p) => !p.includes('node_modules/')).map((p) => relative(root, join(process.cwd(), p)));
+    writeFileSync(`${inputsFile}.${process.pid}.tmp`, JSON.stringify(inputs));
+    renameSync(`${inputsFile}.${process.pid}.tmp`, inputsFile);
     renameSync(tmp, bundle);
   } catch (e) {
     const first = e.errors?.[0];
@@ -57,4 +73,4 @@ if (stale()) {
     process.exit(1);
   }
 }
-await import(pathToFileURL(bundle).href);
+runBundle(bundle);

@@ -1,0 +1,82 @@
+// Runs the CommonJS bundle of `npm start` (bin/start.mjs builds it) through a V8 code cache kept
+// beside it: parsing and compiling the 2 MB bundle was about a third of the simulator's start-up
+// CPU (bench/README.md "Start-up"), and Node 20 has no compile cache of its own. The cache file
+// starts with the bundle's size and modification time: V8 checks only a cache's length-based
+// source hash and its own version, so a rebuilt bundle must never meet a cache made for another.
+// A missing, foreign or rejected cache is written anew shortly after start (when the functions
+// of the start are compiled) or at exit if sooner, by write-then-rename, so concurrent starts
+// never read half a file.
+import { closeSync, fstatSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import vm from 'node:vm';
+
+/** How long after the bundle's first run the cache is written (the start's functions compiled by then); a run ending sooner writes it at exit. */
+export const WRITE_CACHE_AFTER_MS = 300;
+
+/** Loads and runs `bundle`, as Node would a CommonJS main module, with `import.meta.url` given as `__bundleUrl`. */
+export function runBundle(bundle) {
+  const fd = openSync(bundle, 'r');
+  let source, key;
+  try {
+    const st = fstatSync(fd); // the key of the very text read below, even if a rebuild renames a new bundle in meanwhile
+    key = Buffer.from(`${st.size}:${st.mtimeMs}\n`);
+    source = readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+  const cacheFile = `${bundle}.v8cache`;
+  const cachedData = cacheFor(cacheFile, key);
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __bundleUrl) {${source}\n})`, {
+    filename: bundle,
+    cachedData,
+    // The bundle's import() of the packages it leaves out (bin/start.mjs) resolves as in any module.
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  quietAboutTheDefaultLoader();
+  if (!cachedData || script.cachedDataRejected) {
+    // After start, or at exit if that comes first (a start stopped at its first answer still leaves a cache).
+    let written = false;
+    const write = () => {
+      if (!written) writeCache(cacheFile, key, script);
+      written = true;
+    };
+    setTimeout(write, WRITE_CACHE_AFTER_MS).unref();
+    process.once('exit', write);
+  }
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle), pathToFileURL(bundle).href);
+}
+
+/**
+ * Node 20 calls the main context's default loader for a vm script "experimental" and says so on
+ * stderr at the first import(): a line the simulator's output never had, dropped here alone.
+ */
+function quietAboutTheDefaultLoader() {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (warning, ...rest) {
+    if (String(warning?.message ?? warning).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER')) return;
+    return emitWarning.call(process, warning, ...rest);
+  };
+}
+
+function cacheFor(cacheFile, key) {
+  let file;
+  try {
+    file = readFileSync(cacheFile);
+  } catch {
+    return undefined;
+  }
+  return file.subarray(0, key.length).equals(key) ? file.subarray(key.length) : undefined;
+}
+
+function writeCache(cacheFile, key, script) {
+  try {
+    const tmp = `${cacheFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, Buffer.concat([key, script.createCachedData()]));
+    renameSync(tmp, cacheFile);
+  } catch {
+    /* a read-only or full disk: the next start compiles the bundle as usual */
+  }
+}

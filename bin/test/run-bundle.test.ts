@@ -1,0 +1,64 @@
+// bin/run-bundle.mjs runs `npm start`'s CommonJS bundle through a V8 code cache: the bundle runs
+// with its require, file names and import.meta.url, the cache is written beside it after start,
+// and a cache made for another build of the bundle is never used but replaced.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, utimesSync, writeFileSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs script of bin/, without declarations
+import { runBundle, WRITE_CACHE_AFTER_MS } from '../run-bundle.mjs';
+
+const seen = globalThis as { runBundleSaw?: unknown[] };
+
+function bundleIn(dir: string, marker: string): string {
+  const file = path.join(dir, 'sim.cjs');
+  writeFileSync(file, `globalThis.runBundleSaw.push([${JSON.stringify(marker)}, __bundleUrl, __filename, __dirname, typeof require('node:path').join, typeof module.exports]);`);
+  return file;
+}
+
+const settle = () => new Promise((r) => setTimeout(r, WRITE_CACHE_AFTER_MS + 200));
+
+describe('runBundle', () => {
+  it('runs the bundle as a CommonJS module with import.meta.url as __bundleUrl, and writes a keyed code cache beside it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'run-bundle-'));
+    const file = bundleIn(dir, 'first');
+    seen.runBundleSaw = [];
+    runBundle(file);
+    expect(seen.runBundleSaw).toEqual([['first', pathToFileURL(file).href, file, dir, 'function', 'object']]);
+    await settle();
+    const cache = readFileSync(`${file}.v8cache`);
+    expect(cache.toString('latin1').split('\n')[0]).toMatch(/^\d+:[\d.]+$/);
+    runBundle(file); // with the cache
+    expect(seen.runBundleSaw).toHaveLength(2);
+  });
+
+  it('never uses a cache made for another build: it runs the new text and writes the cache anew', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'run-bundle-'));
+    const file = bundleIn(dir, 'old');
+    seen.runBundleSaw = [];
+    runBundle(file);
+    await settle();
+    const before = readFileSync(`${file}.v8cache`);
+    bundleIn(dir, 'new'); // the same length, as V8's own check would accept
+    utimesSync(file, new Date(2030, 0, 1), new Date(2030, 0, 1));
+    runBundle(file);
+    expect(seen.runBundleSaw!.map((x) => (x as unknown[])[0])).toEqual(['old', 'new']);
+    await settle();
+    expect(readFileSync(`${file}.v8cache`).equals(before)).toBe(false);
+    expect(existsSync(`${file}.v8cache`)).toBe(true);
+  });
+});
+
+describe('runBundle in a process that ends at once', () => {
+  it('writes the cache at exit', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'run-bundle-'));
+    const file = path.join(dir, 'sim.cjs');
+    writeFileSync(file, 'process.exit(0);');
+    const runner = pathToFileURL(path.join(import.meta.dirname, '..', 'run-bundle.mjs')).href;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `import { runBundle } from ${JSON.stringify(runner)}; runBundle(${JSON.stringify(file)});`]);
+    expect(r.status).toBe(0);
+    expect(existsSync(`${file}.v8cache`)).toBe(true);
+  });
+});
