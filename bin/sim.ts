@@ -7,7 +7,7 @@ import { runtimeOf } from '../simulator/internal.ts';
 
 const USAGE = `usage: npm start -- [--port 4010] [--host 127.0.0.1] [--seed N] [--fixture fixtures/default.yaml]
                     [--clock manual|realtime[:speed]] [--control-token T] [--max-body-bytes N]
-                    [--max-snapshot-bytes N] [--strict-egress] [--webhook-strict] [--webhook-timeout-ms 10000] [--mcp-timeout-ms 10000]`;
+                    [--max-snapshot-bytes N] [--sip-port N] [--strict-egress] [--webhook-strict] [--webhook-timeout-ms 10000] [--mcp-timeout-ms 10000]`;
 
 function fail(message: string): never {
   process.stderr.write(`sim: ${message}\n`);
@@ -33,6 +33,7 @@ async function main(): Promise<void> {
         'control-token': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         'max-snapshot-bytes': { type: 'string' },
+        'sip-port': { type: 'string' },
         'webhook-strict': { type: 'boolean', default: false },
         'strict-egress': { type: 'boolean', default: false },
         'mcp-timeout-ms': { type: 'string' },
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
   const maxSnapshotBytes = integer('max-snapshot-bytes', args['max-snapshot-bytes'], 1, 512 * 1024 ** 2);
   const webhookTimeoutMs = integer('webhook-timeout-ms', args['webhook-timeout-ms'], 1, 600_000);
   const mcpTimeoutMs = integer('mcp-timeout-ms', args['mcp-timeout-ms'], 1, 120_000);
+  const sipPort = integer('sip-port', args['sip-port'], 0, 65535);
   let clock;
   try {
     clock = parseClockMode(args.clock);
@@ -90,6 +92,18 @@ async function main(): Promise<void> {
     fail(`cannot listen: ${err.message}`);
   }
 
+  let sipListener;
+  if (sipPort !== undefined) {
+    try {
+      sipListener = await sim.listenSip(sipPort, args.host);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      await server.close();
+      if (err.code === 'EADDRINUSE') fail(`SIP port ${sipPort} on ${args.host} is already in use (try --sip-port 0 for a free one)`);
+      fail(`cannot listen for SIP: ${err.message}`);
+    }
+  }
+
   // Handlers go in before the URL is printed: whoever reads the URL may signal at once.
   let stopping = false;
   const stop = (signal: string) => {
@@ -112,6 +126,7 @@ async function main(): Promise<void> {
     `  control: ${server.url}/_sim${args['control-token'] ? ' (needs the control token)' : ''}`,
     `  openapi: ${server.url}/openapi.json`,
     `  inspector: ${server.url}/_sim/ui (open it in a browser)`,
+    `  sip:     ${sipListener ? `udp ${sipListener.host}:${sipListener.udp}, tcp ${sipListener.host}:${sipListener.tcp} (registrar; realm <accountId in lowercase>.sip.claw-ops.com)` : 'off (--sip-port N to listen for SIP clients)'}`,
     `  egress:  ${rt.egress.strict ? 'strict (as the real service: https:443 for MCP, no internal addresses)' : 'local servers allowed (webhooks, MCP)'}`,
     `  webhooks: timeout ${rt.webhookEngine.timeoutMs} ms; MCP tests: ${rt.mcpRunner.timeoutMs} ms`,
     '',

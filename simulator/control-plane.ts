@@ -12,12 +12,14 @@ import type { ClockAdvancer } from './core/advance.ts';
 import type { ClockDriver } from './core/realtime.ts';
 import { accountErrors } from './resources/accounts/errors.ts';
 import { CreateAccountBody, CreatedAccount } from './resources/accounts/schema.ts';
+import { SipListeningSchema } from './resources/sip-server/schema.ts';
+import type { SipListening } from './resources/sip-server/flow.ts';
 
 const TAG = 'Control plane';
 const FIXED = 'fixed control-plane contract (DESIGN.md)';
 
 const Health = Type.Object(
-  { status: Type.Literal('ok'), now: DateTime(), seed: Type.Integer(), capabilities: Type.Array(Type.String()) },
+  { status: Type.Literal('ok'), now: DateTime(), seed: Type.Integer(), capabilities: Type.Array(Type.String()), sip: SipListeningSchema },
   { $id: 'SimHealth', additionalProperties: false },
 );
 const ClockView = Type.Object(
@@ -62,12 +64,14 @@ export interface FixedControlScope {
   restore(snapshot: unknown): void;
   readonly accounts: { create(input: Static<typeof CreateAccountBody>): { id: string; apiKeys: string[] } };
   readonly numbers: { grant(accountId: string, number?: string): { id: string } };
+  /** Where the SIP listener is, when one runs. */
+  readonly sipServer: { readonly listening: SipListening | null };
 }
 
 const operation = scopedOperations<FixedControlScope>();
 
 function health(scope: FixedControlScope) {
-  return { status: 'ok' as const, now: scope.nowIso(), seed: scope.seed, capabilities: [...scope.capabilities] };
+  return { status: 'ok' as const, now: scope.nowIso(), seed: scope.seed, capabilities: [...scope.capabilities], sip: scope.sipServer.listening };
 }
 
 export const operations = [

@@ -5,6 +5,7 @@ import { Runtime, type Snapshot } from './runtime.ts';
 import { registerRuntime } from './internal.ts';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SNAPSHOT_BYTES, bodyLimit, dispatch, type PipelineOptions } from './app.ts';
 import { createHttpServer, listenOn } from './server.ts';
+import { listenSip, type SipSockets } from './sip-sockets.ts';
 import { loadFixtureFile, parseFixture, DEFAULT_FIXTURE_PATH } from './fixtures.ts';
 import type { Fixture } from './fixture/schema.ts';
 import { realtimeDriver, type ClockMode } from './core/realtime.ts';
@@ -56,6 +57,15 @@ export interface ListeningServer {
   close(): Promise<void>;
 }
 
+export interface SipListener {
+  host: string;
+  /** The UDP port. */
+  udp: number;
+  /** The TCP port (the same as UDP unless that one was taken for TCP). */
+  tcp: number;
+  close(): Promise<void>;
+}
+
 export interface Simulator {
   /** Answers one request in-process. */
   handle(req: SimRequest): Promise<SimResponse>;
@@ -63,6 +73,8 @@ export interface Simulator {
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   /** Serves over HTTP; port 0 picks a free port. Loopback by default. */
   listen(port?: number, host?: string): Promise<ListeningServer>;
+  /** Starts the SIP listener (UDP and TCP; port 0 picks a free one, loopback by default); one at a time. */
+  listenSip(port?: number, host?: string): Promise<SipListener>;
   /** The control plane as functions (same code paths as /_sim). */
   control: SimulatorControl;
   clock: { now(): string; mode: ClockMode; advance(by: { seconds: number } | { to: string }): Promise<{ now: string; fired: number }> };
@@ -86,7 +98,7 @@ export interface SimulatorWebhooks {
 }
 
 export interface SimulatorControl {
-  health(): Promise<{ status: 'ok'; now: string; seed: number; capabilities: string[] }>;
+  health(): Promise<{ status: 'ok'; now: string; seed: number; capabilities: string[]; sip: { host: string; udp: number; tcp: number } | null }>;
   createAccount(body?: Record<string, unknown>): Promise<{ accountId: string; apiKey: string; numbers: string[] }>;
   reset(seed?: number): Promise<void>;
   snapshot(): Promise<unknown>;
@@ -153,6 +165,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   };
   const run = (req: SimRequest) => dispatch(rt, pipeline, req);
   const servers = new Set<http.Server>();
+  let sip: SipSockets | undefined;
+  const stopSip = async () => {
+    const s = sip;
+    sip = undefined;
+    rt.sipServer.listening = null;
+    if (s) await s.close();
+  };
 
   const handle = async (req: SimRequest) => run(req);
 
@@ -194,6 +213,24 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
           }),
       };
     },
+    async listenSip(port = 0, host = '127.0.0.1') {
+      if (sip) throw new Error(`the SIP listener already runs on ${sip.host} (udp ${sip.udp}, tcp ${sip.tcp})`);
+      const model = rt.sipServer;
+      const sockets = await listenSip(
+        {
+          receive: (text, flow, send) => {
+            pipeline.beforeRequest?.();
+            model.receive(text, flow, send, onDefect);
+          },
+          tooLarge: (head, flow, send) => model.tooLarge(head, flow, send),
+        },
+        port,
+        host,
+      );
+      sip = sockets;
+      model.listening = { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp };
+      return { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp, close: async () => (sip === sockets ? stopSip() : undefined) };
+    },
     control: {
       health: () => controlRequest('GET', '/health'),
       createAccount: (body = {}) => controlRequest('POST', '/accounts', body),
@@ -222,6 +259,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       await rt.webhookEngine.close();
       await rt.agents.closeTools();
       await rt.mcpServers.stopAll();
+      await stopSip();
       await Promise.all(
         [...servers].map(
           (s) =>

@@ -1,0 +1,108 @@
+// The platform's SIP server: what arrives on the SIP listener (UDP, TCP; simulator/sip-sockets.ts
+// frames it) and what it answers. A request is parsed (message.ts), checked for a truncated body,
+// matched against the transactions already answered, then handled by method: REGISTER by the
+// registrar, OPTIONS with the server's capabilities, ACK silently, BYE and CANCEL with 481 (no
+// dialog or transaction of theirs exists), any other method 501. Responses that match no client
+// transaction of the server are dropped (RFC 3261 §18.1.2). A defect while handling a request is
+// reported and answered 500; it never reaches the socket.
+import { createHash } from 'node:crypto';
+import { Bindings } from './bindings.ts';
+import { AnsweredRequests } from './answered.ts';
+import type { Flow, SipListening } from './flow.ts';
+import { parseSipMessage, type SipRequest } from './message.ts';
+import { NonceBook } from './nonces.ts';
+import type { SipServerModelScope } from './ports.ts';
+import { register } from './registrar.ts';
+import { MAX_MESSAGE_BYTES } from './schema.ts';
+import { badRequestForUnparsed, responseTo, warning, type Answer } from './response.ts';
+
+/** Methods the server answers (Allow), in the order it lists them. */
+export const ALLOWED_METHODS = ['REGISTER', 'OPTIONS', 'ACK', 'BYE', 'CANCEL'] as const;
+
+/** How the server hands a defect (a bug: a non-SIP error) to whoever reports it. */
+export type DefectSink = (error: unknown) => void;
+
+export class SipServerModel {
+  readonly bindings: Bindings;
+  private readonly nonces: NonceBook;
+  private readonly answered = new AnsweredRequests();
+  /** Where the listener is; set by the socket adapter while it runs (not state). */
+  listening: SipListening | null = null;
+
+  constructor(private readonly scope: SipServerModelScope) {
+    this.bindings = new Bindings(scope);
+    this.nonces = new NonceBook(() => `sip-nonce:${scope.seed}`);
+  }
+
+  /** Forgets transaction state that belongs to the previous state (reset, restore). */
+  forgetTransactions(): void {
+    this.nonces.clear();
+    this.answered.clear();
+  }
+
+  /** The tag the server puts in To for a dialog or transaction: derived, so the same request gets the same tag. */
+  private toTag(req: { callId: string; from: { tag: string | undefined } }): string {
+    return createHash('sha256').update(`${this.scope.seed}|${req.callId}|${req.from.tag ?? ''}`).digest('hex').slice(0, 16);
+  }
+
+  /** One whole message from the wire; `send` answers on the flow it came from. */
+  receive(text: string, flow: Flow, send: (text: string) => void, onDefect: DefectSink): void {
+    if (text.trim() === '') return; // a CRLF keep-alive (RFC 5626 §3.5.1)
+    if (text.length > MAX_MESSAGE_BYTES) {
+      const end = text.indexOf('\r\n\r\n');
+      if (end >= 0) this.tooLarge(text.slice(0, end), flow, send);
+      return;
+    }
+    const parsed = parseSipMessage(text);
+    if (!parsed.ok) {
+      const answer = badRequestForUnparsed(text, flow, parsed.problem, createHash('sha256').update(text).digest('hex').slice(0, 16));
+      if (answer !== undefined) send(answer);
+      return;
+    }
+    const msg = parsed.message;
+    if (msg.kind === 'response') return;
+    const cached = this.answered.find(msg, flow);
+    if (cached !== undefined) {
+      send(cached);
+      return;
+    }
+    let answer: Answer | undefined;
+    try {
+      answer = this.handle(msg, flow, text);
+    } catch (e) {
+      onDefect(e);
+      answer = { status: 500, reason: 'Server Internal Error', headers: [['Warning', warning('internal simulator error')]] };
+    }
+    if (answer === undefined) return;
+    const out = responseTo(msg, flow, { ...answer, toTag: answer.toTag ?? this.toTag(msg) });
+    if (answer.status >= 200) this.answered.remember(msg, flow, out);
+    send(out);
+  }
+
+  /** A message larger than the limit, of which only the head was read: a request gets 513 (RFC 3261 §21.5.14). */
+  tooLarge(head: string, flow: Flow, send: (text: string) => void): void {
+    const parsed = parseSipMessage(`${head}\r\n\r\n`);
+    if (!parsed.ok || parsed.message.kind !== 'request' || parsed.message.method === 'ACK') return;
+    const req = parsed.message;
+    send(responseTo(req, flow, { status: 513, reason: 'Message Too Large', headers: [['Warning', warning(`messages are read up to ${MAX_MESSAGE_BYTES} bytes`)]], toTag: this.toTag(req) }));
+  }
+
+  private handle(req: SipRequest, flow: Flow, text: string): Answer | undefined {
+    if (req.method === 'ACK') return undefined; // never answered (RFC 3261 §17.2.1)
+    const declared = req.header('content-length');
+    if (declared !== undefined && Number(declared) > Buffer.byteLength(text, 'latin1') - (text.indexOf('\r\n\r\n') + 4)) {
+      return { status: 400, reason: 'Bad Request', headers: [['Warning', warning(`the body is shorter than Content-Length ${declared}`)]] };
+    }
+    switch (req.method) {
+      case 'REGISTER':
+        return register({ logins: this.scope.sipAuth, nonces: this.nonces, bindings: this.bindings, now: () => this.scope.clock.now() }, req, flow);
+      case 'OPTIONS':
+        return { status: 200, reason: 'OK', headers: [['Allow', ALLOWED_METHODS.join(', ')], ['Accept', 'application/sdp']] };
+      case 'BYE':
+      case 'CANCEL':
+        return { status: 481, reason: 'Call/Transaction Does Not Exist' };
+      default:
+        return { status: 501, reason: 'Not Implemented', headers: [['Allow', ALLOWED_METHODS.join(', ')]] };
+    }
+  }
+}
