@@ -10,6 +10,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { CALLS_BUDGET_MS, benchCalls } from './calls.ts';
+import { AGENT_RATIO_BUDGET, AGENT_SPACING_P99_BUDGET_MS, benchAgentSdk, CALLS as AGENT_CALLS, SECONDS as AGENT_SECONDS } from './agent-sdk.ts';
 import { BATCH_BUDGET_MS, BATCH_RSS_BUDGET_MB, PAGE_BUDGET_MS, type BatchBench } from './call-batches.ts';
 import { AGENT_CALLS_BUDGET_MS, type AgentCallsBench } from './agent-calls.ts';
 import { benchKit, KIT_BUDGET_MS, KIT_TAIL_BUDGET_MS, type KitBench } from './kit.ts';
@@ -204,6 +205,21 @@ async function main() {
     ],
     ['no errors or non-2xx under load', `${s.errors + s.non2xx + b.errors + b.non2xx}`, s.errors + s.non2xx + b.errors + b.non2xx === 0],
   ];
+  // Agent SDK: concurrent calls exchanging audio each way, against a bare ws echo server (issue 28).
+  const agent = await benchAgentSdk();
+  const sp = agent.realtime.spacing;
+  checks.push(
+    [
+      `Agent SDK: ${AGENT_CALLS} calls x ${AGENT_SECONDS} s of audio each way, messages per CPU-second vs a bare ws echo server (>= ${AGENT_RATIO_BUDGET})`,
+      `${fmt(agent.ratio, 2)} (simulator ${fmt(agent.sim.perCpuSecond, 0)} msg/CPU-s over ${agent.sim.messages} messages; echo ${fmt(agent.echo.perCpuSecond, 0)})`,
+      agent.ratio >= AGENT_RATIO_BUDGET,
+    ],
+    [
+      `Agent SDK realtime: p99 of |frame gap - 20 ms| on loopback (< ${AGENT_SPACING_P99_BUDGET_MS} ms)`,
+      sp ? `${fmt(sp.p99, 2)} ms (p50 ${fmt(sp.p50, 2)} ms, max ${fmt(sp.max, 1)} ms, ${sp.samples} gaps; load average ${os.loadavg()[0]!.toFixed(1)})` : 'no frames',
+      sp !== undefined && sp.p99 < AGENT_SPACING_P99_BUDGET_MS,
+    ],
+  );
   console.log('');
   for (const [name, value, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}: ${value}`);
   console.log(`(environment: node ${process.version}, ${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? 'unknown CPU'})`);

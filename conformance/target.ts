@@ -35,6 +35,8 @@ export interface Target {
   readonly accounts: Map<string, Credentials>;
   readonly controlToken?: string;
   send(req: WireRequest): Promise<WireResponse>;
+  /** ws:// or wss:// origin of the target's HTTP port, for WebSocket steps (the Agent SDK); the in-process simulator listens on loopback on first use. */
+  socketBase?(): Promise<string>;
   /** Called before each scenario. The in-process simulator goes back to its fixture with `seed`. */
   isolate(seed: number): Promise<void>;
   close(): Promise<void>;
@@ -80,10 +82,15 @@ export function simTarget(options: SimTargetOptions = {}): Target & { sim: Simul
     }
     return middleware ? middleware(req, direct) : direct(req);
   };
+  let listening: Promise<{ url: string; close(): Promise<void> }> | undefined;
   return {
     sim,
     label: 'sim',
     accounts,
+    socketBase: async () => {
+      listening ??= sim.listen(0, '127.0.0.1');
+      return (await listening).url.replace(/^http/, 'ws');
+    },
     async send(req) {
       const started = performance.now();
       const res = await handle({ method: req.method, url: req.path, headers: req.headers, body: req.body });
@@ -96,7 +103,10 @@ export function simTarget(options: SimTargetOptions = {}): Target & { sim: Simul
       if (options.withoutControlPlane) return;
       await sim.control.reset(seed);
     },
-    close: () => sim.close(),
+    close: async () => {
+      if (listening) await (await listening).close();
+      await sim.close();
+    },
   };
 }
 
@@ -154,6 +164,7 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
   const pool = new Pool(base.origin, { headersTimeout: timeout, bodyTimeout: timeout, connect: { timeout } });
   const target: Target = {
     label: base.origin + prefix,
+    socketBase: async () => `${base.protocol === 'https:' ? 'wss:' : 'ws:'}//${base.host}`,
     accounts: options.accounts,
     controlToken: options.controlToken,
     async send(req) {

@@ -11,6 +11,8 @@ import { header, type Operation, type Reply, type SimRequest, type SimResponse }
 export { header };
 import { rootScope, type Runtime } from './runtime.ts';
 import { allOperations } from './operations.ts';
+import { matchUpgrade } from './upgrades.ts';
+import type { UpgradeAnswer } from './core/live-socket.ts';
 import { canonicalAddress } from './peers/geoip/model.ts';
 
 export interface PipelineOptions {
@@ -202,7 +204,10 @@ function dispatchRouted(rt: Runtime, opts: PipelineOptions, req: SimRequest): Si
   const path = q === -1 ? req.url : req.url.slice(0, q);
   const method = req.method.toUpperCase();
   const match = router().match(routedMethod(method), path);
-  if (match.kind === 'not-found') return errorResponse(errorCodes.NOT_FOUND(`no operation at ${method} ${path}`));
+  if (match.kind === 'not-found') {
+    if (method === 'GET' && matchUpgrade(path).kind === 'found') return errorResponse(errorCodes.UPGRADE_REQUIRED(`${path} is a WebSocket endpoint: connect with "Upgrade: websocket"`), { upgrade: 'websocket' });
+    return errorResponse(errorCodes.NOT_FOUND(`no operation at ${method} ${path}`));
+  }
   if (match.kind === 'bad-path') return errorResponse(ApiError.validation(match.reason));
   if (match.kind === 'method-not-allowed') {
     const allowed = match.allowed.includes('GET') ? [...match.allowed, 'HEAD'].sort() : match.allowed;
@@ -225,6 +230,23 @@ function dispatchRouted(rt: Runtime, opts: PipelineOptions, req: SimRequest): Si
     return toResponse(result);
   } catch (e) {
     return failure(e, req, opts);
+  }
+}
+
+/**
+ * Answers a WebSocket upgrade request (server.ts): the family's route refuses with an HTTP answer
+ * or accepts with its session; the clock is brought up to date first, as before any request.
+ */
+export function upgrade(rt: Runtime, opts: PipelineOptions, req: SimRequest): UpgradeAnswer {
+  const q = req.url.indexOf('?');
+  const path = q === -1 ? req.url : req.url.slice(0, q);
+  const match = matchUpgrade(path);
+  if (match.kind !== 'found') return { refuse: errorResponse(errorCodes.NOT_FOUND(`no WebSocket at ${path}`)) };
+  try {
+    opts.beforeRequest?.();
+    return match.value.upgrade(rt.scopeOf(match.value.owner), req, match.params, new URLSearchParams(q === -1 ? '' : req.url.slice(q + 1)));
+  } catch (e) {
+    return { refuse: failure(e, req, opts) };
   }
 }
 

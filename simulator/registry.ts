@@ -17,9 +17,9 @@ import { kernel } from './kernel.ts';
 
 /**
  * Ports the runtime itself offers to needs by these keys: the whole event feed (every event that
- * is not internal, the webhook engine's intake) and live I/O helpers that keep no state.
+ * is not internal, the webhook engine's intake) and live I/O helpers that keep no state (`liveClock`: the clock as live sockets need it).
  */
-export const SERVICE_PORTS = ['eventFeed', 'egress', 'receiverPolicy', 'mcpServers', 'mcpRunner'] as const;
+export const SERVICE_PORTS = ['eventFeed', 'egress', 'receiverPolicy', 'mcpServers', 'mcpRunner', 'liveClock'] as const;
 
 export interface Registry {
   /** Public operations and pages in list order, then the control plane (the fixed contract first), then the documents. */

@@ -15,6 +15,7 @@ import { validate } from './core/schema.ts';
 import type { Fixture } from './fixture/schema.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
 import { IoBarrier } from './core/io.ts';
+import type { LiveClock } from './core/live-clock.ts';
 import { EgressGuard } from './peers/egress.ts';
 import type { FakeDns } from './peers/dns/model.ts';
 import { FakeMcpServers } from './peers/mcp/fake-servers.ts';
@@ -105,6 +106,15 @@ export class Runtime {
   readonly mcpRunner = new McpRunner(this.egress, this.mcpServers);
   /** Manual by default; createSimulator installs the realtime driver when asked. */
   clockDriver: ClockDriver = manualDriver();
+  /** Where defects of live sessions go (createSimulator sets its onDefect). */
+  onDefect: (e: unknown) => void = (e) => console.error('[simulator defect]', e);
+  /** The clock as live sessions need it (service port `liveClock`). */
+  readonly liveClock: LiveClock = {
+    mode: () => this.clockDriver.mode,
+    sync: () => this.clockDriver.sync(),
+    advanceBy: (ms) => void this.advancer.advance((now) => now + ms),
+    defect: (e) => this.onDefect(e),
+  };
 
   /** What /_sim/health lists (registry.ts). */
   readonly capabilities: readonly string[];
@@ -140,6 +150,7 @@ export class Runtime {
       ['receiverPolicy', this.receiverPolicy],
       ['mcpServers', this.mcpServers],
       ['mcpRunner', this.mcpRunner],
+      ['liveClock', this.liveClock],
     ]);
     const fields = this as unknown as Record<string, unknown>;
     const byKey = new Map<string, Built>();

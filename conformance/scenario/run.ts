@@ -6,6 +6,7 @@ import { unitVerdict } from '../result.ts';
 import { hashString, Scope, SeededRandom, Unavailable, UnresolvedError } from './interpolate.ts';
 import { lackReason } from '../target.ts';
 import { runStep, type RunContext } from './step.ts';
+import { closeAgentSockets } from '../agent/steps.ts';
 import type { Scenario, Step } from './types.ts';
 
 /** The names every scenario starts with: main, alt (when configured) and seed. */
@@ -86,6 +87,7 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
       onStep?.(scenario.id, r);
     }
   } finally {
+    await closeAgentSockets(scope); // the agent sockets the scenario opened
     // What the scenario created goes away whatever happened, so the next scenario on a shared
     // target starts from the same state; each teardown step stands alone.
     for (const [j, step] of scenario.teardown.entries()) {

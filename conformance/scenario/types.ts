@@ -2,6 +2,8 @@
 // docs/scenario-format.md and published as conformance/scenario.schema.json).
 
 /** `spec`: the interface says so (what certification counts). `sim`: the simulator's choice where the spec is silent. */
+import type { AgentAction, AgentExpectation } from '../agent/steps.ts';
+
 export type Level = 'spec' | 'sim';
 
 /** Status: a code, a list of codes, a class ("2xx"), or a matcher object. */
@@ -145,7 +147,15 @@ export interface ReceiverStep extends StepBase {
   receiver: ReceiverSpec;
 }
 
-export type Step = RequestStep | ControlStep | WebhookStep | ReceiverStep;
+/** Acts as the customer's own agent over the Agent SDK protocol (conformance/agent/steps.ts). */
+export interface AgentStep extends StepBase {
+  kind: 'agent';
+  agent: AgentAction;
+  /** Level sim: the spec does not show this protocol. */
+  expect?: AgentExpectation;
+}
+
+export type Step = RequestStep | ControlStep | WebhookStep | ReceiverStep | AgentStep;
 
 export interface Scenario {
   /** Path of the file relative to the scenarios root, without `.yaml` (e.g. "blocklists/release"). */

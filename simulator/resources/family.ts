@@ -8,9 +8,8 @@
 // runtime; it stays while the last families move (docs/contributing.md, "Adding or migrating a
 // family").
 import type { TProperties } from '@sinclair/typebox';
-import type { Duplex } from 'node:stream';
-import type { IncomingMessage } from 'node:http';
-import type { Operation } from '../core/operation.ts';
+import type { Operation, SimRequest } from '../core/operation.ts';
+import type { UpgradeAnswer } from '../core/live-socket.ts';
 import type { IdFormat } from '../core/ids.ts';
 import type { EventDecls } from '../core/events.ts';
 import type { JobDecls, ListedNames, ModelScope, NeedSpec } from '../core/scope.ts';
@@ -42,23 +41,18 @@ export interface FixturePart<M = unknown> extends FixtureChecks {
   load?(model: M, fixture: Fixture): void;
 }
 
-/** What server.ts hands an upgrade route: the request (path and headers) and the socket after it. */
-export interface UpgradeRequest {
-  request: IncomingMessage;
-  socket: Duplex;
-  head: Uint8Array;
-}
-
 /**
- * An HTTP upgrade (WebSocket) endpoint an entry serves, e.g. a live agent session. server.ts stays
- * an adapter: on an upgrade to `path` it hands the socket to `accept` with the entry's scope.
- * (Declared here for the families to come; no entry serves one yet.)
+ * A WebSocket endpoint an entry serves (the Agent SDK's control and media sockets). server.ts
+ * stays an adapter: on an upgrade request to `path` (a path template, GET) the pipeline brings
+ * the clock up to date and asks `upgrade` with the entry's scope, which refuses with an HTTP
+ * answer or accepts with the session that owns the socket (core/live-socket.ts); no library
+ * type reaches the family.
  */
 export interface UpgradeRoute<S = any> {
-  /** A path template as operations write them (`/v1/agents/{agentId}/stream`). */
+  /** A path template as operations write them (`/v1/agent/media/{callId}`). */
   path: string;
   summary: string;
-  accept(scope: S, upgrade: UpgradeRequest, params: Record<string, string>): void;
+  upgrade(scope: S, request: SimRequest, params: Record<string, string>, query: URLSearchParams): UpgradeAnswer;
 }
 
 /** The parts every entry of the list may contribute; all optional. */

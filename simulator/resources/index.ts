@@ -9,6 +9,7 @@ import type { ReceiverPolicy } from '../peers/webhooks/receiver-policy.ts';
 import type { FakeMcpServers } from '../peers/mcp/fake-servers.ts';
 import type { McpRunner } from '../peers/mcp/runner.ts';
 import type { NeedSpec, PortsOf } from '../core/scope.ts';
+import type { LiveClock } from '../core/live-clock.ts';
 import type { DomainEvents } from '../core/events.ts';
 import { accounts } from './accounts/index.ts';
 import { numbers } from './numbers/index.ts';
@@ -40,6 +41,7 @@ import { callBatches } from './call-batches/index.ts';
 import { voiceClones } from './voice-clones/index.ts';
 import { dictionaries } from './dictionaries/index.ts';
 import { agents } from './agents/index.ts';
+import { agentSdk } from './agent-sdk/index.ts';
 
 export const FAMILIES = [
   accounts,
@@ -71,6 +73,7 @@ export const FAMILIES = [
   voiceClones,
   dictionaries, // after numbers (a deleted dictionary's numbers fall back to the default)
   agents, // after numbers, MCP connections and voice clones, which its ports read
+  agentSdk, // after accounts, numbers and calls (call handlers), which its ports use
 ] as const;
 
 type Entry = (typeof FAMILIES)[number];
@@ -88,6 +91,7 @@ type Offered = { [F in Entry as F['key']]: F extends { needs: NeedSpec; offers?(
   receiverPolicy: ReceiverPolicy;
   mcpServers: FakeMcpServers;
   mcpRunner: McpRunner;
+  liveClock: LiveClock;
 };
 
 type NeedsOf<F> = F extends { needs: infer N extends NeedSpec } ? PortsOf<N> : {};

@@ -63,13 +63,13 @@ export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {
     'simulator/resources/call-flows/index.ts',
     'simulator/resources/call-flows/routes.ts',
     'simulator/resources/calls/announce.ts',
-    'simulator/resources/calls/call-context.ts', // new with agent calls: in the circle only through the calls family, not yet moved
+    'simulator/resources/calls/call-context.ts',
     'simulator/resources/calls/call-events.ts',
     'simulator/resources/calls/effects.ts',
     'simulator/resources/calls/ended-call.ts',
     'simulator/resources/calls/endings.ts',
     'simulator/resources/calls/events.ts',
-    'simulator/resources/calls/handled.ts', // new with agent calls: in the circle only through the calls family, not yet moved
+    'simulator/resources/calls/handled.ts',
     'simulator/resources/calls/index.ts',
     'simulator/resources/calls/live-control.ts',
     'simulator/resources/calls/live-routes.ts',

@@ -15,6 +15,10 @@ export const callErrors = {
     code: 'agent_not_found', status: 404, origin: 'reference',
     description: 'AgentId is not a managed agent of this account (reference: createCall 404, createCallBatch 404); nothing is stored.',
   }),
+  AI_MODE_REMOVED: defineError({
+    code: 'ai_mode_removed', status: 410, origin: 'reference',
+    description: 'The body carries `AI`: the AI Completion mode was removed (reference: createCall 410; managed agents take AgentId, the Agent SDK no mode).',
+  }),
   AGENT_NOT_CONNECTED: defineError({
     code: 'agent_not_connected', status: 409, origin: 'reference',
     description: 'Neither Url, AgentId nor CallFlowId was given and no Agent SDK is connected to From (reference: createCall 409).',

@@ -4,21 +4,24 @@
 // phone's turn (peers/phone-talk.ts), hang up, transfer through the transfer-leg engine, opt the
 // caller out. Records, statuses, callbacks, usage and recordings stay the calls family's.
 import { ApiError } from '../../core/errors.ts';
+import { tryNormalizePhone } from '../../core/phone.ts';
 import type { Table } from '../../core/store.ts';
 import { INITIAL_TALK, phoneTurn, type PhoneTurn } from '../../peers/phone-talk.ts';
 import { platformSide, phoneSide, type Ending } from './endings.ts';
 import type { TransferLegs } from './transfer-legs.ts';
 import { isEnded, legDuration, type TransferLegRow } from './transfers.ts';
-import { CallHandlers, type CallActions, type EndedBy, type HandledCall, type LegProgress, type TransferInput } from './handlers.ts';
+import { CallHandlers, type CallActions, type CallFacts, type EndedBy, type HandledCall, type LegProgress, type TransferInput } from './handlers.ts';
 import type { Turn } from './conversation.ts';
 import type { CallRow, HangupSource } from './schema.ts';
 
 /** Ring seconds of a handler's transfer leg when it names none. */
 export const HANDLER_TRANSFER_TIMEOUT = 30;
 
-/** The opt-out list (block lists) and the clock, as handled calls use them. */
+/** The opt-out list (block lists), the clock, add-ons and number owners, as handled calls use them. */
 export interface HandledKernel {
   readonly clock: { now(): number };
+  readonly accounts: { hasAddon(accountId: string, addon: string): boolean };
+  readonly numbers: { ownerOf(number: string): string | undefined };
   readonly blockLists: {
     recipients: { create(accountId: string, input: { number: string; channel: 'call' | 'message'; note: null; source: 'agent'; sourceRef: string; createdBy: null }): unknown };
   };
@@ -35,7 +38,7 @@ export interface HandledParts {
 /** The phone's side of the call (the customer's number). */
 export const phoneNumberOf = (row: CallRow) => (row.direction === 'outbound' ? row.to : row.from);
 
-export class HandledCalls implements CallActions {
+export class HandledCalls implements CallActions, CallFacts {
   readonly handlers = new CallHandlers();
   private readonly live = new Map<string, (p: LegProgress) => void>(); // "callId sequence" → a live listener of the leg's progress
 
@@ -65,11 +68,26 @@ export class HandledCalls implements CallActions {
     };
   }
 
+  /** An outbound call it handles started ringing. */
+  ringing(row: CallRow): void {
+    const handler = row.handler && this.handlers.get(row.handler.kind);
+    if (!handler?.ringing) return;
+    const { answeredAt: _, ...call } = this.handledCall({ ...row, answeredAt: row.answeredAt ?? new Date(0).toISOString() });
+    handler.ringing(call);
+  }
+
   /** The call was answered: its handler takes it (a handler no longer registered ends it as an app error). */
   answered(row: CallRow): void {
     const handler = row.handler && this.handlers.get(row.handler.kind);
     if (!handler) return void this.parts.end(row, 'normal', 'app', 'app_error');
     handler.answered(this.handledCall(row));
+  }
+
+  /** The call is about to end: its handler may still speak its last turns; the row as it is now. */
+  ending(row: CallRow): CallRow {
+    if (!row.handler) return row;
+    this.handlers.get(row.handler.kind)?.ending?.(row.id);
+    return this.calls.get(row.id) ?? row;
   }
 
   /** The call ended, whoever ended it. */
@@ -137,6 +155,8 @@ export class HandledCalls implements CallActions {
     if ((row.transfers ?? []).some((l) => !isEnded(l.status))) return { started: false, status: 'failed', reason: `call ${callId} already has a transfer leg open` };
     const to = request.to.trim();
     if (to === '' || (!/^sips?:/i.test(to) && !/^[+\d][\d\s\-().]*$/.test(to))) return { started: false, status: 'failed', reason: `${request.to} is not a phone number or a SIP URI` };
+    const refused = this.refusal(row, to, request);
+    if (refused) return { started: false, status: 'failed', reason: refused };
     const started = this.parts.legs.start(row, { to, mode: request.mode, timeoutSec: request.timeout ?? HANDLER_TRANSFER_TIMEOUT, origin: 'handler', context: request.context ?? null });
     this.calls.replace(started.row);
     if (progress) this.live.set(`${callId} ${started.leg.sequence}`, progress);
@@ -151,6 +171,35 @@ export class HandledCalls implements CallActions {
     } catch (err) {
       if (!(err instanceof ApiError)) throw err; // a number the list cannot hold: nothing to opt out
     }
+  }
+
+  /**
+   * Why a handler's transfer may not start (SDK transfers, reference "Transfers from the SDK"):
+   * a SIP target needs the sip_trunk add-on; a caller ID must be one of the account's numbers or
+   * the call's original caller (UNOWNED_CALLER_ID).
+   */
+  private refusal(row: CallRow, to: string, request: TransferInput): string | undefined {
+    const sip = request.destinationType === 'sip' || /^sips?:/i.test(to);
+    if (sip && !this.parts.rt.accounts.hasAddon(row.accountId, 'sip_trunk')) return 'a SIP transfer needs the sip_trunk add-on';
+    if (request.callerId) {
+      const id = tryNormalizePhone(request.callerId);
+      const original = row.direction === 'inbound' ? row.from : null;
+      const owned = id.ok && this.parts.rt.numbers.ownerOf(id.number) === row.accountId;
+      if (!id.ok || (!owned && id.number !== original)) return 'UNOWNED_CALLER_ID';
+    }
+    return undefined;
+  }
+
+  outcome(callId: string): { status: string; duration: number } | undefined {
+    const row = this.calls.get(callId);
+    if (!row || row.dateUpdated === null) return undefined;
+    return { status: row.status, duration: row.duration ?? 0 };
+  }
+
+  phoneSays(callId: string): string[] {
+    const row = this.calls.get(callId);
+    if (!row) return [];
+    return [...(row.callee.lines ?? []), ...row.callee.replies.flatMap((r) => (r.say ? [r.say] : []))];
   }
 
   /** An inbound call goes to a handler that claims its number (a connected SDK wins over routing). */

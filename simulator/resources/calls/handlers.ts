@@ -28,6 +28,10 @@ export interface TransferInput {
   timeout?: number;
   /** JSON text forwarded as TransferContext in the transfer status callback. */
   context?: string | null;
+  /** pstn (a number) or sip (a URI): sip needs the account's sip_trunk add-on. */
+  destinationType?: 'pstn' | 'sip';
+  /** The caller ID the target sees: one of the account's numbers or the call's original caller, else UNOWNED_CALLER_ID. */
+  callerId?: string | null;
 }
 
 /** A call as its handler sees it when it is answered. */
@@ -53,9 +57,13 @@ export interface CallHandler {
   check(accountId: string, target: string): void;
   /** Inbound calls: whether the handler takes calls to this number whatever its routing (a connected SDK). */
   claims?(accountId: string, number: string): boolean;
+  /** An outbound call it handles started ringing (the Agent SDK's call.ringing); `answeredAt` is not known yet. */
+  ringing?(call: Omit<HandledCall, 'answeredAt'>): void;
   answered(call: HandledCall): void;
   /** A transfer leg the handler started connected or ended (also after a snapshot was restored). */
   transferProgress(callId: string, progress: LegProgress): void;
+  /** The call is about to end, whoever ends it: the handler's last turns still join the conversation. */
+  ending?(callId: string): void;
   /** The call ended, whoever ended it. */
   ended(callId: string): void;
 }
@@ -76,6 +84,14 @@ export interface CallActions {
   transfer(callId: string, request: TransferInput, progress?: (p: LegProgress) => void): { started: true } | { started: false; status: string; reason: string };
   /** Adds the caller to the account's opt-out list: source agent, sourceRef the call id. */
   optOut(callId: string, channel: 'call' | 'message'): void;
+}
+
+/** What a handler may read of its call besides acting on it (the Agent SDK's call.ended, its phone's speech). */
+export interface CallFacts {
+  /** How the call ended: its status and duration in seconds (undefined while it is not over). */
+  outcome(callId: string): { status: string; duration: number } | undefined;
+  /** What the phone may say in the call, every line and reply's `say` (to synthesise before the media flows). */
+  phoneSays(callId: string): string[];
 }
 
 /** The handlers registered by kind (one each). */

@@ -328,7 +328,10 @@ export class CallsModel {
     });
     this.progress.callback(row, 'initiated');
     this.progress.callback(row, 'ringing');
-    if (route.kind === 'callflow' || route.kind === 'voiceml' || route.kind === 'handler') this.rt.clock.schedule('calls.answer', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
+    // The customer's own agent answers at once (reference: inbound SDK calls are answered at or
+    // before call.incoming; the caller hears silence until its media opens).
+    if (route.kind === 'handler' && route.handler.kind === 'sdk') this.progress.answerInbound(id);
+    else if (route.kind === 'callflow' || route.kind === 'voiceml' || route.kind === 'handler') this.rt.clock.schedule('calls.answer', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
     else this.progress.end(row, route.ending, route.source, route.cause);
     return id;
   }

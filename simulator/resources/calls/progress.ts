@@ -82,6 +82,7 @@ export class CallProgress {
     if (!row || row.status !== 'queued') return;
     const next = this.calls.replace(this.moved(row, 'ringing'));
     this.callback(next, 'ringing');
+    if (next.handler) this.handled().ringing(next);
   }
 
   /** The carrier's outcome for an outbound call: answered, or ended as it says. */
@@ -211,6 +212,7 @@ export class CallProgress {
 
   /** Ends the call: consistent end fields, then callflow.ended and the completed callback. */
   end(row: CallRow, ending: Ending, source: HangupSource, cause?: string): CallRow {
+    if (row.handler) row = { ...this.handled().ending(row), walk: row.walk }; // its last turns join the conversation first
     row = this.legs.closeOpen(row);
     const now = this.rt.clock.now();
     const fields = ENDINGS[ending];

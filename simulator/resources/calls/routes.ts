@@ -44,8 +44,12 @@ export const operations = [
       callErrors.CALL_FLOW_UNREADABLE,
       callErrors.AGENT_NOT_FOUND,
       callErrors.AGENT_NOT_CONNECTED,
+      callErrors.AI_MODE_REMOVED,
     ],
-    handler: (ctx) => reply.created({ ...ctx.rt.calls.wire.wire(ctx.rt.calls.create(ctx.accountId, ctx.body)) as object, transfers: [] }),
+    handler: (ctx) => {
+      if (ctx.body.AI !== undefined) throw callErrors.AI_MODE_REMOVED('the AI Completion mode was removed: give AgentId for a managed agent, or no mode for the Agent SDK connected to From');
+      return reply.created({ ...ctx.rt.calls.wire.wire(ctx.rt.calls.create(ctx.accountId, ctx.body)) as object, transfers: [] });
+    },
   }),
   defineOperation({
     operationId: 'listCalls',

@@ -87,6 +87,7 @@ export const CreateCallBody = Type.Object(
     StatusCallback: Type.Optional(Type.String({ maxLength: 2048, description: 'Receives the call status events.' })),
     StatusCallbackEvent: Type.Optional(Type.String({ maxLength: 200, description: 'Space-separated: initiated ringing answered completed transfer; default "initiated ringing answered completed".' })),
     MachineDetection: Type.Optional(StringEnum(['Enable', 'Hangup'], { description: 'Enable: report answeredBy and continue; Hangup: end the call when a machine answers.' })),
+    AI: Type.Optional(Type.Unknown({ description: 'Removed: the AI Completion mode is discontinued; a body carrying it is refused with 410 ai_mode_removed (use AgentId, or no mode for the Agent SDK).', deprecated: true })),
   },
   { $id: 'CreateCallRequest', additionalProperties: false },
 );

@@ -240,6 +240,14 @@ export class NumbersModel {
     return next;
   }
 
+  /** Listeners told when a number leaves its account (the Agent SDK closes its sockets with 4403). */
+  private readonly releasedListeners: ((accountId: string, number: string) => void)[] = [];
+
+  /** Hears every number released from its account, after the release. */
+  onReleased(listener: (accountId: string, number: string) => void): void {
+    this.releasedListeners.push(listener);
+  }
+
   /** A deleted dictionary: the account's numbers that named it fall back to the default (reference: SetNull). */
   detachDictionary(accountId: string, dictionaryId: string): void {
     for (const n of this.numbers.all()) {
@@ -256,6 +264,7 @@ export class NumbersModel {
   release(accountId: string, raw: string): void {
     const row = this.requireOwned(accountId, raw);
     this.numbers.delete(row.id);
+    for (const l of this.releasedListeners) l(accountId, row.id);
     this.closeAssignment(row.id);
     (row.numberType === 'representative' && this.representativePool ? this.representativePool : this.pool).returned.push(row.id);
     // Numbers that forwarded to it lose their target (reference: numbers guide).

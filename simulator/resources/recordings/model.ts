@@ -179,6 +179,14 @@ export class RecordingsModel {
 
   // --- recordings (public API) ---
 
+  /** Families that hold a call's real audio (the Agent SDK: what the agent played and the phone said), asked first for a whole-call file. */
+  private readonly audioSources: ((callId: string) => Buffer | undefined)[] = [];
+
+  /** Registers a source of whole-call audio; it answers undefined for calls it does not hold. */
+  provideAudio(source: (callId: string) => Buffer | undefined): void {
+    this.audioSources.push(source);
+  }
+
   /** getRecording: the whole-call WAV. */
   wholeFile(accountId: string, callId: string): { bytes: Buffer; filename: string } {
     this.rt.calls.get(accountId, callId);
@@ -200,6 +208,10 @@ export class RecordingsModel {
     if (this.expired(row)) throw gone(`has no recording: it was kept ${RETENTION_MS / 86_400_000} days and is gone`);
     if (name === null) {
       if (row.endedAt === null) throw gone('has not ended; its recording exists once it ends');
+      for (const source of this.audioSources) {
+        const bytes = source(callId);
+        if (bytes) return { bytes, filename: `${row.id}.wav` };
+      }
       return { bytes: wavFile(wholePieces(row).map((p, i) => ({ seconds: p.seconds, seed: seedOf(row.seed, row.id, i) }))), filename: `${row.id}.wav` };
     }
     const i = row.pieces.findLastIndex((p) => p.name === name);

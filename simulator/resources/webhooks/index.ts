@@ -21,9 +21,9 @@ export const webhooks = defineFamily({
   },
   idFormats: WEBHOOK_IDS,
   // Named by the public API document; the families that emit them (transcripts, recordings,
-  // agents) move them into their own descriptors (with their payloads' schemas) when they move.
+  // agents) move them into their own descriptors (with their payloads' schemas) when they move;
+  // agent.connected and agent.disconnected are the Agent SDK family's.
   events: webhookEvents(
     'transcript.completed', 'transcript.failed', 'summary.completed', 'summary.failed', 'recording.completed', 'recording.failed',
-    'agent.disconnected', 'agent.connected',
   ),
 });

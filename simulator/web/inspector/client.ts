@@ -103,7 +103,8 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
       if (e instanceof Failure && e.status === 404) return null; // a simulator without the artifacts routes
       throw e;
     });
-    return Promise.all([walkRead, sent, artifacts]).then(function (r) {
+    var sdk = control('/agent-sdk/calls/' + encodeURIComponent(id)).catch(function () { return null; }); // not an Agent SDK call
+    return Promise.all([walkRead, sent, artifacts, sdk]).then(function (r) {
       var w = r[0];
       var c = w.call;
       var html = '<h2>Call <code>' + esc(c.callId) + '</code></h2><p><a href="#/calls/' + esc(c.accountId) + '">All calls of ' + esc(c.accountId) + '</a></p>';
@@ -122,6 +123,7 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
       html += section('call-ended', 'callflow.ended', endedPayload(w, r[1].data));
       html += section('call-recordings', 'Recordings', recordings(c.callId, r[2]));
       html += section('call-transcript', 'Transcript and summary', transcriptFacts(r[2]));
+      if (r[3] && window.inspectorSections) html += section('call-sdk', 'Agent SDK', window.inspectorSections.sdkCall(r[3], { esc: esc, table: table, section: section, fact: fact }));
       return html;
     }, function (e) {
       if (e instanceof Failure && e.status === 404) return '<div class="notice error">No call ' + esc(id) + ' in this simulator.</div>';

@@ -2,6 +2,7 @@
 // it needs no build step and no second request. It holds no data: everything it shows is read
 // in the browser from the control plane and the API (client.ts).
 import { INSPECTOR_CLIENT_SCRIPT } from './client.ts';
+import { SDK_CALL_SECTION_SCRIPT } from '../../resources/agent-sdk/inspector.ts';
 
 const STYLE = `
 :root { --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --bg: #fff; --alt: #f6f8fa; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --accent: #0969da; }
@@ -80,6 +81,7 @@ export function inspectorPage(): string {
   </form>
   <section id="view" aria-live="polite"></section>
 </main>
+<script>${SDK_CALL_SECTION_SCRIPT}</script>
 <script>${INSPECTOR_CLIENT_SCRIPT}</script>
 </body>
 </html>`;
