@@ -10,9 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, circles, forbiddenCircles, importGraph, layerOf, ownerOf, sourceFiles, valueEdges } from '../simulator/test/import-graph.ts';
 import { RULES, upwardArrows } from '../simulator/test/layer-rules.ts';
-import { LAYER_DEBTS, LEGACY_FAMILIES, UNCHECKED_JOB_KINDS } from '../simulator/test/layer-debts.ts';
-import { FAMILIES } from '../simulator/resources/index.ts';
-import { isHouseFamily } from '../simulator/resources/family.ts';
+import { LAYER_DEBTS, UNCHECKED_JOB_KINDS } from '../simulator/test/layer-debts.ts';
 import { createSimulator } from '../simulator/index.ts';
 import { runtimeOf } from '../simulator/internal.ts';
 
@@ -81,16 +79,14 @@ function shrinkDebts(): void {
   };
   const list = (items: readonly string[], indent: string) => items.map((x) => `${indent}${JSON.stringify(x).replace(/^"|"$/g, "'")},\n`).join('');
   const sim = createSimulator();
-  const legacy = keep(LEGACY_FAMILIES, FAMILIES.filter((f) => !isHouseFamily(f)).map((f) => f.key));
   const unchecked = keep(UNCHECKED_JOB_KINDS, runtimeOf(sim).clock.uncheckedKinds());
   void sim.close();
   const debts = RULES.map((r) => `  '${r.name.replace(/'/g, "\\'")}': [\n${list(keep(LAYER_DEBTS[r.name] ?? [], r.violations(edges)), '    ')}  ],\n`).join('');
   const head = text.slice(0, text.indexOf('export const LAYER_DEBTS'));
-  const legacyDoc = text.slice(text.indexOf('};\n', text.indexOf('export const LAYER_DEBTS')) + 3, text.indexOf('export const LEGACY_FAMILIES'));
-  const jobsDoc = text.slice(text.indexOf('];\n', text.indexOf('export const LEGACY_FAMILIES')) + 3, text.indexOf('export const UNCHECKED_JOB_KINDS'));
+  const jobsDoc = text.slice(text.indexOf('};\n', text.indexOf('export const LAYER_DEBTS')) + 3, text.indexOf('export const UNCHECKED_JOB_KINDS'));
   writeFileSync(
     file,
-    `${head}export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {\n${debts}};\n${legacyDoc}export const LEGACY_FAMILIES: readonly string[] = [\n${list(legacy, '  ')}];\n${jobsDoc}export const UNCHECKED_JOB_KINDS: readonly string[] = [\n${list(unchecked, '  ')}];\n`,
+    `${head}export const LAYER_DEBTS: Readonly<Record<string, readonly string[]>> = {\n${debts}};\n${jobsDoc}export const UNCHECKED_JOB_KINDS: readonly string[] = [\n${list(unchecked, '  ')}];\n`,
   );
   process.stdout.write('layer-debts.ts: paid debts removed\n');
 }

@@ -86,9 +86,8 @@ export function clientAddress(req: SimRequest): string {
   return canonicalAddress(first || req.remoteAddress || '127.0.0.1');
 }
 
-/** What an operation's handler is handed: its owner family's scope, the root's scope for the kernel's own, or the runtime for older families. */
+/** What an operation's handler is handed: its owner family's scope, or the root's scope for the kernel's own. */
 function scopeOf(rt: Runtime, op: Operation): unknown {
-  if (!op.scoped) return rt;
   return op.owner !== undefined ? rt.scopeOf(op.owner) : rootScope(rt);
 }
 
@@ -224,8 +223,8 @@ function dispatchRouted(rt: Runtime, opts: PipelineOptions, req: SimRequest): Si
     const query = op.query ? coerceQuery(parseQueryString(q === -1 ? '' : req.url.slice(q + 1)), op.query) : {};
     const body = op.body ? parseBody(op, req) : undefined;
     const input = { accountId, params: match.params, query, body, request: req };
-    // A scoped handler sees its family's scope only; an older one sees the runtime.
-    const result = op.handler((op.scoped ? { scope: scopeOf(rt, op), ...input } : { rt, scope: rt, ...input }) as Parameters<Operation['handler']>[0]);
+    // A handler sees its family's scope only (the kernel's own operations: the root's scope).
+    const result = op.handler({ scope: scopeOf(rt, op), ...input } as Parameters<Operation['handler']>[0]);
     if (result instanceof Promise) return result.then(toResponse, (e) => failure(e, req, opts));
     return toResponse(result);
   } catch (e) {

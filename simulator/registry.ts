@@ -11,7 +11,7 @@ import type { IdFormat } from './core/ids.ts';
 import type { EventDecl } from './core/events.ts';
 import { RESERVED_SCOPE_NAMES, type ListedNames } from './core/scope.ts';
 import { fixtureSchema } from './fixture/schema.ts';
-import { isHouseFamily, type Contribution, type Entry, type FixturePart, type Operations, type UpgradeRoute } from './resources/family.ts';
+import type { Contribution, Entry, FixturePart, Operations, UpgradeRoute } from './resources/family.ts';
 import { FAMILIES } from './resources/index.ts';
 import { kernel } from './kernel.ts';
 
@@ -46,9 +46,11 @@ export interface Registry {
   fixtureParts: readonly FixturePart[];
   /** Upgrade (WebSocket) routes, each with its owner's key. */
   upgrades: readonly (UpgradeRoute & { owner: string })[];
+  /** The scripts of the inspector's sections the entries contribute, in list order. */
+  inspectorSections: readonly string[];
   /** The entries in list order: the snapshot's key order and the fixture's loading order. */
   entries: readonly Entry[];
-  /** The order entries are built in: a house family after what it needs, an older one after everything listed before it. */
+  /** The order entries are built in: each after what it needs, otherwise in list order. */
   constructionOrder: readonly Entry[];
 }
 
@@ -77,7 +79,7 @@ export function build(families: readonly Entry[]): Registry {
   }
   const ops = (o: Operations | undefined, owner?: string) => {
     const list = typeof o === 'function' ? o(listed) : (o ?? []);
-    return owner === undefined ? list : list.map((op) => (op.scoped ? { ...op, owner } : op));
+    return owner === undefined ? list : list.map((op) => ({ ...op, owner }));
   };
   const operations = [
     ...families.flatMap((f) => [...ops(f.operations, f.key), ...ops(f.pages, f.key)]),
@@ -107,15 +109,15 @@ export function build(families: readonly Entry[]): Registry {
     fixtureSchema: fixtureSchema(sections, accountFields),
     fixtureParts,
     upgrades: families.flatMap((f) => (f.upgrades ?? []).map((u) => ({ ...u, owner: f.key }))),
+    inspectorSections: families.flatMap((f) => f.inspectorSections ?? []),
     entries: families,
     constructionOrder: constructionOrder(families),
   };
 }
 
 /**
- * The list in the order its entries can be built: each house family after the entries it needs,
- * each older family after every entry listed before it (it may use them all), and otherwise in
- * list order. Throws, naming the families, on a need no entry offers or on a cycle of needs.
+ * The list in the order its entries can be built: each after the entries it needs, and otherwise
+ * in list order. Throws, naming the families, on a need no entry offers or on a cycle of needs.
  */
 export function constructionOrder(families: readonly Entry[]): Entry[] {
   const keys = new Set(families.map((f) => f.key));
@@ -124,8 +126,7 @@ export function constructionOrder(families: readonly Entry[]): Entry[] {
   }
   if (keys.size !== families.length) throw new Error(`two entries of the list share a key: ${families.map((f) => f.key).join(', ')}`);
   const needsOf = new Map<string, string[]>();
-  families.forEach((f, i) => {
-    if (!isHouseFamily(f)) return needsOf.set(f.key, families.slice(0, i).map((g) => g.key));
+  families.forEach((f) => {
     const needs = Object.keys(f.needs).filter((n) => !(SERVICE_PORTS as readonly string[]).includes(n));
     const unknown = needs.filter((n) => !keys.has(n));
     if (unknown.length > 0) throw new Error(`family ${f.key} needs ${unknown.join(', ')}, which no entry of the list offers`);

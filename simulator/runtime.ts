@@ -1,11 +1,11 @@
 // The simulator's whole state and machinery in one object, the composition root's: clock,
 // seeded random, events, cross-resource references, and one model per entry of the list, built
-// in the registry's construction order. A family behind its door gets its scope (core/scope.ts):
-// the kernel's parts, the ports it declared (each wired to what the entry of that key offers),
-// its typed events and clock jobs; its route handlers get the same scope. Older families still
-// get this object. A snapshot of it is plain JSON and restores exactly (DESIGN "Rules"); the
-// runtime runs every entry's snapshot part, validating each before it restores.
-import { Type } from '@sinclair/typebox';
+// in the registry's construction order. Each family gets its scope (core/scope.ts): the kernel's
+// parts, the ports it declared (each wired to what the entry of that key offers), its typed
+// events and clock jobs; its route handlers get the same scope. A snapshot of it is plain JSON
+// and restores exactly (DESIGN "Rules"); the runtime runs every entry's snapshot part,
+// validating each before it restores.
+import { Type, type TSchema } from '@sinclair/typebox';
 import { VirtualClock, iso, parseInstant, type ClockSnapshot, type JobHandler } from './core/clock.ts';
 import { SeededRandom, type RandomState } from './core/random.ts';
 import { DomainEvents } from './core/events.ts';
@@ -25,7 +25,7 @@ import { ReceiverPolicy } from './peers/webhooks/receiver-policy.ts';
 import type { FamilyModels, RefKind } from './resources/index.ts';
 import { registry, type Registry } from './registry.ts';
 import { openApiJson } from './operations.ts';
-import { isHouseFamily, type Entry, type StatefulModel } from './resources/family.ts';
+import type { Entry } from './resources/family.ts';
 import type { ListedNames } from './core/scope.ts';
 import type { StatePart } from './core/table-state.ts';
 import type { FixedControlScope } from './control-plane.ts';
@@ -33,8 +33,6 @@ import type { InspectorScope } from './web/inspector/routes.ts';
 
 export const SNAPSHOT_FORMAT = 'platform-simulator-state';
 export const SNAPSHOT_VERSION = 1;
-
-export type { StatefulModel } from './resources/family.ts';
 
 export interface Snapshot {
   format: typeof SNAPSHOT_FORMAT;
@@ -63,27 +61,20 @@ const SnapshotEnvelope = Type.Object(
   { additionalProperties: false },
 );
 
-/** One entry as built: its model, its scope (house families), and how its state is kept. */
+/** One entry as built: its model and how its state is kept. */
 interface Built {
   entry: Entry;
   model: unknown;
   /** Its key in a snapshot. */
   snapshotKey: string;
-  /** House families: their declared snapshot part (none: no state). Older ones: their own methods. */
-  part: StatePart<unknown> | 'model' | undefined;
+  /** Its declared snapshot part (none: it keeps no state). */
+  part: StatePart<unknown> | undefined;
+  /** The schema its part must match (built from the list's names when the part asks for them). */
+  schema?: TSchema;
 }
 
 /** Each family's model as a typed field (`rt.numbers`), from the list in resources/index.ts. */
 export interface Runtime extends FamilyModels {}
-
-// Older handlers see this runtime as ctx.rt, and older families' create() receives it; core and
-// the contract declare those slots without importing us.
-declare module './core/operation.ts' {
-  interface HandlerRuntime extends Runtime {}
-}
-declare module './resources/family.ts' {
-  interface WholeRuntime extends Runtime {}
-}
 
 export class Runtime {
   readonly clock: VirtualClock;
@@ -120,6 +111,8 @@ export class Runtime {
   readonly capabilities: readonly string[];
   /** Names only the whole list knows (the webhook event enum, the carrier owners). */
   readonly listed: ListedNames;
+  /** The inspector's section scripts the entries contribute (registry.ts). */
+  readonly inspectorSections: readonly string[];
 
   /** Entries in list order: the snapshot's key order and the fixture's loading order. */
   private readonly built: Built[];
@@ -140,6 +133,7 @@ export class Runtime {
     this.random = new SeededRandom(seed);
     this.capabilities = reg.capabilities;
     this.listed = reg.listed;
+    this.inspectorSections = reg.inspectorSections;
     this.eventDecls = reg.eventDecls;
     this.advancer = new ClockAdvancer(this.clock, this.io);
     this.io.register(this.mcpRunner);
@@ -155,19 +149,14 @@ export class Runtime {
     const fields = this as unknown as Record<string, unknown>;
     const byKey = new Map<string, Built>();
     for (const entry of reg.constructionOrder) {
-      let built: Built;
-      if (isHouseFamily(entry)) {
-        const scope = this.scopeFor(entry, offered);
-        const model = entry.create(scope as never);
-        scope[entry.key] = model;
-        this.scopes.set(entry.key, scope);
-        offered.set(entry.key, entry.offers ? entry.offers(model) : model);
-        built = { entry, model, snapshotKey: entry.snapshotKey ?? entry.key, part: entry.state };
-      } else {
-        const model = entry.create(this);
-        offered.set(entry.key, model);
-        built = { entry, model, snapshotKey: entry.snapshotKey ?? entry.key, part: 'model' };
-      }
+      const scope = this.scopeFor(entry, offered);
+      const model = entry.create(scope as never);
+      scope[entry.key] = model;
+      this.scopes.set(entry.key, scope);
+      offered.set(entry.key, entry.offers ? entry.offers(model) : model);
+      const part = entry.state;
+      const schema = part === undefined ? undefined : typeof part.schema === 'function' ? part.schema(this.listed) : part.schema;
+      const built: Built = { entry, model, snapshotKey: entry.snapshotKey ?? entry.key, part, schema };
       fields[entry.key] = built.model;
       byKey.set(entry.key, built);
     }
@@ -175,10 +164,10 @@ export class Runtime {
     this.reset(seed);
   }
 
-  /** The scope a house family's route handlers see (its model's scope plus the model). */
+  /** The scope a family's route handlers see (its model's scope plus the model). */
   scopeOf(key: string): unknown {
     const scope = this.scopes.get(key);
-    if (!scope) throw new Error(`no family "${key}" behind its door`);
+    if (!scope) throw new Error(`no family "${key}" in the list`);
     return scope;
   }
 
@@ -187,8 +176,8 @@ export class Runtime {
     return openApiJson();
   }
 
-  /** A house family's scope: kernel parts, its declared ports, its typed events and jobs. */
-  private scopeFor(entry: Extract<Entry, { needs: unknown }>, offered: ReadonlyMap<string, unknown>): Record<string, unknown> {
+  /** A family's scope: kernel parts, its declared ports, its typed events and jobs. */
+  private scopeFor(entry: Entry, offered: ReadonlyMap<string, unknown>): Record<string, unknown> {
     const rt = this;
     const declaredEvents = entry.events ?? {};
     const declaredJobs = entry.jobs ?? {};
@@ -235,12 +224,6 @@ export class Runtime {
     this.clock.restore({ now: parseInstant(this.fixture.clock.start)!, nextJobId: 1, jobs: [] });
     // In list order: loading draws ids from the seeded random, so the order is part of the state.
     for (const b of this.built) {
-      if (b.part === 'model') {
-        const m = b.model as StatefulModel;
-        m.clear?.();
-        m.loadFixture?.(this.fixture);
-        continue;
-      }
       b.part?.clear(b.model);
       b.entry.fixture?.load?.(b.model, this.fixture);
     }
@@ -254,7 +237,7 @@ export class Runtime {
 
   snapshot(): Snapshot {
     const models: Record<string, unknown> = {};
-    for (const b of this.stateful()) models[b.snapshotKey] = b.part === 'model' ? (b.model as StatefulModel).snapshot() : b.part!.snapshot(b.model);
+    for (const b of this.stateful()) models[b.snapshotKey] = b.part!.snapshot(b.model);
     // Round-trip through JSON so the snapshot shares nothing with live state.
     return JSON.parse(
       JSON.stringify({
@@ -285,11 +268,7 @@ export class Runtime {
     const restoreModels = (models: Record<string, unknown>) => {
       for (const b of parts) {
         const state = models[b.snapshotKey];
-        if (b.part === 'model') {
-          (b.model as StatefulModel).restore(state);
-          continue;
-        }
-        validate(b.part!.schema, state, `snapshot ${b.snapshotKey}`, b.snapshotKey);
+        validate(b.schema!, state, `snapshot ${b.snapshotKey}`, b.snapshotKey);
         b.part!.restore(b.model, state);
       }
     };

@@ -8,6 +8,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { validate } from './schema.ts';
 import { Table, type Row } from './store.ts';
+import type { ListedNames } from './scope.ts';
 
 type Tables = Record<string, Table<any>>;
 
@@ -16,8 +17,11 @@ export type TablesState<T extends Tables> = { [K in keyof T]: T[K] extends Table
 
 /** One entry's part of a snapshot, run by the runtime. */
 export interface StatePart<M> {
-  /** What the part must match; the runtime validates before `restore` and names the failing field. */
-  readonly schema: TSchema;
+  /**
+   * What the part must match; the runtime validates before `restore` and names the failing field.
+   * A schema that enumerates names of the whole list (the carrier's owners) is built from them.
+   */
+  readonly schema: TSchema | ((names: ListedNames) => TSchema);
   snapshot(model: M): unknown;
   /** Called with a part that matched `schema`. */
   restore(model: M, state: any): void;
@@ -63,7 +67,7 @@ export interface SelfSnapshotting<S> {
 }
 
 /** The part of a model whose state is not only tables: the runtime validates, the model's own methods do the rest. */
-export function ownPart<S, M extends SelfSnapshotting<S>>(schema: TSchema): StatePart<M> {
+export function ownPart<S, M extends SelfSnapshotting<S>>(schema: StatePart<M>['schema']): StatePart<M> {
   return { schema, snapshot: (m) => m.snapshot(), restore: (m, state: S) => m.restore(state), clear: (m) => m.clear() };
 }
 

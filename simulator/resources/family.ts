@@ -4,9 +4,8 @@
 // its own folder, by the key of the entry that offers them), the model built from its scope, what
 // it OFFERS others (the model unless `offers` says otherwise), its operations, its /_sim routes
 // (its control.ts), its pages, its events and clock jobs with their schemas, its fixture part,
-// its snapshot part and its upgrade routes. `Family` is the older shape, built from the whole
-// runtime; it stays while the last families move (docs/contributing.md, "Adding or migrating a
-// family").
+// its snapshot part, its upgrade routes and its sections of the inspector (docs/contributing.md,
+// "Adding or migrating a family").
 import type { TProperties } from '@sinclair/typebox';
 import type { Operation, SimRequest } from '../core/operation.ts';
 import type { UpgradeAnswer } from '../core/live-socket.ts';
@@ -19,14 +18,6 @@ import type { Fixture, FixtureChecks } from '../fixture/schema.ts';
 export type { FixtureFail } from '../fixture/schema.ts';
 
 export type { ListedNames } from '../core/scope.ts';
-
-/** What a model built from the whole runtime offers it: load seed data, save and restore state. */
-export interface StatefulModel {
-  loadFixture?(f: Fixture): void;
-  clear?(): void;
-  snapshot(): unknown;
-  restore(state: unknown): void;
-}
 
 /** Operations, or a factory of them when their schemas enumerate names of the whole list. */
 export type Operations = readonly Operation[] | ((names: ListedNames) => readonly Operation[]);
@@ -79,6 +70,11 @@ export interface Contribution<Refs extends string = never> {
   fixture?: FixturePart<any>;
   /** Upgrade (WebSocket) endpoints it serves. */
   upgrades?: readonly UpgradeRoute[];
+  /**
+   * Scripts the inspector's page runs before its own (ES5, inline): each adds a section the
+   * inspector's views show (`window.inspectorSections.<name>`), so the inspector names no family.
+   */
+  inspectorSections?: readonly string[];
 }
 
 /** A family behind its door: built from its scope, wired by its declared needs. */
@@ -122,26 +118,5 @@ export function defineFamily<
   return family;
 }
 
-/**
- * The whole runtime, as older families' `create` receives it. Empty here so that the contract
- * imports nothing above it; runtime.ts fills it in by declaration merging.
- */
-export interface WholeRuntime {}
-
-/** A family not yet behind its door: built from the whole runtime, in list order. */
-export interface Family<Key extends string = string, Model extends StatefulModel = StatefulModel, Refs extends string = never> extends Contribution<Refs> {
-  /** The model's field on the runtime: `rt.<key>`. */
-  key: Key;
-  /** Its state's key in a snapshot; defaults to `key`. */
-  snapshotKey?: string;
-  /** Builds the model. Models listed before it already exist. */
-  create(rt: WholeRuntime): Model;
-}
-
-/** Either shape, as the registry reads the list. */
-export type Entry = HouseFamily<string, any, NeedSpec, EventDecls, JobDecls, string, any> | Family<string, StatefulModel, string>;
-
-/** Whether an entry is behind its door (built from its scope, wired by its needs). */
-export function isHouseFamily(entry: Entry): entry is HouseFamily<string, any, NeedSpec, EventDecls, JobDecls, string, any> {
-  return 'needs' in entry;
-}
+/** An entry of the list, as the registry reads it. */
+export type Entry = HouseFamily<string, any, NeedSpec, EventDecls, JobDecls, string, any>;

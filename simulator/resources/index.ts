@@ -15,11 +15,11 @@ import { accounts } from './accounts/index.ts';
 import { numbers } from './numbers/index.ts';
 import { blockLists } from './blocklists/index.ts';
 import { emailDomains } from './email-domains/index.ts';
-// One line per peer: each moves to its own folder (peers/<name>/index.ts) on its own.
+// One line per peer, each its own folder (peers/<name>/index.ts).
 import { geoip } from '../peers/geoip/index.ts';
 import { imageHost } from '../peers/image-host/index.ts';
 import { messenger } from '../peers/messenger/index.ts';
-import { carrier } from '../peers/index.ts';
+import { carrier } from '../peers/carrier/index.ts';
 import { webhookEngine } from '../peers/webhooks/index.ts';
 import { kyc } from '../peers/kyc/index.ts';
 import { dns } from '../peers/dns/index.ts';
@@ -36,6 +36,7 @@ import { mobileGateways } from './mobile-gateways/index.ts';
 import { callFlows } from './call-flows/index.ts';
 import { calls } from './calls/index.ts';
 import { assignmentLinks } from './assignment-links/index.ts';
+import { mcp } from '../peers/mcp/index.ts';
 import { mcpConnections } from './mcp-connections/index.ts';
 import { mcpApps } from './mcp-apps/index.ts';
 import { recordings } from './recordings/index.ts';
@@ -70,6 +71,7 @@ export const FAMILIES = [
   calls, // after call flows (its flow port), messages, block lists, usage and the webhook engine (status callbacks)
   kyc,
   assignmentLinks, // after accounts, numbers and kyc, which its ports use
+  mcp, // the MCP peers' routes, just before the connections that test against them
   mcpConnections,
   mcpApps, // after usage: get_usage reads it
   recordings, // after calls (its hook and callflow.ended), usage and the webhook engine

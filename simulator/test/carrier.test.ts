@@ -1,4 +1,4 @@
-// The fake carrier (simulator/peers/carrier.ts) through its control plane: default timing,
+// The fake carrier (simulator/peers/carrier/) through its control plane: default timing,
 // magic numbers, scripted outcomes (order, types, times, delay), the phone view, the delivery
 // log, and its place in snapshots.
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -136,5 +136,15 @@ describe('fake carrier', () => {
     await other.sim.control.reset();
     expect((await ctl(other)('GET', '/carrier/scripts')).data).toEqual([]);
     expect((await ctl(other)('GET', '/carrier/deliveries')).data).toEqual([]);
+  });
+
+  it('a snapshot whose delivery names no carrier owner of the list is refused, and nothing changes', async () => {
+    await sendText(h, '01030000002');
+    const snap = h.sim.snapshot() as any;
+    const before = JSON.stringify(snap);
+    const bad = structuredClone(snap);
+    bad.models.carrier.deliveries[0].owner = 'fax';
+    expect(() => h.sim.restore(bad)).toThrow(/snapshot carrier is invalid/);
+    expect(JSON.stringify(h.sim.snapshot())).toBe(before);
   });
 });

@@ -2,22 +2,20 @@
 // built for the test and on the real one: the order comes from declared needs and a cycle or an
 // unknown need is refused naming the families; a scope holds only what its family declared;
 // typed events and jobs are checked at run time too (an undeclared event, a restored job whose
-// payload does not fit its kind); the runtime runs each family's snapshot part. And the two
-// shrinking lists of what is still to move: families built from the whole runtime, job kinds
-// without a declared schema.
+// payload does not fit its kind); the runtime runs each family's snapshot part. And the
+// shrinking list of job kinds without a declared schema.
 import { describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';
-import { defineFamily, isHouseFamily, type Entry } from '../resources/family.ts';
+import { defineFamily, type Entry } from '../resources/family.ts';
 import { event, type DomainEvent } from '../core/events.ts';
 import { port, type ModelScope } from '../core/scope.ts';
 import { ApiError } from '../core/errors.ts';
 import { build, constructionOrder } from '../registry.ts';
 import { Runtime } from '../runtime.ts';
-import { FAMILIES } from '../resources/index.ts';
 import type { Fixture } from '../fixture/schema.ts';
 import { runtimeOf } from '../internal.ts';
 import { harness } from './helpers.ts';
-import { LEGACY_FAMILIES, UNCHECKED_JOB_KINDS } from './layer-debts.ts';
+import { UNCHECKED_JOB_KINDS } from './layer-debts.ts';
 
 const pingEvents = {
   'ping.rang': event(Type.Object({ n: Type.Integer() }), { internal: true }),
@@ -77,9 +75,8 @@ describe('construction order from declared needs', () => {
     expect(() => constructionOrder([needy('clock')])).toThrow(/"clock" is a name every scope uses/);
   });
 
-  it('builds an older family after everything listed before it', () => {
-    const older = { key: 'older', create: () => ({ snapshot: () => null, restore: () => undefined }) } satisfies Entry;
-    expect(constructionOrder([needy('x', 'late'), older, needy('late')]).map((f) => f.key)).toEqual(['late', 'x', 'older']);
+  it('builds a family as soon as what it needs is built, before entries listed earlier that wait', () => {
+    expect(constructionOrder([needy('x', 'late'), needy('older'), needy('late')]).map((f) => f.key)).toEqual(['older', 'late', 'x']);
   });
 });
 
@@ -163,10 +160,6 @@ describe('typed events and jobs at run time', () => {
 });
 
 describe('what is still to move (each list can only shrink)', () => {
-  it('families built from the whole runtime are exactly the listed ones', () => {
-    expect(FAMILIES.filter((f) => !isHouseFamily(f)).map((f) => f.key)).toEqual([...LEGACY_FAMILIES]);
-  });
-
   it('job kinds without a declared payload schema are exactly the listed ones', () => {
     expect(runtimeOf(harness().sim).clock.uncheckedKinds()).toEqual([...UNCHECKED_JOB_KINDS]);
   });

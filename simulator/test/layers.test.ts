@@ -45,7 +45,7 @@ describe('the import scanner', () => {
     expect(layerOf('simulator/resources/index.ts')).toEqual({ kind: 'root' });
     expect(layerOf('simulator/peers/webhooks/engine.ts')).toEqual({ kind: 'peer', name: 'webhooks' });
     expect(layerOf('simulator/peers/dns/model.ts')).toEqual({ kind: 'peer', name: 'dns' });
-    expect(layerOf('simulator/peers/carrier.ts')).toEqual({ kind: 'peer', name: 'carrier' });
+    expect(layerOf('simulator/peers/carrier/schema.ts')).toEqual({ kind: 'peer', name: 'carrier' });
     expect(layerOf('simulator/runtime.ts')).toEqual({ kind: 'root' });
   });
 

@@ -11,8 +11,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Agent, buildConnector as BuildConnector } from 'undici';
 import type { PendingIo } from '../../core/io.ts';
 import type { EgressGuard } from '../egress.ts';
-import type { McpRunnerPort, ProbeOutcome, ProbeRequest } from '../../resources/mcp-connections/model.ts';
-import { MAX_TOOLS, type LastErrorCode, type McpToolWire } from '../../resources/mcp-connections/schema.ts';
+import { MAX_TOOLS, type ProbeFailure, type ProbedTool, type ProbeOutcome, type ProbeRequest } from './probe.ts';
 import { DEFAULT_BUDGET_MS, TestBudget } from './budget.ts';
 import type { FakeMcpServers } from './fake-servers.ts';
 import { loadSdk, loadUndici, PASS_THROUGH_VALIDATOR } from './sdk-options.ts';
@@ -24,7 +23,7 @@ const CLIENT_INFO = { name: 'platform-simulator-call-runtime', version: '1.0.0' 
 
 class Failure extends Error {
   constructor(
-    readonly code: LastErrorCode,
+    readonly code: ProbeFailure,
     message: string,
   ) {
     super(message);
@@ -52,7 +51,7 @@ function chain(e: unknown): { code?: string; message?: string; name?: string }[]
 
 const TLS_PATTERN = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL|EPROTO|certificate|SSL routines|TLS/i;
 
-function classify(e: unknown, t: TestState): { code: LastErrorCode; detail: string } {
+function classify(e: unknown, t: TestState): { code: ProbeFailure; detail: string } {
   if (e instanceof Failure) return { code: e.code, detail: e.message };
   if (t.blocked) return { code: 'URL_BLOCKED', detail: t.blocked };
   if (t.budget.exceeded) return { code: 'TIMEOUT', detail: `no answer within the ${t.budget.limitMs / 1000} s budget` };
@@ -70,7 +69,7 @@ function classify(e: unknown, t: TestState): { code: LastErrorCode; detail: stri
   return { code: 'PROTOCOL_ERROR', detail: `the server did not complete the MCP exchange (${first?.code ? `${first.code}: ` : ''}${first?.message ?? 'unknown error'})` };
 }
 
-export class McpRunner implements McpRunnerPort, PendingIo {
+export class McpRunner implements PendingIo {
   /** Scripted through PUT /_sim/mcp/runner: false answers 503 to tests and rotations. */
   isAvailable = true;
   /** Wall-clock ceiling of one test (real servers); fake servers' delays use the virtual budget. */
@@ -160,8 +159,8 @@ export class McpRunner implements McpRunnerPort, PendingIo {
     return new mcp.Streamable(url, { requestInit, fetch: fetchVia });
   }
 
-  private async listTools(client: Client, options: { signal: AbortSignal; timeout: number }): Promise<McpToolWire[]> {
-    const tools: McpToolWire[] = [];
+  private async listTools(client: Client, options: { signal: AbortSignal; timeout: number }): Promise<ProbedTool[]> {
+    const tools: ProbedTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const result = await client.listTools(cursor === undefined ? {} : { cursor }, options);

@@ -2,11 +2,12 @@
 // runtime holds a control WebSocket per number and opens a media WebSocket per call, on the HTTP
 // port. Behind its door: it needs accounts (keys), numbers (owners) and the live clock (ports.ts),
 // emits agent.connected / agent.disconnected, schedules its two call timers, keeps no state, and
-// serves its two WebSocket endpoints as upgrade routes.
+// serves its two WebSocket endpoints as upgrade routes and a section of the inspector's call view.
 import { defineFamily } from '../family.ts';
 import { header } from '../../core/operation.ts';
 import { AgentSdk, agentSdkState } from './family-model.ts';
 import { operations as control } from './control.ts';
+import { SDK_CALL_SECTION_SCRIPT } from './inspector.ts';
 import { events, jobs, needs } from './ports.ts';
 import type { AgentSdkScope } from './scope.ts';
 
@@ -21,6 +22,7 @@ export const agentSdk = defineFamily({
   state: agentSdkState,
   control,
   capabilities: ['agent-sdk'],
+  inspectorSections: [SDK_CALL_SECTION_SCRIPT],
   upgrades: [
     {
       path: '/v1/accounts/{accountId}/agent/listen',

@@ -7,7 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ApiError } from '../../core/errors.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { tryNormalizePhone } from '../../core/phone.ts';
-import { checkReplies } from '../../peers/carrier.ts';
+import { checkReplies } from '../../peers/carrier/schema.ts';
 import { templateRefs, type TemplateRef } from './templates.ts';
 
 export const MAX_RULES = 100;

@@ -5,7 +5,7 @@
 // test no longer lists; `agentCount` and `affectedAgents` of connections come from here.
 import { Table } from '../../core/store.ts';
 import { ApiError } from '../../core/errors.ts';
-import type { Kernel } from '../../core/ports.ts';
+import type { KernelParts } from '../../core/scope.ts';
 import { agentErrors } from './errors.ts';
 import type { ConnectionRowView } from './ports.ts';
 import { MAX_BINDINGS, type BindingRow, type FailureMode, type SetBindingInput } from './schema.ts';
@@ -39,7 +39,7 @@ export class AgentBindings {
   readonly rows = new Table<BindingRow>(); // maps "agentId connectionId" to the binding
 
   constructor(
-    private readonly ports: Pick<Kernel, 'clock'>,
+    private readonly ports: Pick<KernelParts, 'clock'>,
     private readonly connections: () => ConnectionsPort,
   ) {}
 

@@ -5,7 +5,7 @@
 // behaviour (behaviour.ts, the control plane). Other families are reached through ports only.
 import { Table } from '../../core/store.ts';
 import { freshId } from '../../core/ids.ts';
-import type { Kernel } from '../../core/ports.ts';
+import type { KernelParts } from '../../core/scope.ts';
 import { AgentBindings, type ConnectionsPort } from './bindings.ts';
 import { KnowledgeStore } from './knowledge/store.ts';
 import { checkBehaviour, defaultBehaviour, type Behaviour, type BehaviourInputBody } from './behaviour.ts';
@@ -31,7 +31,7 @@ export interface AgentUsersPort {
   batchesUsing(accountId: string, agentId: string): string[];
 }
 
-export type AgentsPorts = Pick<Kernel, 'clock' | 'random' | 'refs'> & {
+export type AgentsPorts = Pick<KernelParts, 'clock' | 'random' | 'refs'> & {
   voices: () => VoiceOwnersPort;
   users: () => AgentUsersPort;
   connections: () => ConnectionsPort;

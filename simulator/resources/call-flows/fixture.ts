@@ -4,6 +4,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FixtureSection } from '../../fixture/schema.ts';
 import type { FixturePart } from '../family.ts';
+import type { CallFlowsModel } from './model.ts';
 import { parseGraph } from './graph.ts';
 import { CallFlowFixture, PROVIDER_ALIASES, VoiceFixture, type CallFlowFixtureT, type FlowGraph, type VoiceFixtureT, type VoiceProvider } from './schema.ts';
 
@@ -64,7 +65,7 @@ export function fixtureGraph(flow: CallFlowFixtureT): FlowGraph {
   return parsed.graph;
 }
 
-export const callFlowsFixture: FixturePart = {
+export const callFlowsFixture: FixturePart<CallFlowsModel> = {
   accountFields,
   check(f, fail) {
     const problem = fixtureFlowProblem(f.accounts);
@@ -72,5 +73,12 @@ export const callFlowsFixture: FixturePart = {
   },
   normalize(f, instant) {
     for (const a of f.accounts) for (const c of a.callFlows ?? []) if (c.createdAt) c.createdAt = instant(c.createdAt);
+  },
+  /** Seed voices, then flows oldest first by createdAt (default the clock's start). */
+  load(model, f) {
+    for (const a of f.accounts) for (const v of a.voices ?? []) model.registerVoice(a.accountId, wireProvider(v.provider), v.voiceId);
+    const seeds = f.accounts.flatMap((a) => (a.callFlows ?? []).map((flow) => ({ accountId: a.accountId, flow, graph: fixtureGraph(flow), at: flow.createdAt ?? f.clock.start })));
+    seeds.sort((x, y) => x.at.localeCompare(y.at));
+    model.loadFlows(seeds);
   },
 };

@@ -1,23 +1,20 @@
 // Call flows: named graphs of blocks that handle calls (spec "Call flow", "Call flows"). The model
 // validates and fills graphs (graph.ts), owns the voice-ownership registry behind 403
 // call_flow_voice_forbidden, answers the numbers family's `callFlow` reference check, and offers
-// the calls engine a narrow read port (`find`). Numbers are reached only through a port.
+// the calls engine a narrow read port (`find`). Built from its scope (ports.ts): numbers are
+// reached only through a port; the runtime runs its snapshot part and its fixture part loads
+// the seed voices and flows (index.ts, fixture.ts).
 import { Table } from '../../core/store.ts';
 import type { FieldError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
-import { validate } from '../../core/schema.ts';
-import type { VirtualClock } from '../../core/clock.ts';
-import type { SeededRandom } from '../../core/random.ts';
-import type { References } from '../../core/refs.ts';
 import { deriveVariables, parseGraph, readStoredGraph } from './graph.ts';
-import { fixtureGraph, wireProvider } from './fixture.ts';
-import type { Fixture } from '../../fixture/schema.ts';
+import type { CallFlowsModelScope } from './ports.ts';
 import {
   CALL_FLOW_IDS,
-  CallFlowsStateSchema,
   FLOWS_PER_ACCOUNT,
   GRAPH_MAX_BYTES,
   NAME_MAX,
+  type CallFlowFixtureT,
   type CallFlowRow,
   type CallFlowsState,
   type FlowGraph,
@@ -43,15 +40,6 @@ export interface CallFlowsReader {
   find(accountId: string, id: string): StoredFlow | undefined;
 }
 
-/** What the model needs from elsewhere. */
-export interface CallFlowPorts {
-  clock: Pick<VirtualClock, 'nowIso'>;
-  random: () => SeededRandom;
-  refs: Pick<References, 'register'>;
-  /** Numbers of the account whose inbound calls route to the flow (routingType callflow), sorted. */
-  routedNumbers(accountId: string, callFlowId: string): string[];
-}
-
 export interface CallFlowBody {
   name?: unknown;
   graph?: unknown;
@@ -66,8 +54,8 @@ export class CallFlowsModel implements CallFlowsReader {
   /** Parsed view per stored row (rows are immutable, so the row object is the cache key). */
   private readonly views = new WeakMap<CallFlowRow, { graph: FlowGraph | null; variables: string[] }>();
 
-  constructor(private readonly ports: CallFlowPorts) {
-    ports.refs.register('callFlow', (accountId, id) => this.flows.get(id)?.accountId === accountId);
+  constructor(private readonly scope: CallFlowsModelScope) {
+    scope.refs.register('callFlow', (accountId, id) => this.flows.get(id)?.accountId === accountId);
   }
 
   clear(): void {
@@ -75,14 +63,14 @@ export class CallFlowsModel implements CallFlowsReader {
     this.voices = new Map();
   }
 
-  /** Seed voices and flows (checked when the fixture loaded); flows oldest first by createdAt. */
-  loadFixture(f: Fixture): void {
-    for (const a of f.accounts) for (const v of a.voices ?? []) this.registerVoice(a.accountId, wireProvider(v.provider), v.voiceId);
-    const seeds = f.accounts.flatMap((a) => (a.callFlows ?? []).map((flow) => ({ accountId: a.accountId, flow, at: flow.createdAt ?? f.clock.start })));
-    seeds.sort((x, y) => x.at.localeCompare(y.at));
-    for (const { accountId, flow, at } of seeds) {
-      const id = flow.callFlowId ?? freshId(this.ports.random(), CALL_FLOW_IDS.callFlow, (x) => this.flows.has(x) || seeds.some((s) => s.flow.callFlowId === x));
-      this.flows.insert({ id, accountId, name: flow.name, graph: fixtureGraph(flow), canvas: null, dateCreated: at, dateUpdated: at });
+  /**
+   * Seed flows (checked when the fixture loaded), oldest first by `at`; a flow without an id
+   * draws one that none of the seeds names.
+   */
+  loadFlows(seeds: readonly { accountId: string; flow: CallFlowFixtureT; graph: FlowGraph; at: string }[]): void {
+    for (const { accountId, flow, graph, at } of seeds) {
+      const id = flow.callFlowId ?? freshId(this.scope.random, CALL_FLOW_IDS.callFlow, (x) => this.flows.has(x) || seeds.some((s) => s.flow.callFlowId === x));
+      this.flows.insert({ id, accountId, name: flow.name, graph, canvas: null, dateCreated: at, dateUpdated: at });
     }
   }
 
@@ -90,9 +78,8 @@ export class CallFlowsModel implements CallFlowsReader {
     return { flows: [...this.flows.all()], voices: [...this.voices.values()] };
   }
 
-  restore(state: unknown): void {
-    validate(CallFlowsStateSchema, state, 'snapshot callFlows', 'callFlows');
-    const s = state as CallFlowsState;
+  /** A part the runtime validated (index.ts). */
+  restore(s: CallFlowsState): void {
     this.flows = new Table(s.flows);
     this.voices = new Map(s.voices.map((v) => [voiceKey(v.provider, v.voiceId), v]));
   }
@@ -118,7 +105,7 @@ export class CallFlowsModel implements CallFlowsReader {
   }
 
   phoneNumbers(row: CallFlowRow): string[] {
-    return this.ports.routedNumbers(row.accountId, row.id);
+    return [...this.scope.numbers.routedToCallFlow(row.accountId, row.id)];
   }
 
   /** The account's flows, newest first (reference). */
@@ -139,8 +126,8 @@ export class CallFlowsModel implements CallFlowsReader {
     if (this.flows.all().filter((f) => f.accountId === accountId).length >= FLOWS_PER_ACCOUNT) {
       throw callFlowErrors.LIMIT_REACHED(`the account already has ${FLOWS_PER_ACCOUNT} call flows; delete one first`);
     }
-    const now = this.ports.clock.nowIso();
-    const id = freshId(this.ports.random(), CALL_FLOW_IDS.callFlow, (x) => this.flows.has(x));
+    const now = this.scope.clock.nowIso();
+    const id = freshId(this.scope.random, CALL_FLOW_IDS.callFlow, (x) => this.flows.has(x));
     return this.flows.insert({ id, accountId, name: name!, graph: graph!, canvas: null, dateCreated: now, dateUpdated: now });
   }
 
@@ -148,7 +135,7 @@ export class CallFlowsModel implements CallFlowsReader {
   replace(accountId: string, id: string, body: unknown): CallFlowRow {
     const current = this.get(accountId, id);
     const { name, graph } = this.checkBody(accountId, body, 'full');
-    return this.flows.replace({ ...current, name: name!, graph: graph!, canvas: null, dateUpdated: this.ports.clock.nowIso() });
+    return this.flows.replace({ ...current, name: name!, graph: graph!, canvas: null, dateUpdated: this.scope.clock.nowIso() });
   }
 
   /** PATCH: name and/or one whole graph; the console's canvas coordinates stay. */
@@ -159,7 +146,7 @@ export class CallFlowsModel implements CallFlowsReader {
       ...current,
       name: name ?? current.name,
       graph: graph ?? current.graph,
-      dateUpdated: this.ports.clock.nowIso(),
+      dateUpdated: this.scope.clock.nowIso(),
     });
   }
 

@@ -13,19 +13,13 @@ import { isEnded, legDuration, type TransferLegRow } from './transfers.ts';
 import { CallHandlers, type CallActions, type CallFacts, type EndedBy, type HandledCall, type LegProgress, type TransferInput } from './handlers.ts';
 import type { Turn } from './conversation.ts';
 import type { CallRow, HangupSource } from './schema.ts';
+import type { CallsModelScope } from './ports.ts';
 
 /** Ring seconds of a handler's transfer leg when it names none. */
 export const HANDLER_TRANSFER_TIMEOUT = 30;
 
-/** The opt-out list (block lists), the clock, add-ons and number owners, as handled calls use them. */
-export interface HandledKernel {
-  readonly clock: { now(): number };
-  readonly accounts: { hasAddon(accountId: string, addon: string): boolean };
-  readonly numbers: { ownerOf(number: string): string | undefined };
-  readonly blockLists: {
-    recipients: { create(accountId: string, input: { number: string; channel: 'call' | 'message'; note: null; source: 'agent'; sourceRef: string; createdBy: null }): unknown };
-  };
-}
+/** The clock, add-ons, number owners and the opt-out list, as handled calls use them (the calls' scope). */
+export type HandledKernel = Pick<CallsModelScope, 'clock' | 'accounts' | 'numbers' | 'blockLists'>;
 
 export interface HandledParts {
   rt: HandledKernel;

@@ -6,21 +6,19 @@
 import { Table } from '../../core/store.ts';
 import { freshId } from '../../core/ids.ts';
 import { parseInstant } from '../../core/clock.ts';
-import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import { ApiError } from '../../core/errors.ts';
-import type { Runtime } from '../../runtime.ts';
-import { DEFAULT_CALLEE, replyOf, type Callee, type PhoneCall } from '../../peers/carrier.ts';
-import { numberErrors } from '../numbers/model.ts';
+import { sharedErrors } from '../../rules/errors.ts';
+import { RecordingLinks } from '../../rules/recording-links.ts';
+import { DEFAULT_CALLEE, replyOf, type Callee } from '../../peers/carrier/schema.ts';
 import { OutboundRules } from '../../rules/outbound.ts';
-import type { FlowGraph } from './flow-graph.ts';
-import { initialState, type WalkInput } from './interpreter.ts';
+import { initialState } from './interpreter.ts';
 import { platformSide, type Ending } from './endings.ts';
 import { FlowHttpClient } from './flow-http.ts';
 import { emptyTrace } from './walk-trace.ts';
 import { TransferLegs } from './transfer-legs.ts';
-import { billableSeconds, transferFields, transferParties } from './transfers.ts';
+import { transferParties } from './transfers.ts';
 import type { CallEventSource } from './call-events.ts';
 import { VoiceMlRunner } from './voiceml/runner.ts';
 import { initialVoiceState } from './voiceml/walker.ts';
@@ -29,36 +27,29 @@ import { CallProgress } from './progress.ts';
 import { HandledCalls } from './handled.ts';
 import { contextOf } from './call-context.ts';
 import { startVariables } from './variables.ts';
+import { callWire, callbackEvents, callbackEventsLenient } from './wire.ts';
+import { inboundRoute } from './inbound.ts';
+import { phoneCalls, usageEntries } from './ledger.ts';
+import type { CallsModelScope } from './ports.ts';
 import {
   CALL_IDS,
-  CallsStateSchema,
   DEFAULT_STATUS_CALLBACK_EVENTS,
   IN_PROGRESS,
-  STATUS_CALLBACK_EVENTS,
   type CallRow,
   type CallStatus,
   type CallsState,
   type CreateCallInput,
-  type HangupSource,
-  type StatusCallbackEvent,
 } from './schema.ts';
 
 import { callErrors } from './errors.ts';
 
-export { callErrors, startVariables };
+export { callErrors, callWire, startVariables };
 
 /** Seconds from placing a call to the phone ringing. */
 export const SETUP_SECONDS = 1;
 /** Timeout (ring seconds) when omitted or invalid, and its ceiling (reference: createCall). */
 export const DEFAULT_RING_SECONDS = 30;
 export const MAX_RING_SECONDS = 600;
-const MAX_FORWARD_HOPS = 5;
-
-/** What the calls model needs of call flows (the call-flows family provides it). */
-export interface FlowPort {
-  /** The flow, or undefined when the account has no such flow; graph null = unreadable. */
-  find(accountId: string, flowId: string): { graph: FlowGraph | null } | undefined;
-}
 
 export interface CallFilter {
   status?: CallStatus;
@@ -82,27 +73,6 @@ export interface InboundCallInput {
   lines?: string[] | null;
 }
 
-export function callWire(r: CallRow) {
-  return {
-    callId: r.id,
-    status: r.status,
-    to: r.to,
-    from: r.from,
-    direction: r.direction,
-    duration: r.duration,
-    accountId: r.accountId,
-    answeredBy: r.answeredBy,
-    recordingUrl: r.recordingUrl,
-    hangupCause: r.hangupCause,
-    hangupCauseQ850: r.hangupCauseQ850,
-    sipResponseCode: r.sipResponseCode,
-    hangupSource: r.hangupSource,
-    ...transferFields(r.transfers),
-    dateCreated: r.dateCreated,
-    dateUpdated: r.dateUpdated,
-  };
-}
-
 export class CallsModel {
   calls = new Table<CallRow>(); // maps a callId to the call
   readonly wire = new WireCache<CallRow>(callWire);
@@ -111,10 +81,8 @@ export class CallsModel {
   readonly voiceml: VoiceMlRunner;
   /** VoiceML <Connect><Stream> WebSockets (voiceml/media-stream.ts). */
   readonly streams: MediaStreamClient;
-  /** Call flows; the runtime connects the call-flows family here. */
-  flows: FlowPort = { find: () => undefined };
-  /** Hear every call that ended, after its events (call batches follow their calls; recordings make the whole-call recording). */
-  readonly endedListeners: ((row: CallRow) => void)[] = [];
+  /** Signed recording links before 2026-07-28 (rules/recording-links.ts). */
+  private readonly links: RecordingLinks;
 
   private readonly outbound: OutboundRules;
   /** Transfer legs of calls (transfer-legs.ts). */
@@ -126,9 +94,10 @@ export class CallsModel {
   /** Calls handled by a registered handler (an agent), and the actions handlers get (handled.ts). */
   readonly handled: HandledCalls;
 
-  constructor(private readonly rt: Runtime) {
+  constructor(private readonly rt: CallsModelScope) {
+    this.links = new RecordingLinks(() => rt.seed);
     this.legs = new TransferLegs(rt, () => this.calls);
-    this.outbound = new OutboundRules(rt); // rt's numbers, accounts and blockLists are its ports
+    this.outbound = new OutboundRules(rt);
     this.http = new FlowHttpClient(rt.egress);
     rt.io.register(this.http);
     this.streams = new MediaStreamClient(rt.egress);
@@ -140,16 +109,17 @@ export class CallsModel {
       nowMs: () => rt.clock.now(),
       nowIso: () => rt.clock.nowIso(),
     });
+    const link = (path: string) => this.link(path);
     this.progress = new CallProgress({
       rt,
       calls: () => this.calls,
-      graphOf: (accountId, flowId) => this.flows.find(accountId, flowId)?.graph,
-      endedListeners: this.endedListeners,
+      graphOf: (accountId, flowId) => rt.callFlows.find(accountId, flowId)?.graph,
       legs: this.legs,
       voiceml: this.voiceml,
       http: this.http,
       streams: this.streams,
       handled: () => this.handled,
+      link,
     });
     this.handled = new HandledCalls({
       rt,
@@ -159,22 +129,24 @@ export class CallsModel {
     });
     this.legs.onMoved = (row, leg) => this.handled.legMoved(row, leg);
     rt.carrier.onOutcome('call', (d) => this.progress.carrierReported(d));
-    rt.carrier.onPhoneCalls((n) => this.phoneCalls(n));
-    // Handler names and payloads are in snapshots (scheduled jobs): keep them.
-    rt.clock.on('calls.ring', (p: { callId: string }) => this.progress.ring(p.callId));
-    rt.clock.on('calls.answer', (p: { callId: string }) => this.progress.answerInbound(p.callId));
-    rt.clock.on('calls.resume', (p: { callId: string; seq: number; input: WalkInput }) => this.progress.resume(p.callId, p.seq, p.input));
-    rt.clock.on('calls.phoneHangup', (p: { callId: string }) => this.progress.phoneHangup(p.callId));
-    rt.usage.register((accountId) => this.usageEntries(accountId));
-  }
-
-  /** The status callback receiver of a call (registered once the webhook engine exists). */
-  connectStatusCallbacks(): void {
-    this.rt.webhookEngine.targets.route('call.status', (event) => {
+    rt.carrier.onPhoneCalls((n) => phoneCalls(this.calls, n));
+    // Kinds and payloads are in snapshots (scheduled jobs): keep them (ports.ts).
+    rt.jobs.on('calls.ring', (p) => this.progress.ring(p.callId));
+    rt.jobs.on('calls.answer', (p) => this.progress.answerInbound(p.callId));
+    rt.jobs.on('calls.resume', (p) => this.progress.resume(p.callId, p.seq, p.input));
+    rt.jobs.on('calls.phoneHangup', (p) => this.progress.phoneHangup(p.callId));
+    rt.usage.register((accountId) => usageEntries(this.calls.all(), accountId, (a, n) => this.outbound.linkIdOf(a, n)));
+    // A call's status callbacks are deliveries to its StatusCallback.
+    rt.webhookEngine.targets.route('call.status', (event) => {
       const row = this.calls.get(event.resourceId);
       if (!row?.statusCallback) return [];
       return [{ kind: 'url', url: row.statusCallback, method: 'POST', headers: {} }];
     });
+  }
+
+  /** The link handed out now for a recording's download path: signed before 2026-07-28. */
+  link(path: string): string {
+    return this.links.issue(path, this.rt.clock.now());
   }
 
   clear(): void {
@@ -185,9 +157,9 @@ export class CallsModel {
     return { calls: [...this.calls.all()] };
   }
 
-  restore(state: unknown): void {
-    validate(CallsStateSchema, state, 'snapshot calls', 'calls');
-    this.calls = new Table((state as CallsState).calls);
+  /** A part the runtime validated (index.ts); a new table, so answers still in flight for the old state are dropped. */
+  restore(state: CallsState): void {
+    this.calls = new Table(state.calls);
   }
 
   // --- the API ---
@@ -230,7 +202,7 @@ export class CallsModel {
     const row = this.calls.insert({
       ...this.blank(accountId, id, 'outbound', from, to, input.CallFlowId ?? null, { caller: from, callee: to, ...startVars }),
       ...(voiceUrl === null ? {} : { voiceml: initialVoiceState(voiceUrl, 'POST', {}), trace: emptyTrace({}) }),
-      ...(handler === undefined ? {} : { handler, context: contextOf(input.CallContext), dictionaryId: this.rt.numbers.numbers.get(from)?.dictionaryId ?? null, conversation: [] }),
+      ...(handler === undefined ? {} : { handler, context: contextOf(input.CallContext), dictionaryId: this.rt.numbers.find(from)?.dictionaryId ?? null, conversation: [] }),
       machineDetection: input.MachineDetection ?? null,
       ringSeconds,
       statusCallback,
@@ -238,7 +210,7 @@ export class CallsModel {
       callee: decision.callee ?? { ...DEFAULT_CALLEE },
       deliveryId: delivery.id,
     });
-    this.rt.clock.schedule('calls.ring', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
+    this.rt.jobs.schedule('calls.ring', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
     this.progress.callback(row, 'initiated');
     return row;
   }
@@ -301,12 +273,11 @@ export class CallsModel {
     const to = normalizePhone(input.to, 'to');
     const from = normalizePhone(input.from, 'from');
     const accountId = this.rt.numbers.ownerOf(to);
-    if (!accountId) throw numberErrors.NUMBER_NOT_FOUND(`no account owns ${to}; inbound calls go to a number of some account`);
+    if (!accountId) throw sharedErrors.NUMBER_NOT_FOUND(`no account owns ${to}; inbound calls go to a number of some account`);
     // Spec "Blocked caller": rejected without answering; the spec keeps no trace of it.
     if (this.rt.blockLists.isCallerBlocked(accountId, from)) return null;
-    const claimed = this.handled.claimant(accountId, to);
-    const route = claimed ? ({ kind: 'handler', handler: claimed, contextUrl: null, dictionaryId: this.rt.numbers.numbers.get(to)!.dictionaryId ?? null } as const) : this.inboundRoute(to);
-    const number = this.rt.numbers.numbers.get(to)!;
+    const route = inboundRoute({ numbers: this.rt.numbers, flows: this.rt.callFlows, handled: this.handled }, accountId, to);
+    const number = this.rt.numbers.find(to)!;
     const id = freshId(this.rt.random, CALL_IDS.call, (x) => this.calls.has(x));
     const flowId = route.kind === 'callflow' ? route.flowId : null;
     const row = this.calls.insert({
@@ -331,64 +302,9 @@ export class CallsModel {
     // The customer's own agent answers at once (reference: inbound SDK calls are answered at or
     // before call.incoming; the caller hears silence until its media opens).
     if (route.kind === 'handler' && route.handler.kind === 'sdk') this.progress.answerInbound(id);
-    else if (route.kind === 'callflow' || route.kind === 'voiceml' || route.kind === 'handler') this.rt.clock.schedule('calls.answer', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
+    else if (route.kind === 'callflow' || route.kind === 'voiceml' || route.kind === 'handler') this.rt.jobs.schedule('calls.answer', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
     else this.progress.end(row, route.ending, route.source, route.cause);
     return id;
-  }
-
-  /**
-   * Where an inbound call to `to` goes (docs/decisions.md "Calls"): callflow runs the flow;
-   * forward follows forwardTo (another number of the account) to its routing; a webhook
-   * number without a URL rejects the call, one with a URL runs its VoiceML; SIP devices and
-   * agents are not simulated yet and end the call as described there.
-   */
-  private inboundRoute(
-    to: string,
-  ):
-    | { kind: 'callflow'; flowId: string }
-    | { kind: 'voiceml'; url: string; method: 'POST' | 'GET'; headers: Record<string, string> }
-    | { kind: 'handler'; handler: NonNullable<CallRow['handler']>; contextUrl: string | null; dictionaryId: string | null }
-    | { kind: 'end'; ending: Ending; source: HangupSource; cause?: string } {
-    let n = this.rt.numbers.numbers.get(to)!;
-    for (let hop = 0; n.routingType === 'forward' && hop < MAX_FORWARD_HOPS; hop++) {
-      const next = n.forwardTo ? this.rt.numbers.numbers.get(n.forwardTo) : undefined;
-      if (!next || next.accountId !== n.accountId) return { kind: 'end', ending: 'rejected', source: 'callee' };
-      n = next;
-    }
-    switch (n.routingType) {
-      case 'callflow': {
-        const flow = n.callFlowId ? this.flows.find(n.accountId, n.callFlowId) : undefined;
-        if (!flow?.graph) return { kind: 'end', ending: 'failed', source: 'app', cause: 'app_error' };
-        return { kind: 'callflow', flowId: n.callFlowId! };
-      }
-      case 'webhook':
-        if (!n.webhookUrl) return { kind: 'end', ending: 'rejected', source: 'callee' };
-        return { kind: 'voiceml', url: n.webhookUrl, method: n.webhookMethod, headers: { ...(n.webhookHeaders ?? {}) } };
-      case 'agent': {
-        // A managed agent answers; an agent that no longer exists is an application error.
-        const agents = this.handled.handlers.get('agent');
-        if (!agents || !n.agentId || !this.handlerAccepts(() => agents.check(n.accountId, n.agentId!))) return { kind: 'end', ending: 'failed', source: 'app', cause: 'app_error' };
-        // The dictionary is the dialed number's (a forward keeps the number the caller dialed).
-        const dialed = this.rt.numbers.numbers.get(to)!;
-        return { kind: 'handler', handler: { kind: 'agent', target: n.agentId }, contextUrl: n.callContextUrl ?? null, dictionaryId: dialed.dictionaryId ?? null };
-      }
-      case 'sip':
-      case 'softphone':
-        return { kind: 'end', ending: 'no-answer', source: 'carrier' };
-      default:
-        return { kind: 'end', ending: 'failed', source: 'app', cause: 'app_error' };
-    }
-  }
-
-  /** Whether a handler's check lets a call through (its refusal is an API error). */
-  private handlerAccepts(check: () => void): boolean {
-    try {
-      check();
-      return true;
-    } catch (err) {
-      if (err instanceof ApiError) return false;
-      throw err;
-    }
   }
 
   // --- views for other parts ---
@@ -405,44 +321,17 @@ export class CallsModel {
     if (row && row.recordingUrl !== null) this.calls.replace({ ...row, recordingUrl: null });
   }
 
-  /** Answered calls the phone at `number` took part in (the carrier's phone view). */
-  private phoneCalls(number: string): PhoneCall[] {
-    return this.calls
-      .newestFirst((r) => r.answeredAt !== null && (r.direction === 'outbound' ? r.to === number : r.from === number))
-      .map((r) => ({
-        callId: r.id,
-        direction: r.direction,
-        from: r.from,
-        to: r.to,
-        heard: [...r.heard],
-        entered: [...r.entered],
-        prompts: r.prompts.map((p) => ({ ...p })),
-        answeredAt: r.answeredAt!,
-        ...(r.conversation ? { conversation: r.conversation.map((t) => ({ speaker: t.speaker, text: t.text, startMs: t.startMs, endMs: t.endMs, dtmf: t.detail.dtmf ?? null })) } : {}),
-      }));
-  }
-
-  /** Usage meters from real calls: connected seconds by direction, one AMD invocation per answered call with detection. */
-  private usageEntries(accountId: string) {
-    const out: { meter: 'outbound_seconds' | 'inbound_seconds' | 'transfer_seconds' | 'amd_invocations'; quantity: number; at: string; phoneNumber: string | null; linkId: string | null }[] = [];
-    for (const r of this.calls.all()) {
-      if (r.accountId !== accountId || r.dateUpdated === null) continue;
-      const own = r.direction === 'outbound' ? r.from : r.to;
-      const linkId = this.outbound.linkIdOf(accountId, own);
-      if (r.duration !== null && r.duration > 0) {
-        out.push({ meter: r.direction === 'outbound' ? 'outbound_seconds' : 'inbound_seconds', quantity: r.duration, at: r.dateUpdated, phoneNumber: own, linkId });
-      }
-      if (r.machineDetection !== null && r.answeredAt !== null) out.push({ meter: 'amd_invocations', quantity: 1, at: r.answeredAt, phoneNumber: own, linkId });
-      const transferred = billableSeconds(r.transfers ?? []);
-      if (transferred > 0) out.push({ meter: 'transfer_seconds', quantity: transferred, at: r.dateUpdated, phoneNumber: own, linkId });
-    }
-    return out;
+  /** A call of any account, for the control plane; 404 call_not_found when there is none. */
+  getAny(callId: string): CallRow {
+    const row = this.calls.get(callId);
+    if (!row) throw callErrors.CALL_NOT_FOUND(`no call ${callId} in this simulator`);
+    return row;
   }
 
   // --- helpers ---
 
   private requireFlow(accountId: string, flowId: string): void {
-    const flow = this.flows.find(accountId, flowId);
+    const flow = this.rt.callFlows.find(accountId, flowId);
     if (!flow) throw callErrors.CALL_FLOW_NOT_FOUND(`no call flow ${flowId} in this account`);
     if (!flow.graph) throw callErrors.CALL_FLOW_UNREADABLE(`call flow ${flowId} has a graph the current schema cannot read; replace it with a full PUT`);
   }
@@ -484,22 +373,6 @@ export class CallsModel {
       trace: flowId === null ? null : emptyTrace(vars),
     };
   }
-}
-
-function callbackEvents(raw: string | undefined): StatusCallbackEvent[] {
-  if (raw === undefined) return [...DEFAULT_STATUS_CALLBACK_EVENTS];
-  const words = raw.split(/\s+/).filter((w) => w !== '');
-  const unknown = words.find((w) => !(STATUS_CALLBACK_EVENTS as readonly string[]).includes(w));
-  if (unknown !== undefined) {
-    throw ApiError.validation(`StatusCallbackEvent has an unknown event "${unknown}"; use ${STATUS_CALLBACK_EVENTS.join(' ')}`, [{ path: 'StatusCallbackEvent', message: `unknown event ${unknown}` }]);
-  }
-  return words.length === 0 ? [...DEFAULT_STATUS_CALLBACK_EVENTS] : [...new Set(words as StatusCallbackEvent[])];
-}
-
-/** A number's statusCallbackEvents were checked when set; unknown words are dropped here. */
-function callbackEventsLenient(raw: string): StatusCallbackEvent[] {
-  const words = raw.split(/\s+/).filter((w): w is StatusCallbackEvent => (STATUS_CALLBACK_EVENTS as readonly string[]).includes(w));
-  return words.length === 0 ? [...DEFAULT_STATUS_CALLBACK_EVENTS] : [...new Set(words)];
 }
 
 export type { Callee };

@@ -1,11 +1,11 @@
 // A call's progression on the virtual clock: it rings, the carrier's outcome answers or ends it,
 // an inbound call is answered, the walk (call flow or VoiceML) takes one step per input and its
 // effects run (effects.ts), the phone hangs up, and the call ends with its callbacks and
-// callflow.ended. The calls model owns one and wires the clock's 'calls.*' handlers here.
+// callflow.ended, and then `call.ended` for the families that follow calls. The calls model owns
+// one and wires the clock's 'calls.*' handlers here.
 import { iso, parseInstant } from '../../core/clock.ts';
 import type { Table } from '../../core/store.ts';
-import type { Runtime } from '../../runtime.ts';
-import type { DeliveryRow } from '../../peers/carrier.ts';
+import type { DeliveryRow } from '../../peers/carrier/schema.ts';
 import type { FlowGraph } from './flow-graph.ts';
 import { step, type WalkInput } from './interpreter.ts';
 import { ENDINGS, carrierSource, phoneSide, platformSide, type Ending } from './endings.ts';
@@ -21,9 +21,10 @@ import { CallEffects, type Draft, type EffectPorts } from './effects.ts';
 import type { HandledCalls } from './handled.ts';
 import { contextFromAnswer, contextRequest } from './call-context.ts';
 import type { CallRow, CallStatus, HangupSource, StatusCallbackEvent } from './schema.ts';
+import type { CallsModelScope } from './ports.ts';
 
-/** The runtime parts the progression uses; read at each use, since a restore replaces some of them. */
-export type ProgressPorts = EffectPorts & Pick<Runtime, 'events' | 'webhookEngine'>;
+/** The parts of the calls' scope the progression uses; read at each use, since a reset replaces `random`. */
+export type ProgressPorts = EffectPorts & Pick<CallsModelScope, 'events' | 'webhookEngine'>;
 
 export interface ProgressParts {
   rt: ProgressPorts;
@@ -31,21 +32,21 @@ export interface ProgressParts {
   calls: () => Table<CallRow>;
   /** The graph of an account's call flow: undefined when there is none, null when unreadable. */
   graphOf: (accountId: string, flowId: string) => FlowGraph | null | undefined;
-  /** Told every call that ended, after its events (the model's endedListeners). */
-  endedListeners: readonly ((row: CallRow) => void)[];
   legs: TransferLegs;
   voiceml: VoiceMlRunner;
   http: FlowHttpClient;
   streams: MediaStreamClient;
   /** Calls handled by a registered handler (handled.ts). */
   handled: () => HandledCalls;
+  /** The link handed out now for a recording's download path (rules/recording-links.ts). */
+  link: (path: string) => string;
 }
 
 export class CallProgress {
   private readonly rt: ProgressPorts;
   private readonly rows: () => Table<CallRow>;
   private readonly graphOf: ProgressParts['graphOf'];
-  private readonly endedListeners: ProgressParts['endedListeners'];
+  private readonly link: ProgressParts['link'];
   private readonly legs: TransferLegs;
   private readonly voiceml: VoiceMlRunner;
   private readonly effects: CallEffects;
@@ -58,7 +59,7 @@ export class CallProgress {
     this.rt = parts.rt;
     this.rows = parts.calls;
     this.graphOf = parts.graphOf;
-    this.endedListeners = parts.endedListeners;
+    this.link = parts.link;
     this.legs = parts.legs;
     this.voiceml = parts.voiceml;
     this.effects = new CallEffects({
@@ -68,6 +69,7 @@ export class CallProgress {
       http: parts.http,
       streams: parts.streams,
       resume: (callId, seq, input) => this.resume(callId, seq, input),
+      link: parts.link,
     });
   }
 
@@ -143,16 +145,20 @@ export class CallProgress {
   /** The phone's script hangs up after its talk time, counted from the answer (now). */
   private hangUpLater(row: CallRow): void {
     if (row.callee.hangupAfterSeconds === null) return;
-    this.rt.clock.schedule('calls.phoneHangup', this.rt.clock.now() + Math.round(row.callee.hangupAfterSeconds * 1000), { callId: row.id });
+    this.rt.jobs.schedule('calls.phoneHangup', this.rt.clock.now() + Math.round(row.callee.hangupAfterSeconds * 1000), { callId: row.id });
   }
 
   /** 'calls.resume': the walk's next input; a stale seq means the walk moved on and is ignored. */
   resume(callId: string, seq: number, input: WalkInput): void {
     const row = this.calls.get(callId);
     if (!row || row.seq !== seq || !(row.status === 'in-progress' || (row.status === 'ringing' && row.voiceml))) return;
-    if (input.kind === 'recorded') this.rt.recordings.recorded(row, input.url, input.seconds); // the block's audio (recordings family)
+    if (input.kind === 'recorded') {
+      // The block's audio is over: families that keep recordings hear it (internal, events.ts).
+      const call = { id: row.id, accountId: row.accountId, direction: row.direction, from: row.from, to: row.to, dateCreated: row.dateCreated };
+      this.rt.events.emit('call.recorded', { accountId: row.accountId, resourceId: row.id, payload: { call, url: input.url, seconds: input.seconds } });
+    }
     // The block's link is handed out now (variables, VoiceML action): signed before 2026-07-28.
-    this.advance(row, input.kind === 'recorded' ? { ...input, url: this.rt.recordings.link(input.url) } : input);
+    this.advance(row, input.kind === 'recorded' ? { ...input, url: this.link(input.url) } : input);
   }
 
   /** 'calls.phoneHangup': the phone's script hangs up a connected call. */
@@ -222,7 +228,7 @@ export class CallProgress {
     const recorded = row.conversation !== undefined && answeredAt !== null && row.recordingUrl === null;
     const done = this.calls.replace(compactEnded({
       ...row,
-      ...(recorded ? { recordingUrl: this.rt.recordings.link(`/v1/accounts/${row.accountId}/recordings/${row.id}`) } : {}),
+      ...(recorded ? { recordingUrl: this.link(`/v1/accounts/${row.accountId}/recordings/${row.id}`) } : {}),
       ...fields,
       timeline: [...row.timeline, { status: fields.status, at: iso(now) }],
       hangupCause: cause ?? fields.hangupCause,
@@ -235,12 +241,11 @@ export class CallProgress {
     }));
     this.callback(done, 'completed');
     if (done.callFlowId !== null) {
-      this.rt.events.emit({ type: 'callflow.ended', accountId: done.accountId, resourceId: done.id, at: now, payload: flowEndedPayload(done, iso(now)) });
+      this.rt.events.emit('callflow.ended', { accountId: done.accountId, resourceId: done.id, at: now, payload: flowEndedPayload(done, iso(now)) });
     }
     this.handled().ended(done);
-    for (const hear of this.endedListeners) hear(done);
-    // Declared internal (events.ts): families that follow calls hear the ended row, after the hooks above.
-    this.rt.events.emit({ type: 'call.ended', accountId: done.accountId, resourceId: done.id, at: now, payload: done }, true);
+    // Declared internal (events.ts): families that follow calls hear the ended row (recordings, then call batches: their build order).
+    this.rt.events.emit('call.ended', { accountId: done.accountId, resourceId: done.id, at: now, payload: done });
     return done;
   }
 
@@ -248,7 +253,7 @@ export class CallProgress {
   callback(row: CallRow, event: StatusCallbackEvent): void {
     if (row.statusCallback === null || !row.statusCallbackEvents.includes(event)) return;
     const now = this.rt.clock.now();
-    this.rt.events.emit({ type: 'call.status', accountId: row.accountId, resourceId: row.id, at: now, payload: statusPayload(row, event, iso(now)) });
+    this.rt.events.emit('call.status', { accountId: row.accountId, resourceId: row.id, at: now, payload: statusPayload(row, event, iso(now)) });
   }
 
   /** The row in a new status, with the change on its timeline. */

@@ -3,11 +3,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
-import { CalleeSchema } from '../../peers/carrier.ts';
+import { CalleeSchema } from '../../peers/carrier/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
 import { WalkTraceSchema } from './walk-trace.ts';
 import { TransferLegRowSchema, TransferLegWire } from './transfers.ts';
-import { PlaybackRowSchema } from './live-control.ts';
 import { VoiceMlStateSchema } from './voiceml/walker.ts';
 import { TurnSchema } from './conversation.ts';
 import { HANDLER_KINDS } from './handlers.ts';
@@ -25,6 +24,24 @@ export const STATUS_CALLBACK_EVENTS = ['initiated', 'ringing', 'answered', 'comp
 export type StatusCallbackEvent = (typeof STATUS_CALLBACK_EVENTS)[number];
 export const DEFAULT_STATUS_CALLBACK_EVENTS: StatusCallbackEvent[] = ['initiated', 'ringing', 'answered', 'completed'];
 /** Names the platform fills during a call; `Variables` may not set them (createCall). */
+export const PLAY_TARGETS = ['both', 'caller', 'callee'] as const;
+
+/** A stored playback (call row `playbacks`). */
+export const PlaybackRowSchema = Type.Object(
+  {
+    id: Type.String(), // the playbackId answered
+    at: DateTime(), // when it was accepted and started
+    until: DateTime(), // when it is over
+    target: StringEnum(PLAY_TARGETS),
+    text: Nullable(Type.String()),
+    url: Nullable(Type.String()),
+    language: StringEnum(['ko', 'en', 'ja']),
+    voice: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type PlaybackRow = Static<typeof PlaybackRowSchema>;
+
 export const RESERVED_VARIABLES = ['caller', 'callee', 'recording_url', 'recording_duration', 'http_status'] as const;
 
 const TRANSFER_STATUSES = ['completed', 'failed', 'no-answer', 'busy', 'canceled'] as const;

@@ -7,48 +7,20 @@ import { Table } from '../../core/store.ts';
 import { ApiError } from '../../core/errors.ts';
 import { mcpConnectionErrors } from './errors.ts';
 import { freshId } from '../../core/ids.ts';
-import { validate } from '../../core/schema.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { AgentBindingsPort, McpConnectionsModelScope } from './ports.ts';
 import { blockedHostReason } from '../../peers/egress.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
 import { openSecret, sealSecret } from './secret.ts';
 import {
   MCP_CONNECTION_IDS,
-  MAX_TOOLS,
-  McpConnectionsStateSchema,
   type AuthType,
   type CreateMcpConnectionInput,
   type LastErrorCode,
   type McpConnectionRow,
-  type McpConnectionsState,
-  type McpToolWire,
   type RotateMcpCredentialInput,
   type Transport,
   type UpdateMcpConnectionInput,
 } from './schema.ts';
-
-/** What the runner needs to connect: the URL, transport and the auth header in clear. */
-export interface ProbeRequest {
-  url: string;
-  transport: Transport;
-  headers: Record<string, string>;
-}
-
-export type ProbeOutcome = { ok: true; tools: McpToolWire[] } | { ok: false; code: LastErrorCode; detail: string };
-
-/** The call runtime that connects to MCP servers (peers/mcp/runner.ts). */
-export interface McpRunnerPort {
-  /** False while the runtime is scripted unreachable (tests and rotation answer 503). */
-  available(): boolean;
-  probe(req: ProbeRequest): Promise<ProbeOutcome>;
-}
-
-/** The agents that use a connection (the agents family registers itself: useAgents). */
-export interface AgentBindingsPort {
-  agentsUsing(accountId: string, connectionId: string): { agentId: string; name: string }[];
-  /** The connection was deleted: the agents bound to it drop it. */
-  unbind(accountId: string, connectionId: string): void;
-}
 
 const NO_AGENTS: AgentBindingsPort = { agentsUsing: () => [], unbind: () => undefined };
 
@@ -119,7 +91,7 @@ function authHeaders(c: { authType: AuthType; headerName: string | null; secret:
 }
 
 export class McpConnectionsModel {
-  private connections = new Table<McpConnectionRow>(); // maps a connection id to its settings, sealed secret and last test
+  readonly connections = new Table<McpConnectionRow>(); // maps a connection id to its settings, sealed secret and last test
   /** Answers are not cached: agentCount follows the agents' bindings, not the row. */
   readonly wire = {
     json: (r: McpConnectionRow) => JSON.stringify(this.toWire(r)),
@@ -127,27 +99,15 @@ export class McpConnectionsModel {
   };
   private agents: AgentBindingsPort = NO_AGENTS;
 
-  constructor(
-    private readonly rt: Runtime,
-    private readonly runner: McpRunnerPort,
-  ) {}
+  constructor(private readonly rt: McpConnectionsModelScope) {}
+
+  private get runner() {
+    return this.rt.mcpRunner;
+  }
 
   /** The agents family registers the bindings here (agentCount, affectedAgents, unbinding). */
   useAgents(port: AgentBindingsPort): void {
     this.agents = port;
-  }
-
-  clear(): void {
-    this.connections = new Table();
-  }
-
-  snapshot(): McpConnectionsState {
-    return { connections: [...this.connections.all()] };
-  }
-
-  restore(state: unknown): void {
-    validate(McpConnectionsStateSchema, state, 'snapshot mcpConnections', 'mcpConnections');
-    this.connections = new Table((state as McpConnectionsState).connections);
   }
 
   private toWire(r: McpConnectionRow) {
@@ -216,7 +176,7 @@ export class McpConnectionsModel {
     const { url, host } = this.checkUrl(input.url);
     const cred = checkCredential(input);
     const id = freshId(this.rt.random, MCP_CONNECTION_IDS.mcpConnection, (x) => this.connections.has(x));
-    const now = this.rt.nowIso();
+    const now = this.rt.clock.nowIso();
     return this.connections.insert({
       id,
       accountId,
@@ -250,7 +210,7 @@ export class McpConnectionsModel {
       host: target.host,
       transport,
       enabled: input.enabled ?? row.enabled,
-      dateUpdated: this.rt.nowIso(),
+      dateUpdated: this.rt.clock.nowIso(),
     };
     if (moved) Object.assign(next, { status: 'untested', tools: [], lastErrorCode: null });
     return this.connections.replace(next);
@@ -275,7 +235,7 @@ export class McpConnectionsModel {
     return this.runner.probe({ url: row.url, transport: row.transport, headers: authHeaders({ ...row, headerName: row.authHeaderName, secret }) }).then((outcome) => {
       // The connection may have changed or gone while the test ran: apply to what is there now.
       const current = this.get(accountId, id);
-      const now = this.rt.nowIso();
+      const now = this.rt.clock.nowIso();
       if (outcome.ok) {
         return this.connections.replace({ ...current, status: 'tested', tools: outcome.tools, lastTestedAt: now, lastErrorCode: null, dateUpdated: now });
       }
@@ -301,7 +261,7 @@ export class McpConnectionsModel {
     return this.runner.probe({ url: row.url, transport: row.transport, headers: authHeaders(cred) }).then((outcome) => {
       if (!outcome.ok) throw probeFailure(outcome.code, `the new credential was not stored: ${outcome.detail}`, 502);
       const current = this.get(accountId, id);
-      const now = this.rt.nowIso();
+      const now = this.rt.clock.nowIso();
       return this.connections.replace(this.withCredential(current, cred, { status: 'tested', tools: outcome.tools, lastTestedAt: now, lastErrorCode: null }));
     });
   }
@@ -313,7 +273,7 @@ export class McpConnectionsModel {
       authType: cred.authType,
       authHeaderName: cred.headerName,
       sealedSecret: this.seal(cred.secret, row.id),
-      dateUpdated: this.rt.nowIso(),
+      dateUpdated: this.rt.clock.nowIso(),
     };
   }
 
@@ -343,4 +303,3 @@ function urlBlocked(message: string, field: string): ApiError {
   return receiverErrors.URL_BLOCKED(message, { errors: [{ path: field, message: 'internal address' }] });
 }
 
-export { MAX_TOOLS };

@@ -1,13 +1,17 @@
 // The messages family's /_sim routes (docs/control-plane.md, "Messaging"): messenger
 // notification templates (the public interface only sends with them), brand templates, what each
-// sent message leaves for the usage aggregation, and this month's use of the monthly caps.
+// sent message leaves for the usage aggregation, this month's use of the monthly caps, and a
+// phone texting one of the accounts' numbers (the carrier's inbound path, whose state is ours).
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
+import { errorCodes } from '../../core/errors.ts';
+import { sharedErrors } from '../../rules/errors.ts';
 import { accountErrors } from '../accounts/errors.ts';
+import { apiOrigin } from './media.ts';
 import { messageErrors } from './errors.ts';
 import { templateWire } from './templates.ts';
 import { BrandTemplate, brandTemplateWire } from './brand-wire.ts';
-import { CreateBrandTemplateBody, CreateTemplateBody, KakaoTemplate, QuotaView, UpdateTemplateBody, UsageRecord } from './schema.ts';
+import { CreateBrandTemplateBody, CreateTemplateBody, InboundMessageBody, KakaoTemplate, Message, QuotaView, UpdateTemplateBody, UsageRecord } from './schema.ts';
 import { operation } from './scope.ts';
 
 const TAG = 'Control plane';
@@ -152,6 +156,24 @@ export const operations = [
     handler: ({ scope, params }) => {
       scope.accounts.require(params.accountId);
       return reply.ok(scope.messages.quotaView(params.accountId));
+    },
+  }),
+  operation({
+    operationId: 'simInjectInboundMessage',
+    method: 'POST',
+    path: '/_sim/carrier/inbound',
+    tag: TAG,
+    summary: 'A phone texts one of the accounts\' numbers',
+    description: 'Stored for the account owning `to` as a received message (direction inbound) and announced as message.received. Opt-outs do not apply to inbound texts. Images in `mediaUrl` are fetched from the fake image host (/_sim/images) and stored; the message lists API URLs to them (getMessageMedia).',
+    origin: 'simulator',
+    auth: 'control',
+    body: InboundMessageBody,
+    bodyRequired: true,
+    responses: { 201: { description: 'The received message.', schema: Message } },
+    errors: [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY, sharedErrors.NUMBER_NOT_FOUND, messageErrors.MEDIA_DOWNLOAD_FAILED],
+    handler: ({ scope, body, request }) => {
+      const origin = apiOrigin(request);
+      return reply.json(201, scope.messages.wireAt(origin).json(scope.messages.receive(body, origin)));
     },
   }),
 ];

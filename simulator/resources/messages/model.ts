@@ -8,7 +8,7 @@ import { freshId } from '../../core/ids.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import { ApiError } from '../../core/errors.ts';
-import type { DeliveryRow } from '../../peers/carrier.ts';
+import type { DeliveryRow } from '../../peers/carrier/schema.ts';
 import { sharedErrors } from '../../rules/errors.ts';
 import { messageErrors as E } from './errors.ts';
 import { chooseTextType, planContent, type PlannedContent } from './content.ts';

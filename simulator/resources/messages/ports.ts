@@ -6,7 +6,7 @@
 // registers with usage. The messenger-channel family plugs its directory in the other way round
 // (`useChannelDirectory`), so that messages never depend on it.
 import { port, type ModelScope } from '../../core/scope.ts';
-import type { DeliveryRow, SubmitInput } from '../../peers/carrier.ts';
+import type { DeliveryRow, SubmitInput } from '../../peers/carrier/schema.ts';
 import type { Download } from '../../peers/image-host/model.ts';
 import type { NumberOwnership, RecipientBlocks, Subscriptions } from '../../rules/outbound.ts';
 import type { AccountRow, PlanRow } from '../accounts/schema.ts';

@@ -2,7 +2,8 @@
 // (docs/control-plane.md, "Accounts"). It changes the numbers' state, so it is theirs, beside
 // the accounts' own routes at the same path prefix.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
+import { operation } from './scope.ts';
 import { accountErrors } from '../accounts/errors.ts';
 import { PhoneNumber } from './schema.ts';
 import { numberWire } from './routes.ts';
@@ -10,7 +11,7 @@ import { numberWire } from './routes.ts';
 const GrantNumberBody = Type.Object({ number: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false });
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simGrantNumber',
     method: 'POST',
     path: '/_sim/accounts/{accountId}/numbers',
@@ -23,9 +24,9 @@ export const operations = [
     body: GrantNumberBody,
     responses: { 201: { description: 'The number.', schema: PhoneNumber } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      rt.accounts.require(params.accountId);
-      return reply.created(numberWire(rt.numbers.grant(params.accountId, body?.number)));
+    handler: ({ scope, params, body }) => {
+      scope.accounts.require(params.accountId);
+      return reply.created(numberWire(scope.numbers.grant(params.accountId, body?.number)));
     },
   }),
 ];

@@ -1,11 +1,13 @@
 // The numbers family's part of the fixture (docs/fixtures.md): the pools numbers are issued from,
 // and each account's numbers. Beyond the schema: every number is a valid phone number held by one
-// account only, and no account holds more numbers than its plan's lineLimit.
+// account only, and no account holds more numbers than its plan's lineLimit. Loading puts the
+// pools in place and each account's numbers, account by account in fixture order.
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
-import { tryNormalizePhone } from '../../core/phone.ts';
+import { normalizePhone, tryNormalizePhone } from '../../core/phone.ts';
 import type { FixtureSection } from '../../fixture/schema.ts';
 import type { FixturePart } from '../family.ts';
+import type { NumbersModel } from './model.ts';
 
 const sections = {
   numberPool: Type.Object(
@@ -45,7 +47,7 @@ declare module '../../fixture/schema.ts' {
   interface AccountFixtureFields extends FixtureSection<typeof accountFields> {}
 }
 
-export const numbersFixture: FixturePart = {
+export const numbersFixture: FixturePart<NumbersModel> = {
   sections,
   accountFields,
   check(f, fail) {
@@ -66,5 +68,14 @@ export const numbersFixture: FixturePart = {
   },
   normalize(f, instant) {
     for (const a of f.accounts) for (const n of a.numbers ?? []) if (typeof n !== 'string' && n.createdAt) n.createdAt = instant(n.createdAt);
+  },
+  load(model, f) {
+    model.loadPools(f.numberPool, f.representativeNumberPool);
+    for (const a of f.accounts) {
+      for (const n of a.numbers ?? []) {
+        const spec = typeof n === 'string' ? { number: n } : n;
+        model.loadNumber(a.accountId, normalizePhone(spec.number), spec.createdAt ?? a.subscription.startedAt, { url: spec.webhookUrl, method: spec.webhookMethod });
+      }
+    }
   },
 };

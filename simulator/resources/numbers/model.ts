@@ -1,20 +1,16 @@
 // Numbers an account owns, the pool they are issued from, and the history of who held which
-// number when (the usage `number` axis is cut at these boundaries, usage rule 6).
+// number when (the usage `number` axis is cut at these boundaries, usage rule 6). Built from
+// its scope (ports.ts); the runtime runs its snapshot part (index.ts) and its fixture part
+// loads the fixture's numbers and pools (fixture.ts).
 import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
 import { Table } from '../../core/store.ts';
 import { ApiError } from '../../core/errors.ts';
 import { numberErrors } from './errors.ts';
 import { iso } from '../../core/clock.ts';
-import { validate } from '../../core/schema.ts';
 import { isRepresentativeNumber, normalizePhone, tryNormalizePhone } from '../../core/phone.ts';
-import type { RefKind } from '../index.ts';
-import type { Kernel } from '../../core/ports.ts';
-import type { AccountsModel } from '../accounts/model.ts';
-import type { ReceiverPolicy } from '../../peers/webhooks/receiver-policy.ts';
-import type { Fixture } from '../../fixture/schema.ts';
+import type { NumbersModelScope } from './ports.ts';
 import { checkWebhookHeaders } from '../../peers/webhooks/headers.ts';
 import {
-  NumbersStateSchema,
   STATUS_CALLBACK_EVENTS,
   type AssignmentRow,
   type NumberRow,
@@ -24,12 +20,6 @@ import {
   type RoutingType,
   type UpdateNumberInput,
 } from './schema.ts';
-
-/** What the model uses beyond its own tables; the descriptor passes the runtime. */
-export interface NumbersPorts extends Pick<Kernel, 'clock' | 'refs'> {
-  accounts: Pick<AccountsModel, 'hasAddon' | 'plan' | 'subscriptionActive'>;
-  receiverPolicy: Pick<ReceiverPolicy, 'refuseInternal'>;
-}
 
 export { numberErrors };
 
@@ -54,7 +44,10 @@ const FIELD_ROUTING: Record<(typeof ROUTING_ONLY_FIELDS)[number], RoutingType> =
   callContextUrl: 'agent',
 };
 
-const REF_CHECKS: { field: 'agentId' | 'callFlowId' | 'sipEndpointId' | 'sipCredentialId' | 'dictionaryId'; kind: RefKind; error: keyof typeof numberErrors }[] = [
+/** Reference kinds routing names (core/refs.ts): the family that owns each answers; without it, nobody does. */
+type RoutingRef = 'agent' | 'callFlow' | 'sipEndpoint' | 'sipCredential' | 'dictionary';
+
+const REF_CHECKS: { field: 'agentId' | 'callFlowId' | 'sipEndpointId' | 'sipCredentialId' | 'dictionaryId'; kind: RoutingRef; error: keyof typeof numberErrors }[] = [
   { field: 'agentId', kind: 'agent', error: 'INVALID_AGENT' },
   { field: 'callFlowId', kind: 'callFlow', error: 'INVALID_CALL_FLOW' },
   { field: 'sipEndpointId', kind: 'sipEndpoint', error: 'INVALID_ENDPOINT' },
@@ -68,24 +61,29 @@ export class NumbersModel {
   pool: Pool = { first: '07040000000', size: 1, nextOffset: 0, returned: [] }; // the free numbers
   representativePool: Pool | null = null; // the free 15xx-19xx numbers, when the fixture has a pool
 
-  constructor(private readonly rt: NumbersPorts) {}
+  constructor(private readonly rt: NumbersModelScope) {}
 
-  loadFixture(f: Fixture): void {
+  /** Back to no numbers and an empty pool (reset, before the fixture loads). */
+  clear(): void {
     this.numbers = new Table();
     this.assignments = new Table();
-    this.pool = { first: f.numberPool.first, size: f.numberPool.size, nextOffset: 0, returned: [] };
-    const rep = f.representativeNumberPool;
-    this.representativePool = rep ? { first: rep.first, size: rep.size, nextOffset: 0, returned: [] } : null;
-    for (const a of f.accounts) {
-      for (const n of a.numbers ?? []) {
-        const spec = typeof n === 'string' ? { number: n } : n;
-        const row = this.newRow(a.accountId, normalizePhone(spec.number), spec.createdAt ?? a.subscription.startedAt);
-        if (spec.webhookUrl !== undefined) row.webhookUrl = spec.webhookUrl;
-        if (spec.webhookMethod) row.webhookMethod = spec.webhookMethod;
-        this.numbers.insert(row);
-        this.openAssignment(row.id, a.accountId, row.createdAt, null);
-      }
-    }
+    this.pool = { first: '07040000000', size: 1, nextOffset: 0, returned: [] };
+    this.representativePool = null;
+  }
+
+  /** Puts the fixture's pools and an account's numbers in place (its fixture part loads them). */
+  loadPools(pool: { first: string; size: number }, representative: { first: string; size: number } | undefined): void {
+    this.pool = { first: pool.first, size: pool.size, nextOffset: 0, returned: [] };
+    this.representativePool = representative ? { first: representative.first, size: representative.size, nextOffset: 0, returned: [] } : null;
+  }
+
+  /** A seed number held by the account since `createdAt` (its fixture part). */
+  loadNumber(accountId: string, number: string, createdAt: string, webhook: { url?: string | null; method?: 'POST' | 'GET' }): void {
+    const row = this.newRow(accountId, number, createdAt);
+    if (webhook.url !== undefined) row.webhookUrl = webhook.url;
+    if (webhook.method) row.webhookMethod = webhook.method;
+    this.numbers.insert(row);
+    this.openAssignment(row.id, accountId, row.createdAt, null);
   }
 
   snapshot(): NumbersState {
@@ -98,9 +96,8 @@ export class NumbersModel {
     };
   }
 
-  restore(state: unknown): void {
-    validate(NumbersStateSchema, state, 'snapshot numbers', 'numbers');
-    const s = state as NumbersState;
+  /** A part the runtime validated (index.ts). */
+  restore(s: NumbersState): void {
     this.numbers = new Table(s.numbers);
     this.assignments = new Table(s.assignments);
     this.pool = { ...s.pool, returned: [...s.pool.returned] };
@@ -121,6 +118,15 @@ export class NumbersModel {
     return this.numbers
       .all()
       .filter((n) => n.accountId === accountId && n.routingType === 'sip' && n.sipEndpointId === endpointId)
+      .map((n) => n.id)
+      .sort();
+  }
+
+  /** The account's numbers whose inbound calls route to the call flow (routingType callflow), sorted. */
+  routedToCallFlow(accountId: string, callFlowId: string): string[] {
+    return this.numbers
+      .all()
+      .filter((n) => n.accountId === accountId && n.routingType === 'callflow' && n.callFlowId === callFlowId)
       .map((n) => n.id)
       .sort();
   }

@@ -14,7 +14,7 @@ import { freshId } from '../../core/ids.ts';
 import { iso, parseInstant } from '../../core/clock.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
-import type { DeliveryRow } from '../../peers/carrier.ts';
+import type { DeliveryRow } from '../../peers/carrier/schema.ts';
 import { OutboundRules } from '../../rules/outbound.ts';
 import type { VerificationsModelScope } from './ports.ts';
 import {

@@ -4,7 +4,7 @@
 // number ownership, subscriptions and opt-outs.
 import { Type } from '@sinclair/typebox';
 import { port, type ModelScope } from '../../core/scope.ts';
-import type { DeliveryRow, SubmitInput } from '../../peers/carrier.ts';
+import type { DeliveryRow, SubmitInput } from '../../peers/carrier/schema.ts';
 import type { NumberOwnership, RecipientBlocks, Subscriptions } from '../../rules/outbound.ts';
 
 /** The carrier: hands a code over, and tells the owner "verification" how each delivery ended. */

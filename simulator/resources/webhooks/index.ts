@@ -3,7 +3,6 @@
 // registers itself as the engine's directory of subscribers, so the engine needs no family.
 // Behind its door: its ports are declared in ports.ts, its table is its snapshot part.
 import { defineFamily } from '../family.ts';
-import { webhookEvents } from '../../core/events.ts';
 import { tablesPart } from '../../core/table-state.ts';
 import { WebhooksModel } from './model.ts';
 import { operations } from './routes.ts';
@@ -20,10 +19,4 @@ export const webhooks = defineFamily({
     Webhooks: 'Account webhooks: which events go to which URL, their delivery logs and a test send. Deliveries are form-encoded, signed with X-Signature, and retried until a 2xx answer.',
   },
   idFormats: WEBHOOK_IDS,
-  // Named by the public API document; the families that emit them (transcripts, recordings,
-  // agents) move them into their own descriptors (with their payloads' schemas) when they move;
-  // agent.connected and agent.disconnected are the Agent SDK family's.
-  events: webhookEvents(
-    'transcript.completed', 'transcript.failed', 'summary.completed', 'summary.failed', 'recording.completed', 'recording.failed',
-  ),
 });

@@ -2,7 +2,6 @@
 // it needs no build step and no second request. It holds no data: everything it shows is read
 // in the browser from the control plane and the API (client.ts).
 import { INSPECTOR_CLIENT_SCRIPT } from './client.ts';
-import { SDK_CALL_SECTION_SCRIPT } from '../../resources/agent-sdk/inspector.ts';
 
 const STYLE = `
 :root { --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --bg: #fff; --alt: #f6f8fa; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --accent: #0969da; }
@@ -36,8 +35,8 @@ ul.vars { list-style: none; margin: 0; padding: 0; }
 kbd { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; padding: 0 .3rem; border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4px; background: var(--alt); }
 `;
 
-/** The whole page; `title` is fixed text, so nothing here is user input. */
-export function inspectorPage(): string {
+/** The whole page with the families' section scripts (their descriptors' `inspectorSections`); nothing here is user input. */
+export function inspectorPage(sections: readonly string[]): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -81,8 +80,7 @@ export function inspectorPage(): string {
   </form>
   <section id="view" aria-live="polite"></section>
 </main>
-<script>${SDK_CALL_SECTION_SCRIPT}</script>
-<script>${INSPECTOR_CLIENT_SCRIPT}</script>
+${sections.map((script) => `<script>${script}</script>\n`).join('')}<script>${INSPECTOR_CLIENT_SCRIPT}</script>
 </body>
 </html>`;
 }

@@ -10,10 +10,11 @@ import { inspectorPage } from './page.ts';
 
 const TAG = 'Control plane';
 
-/** What the inspector reads: the whole event feed and the clock (the runtime offers both). */
+/** What the inspector reads: the whole event feed, the clock and the families' section scripts (the runtime offers them). */
 export interface InspectorScope {
   readonly events: Pick<DomainEvents, 'subscribe'>;
   readonly clock: Pick<VirtualClock, 'watch' | 'pendingJobs'>;
+  readonly inspectorSections: readonly string[];
 }
 
 const operation = scopedOperations<InspectorScope>();
@@ -53,7 +54,7 @@ export const operations = [
     origin: 'simulator',
     auth: 'none',
     responses: { 200: { description: 'The page.', contentType: 'text/html' } },
-    handler: () => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, raw: inspectorPage() }),
+    handler: ({ scope }) => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, raw: inspectorPage(scope.inspectorSections) }),
   }),
   operation({
     operationId: 'simEvents',

@@ -4,7 +4,7 @@
 // fails with 502 only when the control plane says so; the document is then kept `failed`.
 import { Table } from '../../../core/store.ts';
 import { freshId } from '../../../core/ids.ts';
-import type { Kernel } from '../../../core/ports.ts';
+import type { KernelParts } from '../../../core/scope.ts';
 import { agentErrors } from '../errors.ts';
 import { AGENT_IDS, EMBEDDING_MODEL, type KnowledgeRow } from '../schema.ts';
 import { chunkText } from './chunk.ts';
@@ -31,7 +31,7 @@ export class KnowledgeStore {
   embeddingAvailable = true;
   private readonly indexes = new Map<string, { rows: readonly KnowledgeRow[]; index: LexicalIndex }>(); // agent id → its index and the rows it was built from
 
-  constructor(private readonly ports: Pick<Kernel, 'clock' | 'random'>) {}
+  constructor(private readonly ports: Pick<KernelParts, 'clock' | 'random'>) {}
 
   /** Newest first (reference: "newest registration first"). */
   list(agentId: string): KnowledgeRow[] {

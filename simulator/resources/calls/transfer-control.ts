@@ -1,15 +1,15 @@
-// Control plane of transfers: what an agent (Voice Agent SDK `transfer()`, the `transfer_call`
+// The calls' /_sim routes of transfers: what an agent (Voice Agent SDK `transfer()`, the `transfer_call`
 // tool) or a SIP client (REFER, blind or attended) would do to a live call, started by a test.
 // The leg then runs like a dial block's: the carrier decides the party, the clock moves it.
 // Documented in docs/control-plane.md, "Calls (transfers)".
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
-import { ApiError, defineError } from '../core/errors.ts';
-import { Nullable, StringEnum } from '../core/schema.ts';
-import { callErrors } from '../resources/calls/model.ts';
-import { simCall } from './calls.ts';
-import { liveErrors } from '../resources/calls/live-control.ts';
-import { TRANSFER_MODES, TransferLegWire, isEnded, transfersWire } from '../resources/calls/transfers.ts';
+import { reply } from '../../core/operation.ts';
+import { ApiError, defineError } from '../../core/errors.ts';
+import { Nullable, StringEnum } from '../../core/schema.ts';
+import { callErrors } from './errors.ts';
+import { liveErrors } from './live-control.ts';
+import { TRANSFER_MODES, TransferLegWire, isEnded, transfersWire } from './transfers.ts';
+import { operation } from './scope.ts';
 
 const TAG = 'Control plane';
 
@@ -42,7 +42,7 @@ const TransferBody = Type.Object(
 );
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simTransferCall',
     method: 'POST',
     path: '/_sim/calls/{callId}/transfers',
@@ -57,26 +57,26 @@ export const operations = [
     bodyRequired: true,
     responses: { 201: { description: 'The new leg as getCall will show it.', schema: TransferLegWire } },
     errors: [callErrors.CALL_NOT_FOUND, liveErrors.CALL_NOT_CONNECTED, transferControlErrors.TRANSFER_IN_PROGRESS],
-    handler: ({ rt, params, body }) => {
-      const row = simCall(rt, params.callId);
+    handler: ({ scope, params, body }) => {
+      const row = scope.calls.getAny(params.callId);
       if (!/^sips?:/i.test(body.to) && !/^[+\d][\d\s\-().]*$/.test(body.to)) {
         throw ApiError.validation('to must be a phone number or a sip:/sips: URI', [{ path: 'to', message: 'a phone number or a SIP URI' }]);
       }
       if (row.status !== 'in-progress') throw liveErrors.CALL_NOT_CONNECTED(`call ${row.id} is ${row.status}, not in progress`, { callId: row.id, status: row.status });
       if ((row.transfers ?? []).some((l) => !isEnded(l.status))) throw transferControlErrors.TRANSFER_IN_PROGRESS(`call ${row.id} has a transfer leg still open`);
-      const started = rt.calls.legs.start(row, {
+      const started = scope.calls.legs.start(row, {
         to: body.to,
         mode: body.mode,
         timeoutSec: body.timeoutSec ?? 30,
         origin: 'control',
         context: body.context === undefined ? null : JSON.stringify(body.context),
       });
-      rt.calls.calls.replace(started.row);
+      scope.calls.calls.replace(started.row);
       const wire = transfersWire(started.row.transfers ?? []).find((l) => l.sequence === started.leg.sequence);
       return reply.created(wire);
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simInterruptTransferLeg',
     method: 'POST',
     path: '/_sim/calls/{callId}/transfers/{sequence}/interrupt',
@@ -90,13 +90,13 @@ export const operations = [
     body: InterruptBody,
     responses: { 200: { description: 'The leg as getCall now shows it (status interrupted).', schema: TransferLegWire } },
     errors: [callErrors.CALL_NOT_FOUND, transferControlErrors.LEG_NOT_INTERRUPTIBLE],
-    handler: ({ rt, params, body }) => {
-      const row = simCall(rt, params.callId);
+    handler: ({ scope, params, body }) => {
+      const row = scope.calls.getAny(params.callId);
       if (!/^[1-9][0-9]{0,5}$/.test(params.sequence)) throw ApiError.validation('sequence must be a leg number (1, 2, ...)', [{ path: 'sequence', message: 'a positive integer' }]);
       const sequence = Number(params.sequence);
-      const done = rt.calls.legs.interrupt(row, sequence, body?.failAfterSeconds ?? null);
+      const done = scope.calls.legs.interrupt(row, sequence, body?.failAfterSeconds ?? null);
       if ('refused' in done) throw transferControlErrors.LEG_NOT_INTERRUPTIBLE(done.refused);
-      rt.calls.calls.replace(done.row);
+      scope.calls.calls.replace(done.row);
       return reply.ok(transfersWire(done.row.transfers ?? []).find((l) => l.sequence === sequence));
     },
   }),

@@ -4,9 +4,12 @@
 // the download path plus `expires` (Unix seconds, 24 virtual hours after issue) and `signature`
 // (hex HMAC-SHA256 of the path and expiry under a key derived from the simulator's seed, so runs
 // are reproducible). It downloads without the bearer header until it expires; the bearer header
-// works on the path as always. From the cutoff on, links are the plain path.
+// works on the path as always. From the cutoff on, links are the plain path. Calls hand links
+// out (recordingUrl, a record block's variable) and recordings check them and hand them out too
+// (RecordingUrl), both synchronously: the rule is shared, the key is the seed's, read at each use
+// (a reset or restore with another seed signs with that seed's key).
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { defineError } from '../../core/errors.ts';
+import { defineError } from '../core/errors.ts';
 
 export const SIGNED_LINKS_UNTIL = '2026-07-28T00:00:00Z';
 const CUTOFF_MS = Date.parse(SIGNED_LINKS_UNTIL);
@@ -24,10 +27,19 @@ export const linkErrors = {
 };
 
 export class RecordingLinks {
-  private readonly key: Buffer;
+  private key: Buffer | undefined;
+  private keySeed: number | undefined;
 
-  constructor(seed: number) {
-    this.key = createHash('sha256').update(`recording-links:${seed}`).digest();
+  /** `seed`: the simulator's seed now (read at each use). */
+  constructor(private readonly seed: () => number) {}
+
+  private keyNow(): Buffer {
+    const seed = this.seed();
+    if (this.key === undefined || this.keySeed !== seed) {
+      this.key = createHash('sha256').update(`recording-links:${seed}`).digest();
+      this.keySeed = seed;
+    }
+    return this.key;
   }
 
   /** The link for `path` handed out at `nowMs`: signed before the cutoff, else the plain path. */
@@ -63,7 +75,7 @@ export class RecordingLinks {
   }
 
   private sign(path: string, expires: number): string {
-    return createHmac('sha256', this.key).update(`${path}\n${expires}`, 'utf8').digest('hex');
+    return createHmac('sha256', this.keyNow()).update(`${path}\n${expires}`, 'utf8').digest('hex');
   }
 }
 

@@ -1,17 +1,18 @@
-// Control plane of calls: one call as the inspector shows it, found by its id alone (no account
+// The calls' /_sim route: one call as the inspector shows it, found by its id alone (no account
 // key): the call, its status timeline, the blocks its flow walked with the keys pressed and the
 // variables after each, what the phone heard, and the `callflow.ended` payload it announced.
 // Documented in docs/control-plane.md, "Calls (the walk)".
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
-import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
-import type { Runtime } from '../runtime.ts';
-import { callErrors, callWire } from '../resources/calls/model.ts';
-import { Call, CALL_STATUSES, type CallRow } from '../resources/calls/schema.ts';
-import { flowEndedPayload } from '../resources/calls/announce.ts';
-import { transfersWire } from '../resources/calls/transfers.ts';
-import { TraceStepSchema, walkView } from '../resources/calls/walk-trace.ts';
-import { TurnSchema } from '../resources/calls/conversation.ts';
+import { reply } from '../../core/operation.ts';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { callErrors } from './errors.ts';
+import { callWire } from './wire.ts';
+import { Call, CALL_STATUSES, type CallRow } from './schema.ts';
+import { flowEndedPayload } from './announce.ts';
+import { transfersWire } from './transfers.ts';
+import { TraceStepSchema, walkView } from './walk-trace.ts';
+import { TurnSchema } from './conversation.ts';
+import { operation } from './scope.ts';
 
 const TAG = 'Control plane';
 const Vars = Type.Record(Type.String(), Type.String());
@@ -52,15 +53,7 @@ const CallWalkView = Type.Object(
   { $id: 'SimCallWalk', additionalProperties: false },
 );
 
-/** A call of any account, for the control plane; 404 call_not_found when there is none. */
-export function simCall(rt: Runtime, callId: string): CallRow {
-  const row = rt.calls.calls.get(callId);
-  if (!row) throw callErrors.CALL_NOT_FOUND(`no call ${callId} in this simulator`);
-  return row;
-}
-
-function callWalk(rt: Runtime, callId: string) {
-  const row = simCall(rt, callId);
+function callWalk(row: CallRow) {
   // A VoiceML walk (no flow state) is running until the call ends, then completed unless it was cut short or ended in app_error.
   const voiceStatus = row.dateUpdated === null ? 'running' : row.voiceml?.ended && row.hangupCause !== 'app_error' ? 'completed' : 'abandoned';
   const walk = row.trace === null ? null : { status: row.walk?.ended ?? (row.voiceml ? voiceStatus : 'running'), ...walkView(row.trace) };
@@ -78,7 +71,7 @@ function callWalk(rt: Runtime, callId: string) {
 }
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simGetCallWalk',
     method: 'GET',
     path: '/_sim/calls/{callId}',
@@ -91,6 +84,6 @@ export const operations = [
     params: { callId: Type.String() },
     responses: { 200: { description: 'The call and its walk.', schema: CallWalkView } },
     errors: [callErrors.CALL_NOT_FOUND],
-    handler: ({ rt, params }) => reply.ok(callWalk(rt, params.callId)),
+    handler: ({ scope, params }) => reply.ok(callWalk(scope.calls.getAny(params.callId))),
   }),
 ];

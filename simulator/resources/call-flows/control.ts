@@ -1,12 +1,13 @@
-// Control plane for call flows: who registered (cloned) a paid voice id, and the stored form of a
+// The call flows' /_sim routes (docs/control-plane.md): who registered (cloned) a paid voice id, and the stored form of a
 // flow as the console or an old schema would have left it (a graph the current schema cannot
 // read, canvas coordinates the public API never carries).
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
-import { StringEnum } from '../core/schema.ts';
-import { accountErrors } from '../resources/accounts/model.ts';
-import { callFlowErrors } from '../resources/call-flows/model.ts';
-import { PROVIDER_ALIASES, VOICE_PROVIDERS, type CallFlowRow, type VoiceProvider } from '../resources/call-flows/schema.ts';
+import { reply } from '../../core/operation.ts';
+import { StringEnum } from '../../core/schema.ts';
+import { accountErrors } from '../accounts/errors.ts';
+import { callFlowErrors } from './errors.ts';
+import { operation } from './scope.ts';
+import { PROVIDER_ALIASES, VOICE_PROVIDERS, type CallFlowRow, type VoiceProvider } from './schema.ts';
 
 const TAG = 'Control plane';
 const accountParam = { accountId: Type.String() };
@@ -36,7 +37,7 @@ const StoredFlowWire = Type.Object(
 );
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simRegisterVoice',
     method: 'POST',
     path: '/_sim/accounts/{accountId}/voices',
@@ -50,13 +51,13 @@ export const operations = [
     bodyRequired: true,
     responses: { 201: { description: 'The registration.', schema: VoiceOwnerWire } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      rt.accounts.require(params.accountId);
+    handler: ({ scope, params, body }) => {
+      scope.accounts.require(params.accountId);
       const provider = (PROVIDER_ALIASES[body.provider] ?? body.provider) as VoiceProvider;
-      return reply.created(rt.callFlows.registerVoice(params.accountId, provider, body.voiceId));
+      return reply.created(scope.callFlows.registerVoice(params.accountId, provider, body.voiceId));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simGetStoredCallFlow',
     method: 'GET',
     path: '/_sim/accounts/{accountId}/call-flows/{callFlowId}/stored',
@@ -67,9 +68,9 @@ export const operations = [
     params: flowParam,
     responses: { 200: { description: 'The stored form.', schema: StoredFlowWire } },
     errors: [callFlowErrors.NOT_FOUND],
-    handler: ({ rt, params }) => reply.ok(storedWire(rt.callFlows.get(params.accountId, params.callFlowId), rt.callFlows.view.bind(rt.callFlows))),
+    handler: ({ scope, params }) => reply.ok(storedWire(scope.callFlows.get(params.accountId, params.callFlowId), scope.callFlows.view.bind(scope.callFlows))),
   }),
-  defineOperation({
+  operation({
     operationId: 'simPlantStoredCallFlow',
     method: 'PUT',
     path: '/_sim/accounts/{accountId}/call-flows/{callFlowId}/stored',
@@ -83,11 +84,11 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The stored form.', schema: StoredFlowWire } },
     errors: [callFlowErrors.NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      rt.callFlows.get(params.accountId, params.callFlowId);
-      if ('graph' in body) rt.callFlows.plantGraph(params.callFlowId, body.graph);
-      if ('canvas' in body) rt.callFlows.setCanvas(params.callFlowId, body.canvas);
-      return reply.ok(storedWire(rt.callFlows.get(params.accountId, params.callFlowId), rt.callFlows.view.bind(rt.callFlows)));
+    handler: ({ scope, params, body }) => {
+      scope.callFlows.get(params.accountId, params.callFlowId);
+      if ('graph' in body) scope.callFlows.plantGraph(params.callFlowId, body.graph);
+      if ('canvas' in body) scope.callFlows.setCanvas(params.callFlowId, body.canvas);
+      return reply.ok(storedWire(scope.callFlows.get(params.accountId, params.callFlowId), scope.callFlows.view.bind(scope.callFlows)));
     },
   }),
 ];

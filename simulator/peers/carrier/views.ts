@@ -1,28 +1,21 @@
-// Control plane of the fake carrier (docs/control-plane.md, "Carrier"): script outcomes per
-// destination, read the magic numbers, read what a phone received (the only place a one-time
-// code is shown), list delivery attempts, and inject inbound texts.
+// What the carrier's control routes read and answer (docs/control-plane.md, "Carrier"): scripts,
+// deliveries and a phone as the control plane shows them, the script request, and the fields
+// that script how an answering phone behaves (shared with the inbound-call route of calls).
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
-import { ApiError, errorCodes } from '../core/errors.ts';
-import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
-import { normalizePhone } from '../core/phone.ts';
-import type { ListedNames } from '../resources/family.ts';
-import { CalleeSchema, ReplySchema, checkReplies, normalizePrefix, DELIVERY_TYPES, MAGIC_NUMBERS, OUTCOMES, carrierErrors, type DeliveryRow, type ScriptRow } from '../peers/carrier.ts';
-import { sharedErrors } from '../rules/errors.ts';
-import { apiOrigin } from '../resources/messages/media.ts';
-import { messageErrors } from '../resources/messages/errors.ts';
-import { InboundMessageBody, Message } from '../resources/messages/schema.ts';
-
-const TAG = 'Control plane';
+import { ApiError } from '../../core/errors.ts';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { normalizePhone } from '../../core/phone.ts';
+import { CalleeSchema, ReplySchema, DELIVERY_TYPES, OUTCOMES, type DeliveryRow, type ScriptRow } from './schema.ts';
+import { normalizePrefix } from './rules.ts';
 
 const Outcome = StringEnum(OUTCOMES);
 const Outcomes = Type.Object({ sms: Outcome, lms: Outcome, mms: Outcome, ata: Outcome, bms: Outcome, call: Outcome }, { additionalProperties: false });
-const MagicNumberView = Type.Object(
+export const MagicNumberView = Type.Object(
   { number: Type.String(), description: Type.String(), outcomes: Outcomes, delaySeconds: Nullable(Type.Number()) },
   { $id: 'SimMagicNumber', additionalProperties: false },
 );
 
-const ScriptView = Type.Object(
+export const ScriptView = Type.Object(
   {
     scriptId: Type.String(),
     number: Nullable(Type.String({ description: 'The destination it applies to; null for a prefix script.' })),
@@ -46,7 +39,7 @@ const ScriptView = Type.Object(
 );
 
 /** How an answering phone behaves (calls only); shared by scripts and inbound calls. */
-const CalleeFields = {
+export const CalleeFields = {
   answeredBy: Type.Optional(Nullable(StringEnum(['human', 'machine'], { description: 'Calls: who answers, as machine detection reports it; default human.' }))),
   keys: Type.Optional(
     Nullable(Type.Array(Type.String({ pattern: '^[0-9*#]*$', maxLength: 64 }), { maxItems: 1000, description: 'Calls: what the phone enters at each successive menu or record prompt; "" = no input (the prompt times out).' })),
@@ -79,7 +72,7 @@ const CalleeFields = {
   ),
 };
 
-const ScriptBody = Type.Object(
+export const ScriptBody = Type.Object(
   {
     number: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 40, description: 'The destination; any accepted spelling. Give number or prefix.' }))),
     prefix: Type.Optional(
@@ -98,7 +91,7 @@ const ScriptBody = Type.Object(
 );
 
 /** A delivery as the control plane shows it; `owners` are the descriptors' `carrierOwners`. */
-const deliveryViewSchema = (owners: readonly string[]) => Type.Object(
+export const deliveryViewSchema = (owners: readonly string[]) => Type.Object(
   {
     deliveryId: Type.String(),
     accountId: Type.String(),
@@ -121,7 +114,7 @@ const deliveryViewSchema = (owners: readonly string[]) => Type.Object(
   { $id: 'SimCarrierDelivery', additionalProperties: false },
 );
 
-const PhoneView = Type.Object(
+export const PhoneView = Type.Object(
   {
     number: Type.String(),
     messages: Type.Array(
@@ -189,13 +182,13 @@ const PhoneView = Type.Object(
   { $id: 'SimPhone', additionalProperties: false },
 );
 
-function scriptView(s: ScriptRow) {
+export function scriptView(s: ScriptRow) {
   const { id, salt: _salt, ...rest } = s;
   return { scriptId: id, ...rest };
 }
 
 /** Exactly one of number and prefix, each normalised; a 400 before anything is stored. */
-function scriptTarget(body: { number?: string | null; prefix?: string | null }): { number: string | null; prefix: string | null } {
+export function scriptTarget(body: { number?: string | null; prefix?: string | null }): { number: string | null; prefix: string | null } {
   const given = (['number', 'prefix'] as const).filter((k) => body[k] != null);
   if (given.length !== 1) {
     const message = given.length === 0 ? 'give number (one destination) or prefix (every destination starting with it)' : 'give number or prefix, not both';
@@ -204,174 +197,8 @@ function scriptTarget(body: { number?: string | null; prefix?: string | null }):
   return body.number != null ? { number: normalizePhone(body.number, 'number'), prefix: null } : { number: null, prefix: normalizePrefix(body.prefix!, 'prefix') };
 }
 
-const InboundCallBody = Type.Object(
-  {
-    from: Type.String({ minLength: 1, maxLength: 40, description: 'The calling phone; any accepted spelling.' }),
-    to: Type.String({ minLength: 1, maxLength: 40, description: 'A number some account owns.' }),
-    keys: CalleeFields.keys,
-    hangupAfterSeconds: CalleeFields.hangupAfterSeconds,
-    speakSeconds: CalleeFields.speakSeconds,
-    replies: CalleeFields.replies,
-    lines: CalleeFields.lines,
-  },
-  { $id: 'SimInboundCallRequest', additionalProperties: false },
-);
-
-function deliveryView(d: DeliveryRow) {
+export function deliveryView(d: DeliveryRow) {
   const { id, redacted: _redacted, ...rest } = d;
   return { deliveryId: id, ...rest };
 }
 
-const phoneErrors = [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY];
-
-/** Built once the list exists: the delivery view enumerates the carrier owners. */
-export const operations = ({ carrierOwners }: ListedNames) => [
-  defineOperation({
-    operationId: 'simListMagicNumbers',
-    method: 'GET',
-    path: '/_sim/carrier/magic-numbers',
-    tag: TAG,
-    summary: 'Destinations with a fixed outcome (no scripting needed)',
-    origin: 'simulator',
-    auth: 'control',
-    responses: { 200: { description: 'The magic numbers.', schema: Type.Object({ data: Type.Array(MagicNumberView) }, { additionalProperties: false }) } },
-    handler: () => reply.ok({ data: MAGIC_NUMBERS }),
-  }),
-  defineOperation({
-    operationId: 'simListCarrierScripts',
-    method: 'GET',
-    path: '/_sim/carrier/scripts',
-    tag: TAG,
-    summary: 'Scripted outcomes, in the order they are tried',
-    origin: 'simulator',
-    auth: 'control',
-    responses: { 200: { description: 'The scripts.', schema: Type.Object({ data: Type.Array(ScriptView) }, { additionalProperties: false }) } },
-    handler: ({ rt }) => reply.ok({ data: rt.carrier.listScripts().map(scriptView) }),
-  }),
-  defineOperation({
-    operationId: 'simAddCarrierScript',
-    method: 'POST',
-    path: '/_sim/carrier/scripts',
-    tag: TAG,
-    summary: 'Script the outcome of deliveries to a destination',
-    description:
-      'Each delivery takes the first script whose number (else, in a second pass, prefix) and types match, that is not used up and whose share picks this attempt; scripts are tried in the order added, and any script wins over the magic numbers. The outcome is decided when the carrier accepts the delivery.',
-    origin: 'simulator',
-    auth: 'control',
-    body: ScriptBody,
-    bodyRequired: true,
-    responses: { 201: { description: 'The script.', schema: ScriptView } },
-    errors: phoneErrors,
-    handler: ({ rt, body }) => {
-      const target = scriptTarget(body);
-      checkReplies(body.replies, 'replies');
-      return reply.created(scriptView(rt.carrier.addScript({ ...body, ...target })));
-    },
-  }),
-  defineOperation({
-    operationId: 'simClearCarrierScripts',
-    method: 'DELETE',
-    path: '/_sim/carrier/scripts',
-    tag: TAG,
-    summary: 'Remove every script',
-    origin: 'simulator',
-    auth: 'control',
-    responses: { 204: { description: 'Removed.' } },
-    handler: ({ rt }) => {
-      rt.carrier.clearScripts();
-      return reply.noContent();
-    },
-  }),
-  defineOperation({
-    operationId: 'simRemoveCarrierScript',
-    method: 'DELETE',
-    path: '/_sim/carrier/scripts/{scriptId}',
-    tag: TAG,
-    summary: 'Remove one script',
-    origin: 'simulator',
-    auth: 'control',
-    params: { scriptId: Type.String() },
-    responses: { 204: { description: 'Removed.' } },
-    errors: [carrierErrors.SCRIPT_NOT_FOUND],
-    handler: ({ rt, params }) => {
-      rt.carrier.removeScript(params.scriptId);
-      return reply.noContent();
-    },
-  }),
-  defineOperation({
-    operationId: 'simListCarrierDeliveries',
-    method: 'GET',
-    path: '/_sim/carrier/deliveries',
-    tag: TAG,
-    summary: 'Every delivery attempt, newest first (one-time codes masked)',
-    origin: 'simulator',
-    auth: 'control',
-    query: {
-      number: Type.String({ description: 'Destination, any accepted spelling.' }),
-      status: StringEnum(['pending', ...OUTCOMES]),
-    },
-    responses: { 200: { description: 'Deliveries.', schema: Type.Object({ data: Type.Array(deliveryViewSchema(carrierOwners)) }, { additionalProperties: false }) } },
-    errors: phoneErrors,
-    handler: ({ rt, query }) => {
-      const number = query.number === undefined ? undefined : normalizePhone(query.number, 'number');
-      return reply.ok({ data: rt.carrier.listDeliveries({ number, status: query.status }).map(deliveryView) });
-    },
-  }),
-  defineOperation({
-    operationId: 'simGetPhone',
-    method: 'GET',
-    path: '/_sim/carrier/phones/{number}',
-    tag: TAG,
-    summary: 'What a phone received: delivered texts and answered calls, newest first',
-    description: 'The only place a one-time code is shown: in the body of a verification text or in what a verification call said, and as `code`.',
-    origin: 'simulator',
-    auth: 'control',
-    params: { number: Type.String({ description: 'Any accepted spelling.' }) },
-    responses: { 200: { description: 'The phone.', schema: PhoneView } },
-    errors: phoneErrors,
-    handler: ({ rt, params }) => reply.ok(rt.carrier.phone(normalizePhone(params.number, 'number'))),
-  }),
-  defineOperation({
-    operationId: 'simInjectInboundMessage',
-    method: 'POST',
-    path: '/_sim/carrier/inbound',
-    tag: TAG,
-    summary: 'A phone texts one of the accounts\' numbers',
-    description: 'Stored for the account owning `to` as a received message (direction inbound) and announced as message.received. Opt-outs do not apply to inbound texts. Images in `mediaUrl` are fetched from the fake image host (/_sim/images) and stored; the message lists API URLs to them (getMessageMedia).',
-    origin: 'simulator',
-    auth: 'control',
-    body: InboundMessageBody,
-    bodyRequired: true,
-    responses: { 201: { description: 'The received message.', schema: Message } },
-    errors: [...phoneErrors, sharedErrors.NUMBER_NOT_FOUND, messageErrors.MEDIA_DOWNLOAD_FAILED],
-    handler: ({ rt, body, request }) => {
-      const origin = apiOrigin(request);
-      return reply.json(201, rt.messages.wireAt(origin).json(rt.messages.receive(body, origin)));
-    },
-  }),
-  defineOperation({
-    operationId: 'simInjectInboundCall',
-    method: 'POST',
-    path: '/_sim/carrier/inbound-calls',
-    tag: TAG,
-    summary: 'A phone calls one of the accounts\' numbers',
-    description:
-      'The number\'s routing decides (docs/decisions.md "Calls"): a blocked caller is rejected before any record exists ({ callId: null, rejected: true }); callflow runs the flow with `keys` as what the phone enters; other routings are recorded as described there. The call rings, is answered and proceeds on the virtual clock.',
-    origin: 'simulator',
-    auth: 'control',
-    body: InboundCallBody,
-    bodyRequired: true,
-    responses: {
-      201: {
-        description: 'The call, or rejected before a record exists.',
-        schema: Type.Object({ callId: Nullable(Type.String()), rejected: Type.Optional(Type.Boolean()) }, { $id: 'SimInboundCall', additionalProperties: false }),
-      },
-    },
-    errors: [...phoneErrors, sharedErrors.NUMBER_NOT_FOUND],
-    handler: ({ rt, body }) => {
-      checkReplies(body.replies, 'replies');
-      const callId = rt.calls.inbound(body);
-      return reply.created(callId === null ? { callId: null, rejected: true } : { callId });
-    },
-  }),
-];

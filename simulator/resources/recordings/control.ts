@@ -1,23 +1,25 @@
-// Control plane of a call's artifacts: script how its transcript and summary turn out (fail at a
+// The recordings family's /_sim routes: script how its transcript and summary turn out (fail at a
 // stage, take N seconds), read their state and its recordings (the inspector plays them from
 // here, so the page needs no account key), and the organisation settings (auto-transcription,
 // the summary output schema). Documented in docs/control-plane.md, "Recordings, transcripts and
 // summaries".
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../core/operation.ts';
-import { DateTime, Nullable, StringEnum } from '../core/schema.ts';
-import { callErrors } from '../resources/calls/model.ts';
-import { simCall } from './calls.ts';
-import { accountErrors } from '../resources/accounts/model.ts';
-import { recordingErrors } from '../resources/recordings/model.ts';
-import { wavReply } from '../resources/recordings/routes.ts';
+import { reply } from '../../core/operation.ts';
+import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { callErrors } from '../calls/errors.ts';
+import { accountErrors } from '../accounts/errors.ts';
+import { recordingErrors } from './errors.ts';
+import { wavReply } from './routes.ts';
+import type { RecordingsModel } from './model.ts';
+import { recordingPath, totalSeconds } from './pieces.ts';
+import { operation } from './scope.ts';
 import {
   ArtifactScriptBody,
   ArtifactScriptSchema,
   ArtifactSettingsBody,
   TRANSCRIPT_ERRORS,
   TRANSCRIPT_STAGES,
-} from '../resources/recordings/schema.ts';
+} from './schema.ts';
 
 const TAG = 'Control plane';
 const callParams = { callId: Type.String() };
@@ -79,8 +81,31 @@ function settingsWire(s: { id: string; autoTranscribe: boolean; summarySchema: u
   return { accountId: s.id, autoTranscribe: s.autoTranscribe, summarySchema: s.summarySchema, schemaVersion: s.version };
 }
 
+/** What the inspector shows of a call: its recordings with their download paths, transcript and summary states. */
+function artifactsView(m: RecordingsModel, callId: string) {
+  const row = m.recordings.get(callId);
+  const t = m.transcripts.get(callId);
+  const s = m.summaries.get(callId);
+  return {
+    recording: row
+      ? {
+          state: m.stateOf(row),
+          seconds: totalSeconds(row),
+          url: recordingPath(row.accountId, row.id),
+          endedAt: row.endedAt,
+          expiresAt: row.expiresAt,
+          deletedAt: row.deletedAt,
+          pieces: row.pieces.map((p) => ({ name: p.name, seconds: p.seconds, at: p.at, url: `${recordingPath(row.accountId, row.id)}/verb/${encodeURIComponent(p.name)}` })),
+        }
+      : null,
+    transcript: t ? { status: t.status, attempts: t.attempts, startedAt: t.startedAt, finishedAt: t.finishedAt, stage: t.stage, error: t.error, audioSeconds: t.audioSeconds } : { status: 'not_requested' as const },
+    summary: s ? { status: s.status, startedAt: s.startedAt, updatedAt: s.updatedAt, failedReason: s.failedReason, schemaVersion: s.version } : { status: 'not_requested' as const },
+    script: m.scriptOf(callId),
+  };
+}
+
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simScriptCallArtifacts',
     method: 'POST',
     path: '/_sim/calls/{callId}/artifacts',
@@ -95,12 +120,12 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The call\'s script now.', schema: ArtifactScriptSchema } },
     errors: [callErrors.CALL_NOT_FOUND],
-    handler: ({ rt, params, body }) => {
-      simCall(rt, params.callId);
-      return reply.ok(rt.recordings.script(params.callId, body));
+    handler: ({ scope, params, body }) => {
+      scope.calls.getAny(params.callId);
+      return reply.ok(scope.recordings.script(params.callId, body));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simGetCallArtifacts',
     method: 'GET',
     path: '/_sim/calls/{callId}/artifacts',
@@ -111,12 +136,12 @@ export const operations = [
     params: callParams,
     responses: { 200: { description: 'The artifacts.', schema: ArtifactsView } },
     errors: [callErrors.CALL_NOT_FOUND],
-    handler: ({ rt, params }) => {
-      simCall(rt, params.callId);
-      return reply.ok(rt.recordings.view(params.callId));
+    handler: ({ scope, params }) => {
+      scope.calls.getAny(params.callId);
+      return reply.ok(artifactsView(scope.recordings, params.callId));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simGetCallRecording',
     method: 'GET',
     path: '/_sim/calls/{callId}/recording',
@@ -127,12 +152,12 @@ export const operations = [
     params: callParams,
     responses: { 200: { description: 'The WAV file.', contentType: 'audio/wav' } },
     errors: [callErrors.CALL_NOT_FOUND, recordingErrors.RECORDING_NOT_FOUND],
-    handler: ({ rt, params }) => {
-      simCall(rt, params.callId);
-      return wavReply(rt.recordings.fileOf(params.callId, null));
+    handler: ({ scope, params }) => {
+      scope.calls.getAny(params.callId);
+      return wavReply(scope.recordings.fileOf(params.callId, null));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simGetCallVerbRecording',
     method: 'GET',
     path: '/_sim/calls/{callId}/recording/{recordingName}',
@@ -143,12 +168,12 @@ export const operations = [
     params: { ...callParams, recordingName: Type.String() },
     responses: { 200: { description: 'The WAV file.', contentType: 'audio/wav' } },
     errors: [callErrors.CALL_NOT_FOUND, recordingErrors.RECORDING_NOT_FOUND],
-    handler: ({ rt, params }) => {
-      simCall(rt, params.callId);
-      return wavReply(rt.recordings.fileOf(params.callId, params.recordingName));
+    handler: ({ scope, params }) => {
+      scope.calls.getAny(params.callId);
+      return wavReply(scope.recordings.fileOf(params.callId, params.recordingName));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simGetArtifactSettings',
     method: 'GET',
     path: '/_sim/accounts/{accountId}/artifact-settings',
@@ -159,12 +184,12 @@ export const operations = [
     params: { accountId: Type.String() },
     responses: { 200: { description: 'The settings.', schema: Settings } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params }) => {
-      rt.accounts.require(params.accountId);
-      return reply.ok(settingsWire(rt.recordings.settingsOf(params.accountId)));
+    handler: ({ scope, params }) => {
+      scope.accounts.require(params.accountId);
+      return reply.ok(settingsWire(scope.recordings.settingsOf(params.accountId)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simSetArtifactSettings',
     method: 'PUT',
     path: '/_sim/accounts/{accountId}/artifact-settings',
@@ -179,6 +204,6 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The settings now.', schema: Settings } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND],
-    handler: ({ rt, params, body }) => reply.ok(settingsWire(rt.recordings.configure(params.accountId, body))),
+    handler: ({ scope, params, body }) => reply.ok(settingsWire(scope.recordings.configure(params.accountId, body))),
   }),
 ];

@@ -1,14 +1,15 @@
-// Control plane of MCP peers and egress (docs/control-plane.md, "MCP and egress"): fake MCP
-// servers on loopback (start, rescript, inspect, stop), the call runtime's availability and
-// limits, and the strict egress switch. (DNS rebinding rules are the fake DNS's routes; apps of
-// the platform's own MCP server are the MCP apps'.)
+// The MCP peers' /_sim routes (docs/control-plane.md, "MCP and egress"): fake MCP servers on
+// loopback (start, rescript, inspect, stop), the call runtime's availability and limits, and the
+// strict egress switch the runner, webhooks and flows share. (DNS rebinding rules are the fake
+// DNS's routes; apps of the platform's own MCP server are the MCP apps'.)
 import { Type } from '@sinclair/typebox';
 import ipaddr from 'ipaddr.js';
-import { defineOperation, reply } from '../core/operation.ts';
-import { FakeServerScriptSchema, FakeServerViewSchema } from '../peers/mcp/fake-script.ts';
-import type { FakeMcpServer } from '../peers/mcp/fake-server.ts';
-import { fakeServerErrors } from '../peers/mcp/fake-servers.ts';
-import { mcpConnectionErrors } from '../resources/mcp-connections/model.ts';
+import { reply } from '../../core/operation.ts';
+import { FakeServerScriptSchema, FakeServerViewSchema } from './fake-script.ts';
+import type { FakeMcpServer } from './fake-server.ts';
+import { fakeServerErrors } from './fake-servers.ts';
+import { runnerErrors } from './errors.ts';
+import { operation } from './scope.ts';
 
 const TAG = 'Control plane';
 const serverParam = { serverId: Type.String({ description: 'Fake MCP server id.' }) };
@@ -52,7 +53,7 @@ const EgressView = Type.Object(
   { $id: 'SimEgress', additionalProperties: false },
 );
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simStartMcpServer',
     method: 'POST',
     path: '/_sim/mcp/servers',
@@ -64,9 +65,9 @@ export const operations = [
     body: FakeServerScriptSchema,
     responses: { 201: { description: 'The running server.', schema: FakeServerViewSchema } },
     errors: [fakeServerErrors.TOO_MANY_FAKE_SERVERS],
-    handler: ({ rt, body }) => rt.mcpServers.start(normalized(body ?? {})).then((s) => reply.created(view(s))),
+    handler: ({ scope, body }) => scope.mcpServers.start(normalized(body ?? {})).then((s) => reply.created(view(s))),
   }),
-  defineOperation({
+  operation({
     operationId: 'simListMcpServers',
     method: 'GET',
     path: '/_sim/mcp/servers',
@@ -75,9 +76,9 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'In start order.', schema: ServerList } },
-    handler: ({ rt }) => reply.ok({ data: rt.mcpServers.list().map(view) }),
+    handler: ({ scope }) => reply.ok({ data: scope.mcpServers.list().map(view) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'simGetMcpServer',
     method: 'GET',
     path: '/_sim/mcp/servers/{serverId}',
@@ -88,9 +89,9 @@ export const operations = [
     params: serverParam,
     responses: { 200: { description: 'The server.', schema: FakeServerViewSchema } },
     errors: [fakeServerErrors.MCP_SERVER_NOT_FOUND],
-    handler: ({ rt, params }) => reply.ok(view(rt.mcpServers.get(params.serverId))),
+    handler: ({ scope, params }) => reply.ok(view(scope.mcpServers.get(params.serverId))),
   }),
-  defineOperation({
+  operation({
     operationId: 'simUpdateMcpServer',
     method: 'PATCH',
     path: '/_sim/mcp/servers/{serverId}',
@@ -104,9 +105,9 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The server.', schema: FakeServerViewSchema } },
     errors: [fakeServerErrors.MCP_SERVER_NOT_FOUND],
-    handler: ({ rt, params, body }) => reply.ok(view(rt.mcpServers.update(params.serverId, normalized(body)))),
+    handler: ({ scope, params, body }) => reply.ok(view(scope.mcpServers.update(params.serverId, normalized(body)))),
   }),
-  defineOperation({
+  operation({
     operationId: 'simStopMcpServer',
     method: 'DELETE',
     path: '/_sim/mcp/servers/{serverId}',
@@ -117,9 +118,9 @@ export const operations = [
     params: serverParam,
     responses: { 204: { description: 'Stopped.' } },
     errors: [fakeServerErrors.MCP_SERVER_NOT_FOUND],
-    handler: ({ rt, params }) => rt.mcpServers.stop(params.serverId).then(() => reply.noContent()),
+    handler: ({ scope, params }) => scope.mcpServers.stop(params.serverId).then(() => reply.noContent()),
   }),
-  defineOperation({
+  operation({
     operationId: 'simGetMcpRunner',
     method: 'GET',
     path: '/_sim/mcp/runner',
@@ -128,9 +129,9 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'Its settings.', schema: RunnerView } },
-    handler: ({ rt }) => reply.ok(runnerView(rt.mcpRunner)),
+    handler: ({ scope }) => reply.ok(runnerView(scope.mcpRunner)),
   }),
-  defineOperation({
+  operation({
     operationId: 'simSetMcpRunner',
     method: 'PUT',
     path: '/_sim/mcp/runner',
@@ -141,16 +142,16 @@ export const operations = [
     body: RunnerBody,
     bodyRequired: true,
     responses: { 200: { description: 'Its settings.', schema: RunnerView } },
-    errors: [mcpConnectionErrors.MCP_RUNNER_UNAVAILABLE],
-    handler: ({ rt, body }) => {
-      const r = rt.mcpRunner;
+    errors: [runnerErrors.MCP_RUNNER_UNAVAILABLE],
+    handler: ({ scope, body }) => {
+      const r = scope.mcpRunner;
       if (body.available !== undefined) r.isAvailable = body.available;
       if (body.timeoutMs !== undefined) r.timeoutMs = body.timeoutMs;
       if (body.budgetSeconds !== undefined) r.budgetMs = Math.round(body.budgetSeconds * 1000);
       return reply.ok(runnerView(r));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'simGetEgress',
     method: 'GET',
     path: '/_sim/egress',
@@ -159,9 +160,9 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'The mode.', schema: EgressView } },
-    handler: ({ rt }) => reply.ok({ strict: rt.egress.strict }),
+    handler: ({ scope }) => reply.ok({ strict: scope.egress.strict }),
   }),
-  defineOperation({
+  operation({
     operationId: 'simSetEgress',
     method: 'PUT',
     path: '/_sim/egress',
@@ -173,9 +174,9 @@ export const operations = [
     body: EgressView,
     bodyRequired: true,
     responses: { 200: { description: 'The mode.', schema: EgressView } },
-    handler: ({ rt, body }) => {
-      rt.egress.strict = body.strict;
-      return reply.ok({ strict: rt.egress.strict });
+    handler: ({ scope, body }) => {
+      scope.egress.strict = body.strict;
+      return reply.ok({ strict: scope.egress.strict });
     },
   }),
 ];
