@@ -63,6 +63,8 @@ export interface SipListener {
   udp: number;
   /** The TCP port (the same as UDP unless that one was taken for TCP). */
   tcp: number;
+  /** The UDP port of calls' media (RTP, one for every call). */
+  rtp: number;
   close(): Promise<void>;
 }
 
@@ -171,6 +173,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     const s = sip;
     sip = undefined;
     rt.sipServer.listening = null;
+    rt.sipServer.mediaPort = 0;
     if (s) await s.close();
   };
 
@@ -231,7 +234,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       );
       sip = sockets;
       model.listening = { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp };
-      return { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp, close: async () => (sip === sockets ? stopSip() : undefined) };
+      model.mediaPort = sockets.rtp;
+      return { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp, rtp: sockets.rtp, close: async () => (sip === sockets ? stopSip() : undefined) };
     },
     control: {
       health: () => controlRequest('GET', '/health'),

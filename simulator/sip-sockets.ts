@@ -15,9 +15,13 @@ import { plainAddress, type Flow, type SipListening } from './resources/sip-serv
 export interface SipHost {
   receive(text: string, flow: Flow, send: (text: string) => void): void;
   tooLarge(head: string, flow: Flow, send: (text: string) => void): void;
+  /** An RTP packet from a peer (calls' media). */
+  media?(packet: Buffer, address: string, port: number): void;
 }
 
 export interface SipSockets extends SipListening {
+  /** The RTP port every call's media uses (one socket; calls are told apart by the peer's address). */
+  rtp: number;
   close(): Promise<void>;
 }
 
@@ -93,14 +97,18 @@ export async function listenSip(host: SipHost, port: number, address: string): P
   });
   socket.on('error', () => {}); // a send to a vanished peer; the listener stays up
   const tcpPort = (tcp.address() as net.AddressInfo).port;
+  const rtp = await bindUdp(0, address);
+  rtp.on('message', (bytes, rinfo) => host.media?.(bytes, plainAddress(rinfo.address), rinfo.port));
+  rtp.on('error', () => {});
   return {
     host: address,
     udp: socket.address().port,
     tcp: tcpPort,
+    rtp: rtp.address().port,
     close: async () => {
       for (const c of connections.values()) c.destroy();
       connections.clear();
-      await Promise.all([closeUdp(socket), new Promise<void>((resolve) => tcp.close(() => resolve()))]);
+      await Promise.all([closeUdp(socket), closeUdp(rtp), new Promise<void>((resolve) => tcp.close(() => resolve()))]);
     },
   };
 }

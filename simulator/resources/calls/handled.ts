@@ -184,10 +184,10 @@ export class HandledCalls implements CallActions, CallFacts {
     return undefined;
   }
 
-  outcome(callId: string): { status: string; duration: number } | undefined {
+  outcome(callId: string): { status: string; duration: number; sipResponseCode: number | null } | undefined {
     const row = this.calls.get(callId);
     if (!row || row.dateUpdated === null) return undefined;
-    return { status: row.status, duration: row.duration ?? 0 };
+    return { status: row.status, duration: row.duration ?? 0, sipResponseCode: row.sipResponseCode };
   }
 
   phoneSays(callId: string): string[] {

@@ -7,7 +7,7 @@
 import type { PhoneTurn } from '../../peers/phone-talk.ts';
 import type { Turn } from './conversation.ts';
 
-export const HANDLER_KINDS = ['agent', 'sdk'] as const;
+export const HANDLER_KINDS = ['agent', 'sdk', 'sip'] as const;
 export type HandlerKind = (typeof HANDLER_KINDS)[number];
 
 /**
@@ -41,7 +41,7 @@ export interface HandledCall {
   direction: 'outbound' | 'inbound';
   from: string;
   to: string;
-  /** What handles it: the agent id (agent), the number whose runtime holds it (sdk). */
+  /** What handles it: the agent id (agent), the number whose runtime holds it (sdk), the SIP dialog (sip). */
   target: string;
   /** Virtual ms of the answer: position 0 of the call's media. */
   answeredAt: number;
@@ -88,8 +88,8 @@ export interface CallActions {
 
 /** What a handler may read of its call besides acting on it (the Agent SDK's call.ended, its phone's speech). */
 export interface CallFacts {
-  /** How the call ended: its status and duration in seconds (undefined while it is not over). */
-  outcome(callId: string): { status: string; duration: number } | undefined;
+  /** How the call ended: its status, duration in seconds and SIP code (undefined while it is not over). */
+  outcome(callId: string): { status: string; duration: number; sipResponseCode: number | null } | undefined;
   /** What the phone may say in the call, every line and reply's `say` (to synthesise before the media flows). */
   phoneSays(callId: string): string[];
 }

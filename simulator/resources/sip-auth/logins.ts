@@ -65,3 +65,16 @@ export function realmsOfUsername(m: SipAuthModel, username: string): string[] {
   for (const t of m.tokens.all()) if (t.username === username && m.liveToken(t)) realms.push(t.realm);
   return [...new Set(realms)];
 }
+
+/**
+ * The trunks a source address speaks for: active, enabled credentials with an IP ACL that admits
+ * `ip` (a credential without an ACL is no trunk: it must answer a challenge), oldest first. An
+ * INVITE without credentials from such an address is the trunk's (docs/decisions.md).
+ */
+export function trunksAt(m: SipAuthModel, ip: string): SipLogin[] {
+  return m.credentials
+    .all()
+    .filter((c) => c.ipAclId !== null && c.enabled && c.status === 'active' && aclAdmits(m, c.id, ip))
+    .sort((a, b) => (a.dateCreated < b.dateCreated ? -1 : a.dateCreated > b.dateCreated ? 1 : 0))
+    .map((c) => findLogin(m, c.realm, c.username)!);
+}

@@ -6,7 +6,8 @@
 // snapshots and restores its three tables (the descriptor's state part).
 import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
 import { cidrProblem } from './cidr.ts';
-import { aclAdmits, findLogin, realmsOfUsername, type SipLogin } from './logins.ts';
+import { aclAdmits, findLogin, realmsOfUsername, trunksAt, type SipLogin } from './logins.ts';
+import { mayPresent } from './registrar.ts';
 import { digestHa1, digestHa1Sha256, realmOf, signJwt, WS_URL } from './digest.ts';
 import { Table } from '../../core/store.ts';
 import { iso } from '../../core/clock.ts';
@@ -137,6 +138,16 @@ export class SipAuthModel {
   /** The realms where `username` names a live login. */
   realmsOf(username: string): string[] {
     return realmsOfUsername(this, username);
+  }
+
+  /** Whether a login may present `number` as its caller id: allowedNumbers, else any number of its account. */
+  mayPresent(login: { accountId: string; allowedNumbers: readonly string[] }, number: string): boolean {
+    return mayPresent(this.rt.numbers, login, number);
+  }
+
+  /** The trunk credentials whose IP ACL admits `ip`, oldest first. */
+  trunksAt(ip: string): SipLogin[] {
+    return trunksAt(this, ip);
   }
 
   private requireAddon(accountId: string, what: string): void {

@@ -1,8 +1,9 @@
 // The platform's SIP server: what arrives on the SIP listener (UDP, TCP; simulator/sip-sockets.ts
 // frames it) and what it answers. A request is parsed (message.ts), checked for a truncated body,
 // matched against the transactions already answered, then handled by method: REGISTER by the
-// registrar, OPTIONS with the server's capabilities, ACK silently, BYE and CANCEL with 481 (no
-// dialog or transaction of theirs exists), any other method 501. Responses that match no client
+// registrar, INVITE, BYE and CANCEL by the calls on the wire (invite.ts, with the call handler
+// the calls family hands their calls to, call-handler.ts), OPTIONS with the server's
+// capabilities, ACK silently, any other method 501. Responses that match no client
 // transaction of the server are dropped (RFC 3261 §18.1.2). A defect while handling a request is
 // reported and answered 500; it never reaches the socket.
 import { createHash } from 'node:crypto';
@@ -13,11 +14,15 @@ import { parseSipMessage, type SipRequest } from './message.ts';
 import { NonceBook } from './nonces.ts';
 import type { SipServerModelScope } from './ports.ts';
 import { register } from './registrar.ts';
+import { Dialogs, type Dialog } from './dialogs.ts';
+import { SipCallsOnWire } from './invite.ts';
+import { sipCallHandler } from './call-handler.ts';
+import { writeAnswer } from './sdp.ts';
 import { MAX_MESSAGE_BYTES } from './schema.ts';
 import { badRequestForUnparsed, responseTo, warning, type Answer } from './response.ts';
 
 /** Methods the server answers (Allow), in the order it lists them. */
-export const ALLOWED_METHODS = ['REGISTER', 'OPTIONS', 'ACK', 'BYE', 'CANCEL'] as const;
+export const ALLOWED_METHODS = ['REGISTER', 'INVITE', 'ACK', 'BYE', 'CANCEL', 'OPTIONS'] as const;
 
 /** How the server hands a defect (a bug: a non-SIP error) to whoever reports it. */
 export type DefectSink = (error: unknown) => void;
@@ -26,18 +31,47 @@ export class SipServerModel {
   readonly bindings: Bindings;
   private readonly nonces: NonceBook;
   private readonly answered = new AnsweredRequests();
+  /** Calls placed on the wire, by dialog (live, like the nonces). */
+  readonly dialogs = new Dialogs();
+  private readonly wireCalls: SipCallsOnWire;
   /** Where the listener is; set by the socket adapter while it runs (not state). */
   listening: SipListening | null = null;
+  /** The listener's RTP port (the one every call's media uses), set by the adapter; 0 when none. */
+  mediaPort = 0;
 
   constructor(private readonly scope: SipServerModelScope) {
     this.bindings = new Bindings(scope);
     this.nonces = new NonceBook(() => `sip-nonce:${scope.seed}`);
+    const reply = (req: SipRequest, flow: Flow, send: (text: string) => void, answer: Answer) => {
+      const out = responseTo(req, flow, { ...answer, toTag: answer.toTag ?? this.toTag(req) });
+      if (answer.status >= 200) this.answered.remember(req, flow, out);
+      send(out);
+      return out;
+    };
+    const sdp = (d: Dialog) => writeAnswer({ host: this.listening?.host ?? '127.0.0.1', rtpPort: this.mediaPort, sessionId: d.localTag.replace(/\D/g, '').slice(0, 9) || '1', version: d.sdpVersion }, d.offer);
+    const listening = () => this.listening;
+    this.wireCalls = new SipCallsOnWire({
+      logins: scope.sipAuth,
+      nonces: this.nonces,
+      now: () => scope.clock.now(),
+      listening,
+      calls: scope.calls,
+      dialogs: this.dialogs,
+      toTag: (req) => this.toTag(req),
+      reply,
+      sdp,
+    });
+    scope.calls.handled.handlers.register(
+      'sip',
+      sipCallHandler({ dialogs: this.dialogs, facts: () => scope.calls.handled, reply, sdp, contact: (d) => this.wireCalls.contact(d), listening }),
+    );
   }
 
   /** Forgets transaction state that belongs to the previous state (reset, restore). */
   forgetTransactions(): void {
     this.nonces.clear();
     this.answered.clear();
+    this.dialogs.clear();
   }
 
   /** The tag the server puts in To for a dialog or transaction: derived, so the same request gets the same tag. */
@@ -68,7 +102,7 @@ export class SipServerModel {
     }
     let answer: Answer | undefined;
     try {
-      answer = this.handle(msg, flow, text);
+      answer = this.handle(msg, flow, text, send);
     } catch (e) {
       onDefect(e);
       answer = { status: 500, reason: 'Server Internal Error', headers: [['Warning', warning('internal simulator error')]] };
@@ -87,8 +121,8 @@ export class SipServerModel {
     send(responseTo(req, flow, { status: 513, reason: 'Message Too Large', headers: [['Warning', warning(`messages are read up to ${MAX_MESSAGE_BYTES} bytes`)]], toTag: this.toTag(req) }));
   }
 
-  private handle(req: SipRequest, flow: Flow, text: string): Answer | undefined {
-    if (req.method === 'ACK') return undefined; // never answered (RFC 3261 §17.2.1)
+  private handle(req: SipRequest, flow: Flow, text: string, send: (text: string) => void): Answer | undefined {
+    if (req.method === 'ACK') return undefined; // never answered (RFC 3261 §17.2.1, §13.2.2.4)
     const declared = req.header('content-length');
     if (declared !== undefined && Number(declared) > Buffer.byteLength(text, 'latin1') - (text.indexOf('\r\n\r\n') + 4)) {
       return { status: 400, reason: 'Bad Request', headers: [['Warning', warning(`the body is shorter than Content-Length ${declared}`)]] };
@@ -98,9 +132,12 @@ export class SipServerModel {
         return register({ logins: this.scope.sipAuth, nonces: this.nonces, bindings: this.bindings, now: () => this.scope.clock.now() }, req, flow);
       case 'OPTIONS':
         return { status: 200, reason: 'OK', headers: [['Allow', ALLOWED_METHODS.join(', ')], ['Accept', 'application/sdp']] };
+      case 'INVITE':
+        return this.wireCalls.invite(req, flow, send);
       case 'BYE':
+        return this.wireCalls.bye(req);
       case 'CANCEL':
-        return { status: 481, reason: 'Call/Transaction Does Not Exist' };
+        return this.wireCalls.cancel(req, flow, send);
       default:
         return { status: 501, reason: 'Not Implemented', headers: [['Allow', ALLOWED_METHODS.join(', ')]] };
     }

@@ -1,8 +1,11 @@
 // What the SIP server needs from others (core/scope.ts), and its clock job. SIP auth answers who
 // a login is (its credential, account, stored HA1s, whether it may authenticate now), whether a
-// credential's IP ACL admits an address, and records lastUsedAt (spec Authentication 6).
+// credential's IP ACL admits an address, which trunks an address speaks for, which caller ids a
+// login may present, and records lastUsedAt (spec Authentication 6). The calls family places the
+// calls INVITEs ask for, hangs them up, and hands them to the SIP server's call handler.
 import { Type } from '@sinclair/typebox';
 import { port, type ModelScope } from '../../core/scope.ts';
+import type { CallFacts, CallHandler } from '../calls/handlers.ts';
 
 /** A digest login as SIP auth resolves it (a WebRTC token stands for its parent credential). */
 export interface SipLoginView {
@@ -21,10 +24,24 @@ export interface SipLogins {
   admits(credentialId: string, ip: string | undefined): boolean;
   realmsOf(username: string): string[];
   markUsed(credentialId: string): void;
+  /** Whether the login may present `number` (domestic digits) as its caller id. */
+  mayPresent(login: SipLoginView, number: string): boolean;
+  /** Active, enabled credentials whose IP ACL admits `ip`, oldest first. */
+  trunksAt(ip: string): SipLoginView[];
+}
+
+/** The calls family as the SIP server uses it (calls/handlers.ts: the handler seam). */
+export interface SipCalls {
+  /** Places an outbound call for a handler; a refusal throws the API error createCall would. */
+  placeForHandler(accountId: string, input: { From: string; To: string; handler: { kind: 'sip'; target: string } }): { id: string };
+  /** Hangs up a connected call, cancels one not yet answered; an ended call throws. */
+  hangUp(accountId: string, callId: string): unknown;
+  readonly handled: CallFacts & { readonly handlers: { register(kind: 'sip', handler: CallHandler): void } };
 }
 
 export const needs = {
   sipAuth: port<SipLogins>(),
+  calls: port<SipCalls>(),
 };
 
 /** Its job kind: a registration binding reaches its expiry (names and payloads are in snapshots: keep them). */
