@@ -5,6 +5,7 @@
 import type { DigestAlgorithm } from './digest.ts';
 import { ipInCidr } from './cidr.ts';
 import type { SipAuthModel } from './model.ts';
+import type { NumberOwner } from './ports.ts';
 
 export interface SipLogin {
   /** The credential that authenticates (for a WebRTC token, its parent). */
@@ -77,4 +78,9 @@ export function trunksAt(m: SipAuthModel, ip: string): SipLogin[] {
     .filter((c) => c.ipAclId !== null && c.enabled && c.status === 'active' && aclAdmits(m, c.id, ip))
     .sort((a, b) => (a.dateCreated < b.dateCreated ? -1 : a.dateCreated > b.dateCreated ? 1 : 0))
     .map((c) => findLogin(m, c.realm, c.username)!);
+}
+
+/** Whether a login may present `from` as its caller number: in allowedNumbers, or (empty list) a number of its account. */
+export function mayPresent(numbers: NumberOwner, login: { accountId: string; allowedNumbers: readonly string[] }, from: string): boolean {
+  return login.allowedNumbers.length > 0 ? login.allowedNumbers.includes(from) : numbers.ownerOf(from) === login.accountId;
 }

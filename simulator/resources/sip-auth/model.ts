@@ -6,8 +6,7 @@
 // snapshots and restores its three tables (the descriptor's state part).
 import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
 import { cidrProblem } from './cidr.ts';
-import { aclAdmits, findLogin, realmsOfUsername, trunksAt, type SipLogin } from './logins.ts';
-import { mayPresent } from './registrar.ts';
+import { aclAdmits, findLogin, mayPresent, realmsOfUsername, trunksAt, type SipLogin } from './logins.ts';
 import { digestHa1, digestHa1Sha256, realmOf, signJwt, WS_URL } from './digest.ts';
 import { Table } from '../../core/store.ts';
 import { iso } from '../../core/clock.ts';

@@ -2,7 +2,7 @@
 // would get (spec Authentication 6), with a plain password instead of a digest exchange.
 import { normalizePhone } from '../../core/phone.ts';
 import { digestHa1 } from './digest.ts';
-import { aclAdmits, findLogin } from './logins.ts';
+import { aclAdmits, findLogin, mayPresent } from './logins.ts';
 import type { SipAuthModel } from './model.ts';
 import type { NumberOwner } from './ports.ts';
 
@@ -14,11 +14,6 @@ export interface SipAuthAttempt {
   password: string;
   sourceIp?: string;
   fromNumber?: string;
-}
-
-/** Whether a login may present `from` as its caller number: in allowedNumbers, or (empty list) a number of its account. */
-export function mayPresent(numbers: NumberOwner, login: { accountId: string; allowedNumbers: readonly string[] }, from: string): boolean {
-  return login.allowedNumbers.length > 0 ? login.allowedNumbers.includes(from) : numbers.ownerOf(from) === login.accountId;
 }
 
 /**
