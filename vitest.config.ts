@@ -18,6 +18,7 @@ export const WHOLE_SUITE_ONLY = [
   'simulator/test/http-edge.test.ts', // a spawned simulator
   'bin/test/cli.test.ts', // spawned `npm start`
   'simulator/test/openapi.test.ts', // the spawned OpenAPI linter
+  'simulator/test/sip-sipp.test.ts', // SIPp as a child process
 ];
 
 /** Long files first (a fresh clone has no timings yet), then vitest's own order. */

@@ -7,7 +7,7 @@ import { runtimeOf } from '../simulator/internal.ts';
 
 const USAGE = `usage: npm start -- [--port 4010] [--host 127.0.0.1] [--seed N] [--fixture fixtures/default.yaml]
                     [--clock manual|realtime[:speed]] [--control-token T] [--max-body-bytes N]
-                    [--max-snapshot-bytes N] [--sip-port N] [--strict-egress] [--webhook-strict] [--webhook-timeout-ms 10000] [--mcp-timeout-ms 10000]`;
+                    [--max-snapshot-bytes N] [--sip-port N] [--sip-digest sha-256,md5] [--strict-egress] [--webhook-strict] [--webhook-timeout-ms 10000] [--mcp-timeout-ms 10000]`;
 
 function fail(message: string): never {
   process.stderr.write(`sim: ${message}\n`);
@@ -34,6 +34,7 @@ async function main(): Promise<void> {
         'max-body-bytes': { type: 'string' },
         'max-snapshot-bytes': { type: 'string' },
         'sip-port': { type: 'string' },
+        'sip-digest': { type: 'string' },
         'webhook-strict': { type: 'boolean', default: false },
         'strict-egress': { type: 'boolean', default: false },
         'mcp-timeout-ms': { type: 'string' },
@@ -56,6 +57,8 @@ async function main(): Promise<void> {
   const webhookTimeoutMs = integer('webhook-timeout-ms', args['webhook-timeout-ms'], 1, 600_000);
   const mcpTimeoutMs = integer('mcp-timeout-ms', args['mcp-timeout-ms'], 1, 120_000);
   const sipPort = integer('sip-port', args['sip-port'], 0, 65535);
+  const sipDigest = args['sip-digest'] === undefined ? undefined : args['sip-digest'].split(',').map((a) => a.trim().toUpperCase());
+  if (sipDigest && (sipDigest.length === 0 || sipDigest.some((a) => a !== 'SHA-256' && a !== 'MD5'))) fail(`--sip-digest lists sha-256 and/or md5 (in the order offered), got ${args['sip-digest']}`);
   let clock;
   try {
     clock = parseClockMode(args.clock);
@@ -95,7 +98,7 @@ async function main(): Promise<void> {
   let sipListener;
   if (sipPort !== undefined) {
     try {
-      sipListener = await sim.listenSip(sipPort, args.host);
+      sipListener = await sim.listenSip(sipPort, args.host, { digest: sipDigest as ('SHA-256' | 'MD5')[] | undefined });
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       await server.close();
@@ -126,7 +129,7 @@ async function main(): Promise<void> {
     `  control: ${server.url}/_sim${args['control-token'] ? ' (needs the control token)' : ''}`,
     `  openapi: ${server.url}/openapi.json`,
     `  inspector: ${server.url}/_sim/ui (open it in a browser)`,
-    `  sip:     ${sipListener ? `udp ${sipListener.host}:${sipListener.udp}, tcp ${sipListener.host}:${sipListener.tcp} (registrar; realm <accountId in lowercase>.sip.claw-ops.com)` : 'off (--sip-port N to listen for SIP clients)'}`,
+    `  sip:     ${sipListener ? `udp ${sipListener.host}:${sipListener.udp}, tcp ${sipListener.host}:${sipListener.tcp}, rtp ${sipListener.rtp} (registrar and calls; realm <accountId in lowercase>.sip.claw-ops.com)` : 'off (--sip-port N to listen for SIP clients)'}`,
     `  egress:  ${rt.egress.strict ? 'strict (as the real service: https:443 for MCP, no internal addresses)' : 'local servers allowed (webhooks, MCP)'}`,
     `  webhooks: timeout ${rt.webhookEngine.timeoutMs} ms; MCP tests: ${rt.mcpRunner.timeoutMs} ms`,
     '',

@@ -57,6 +57,11 @@ export interface ListeningServer {
   close(): Promise<void>;
 }
 
+export interface SipListenOptions {
+  /** Digest challenges offered, in order (default SHA-256 then MD5; `['MD5']` for clients that read only the topmost and know no SHA-256). */
+  digest?: readonly ('SHA-256' | 'MD5')[];
+}
+
 export interface SipListener {
   host: string;
   /** The UDP port. */
@@ -76,7 +81,7 @@ export interface Simulator {
   /** Serves over HTTP; port 0 picks a free port. Loopback by default. */
   listen(port?: number, host?: string): Promise<ListeningServer>;
   /** Starts the SIP listener (UDP and TCP; port 0 picks a free one, loopback by default); one at a time. */
-  listenSip(port?: number, host?: string): Promise<SipListener>;
+  listenSip(port?: number, host?: string, options?: SipListenOptions): Promise<SipListener>;
   /** The control plane as functions (same code paths as /_sim). */
   control: SimulatorControl;
   clock: { now(): string; mode: ClockMode; advance(by: { seconds: number } | { to: string }): Promise<{ now: string; fired: number }> };
@@ -218,7 +223,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
           }),
       };
     },
-    async listenSip(port = 0, host = '127.0.0.1') {
+    async listenSip(port = 0, host = '127.0.0.1', options = {}) {
+      const digest = options.digest ?? ['SHA-256', 'MD5'];
+      if (digest.length === 0 || digest.some((a) => a !== 'SHA-256' && a !== 'MD5') || new Set(digest).size !== digest.length) {
+        throw new Error(`digest must list SHA-256 and/or MD5 once each, got ${JSON.stringify(digest)}`);
+      }
       if (sip) throw new Error(`the SIP listener already runs on ${sip.host} (udp ${sip.udp}, tcp ${sip.tcp})`);
       const model = rt.sipServer;
       const sockets = await listenSip(
@@ -235,6 +244,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       sip = sockets;
       model.listening = { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp };
       model.mediaPort = sockets.rtp;
+      model.challengeAlgorithms = [...digest];
       return { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp, rtp: sockets.rtp, close: async () => (sip === sockets ? stopSip() : undefined) };
     },
     control: {

@@ -9,6 +9,7 @@ import type { Flow } from './flow.ts';
 import type { SipRequest, SipUri } from './message.ts';
 import type { NonceBook } from './nonces.ts';
 import type { SipLoginView, SipLogins } from './ports.ts';
+import type { DigestAlgorithm } from '../sip-auth/digest.ts';
 import { challengeHeaders, parseDigestCredentials, responseMatches, supportedAlgorithm, type DigestCredentials } from './digest.ts';
 import { warning, type Answer } from './response.ts';
 
@@ -23,6 +24,8 @@ export interface AuthParts {
   logins: SipLogins;
   nonces: NonceBook;
   now(): number;
+  /** The challenges offered, in order (the listener's setting). */
+  algorithms(): readonly DigestAlgorithm[];
 }
 
 /**
@@ -44,7 +47,7 @@ export function authenticate(p: AuthParts, req: SipRequest, flow: Flow, realm: s
       status: kind === 'www' ? 401 : 407,
       reason: kind === 'www' ? 'Unauthorized' : 'Proxy Authentication Required',
       headers: [
-        ...challengeHeaders(realm, p.nonces.issue(realm, p.now()), stale).map((v) => [kind === 'www' ? 'WWW-Authenticate' : 'Proxy-Authenticate', v] as const),
+        ...challengeHeaders(realm, p.nonces.issue(realm, p.now()), stale, p.algorithms()).map((v) => [kind === 'www' ? 'WWW-Authenticate' : 'Proxy-Authenticate', v] as const),
         ['Warning', warning(why)],
       ],
     });

@@ -21,9 +21,13 @@ export interface DigestCredentials {
   cnonce: string | undefined;
 }
 
-/** The WWW-Authenticate values of one challenge: one per algorithm, sharing the nonce. */
-export function challengeHeaders(realm: string, nonce: string, stale: boolean): string[] {
-  return CHALLENGE_ALGORITHMS.map((a) => `Digest realm="${realm}", nonce="${nonce}", algorithm=${a}, qop="auth"${stale ? ', stale=true' : ''}`);
+/**
+ * The WWW-Authenticate values of one challenge: one per algorithm offered, in that order, sharing
+ * the nonce. `MD5` alone (or first) serves clients that read only the topmost challenge and know
+ * no SHA-256 (SIPp 3.6, older phones): `sim.listenSip(port, host, { digest })`, `--sip-digest`.
+ */
+export function challengeHeaders(realm: string, nonce: string, stale: boolean, algorithms: readonly DigestAlgorithm[] = CHALLENGE_ALGORITHMS): string[] {
+  return algorithms.map((a) => `Digest realm="${realm}", nonce="${nonce}", algorithm=${a}, qop="auth"${stale ? ', stale=true' : ''}`);
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+/;

@@ -18,6 +18,8 @@ import { Dialogs, type Dialog } from './dialogs.ts';
 import { SipCallsOnWire } from './invite.ts';
 import { sipCallHandler } from './call-handler.ts';
 import { writeAnswer } from './sdp.ts';
+import { CHALLENGE_ALGORITHMS } from './digest.ts';
+import type { DigestAlgorithm } from '../sip-auth/digest.ts';
 import { MAX_MESSAGE_BYTES } from './schema.ts';
 import { badRequestForUnparsed, responseTo, warning, type Answer } from './response.ts';
 
@@ -38,6 +40,8 @@ export class SipServerModel {
   listening: SipListening | null = null;
   /** The listener's RTP port (the one every call's media uses), set by the adapter; 0 when none. */
   mediaPort = 0;
+  /** The digest challenges offered, in order (the listener's setting, not state). */
+  challengeAlgorithms: readonly DigestAlgorithm[] = CHALLENGE_ALGORITHMS;
 
   constructor(private readonly scope: SipServerModelScope) {
     this.bindings = new Bindings(scope);
@@ -54,6 +58,7 @@ export class SipServerModel {
       logins: scope.sipAuth,
       nonces: this.nonces,
       now: () => scope.clock.now(),
+      algorithms: () => this.challengeAlgorithms,
       listening,
       calls: scope.calls,
       dialogs: this.dialogs,
@@ -129,7 +134,7 @@ export class SipServerModel {
     }
     switch (req.method) {
       case 'REGISTER':
-        return register({ logins: this.scope.sipAuth, nonces: this.nonces, bindings: this.bindings, now: () => this.scope.clock.now() }, req, flow);
+        return register({ logins: this.scope.sipAuth, nonces: this.nonces, bindings: this.bindings, now: () => this.scope.clock.now(), algorithms: () => this.challengeAlgorithms }, req, flow);
       case 'OPTIONS':
         return { status: 200, reason: 'OK', headers: [['Allow', ALLOWED_METHODS.join(', ')], ['Accept', 'application/sdp']] };
       case 'INVITE':
