@@ -237,6 +237,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
             model.receive(text, flow, send, onDefect);
           },
           tooLarge: (head, flow, send) => model.tooLarge(head, flow, send),
+          media: (packet, address, peerPort) => model.receiveMedia(packet, address, peerPort),
         },
         port,
         host,

@@ -3,6 +3,7 @@
 // usage; 100/180/200 with an SDP answer in PCMU; BYE, CANCEL, re-INVITE; the phone hanging up
 // sends a BYE; the final code of a call never answered is the call's sipResponseCode; refusals
 // (caller id, destination, media, password) place nothing.
+import dgram from 'node:dgram';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { harness } from './helpers.ts';
 import { SipTestClient } from './sip-client.ts';
@@ -121,6 +122,55 @@ describe('an INVITE from a credential', () => {
     expect(byeFromServer).toContain(`Call-ID: ${d.callId}`);
     expect((await calls())[0]).toMatchObject({ status: 'completed', duration: 10, hangupSource: 'callee', sipResponseCode: 200 });
     expect((await bye(udp, d, toOf(ok))).status).toBe(481);
+  });
+});
+
+describe('media', () => {
+  it('records what the client sends over RTP (PCMU, placed by timestamp, a lost packet as silence) into the call\'s recording', async () => {
+    await credential();
+    await script('01081000010', 'delivered');
+    const rtp = dgram.createSocket('udp4');
+    await new Promise<void>((resolve) => rtp.bind(0, '127.0.0.1', () => resolve()));
+    const port = rtp.address().port;
+    const d = await invite(udp, { to: '01081000010', from: ACME_NUMBER, ...as, body: offer(port) });
+    await advance(4);
+    expect((await udp.next()).status).toBe(180);
+    const ok = await udp.next();
+    ack(udp, d, toOf(ok));
+    // 50 packets of 20 ms; packet 10 is lost; a packet from another port is not this call's.
+    const payload = (i: number) => Buffer.alloc(160, 0x10 + (i % 64));
+    const packet = (i: number, pt = 0) => {
+      const head = Buffer.alloc(12);
+      head[0] = 0x80;
+      head[1] = pt;
+      head.writeUInt16BE(i, 2);
+      head.writeUInt32BE(1000 + i * 160, 4);
+      head.writeUInt32BE(0x5151, 8);
+      return Buffer.concat([head, payload(i)]);
+    };
+    const send = (b: Buffer, s = rtp) => new Promise<void>((resolve) => s.send(b, sip.rtp, '127.0.0.1', () => resolve()));
+    for (let i = 0; i < 50; i++) if (i !== 10) await send(packet(i));
+    await send(packet(60, 101)); // telephone-event: not audio
+    const stranger = dgram.createSocket('udp4');
+    await send(packet(70), stranger);
+    stranger.close();
+    await new Promise((r) => setTimeout(r, 100)); // datagrams on loopback: let them arrive
+    await advance(5);
+    expect((await bye(udp, d, toOf(ok))).status).toBe(200);
+    rtp.close();
+    const [row] = await calls();
+    expect(row.recordingUrl).not.toBeNull();
+    const wav = await h.call('GET', h.acme(`/recordings/${row.callId}`));
+    expect(wav.status, wav.text).toBe(200);
+    const bytes = Buffer.from(wav.bytes!);
+    expect(bytes.subarray(0, 4).toString()).toBe('RIFF');
+    const samples = (bytes.length - 44) / 2;
+    expect(samples).toBe(50 * 160);
+    const { decode } = await import('../peers/speech/mulaw.ts');
+    const at = (i: number) => bytes.readInt16LE(44 + i * 160 * 2);
+    expect(at(3)).toBe(decode(payload(3))[0]);
+    expect(at(49)).toBe(decode(payload(49))[0]);
+    expect(at(10)).toBe(decode(Buffer.from([0xff]))[0]); // the lost packet: silence
   });
 });
 

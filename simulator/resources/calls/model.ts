@@ -204,7 +204,8 @@ export class CallsModel {
    * A call a registered handler places itself (a SIP client's INVITE, handlers.ts): the checks of
    * createCall that apply (To domestic, From the account's, the handler's own check, the
    * subscription, the opt-out list), then the same record, carrier outcome and usage; the handler
-   * takes the call when it is answered. A refusal stores nothing.
+   * takes the call when it is answered, and the call is recorded whole from the answer (the
+   * handler may hand the recordings its audio). A refusal stores nothing.
    */
   placeForHandler(accountId: string, input: { From: string; To: string; handler: NonNullable<CallRow['handler']> }): CallRow {
     const to = normalizePhone(input.To, 'To');
@@ -214,7 +215,7 @@ export class CallsModel {
     handler.check(accountId, input.handler.target);
     this.outbound.requireSubscription(accountId);
     this.outbound.refuseOptedOut(accountId, to, 'call');
-    return this.place(accountId, from, to, undefined, null, { caller: from, callee: to }, { handler: { ...input.handler }, context: null, dictionaryId: null });
+    return this.place(accountId, from, to, undefined, null, { caller: from, callee: to }, { handler: { ...input.handler }, context: null, dictionaryId: null, conversation: [] });
   }
 
   /** Stores a checked outbound call as queued, hands it to the carrier and schedules its ringing. */

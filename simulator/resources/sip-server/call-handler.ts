@@ -10,6 +10,7 @@ import type { Dialog, Dialogs } from './dialogs.ts';
 import type { SipListening } from './flow.ts';
 import type { SipRequest } from './message.ts';
 import { SERVER_NAME, type Answer } from './response.ts';
+import type { CallMedia } from './media.ts';
 
 /** Reason phrases of the final codes a call can end with (RFC 3261 §21). */
 const REASONS: Record<number, string> = {
@@ -27,6 +28,7 @@ export interface HandlerParts {
   sdp(d: Dialog): string;
   contact(d: Dialog): string;
   listening(): SipListening | null;
+  media: CallMedia;
 }
 
 /** The BYE the server sends in a dialog it ends (RFC 3261 §15.1.1): From and To swapped, its own CSeq and branch. */
@@ -73,6 +75,7 @@ export function sipCallHandler(p: HandlerParts): CallHandler {
       if (!d) return;
       const wasEarly = d.state === 'early';
       p.dialogs.forget(d);
+      p.media.stop(callId);
       if (wasEarly) {
         const code = p.facts().outcome(callId)?.sipResponseCode ?? 500;
         const status = code >= 300 ? code : 500;

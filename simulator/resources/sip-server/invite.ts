@@ -16,6 +16,7 @@ import type { SipRequest } from './message.ts';
 import type { Dialog, Dialogs } from './dialogs.ts';
 import type { SipCalls, SipLogins } from './ports.ts';
 import { readOffer, type AudioOffer } from './sdp.ts';
+import type { CallMedia } from './media.ts';
 import { callerOf, callerNumber, type WhoParts } from './who.ts';
 
 export interface InviteParts extends WhoParts {
@@ -28,6 +29,7 @@ export interface InviteParts extends WhoParts {
   reply(req: SipRequest, flow: Flow, send: (text: string) => void, answer: Answer): string;
   /** The server's SDP for the dialog (its answer to `offer`, or its own offer). */
   sdp(d: Dialog): string;
+  media: CallMedia;
 }
 
 const forbid = (why: string): Answer => ({ status: 403, reason: 'Forbidden', headers: [['Warning', warning(why)]] });
@@ -96,6 +98,7 @@ export class SipCallsOnWire {
       endedByClient: false,
       localCseq: 0,
     });
+    if (media.offer) this.p.media.expect(callId, media.offer.address, media.offer.port);
     return undefined;
   }
 
@@ -107,6 +110,7 @@ export class SipCallsOnWire {
     const media = offerOf(req);
     if ('answer' in media) return media.answer;
     d.offer = media.offer ?? d.offer;
+    if (media.offer) this.p.media.expect(d.callId, media.offer.address, media.offer.port);
     d.sdpVersion += 1;
     return { status: 200, reason: 'OK', toTag: d.localTag, headers: [['Contact', this.contact(d)]], body: { type: 'application/sdp', text: this.p.sdp(d) } };
   }

@@ -18,6 +18,7 @@ import { Dialogs, type Dialog } from './dialogs.ts';
 import { SipCallsOnWire } from './invite.ts';
 import { sipCallHandler } from './call-handler.ts';
 import { writeAnswer } from './sdp.ts';
+import { CallMedia } from './media.ts';
 import { CHALLENGE_ALGORITHMS } from './digest.ts';
 import type { DigestAlgorithm } from '../sip-auth/digest.ts';
 import { MAX_MESSAGE_BYTES } from './schema.ts';
@@ -35,6 +36,8 @@ export class SipServerModel {
   private readonly answered = new AnsweredRequests();
   /** Calls placed on the wire, by dialog (live, like the nonces). */
   readonly dialogs = new Dialogs();
+  /** What their clients sent on the RTP port (live). */
+  readonly media = new CallMedia();
   private readonly wireCalls: SipCallsOnWire;
   /** Where the listener is; set by the socket adapter while it runs (not state). */
   listening: SipListening | null = null;
@@ -65,10 +68,12 @@ export class SipServerModel {
       toTag: (req) => this.toTag(req),
       reply,
       sdp,
+      media: this.media,
     });
+    scope.recordings.provideAudio((callId) => this.media.wav(callId));
     scope.calls.handled.handlers.register(
       'sip',
-      sipCallHandler({ dialogs: this.dialogs, facts: () => scope.calls.handled, reply, sdp, contact: (d) => this.wireCalls.contact(d), listening }),
+      sipCallHandler({ dialogs: this.dialogs, facts: () => scope.calls.handled, reply, sdp, contact: (d) => this.wireCalls.contact(d), listening, media: this.media }),
     );
   }
 
@@ -77,6 +82,12 @@ export class SipServerModel {
     this.nonces.clear();
     this.answered.clear();
     this.dialogs.clear();
+    this.media.clear();
+  }
+
+  /** A datagram on the RTP port (the socket adapter's). */
+  receiveMedia(packet: Buffer, address: string, port: number): void {
+    this.media.packet(packet, address, port);
   }
 
   /** The tag the server puts in To for a dialog or transaction: derived, so the same request gets the same tag. */

@@ -39,9 +39,15 @@ export interface SipCalls {
   readonly handled: CallFacts & { readonly handlers: { register(kind: 'sip', handler: CallHandler): void } };
 }
 
+/** Whole-call recordings: the SIP server hands the recordings family what its clients sent. */
+export interface CallAudio {
+  provideAudio(source: (callId: string) => Buffer | undefined): void;
+}
+
 export const needs = {
   sipAuth: port<SipLogins>(),
   calls: port<SipCalls>(),
+  recordings: port<CallAudio>(),
 };
 
 /** Its job kind: a registration binding reaches its expiry (names and payloads are in snapshots: keep them). */
