@@ -1,16 +1,17 @@
 // Real SIP software against the listener: SIPp (Debian `sip-tester`, installed by .ci/run) runs
 // the scenarios in simulator/test/sipp/ as a child process: a register through the digest
 // challenge, a register refused for a wrong password, and an outbound call (407, 100/180/200
-// with SDP, ACK, BYE) whose record the API then shows. The simulator runs its clock in realtime
+// with SDP, ACK, a tone over RTP, BYE) whose record and recording the API then shows. The simulator runs its clock in realtime
 // (ten times faster), as a PBX would meet it. SIPp 3.6 answers only MD5 and reads only the
 // topmost challenge, so the listener offers MD5 (docs/decisions.md "SIP on the wire", Digest).
 // Where SIPp is missing this file skips, saying so loudly.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { harness } from './helpers.ts';
+import { decode, encode } from '../peers/speech/mulaw.ts';
 import type { SipListener } from '../index.ts';
 
 const SIPP = process.env.SIPP_PATH ?? '/usr/bin/sipp';
@@ -28,9 +29,13 @@ interface SippRun {
   errors: string;
 }
 
+/** A 440 Hz tone of `seconds`, 8 kHz: its samples, and as SIPp's rtp_stream plays it (raw mu-law bytes: SIPp 3.6 sends a file's every byte). */
+const tone = (seconds: number) => Int16Array.from({ length: seconds * 8000 }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 8000)));
+
 /** Runs one scenario for one call; resolves with SIPp's exit code (0: every step as the scenario says) and its traces. */
 function sipp(port: number, scenario: string, args: string[]): Promise<SippRun> {
   const dir = mkdtempSync(join(tmpdir(), 'sipp-'));
+  writeFileSync(join(dir, 'audio.ulaw'), encode(tone(1)));
   const messages = join(dir, 'messages.log');
   const errors = join(dir, 'errors.log');
   const all = [`127.0.0.1:${port}`, '-sf', join(SCENARIOS, scenario), ...args, '-m', '1', '-i', '127.0.0.1', '-p', '0', '-mp', '0', '-nostdin', '-timeout', '20', '-trace_msg', '-message_file', messages, '-trace_err', '-error_file', errors];
@@ -79,7 +84,7 @@ describe.skipIf(!available)('SIPp against the SIP listener', () => {
     expect((await sipp(sip.udp, 'register.xml', ['-s', 'desk_01', '-set', 'realm', REALM, '-au', 'desk_01', '-ap', 'not the password'])).code).not.toBe(0);
   });
 
-  it('places an outbound call: 407, 100, 180, 200 with SDP, ACK, BYE; the call record is completed with SIP 200', async () => {
+  it('places an outbound call with media: 407, 100, 180, 200 with SDP, ACK, a second of tone over RTP, BYE; the record is completed with SIP 200 and its recording holds the tone', async () => {
     const run = await sipp(sip.udp, 'uac-call.xml', ['-s', '01081000001', '-set', 'realm', REALM, '-set', 'caller', '07012340001', '-d', '2000', '-au', 'desk_01', '-ap', PASSWORD]);
     expect(run.code, run.errors + run.messages).toBe(0);
     expect(statusLines(run)).toEqual(['INVITE', 'SIP/2.0 407 Proxy Authentication Required', 'ACK', 'INVITE', 'SIP/2.0 100 Trying', 'SIP/2.0 180 Ringing', 'SIP/2.0 200 OK', 'ACK', 'BYE', 'SIP/2.0 200 OK']);
@@ -89,5 +94,13 @@ describe.skipIf(!available)('SIPp against the SIP listener', () => {
     expect(calls[0]).toMatchObject({ direction: 'outbound', from: '07012340001', to: '01081000001', status: 'completed', sipResponseCode: 200, hangupSource: 'caller' });
     // 2 s of wall time at ten times speed, give or take the machine's load.
     expect(calls[0].duration).toBeGreaterThanOrEqual(15);
+    const wav = await h.call('GET', h.acme(`/recordings/${calls[0].callId}`));
+    expect(wav.status, wav.text).toBe(200);
+    const pcm = Buffer.from(wav.bytes!).subarray(44);
+    const heard = pcm.length / 2;
+    expect(heard).toBe(8000); // one second: 50 packets of 160 samples
+    // The tone as it went over the wire (mu-law), sample for sample.
+    const sent = decode(encode(tone(1)));
+    for (const i of [0, 1, 17, 4000, 7999]) expect(pcm.readInt16LE(i * 2), `sample ${i}`).toBe(sent[i]);
   });
 });
