@@ -179,6 +179,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     sip = undefined;
     rt.sipServer.listening = null;
     rt.sipServer.mediaPort = 0;
+    rt.sipServer.sendDatagram = null;
     if (s) await s.close();
   };
 
@@ -245,6 +246,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       sip = sockets;
       model.listening = { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp };
       model.mediaPort = sockets.rtp;
+      model.sendDatagram = sockets.sendUdp;
       model.challengeAlgorithms = [...digest];
       return { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp, rtp: sockets.rtp, close: async () => (sip === sockets ? stopSip() : undefined) };
     },

@@ -22,6 +22,8 @@ export interface SipHost {
 export interface SipSockets extends SipListening {
   /** The RTP port every call's media uses (one socket; calls are told apart by the peer's address). */
   rtp: number;
+  /** Sends a datagram from the SIP UDP port (the server's own requests: INVITE to a route, BYE). */
+  sendUdp(address: string, port: number, text: string): void;
   close(): Promise<void>;
 }
 
@@ -105,6 +107,7 @@ export async function listenSip(host: SipHost, port: number, address: string): P
     udp: socket.address().port,
     tcp: tcpPort,
     rtp: rtp.address().port,
+    sendUdp: (to, toPort, text) => socket.send(Buffer.from(text, 'latin1'), toPort, to),
     close: async () => {
       for (const c of connections.values()) c.destroy();
       connections.clear();

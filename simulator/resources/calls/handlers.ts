@@ -57,6 +57,11 @@ export interface CallHandler {
   check(accountId: string, target: string): void;
   /** Inbound calls: whether the handler takes calls to this number whatever its routing (a connected SDK). */
   claims?(accountId: string, number: string): boolean;
+  /**
+   * Inbound calls it handles that it rings itself (SIP devices): instead of being answered by the
+   * platform, the ringing call is offered; the handler then picks it up or refuses it (CallActions).
+   */
+  offer?(call: Omit<HandledCall, 'answeredAt'>): void;
   /** An outbound call it handles started ringing (the Agent SDK's call.ringing); `answeredAt` is not known yet. */
   ringing?(call: Omit<HandledCall, 'answeredAt'>): void;
   answered(call: HandledCall): void;
@@ -84,6 +89,14 @@ export interface CallActions {
   transfer(callId: string, request: TransferInput, progress?: (p: LegProgress) => void): { started: true } | { started: false; status: string; reason: string };
   /** Adds the caller to the account's opt-out list: source agent, sourceRef the call id. */
   optOut(callId: string, channel: 'call' | 'message'): void;
+}
+
+/** What a handler that rings its own device (`offer`) does with the offered call. */
+export interface OfferedCallActions {
+  /** The offered call is answered now (its device picked up). */
+  pickUp(callId: string): void;
+  /** The offered call is not answered: it ends as `ending`, ended by `source`. */
+  refuse(callId: string, ending: 'busy' | 'no-answer' | 'rejected' | 'failed', source: 'callee' | 'carrier'): void;
 }
 
 /** What a handler may read of its call besides acting on it (the Agent SDK's call.ended, its phone's speech). */

@@ -125,6 +125,7 @@ export class CallsModel {
       calls: () => this.calls,
       legs: this.legs,
       end: (row, ending, source, cause) => this.progress.end(this.progress.dropWalk(row), ending, source, cause),
+      answer: (row) => this.progress.answerOffered(row.id),
     });
     this.legs.onMoved = (row, leg) => this.handled.legMoved(row, leg);
     rt.carrier.onOutcome('call', (d) => this.progress.carrierReported(d));

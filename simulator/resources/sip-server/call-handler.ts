@@ -11,6 +11,7 @@ import type { SipListening } from './flow.ts';
 import type { SipRequest } from './message.ts';
 import { SERVER_NAME, type Answer } from './response.ts';
 import type { CallMedia } from './media.ts';
+import type { SipOffers } from './offers.ts';
 
 /** Reason phrases of the final codes a call can end with (RFC 3261 §21). */
 const REASONS: Record<number, string> = {
@@ -29,6 +30,7 @@ export interface HandlerParts {
   contact(d: Dialog): string;
   listening(): SipListening | null;
   media: CallMedia;
+  offers: SipOffers;
 }
 
 /** The BYE the server sends in a dialog it ends (RFC 3261 §15.1.1): From and To swapped, its own CSeq and branch. */
@@ -59,6 +61,7 @@ export function sipCallHandler(p: HandlerParts): CallHandler {
   };
   return {
     check: () => {}, // the INVITE was authenticated before the call was placed
+    offer: (call) => p.offers.offer(call), // a number routed sip or softphone (offers.ts)
     ringing(call) {
       const d = early(call.callId);
       if (d) d.lastProvisional = p.reply(d.invite, d.flow, d.send, { status: 180, reason: 'Ringing', toTag: d.localTag });
@@ -71,6 +74,7 @@ export function sipCallHandler(p: HandlerParts): CallHandler {
     },
     transferProgress: () => {}, // the SIP client starts no transfer legs through the seam
     ended(callId) {
+      p.offers.ended(callId);
       const d = p.dialogs.ofCall(callId);
       if (!d) return;
       const wasEarly = d.state === 'early';

@@ -19,6 +19,7 @@ import { SipCallsOnWire } from './invite.ts';
 import { sipCallHandler } from './call-handler.ts';
 import { writeAnswer } from './sdp.ts';
 import { CallMedia } from './media.ts';
+import { SipOffers } from './offers.ts';
 import { CHALLENGE_ALGORITHMS } from './digest.ts';
 import type { DigestAlgorithm } from '../sip-auth/digest.ts';
 import { MAX_MESSAGE_BYTES } from './schema.ts';
@@ -38,6 +39,10 @@ export class SipServerModel {
   readonly dialogs = new Dialogs();
   /** What their clients sent on the RTP port (live). */
   readonly media = new CallMedia();
+  /** Inbound calls offered to SIP routes and devices (live). */
+  readonly offers: SipOffers;
+  /** Sends a datagram from the listener's UDP port (set by the socket adapter while it runs). */
+  sendDatagram: ((address: string, port: number, text: string) => void) | null = null;
   private readonly wireCalls: SipCallsOnWire;
   /** Where the listener is; set by the socket adapter while it runs (not state). */
   listening: SipListening | null = null;
@@ -71,9 +76,22 @@ export class SipServerModel {
       media: this.media,
     });
     scope.recordings.provideAudio((callId) => this.media.wav(callId));
+    this.offers = new SipOffers({
+      calls: scope.calls,
+      routes: scope.sipEndpoints,
+      bindings: this.bindings,
+      media: this.media,
+      seed: () => scope.seed,
+      now: () => scope.clock.now(),
+      schedule: (at, callId, attempt) => void scope.jobs.schedule('sipServer.offerTimeout', at, { callId, attempt }),
+      listening,
+      sendUdp: (address, port, text) => (this.sendDatagram ? (this.sendDatagram(address, port, text), true) : false),
+      sdpOffer: (callId) => writeAnswer({ host: this.listening?.host ?? '127.0.0.1', rtpPort: this.mediaPort, sessionId: String(parseInt(createHash('sha256').update(callId).digest('hex').slice(0, 8), 16)), version: 1 }, undefined),
+    });
+    scope.jobs.on('sipServer.offerTimeout', (p) => this.offers.timeout(p.callId, p.attempt));
     scope.calls.handled.handlers.register(
       'sip',
-      sipCallHandler({ dialogs: this.dialogs, facts: () => scope.calls.handled, reply, sdp, contact: (d) => this.wireCalls.contact(d), listening, media: this.media }),
+      sipCallHandler({ dialogs: this.dialogs, facts: () => scope.calls.handled, reply, sdp, contact: (d) => this.wireCalls.contact(d), listening, media: this.media, offers: this.offers }),
     );
   }
 
@@ -83,6 +101,7 @@ export class SipServerModel {
     this.answered.clear();
     this.dialogs.clear();
     this.media.clear();
+    this.offers.clear();
   }
 
   /** A datagram on the RTP port (the socket adapter's). */
@@ -110,7 +129,7 @@ export class SipServerModel {
       return;
     }
     const msg = parsed.message;
-    if (msg.kind === 'response') return;
+    if (msg.kind === 'response') return this.offers.response(msg); // answers to the server's own INVITEs (offers.ts); others dropped
     const cached = this.answered.find(msg, flow);
     if (cached !== undefined) {
       send(cached);
@@ -151,7 +170,7 @@ export class SipServerModel {
       case 'INVITE':
         return this.wireCalls.invite(req, flow, send);
       case 'BYE':
-        return this.wireCalls.bye(req);
+        return this.offers.bye(req) ?? this.wireCalls.bye(req);
       case 'CANCEL':
         return this.wireCalls.cancel(req, flow, send);
       default:

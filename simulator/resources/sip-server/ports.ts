@@ -5,7 +5,7 @@
 // calls INVITEs ask for, hangs them up, and hands them to the SIP server's call handler.
 import { Type } from '@sinclair/typebox';
 import { port, type ModelScope } from '../../core/scope.ts';
-import type { CallFacts, CallHandler } from '../calls/handlers.ts';
+import type { CallFacts, CallHandler, OfferedCallActions } from '../calls/handlers.ts';
 
 /** A digest login as SIP auth resolves it (a WebRTC token stands for its parent credential). */
 export interface SipLoginView {
@@ -36,7 +36,15 @@ export interface SipCalls {
   placeForHandler(accountId: string, input: { From: string; To: string; handler: { kind: 'sip'; target: string } }): { id: string };
   /** Hangs up a connected call, cancels one not yet answered; an ended call throws. */
   hangUp(accountId: string, callId: string): unknown;
-  readonly handled: CallFacts & { readonly handlers: { register(kind: 'sip', handler: CallHandler): void } };
+  readonly handled: CallFacts & OfferedCallActions & { readonly handlers: { register(kind: 'sip', handler: CallHandler): void } };
+}
+
+/** SIP endpoints: where a number routed `sip` is offered, and the routes' use and failures. */
+export interface SipRoutes {
+  endpointById(id: string): { accountId: string; status: string; maxConcurrent: number | null } | undefined;
+  routesOf(endpointId: string): readonly { id: string; uri: string; priority: number; weight: number; transport: string; status: string }[];
+  routeUsed(routeId: string): void;
+  routeFailed(routeId: string): void;
 }
 
 /** Whole-call recordings: the SIP server hands the recordings family what its clients sent. */
@@ -48,11 +56,14 @@ export const needs = {
   sipAuth: port<SipLogins>(),
   calls: port<SipCalls>(),
   recordings: port<CallAudio>(),
+  sipEndpoints: port<SipRoutes>(),
 };
 
 /** Its job kind: a registration binding reaches its expiry (names and payloads are in snapshots: keep them). */
 export const jobs = {
   'sipServer.bindingExpires': Type.Object({ bindingId: Type.String() }, { additionalProperties: false }),
+  /** An INVITE the server sent got no answer in time (`attempt` guards against a later attempt's). */
+  'sipServer.offerTimeout': Type.Object({ callId: Type.String(), attempt: Type.Integer() }, { additionalProperties: false }),
 };
 
 /** What the model is built from. */
