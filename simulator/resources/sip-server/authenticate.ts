@@ -24,8 +24,8 @@ export interface AuthParts {
   logins: SipLogins;
   nonces: NonceBook;
   now(): number;
-  /** The challenges offered, in order (the listener's setting). */
-  algorithms(): readonly DigestAlgorithm[];
+  /** The challenges offered on a flow, in order (the listener's setting; MD5 alone over WebSocket). */
+  algorithms(flow: Flow): readonly DigestAlgorithm[];
 }
 
 /**
@@ -47,7 +47,7 @@ export function authenticate(p: AuthParts, req: SipRequest, flow: Flow, realm: s
       status: kind === 'www' ? 401 : 407,
       reason: kind === 'www' ? 'Unauthorized' : 'Proxy Authentication Required',
       headers: [
-        ...challengeHeaders(realm, p.nonces.issue(realm, p.now()), stale, p.algorithms()).map((v) => [kind === 'www' ? 'WWW-Authenticate' : 'Proxy-Authenticate', v] as const),
+        ...challengeHeaders(realm, p.nonces.issue(realm, p.now()), stale, p.algorithms(flow)).map((v) => [kind === 'www' ? 'WWW-Authenticate' : 'Proxy-Authenticate', v] as const),
         ['Warning', warning(why)],
       ],
     });

@@ -9,6 +9,8 @@ import { SipServerModel } from './model.ts';
 import { operations as control } from './control.ts';
 import { jobs, needs } from './ports.ts';
 import { SipServerStateSchema } from './schema.ts';
+import { SIP_WS_PATH } from './websocket.ts';
+import type { SipServerScope } from './scope.ts';
 
 const tables = tablesPart(SipServerStateSchema, (m: SipServerModel) => ({ bindings: m.bindings.rows }));
 
@@ -32,4 +34,11 @@ export const sipServer = defineFamily({
   state,
   control,
   capabilities: ['sip-wire'],
+  upgrades: [
+    {
+      path: SIP_WS_PATH,
+      summary: 'SIP over WebSocket (RFC 7118, subprotocol sip) for browser phones',
+      upgrade: (scope: SipServerScope, req) => scope.sipServer.websocket(req),
+    },
+  ],
 });

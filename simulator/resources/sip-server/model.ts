@@ -19,6 +19,9 @@ import { SipCallsOnWire } from './invite.ts';
 import { sipCallHandler } from './call-handler.ts';
 import { writeAnswer } from './sdp.ts';
 import { CallMedia } from './media.ts';
+import { sipWebSocket } from './websocket.ts';
+import type { SimRequest } from '../../core/operation.ts';
+import type { UpgradeAnswer } from '../../core/live-socket.ts';
 import { SipOffers } from './offers.ts';
 import { CHALLENGE_ALGORITHMS } from './digest.ts';
 import type { DigestAlgorithm } from '../sip-auth/digest.ts';
@@ -27,6 +30,9 @@ import { badRequestForUnparsed, responseTo, warning, type Answer } from './respo
 
 /** Methods the server answers (Allow), in the order it lists them. */
 export const ALLOWED_METHODS = ['REGISTER', 'INVITE', 'ACK', 'BYE', 'CANCEL', 'OPTIONS'] as const;
+
+/** Challenges over WebSocket: MD5 alone (JsSIP folds several WWW-Authenticate values into one challenge, the last algorithm winning). */
+const WS_CHALLENGES: readonly DigestAlgorithm[] = ['MD5'];
 
 /** How the server hands a defect (a bug: a non-SIP error) to whoever reports it. */
 export type DefectSink = (error: unknown) => void;
@@ -66,7 +72,7 @@ export class SipServerModel {
       logins: scope.sipAuth,
       nonces: this.nonces,
       now: () => scope.clock.now(),
-      algorithms: () => this.challengeAlgorithms,
+      algorithms: (flow) => this.algorithmsFor(flow),
       listening,
       calls: scope.calls,
       dialogs: this.dialogs,
@@ -102,6 +108,27 @@ export class SipServerModel {
     this.dialogs.clear();
     this.media.clear();
     this.offers.clear();
+  }
+
+  /**
+   * The challenges a flow is offered: the listener's setting, but MD5 alone over WebSocket, where
+   * the browser SIP stacks (JsSIP, SIP.js) answer only MD5 and cannot pick among challenges.
+   */
+  private algorithmsFor(flow: Flow): readonly DigestAlgorithm[] {
+    return flow.transport === 'ws' ? WS_CHALLENGES : this.challengeAlgorithms;
+  }
+
+  /** A browser phone's WebSocket (RFC 7118) on the HTTP port: its messages go to receive(). */
+  websocket(req: SimRequest): UpgradeAnswer {
+    return sipWebSocket(
+      {
+        receive: (text, flow, send) => {
+          this.scope.liveClock.sync(); // as before each HTTP request in realtime mode
+          this.receive(text, flow, send, (e) => this.scope.liveClock.defect(e));
+        },
+      },
+      req,
+    );
   }
 
   /** A datagram on the RTP port (the socket adapter's). */
@@ -164,7 +191,7 @@ export class SipServerModel {
     }
     switch (req.method) {
       case 'REGISTER':
-        return register({ logins: this.scope.sipAuth, nonces: this.nonces, bindings: this.bindings, now: () => this.scope.clock.now(), algorithms: () => this.challengeAlgorithms }, req, flow);
+        return register({ logins: this.scope.sipAuth, nonces: this.nonces, bindings: this.bindings, now: () => this.scope.clock.now(), algorithms: (f) => this.algorithmsFor(f) }, req, flow);
       case 'OPTIONS':
         return { status: 200, reason: 'OK', headers: [['Allow', ALLOWED_METHODS.join(', ')], ['Accept', 'application/sdp']] };
       case 'INVITE':

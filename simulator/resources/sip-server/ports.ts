@@ -5,6 +5,7 @@
 // calls INVITEs ask for, hangs them up, and hands them to the SIP server's call handler.
 import { Type } from '@sinclair/typebox';
 import { port, type ModelScope } from '../../core/scope.ts';
+import type { LiveClock } from '../../core/live-clock.ts';
 import type { CallFacts, CallHandler, OfferedCallActions } from '../calls/handlers.ts';
 
 /** A digest login as SIP auth resolves it (a WebRTC token stands for its parent credential). */
@@ -57,6 +58,7 @@ export const needs = {
   calls: port<SipCalls>(),
   recordings: port<CallAudio>(),
   sipEndpoints: port<SipRoutes>(),
+  liveClock: port<LiveClock>(),
 };
 
 /** Its job kind: a registration binding reaches its expiry (names and payloads are in snapshots: keep them). */
