@@ -14,6 +14,7 @@ import { accountErrors } from './resources/accounts/errors.ts';
 import { CreateAccountBody, CreatedAccount } from './resources/accounts/schema.ts';
 import { SipListeningSchema } from './resources/sip-server/schema.ts';
 import type { SipListening } from './resources/sip-server/flow.ts';
+import { withRules } from './core/schema-rules.ts';
 
 const TAG = 'Control plane';
 const FIXED = 'fixed control-plane contract (DESIGN.md)';
@@ -26,12 +27,15 @@ const ClockView = Type.Object(
   { now: DateTime(), mode: Type.String({ description: '"manual" or "realtime".' }), speed: Nullable(Type.Number()), pendingJobs: Type.Integer() },
   { $id: 'SimClock', additionalProperties: false },
 );
-const AdvanceBody = Type.Object(
-  {
-    seconds: Type.Optional(Type.Number({ minimum: 0, maximum: 3_153_600_000, description: 'Move forward by this many seconds (at most 100 years).' })),
-    to: Type.Optional(DateTime({ description: 'Move forward to this instant.' })),
-  },
-  { $id: 'SimAdvanceRequest', additionalProperties: false },
+const AdvanceBody = withRules(
+  Type.Object(
+    {
+      seconds: Type.Optional(Type.Number({ minimum: 0, maximum: 3_153_600_000, description: 'Move forward by this many seconds (at most 100 years).' })),
+      to: Type.Optional(DateTime({ description: 'Move forward to this instant: not before now (400 VALIDATION: the clock never moves backwards).' })),
+    },
+    { $id: 'SimAdvanceRequest', additionalProperties: false },
+  ),
+  [{ description: 'Exactly one of seconds and to.', code: 'VALIDATION', schema: { oneOf: [{ required: ['seconds'], properties: { seconds: {} } }, { required: ['to'], properties: { to: {} } }] } }],
 );
 const AdvanceResult = Type.Object(
   { now: DateTime(), fired: Type.Integer({ description: 'Scheduled jobs that ran.' }) },
@@ -48,7 +52,7 @@ const Snapshot = Type.Object(
     random: Type.Array(Type.Integer()),
     models: Type.Object({}, { additionalProperties: true }),
   },
-  { $id: 'SimSnapshot', description: 'All state as plain JSON; PUT it back to restore exactly.' },
+  { $id: 'SimSnapshot', description: 'All state as plain JSON; PUT it back to restore exactly. Only a snapshot GET /_sim/state wrote restores: `format` platform-simulator-state, its `version`, and `models` holding each family\'s state as its state schema requires (checked field by field, 400 naming the field).' },
 );
 /** What the fixed contract's handlers use: the clock and its driver, the state as a whole, and two families' doors. */
 export interface FixedControlScope {
@@ -142,7 +146,7 @@ export const operations = [
     auth: 'control',
     body: CreateAccountBody,
     responses: { 201: { description: 'The account, its key and its numbers.', schema: CreatedAccount } },
-    errors: [accountErrors.ACCOUNT_EXISTS, accountErrors.PLAN_NOT_FOUND],
+    errors: [accountErrors.ACCOUNT_EXISTS, accountErrors.PLAN_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
     handler: ({ scope, body }) => {
       const input = body ?? {};
       const before = scope.snapshot();

@@ -5,7 +5,9 @@
 // name nothing, a tool the agent may not call, a transfer target that is no number or SIP URI.
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiError } from '../../core/errors.ts';
-import { StringEnum } from '../../core/schema.ts';
+import { StringEnum, StringRefusedBy } from '../../core/schema.ts';
+import { withRules } from '../../core/schema-rules.ts';
+import { PHONE_PATTERN } from '../../core/phone.ts';
 import { tryNormalizePhone } from '../../core/phone.ts';
 import { checkReplies } from '../../peers/carrier/schema.ts';
 import { templateRefs, type TemplateRef } from './templates.ts';
@@ -17,6 +19,8 @@ const TEXT_MAX = 2000;
 const ARGUMENTS_MAX_BYTES = 8192;
 
 export const TRANSFER_MODES = ['blind', 'warm'] as const;
+/** A SIP URI the transfer-leg engine can dial, white space around it allowed (transferTargetProblem). */
+const SIP_URI_PATTERN = '^\\s*[Ss][Ii][Pp][Ss]?:(?:[^@\\s]+@)?[A-Za-z0-9.-]+(?::\\d{1,5})?(?:;\\S*)?\\s*$';
 export const OPT_OUT_CHANNELS = ['call', 'message'] as const;
 
 const Text = (description: string) => Type.String({ minLength: 1, maxLength: TEXT_MAX, description });
@@ -33,22 +37,41 @@ const ToolInput = Type.Object(
 
 const TransferInput = Type.Object(
   {
-    to: Type.String({ minLength: 1, maxLength: 512, description: 'A phone number (pstn leg) or a sip:/sips: URI (sip leg).' }),
+    to: StringRefusedBy('VALIDATION', {
+      minLength: 1,
+      maxLength: 512,
+      anyOf: [{ pattern: PHONE_PATTERN }, { pattern: SIP_URI_PATTERN }],
+      description: 'A phone number (pstn leg) or a sip:/sips: URI sip:[user@]host[:port][;params] (sip leg).',
+    }),
     mode: Type.Optional(StringEnum(TRANSFER_MODES, { description: 'Default blind.' })),
   },
   { additionalProperties: false },
 );
 
-export const BehaviourRuleInput = Type.Object(
-  {
-    heard: Type.String({ minLength: 1, maxLength: 200, description: 'A regular expression matched case-insensitively against what the agent heard (after the number\'s dictionary rewrote it).' }),
-    say: Type.Optional(Text('What the agent says; a template ({{1}}, {{tool}}, {{tool.path}}, {{var.name}}, {{knowledge}}).')),
-    tool: Type.Optional(ToolInput),
-    transfer: Type.Optional(TransferInput),
-    optOut: Type.Optional(StringEnum(OPT_OUT_CHANNELS, { description: 'Adds the caller to the account\'s opt-out list on this channel (source agent, sourceRef the call id).' })),
-    hangup: Type.Optional(Type.Boolean({ description: 'The agent hangs up after the rule\'s other actions.' })),
-  },
-  { additionalProperties: false },
+export const BehaviourRuleInput = withRules(
+  Type.Object(
+    {
+      heard: Type.String({ minLength: 1, maxLength: 200, description: 'A regular expression (JavaScript syntax, which must compile, with no quantifier inside a quantified group) matched case-insensitively against what the agent heard (after the number\'s dictionary rewrote it).' }),
+      say: Type.Optional(Text('What the agent says; a template ({{1}}, {{tool}}, {{tool.path}}, {{var.name}}, {{knowledge}}).')),
+      tool: Type.Optional(ToolInput),
+      transfer: Type.Optional(TransferInput),
+      optOut: Type.Optional(StringEnum(OPT_OUT_CHANNELS, { description: 'Adds the caller to the account\'s opt-out list on this channel (source agent, sourceRef the call id).' })),
+      hangup: Type.Optional(Type.Boolean({ description: 'The agent hangs up after the rule\'s other actions.' })),
+    },
+    { additionalProperties: false },
+  ),
+  [
+    {
+      description: 'A rule does something: at least one of say, tool, transfer, optOut, hangup true.',
+      code: 'VALIDATION',
+      schema: { anyOf: [...(['say', 'tool', 'transfer', 'optOut'] as const).map((k) => ({ required: [k], properties: { [k]: {} } })), { required: ['hangup'], properties: { hangup: { const: true } } }] },
+    },
+    {
+      description: 'hangup true cannot go with transfer (after a transfer the caller talks with the transfer party).',
+      code: 'VALIDATION',
+      schema: { not: { required: ['transfer', 'hangup'], properties: { transfer: {}, hangup: { const: true } } } },
+    },
+  ],
 );
 
 export const BehaviourInput = Type.Object(

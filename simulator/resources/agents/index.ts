@@ -14,6 +14,7 @@ import { operations } from './routes.ts';
 import { operations as control } from './control.ts';
 import { jobs, needs, type AgentsModelScope } from './ports.ts';
 import { AGENT_IDS, AgentsStateSchema, type AgentsState } from './schema.ts';
+import { examples } from './examples.ts';
 
 function build(scope: AgentsModelScope): AgentsModel {
   const model = new AgentsModel({
@@ -54,6 +55,7 @@ export const agents = defineFamily({
   create: build,
   state: ownPart<AgentsState, AgentsModel>(AgentsStateSchema),
   operations,
+  examples,
   control,
   tags: {
     Agents: 'Managed AI call agents: configuration, voices, knowledge documents and the MCP tools they may call; their calls are scripted through the control plane (docs/agents.md).',

@@ -9,6 +9,7 @@ import { CallBatchesModel } from './model.ts';
 import { operations } from './routes.ts';
 import { jobs, needs } from './ports.ts';
 import { CALL_BATCH_IDS, CallBatchesStateSchema, type CallBatchesState } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const callBatches = defineFamily({
   key: 'callBatches',
@@ -17,6 +18,7 @@ export const callBatches = defineFamily({
   create: (scope) => new CallBatchesModel(scope),
   state: ownPart<CallBatchesState, CallBatchesModel>(CallBatchesStateSchema),
   operations,
+  examples,
   tags: {
     'Call batches':
       'Campaigns: recipients called in rounds on the virtual clock within windows, the legal calling hours, a concurrency limit and a pace; texts to those not reached; counts per recipient status.',

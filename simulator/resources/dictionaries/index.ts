@@ -8,6 +8,7 @@ import { DictionariesModel } from './model.ts';
 import { operations } from './routes.ts';
 import { needs } from './ports.ts';
 import { DICTIONARY_IDS, DictionariesStateSchema } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const dictionaries = defineFamily({
   key: 'dictionaries',
@@ -15,6 +16,7 @@ export const dictionaries = defineFamily({
   create: (scope) => new DictionariesModel(scope),
   state: tablesPart(DictionariesStateSchema, (m: DictionariesModel) => ({ dictionaries: m.dictionaries, terms: m.terms })),
   operations,
+  examples,
   tags: {
     Dictionaries: 'Transcription dictionaries (hotwords): terms as heard and their canonical spelling; one default per account, a number may name its own.',
   },

@@ -3,7 +3,7 @@
 // text whose sender is polled with a nonce. Simulated: no tunnel or box exists; the state is the
 // tokens (hashes only), the gateways and the verification sessions.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, Nullable, PhoneNumber, StringEnum } from '../../core/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
 export const MOBILE_GATEWAY_IDS = {
@@ -29,7 +29,7 @@ export const TUNNEL = {
 export const RECEIVE_NUMBER = '07052358010';
 
 export const EnrollmentTokenBody = Type.Object(
-  { didNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'The outbound DID the gateway will use (optional); normalised.' })) },
+  { didNumber: Type.Optional(PhoneNumber({ description: 'The outbound DID the gateway will use (optional); normalised.' })) },
   { $id: 'MobileGatewayEnrollmentTokenRequest', additionalProperties: false },
 );
 
@@ -44,7 +44,7 @@ export const EnrollmentTokenResponse = Type.Object(
 export const EnrollBody = Type.Object(
   {
     wgPubkey: Type.String({ description: 'The box\'s WireGuard public key: 44 characters of base64 (32 bytes).' }),
-    msisdn: Type.Optional(Type.String({ maxLength: 40, description: 'The box phone\'s number (shown, not trusted); when given, the verifying text must come from it.' })),
+    msisdn: Type.Optional(PhoneNumber({ description: 'The box phone\'s number (shown, not trusted); when given, the verifying text must come from it.' })),
   },
   { $id: 'MobileGatewayEnrollRequest', additionalProperties: false },
 );
@@ -109,8 +109,8 @@ export const MobileGatewaysStateSchema = Type.Object(
 
 export const VerificationTextBody = Type.Object(
   {
-    from: Type.String({ minLength: 1, maxLength: 40, description: 'The sender\'s number (the box phone\'s CLI).' }),
-    to: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: `The receive number; default ${RECEIVE_NUMBER}.` })),
+    from: PhoneNumber({ description: 'The sender\'s number (the box phone\'s CLI).' }),
+    to: Type.Optional(PhoneNumber({ description: `The receive number; default ${RECEIVE_NUMBER}.` })),
   },
   { additionalProperties: false },
 );

@@ -142,8 +142,10 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
       var src = audioUrls[path] ? ' src="' + esc(audioUrls[path]) + '"' : '';
       return '<figure><figcaption>' + label + ' · ' + esc(secs) + ' s</figcaption><audio controls preload="metadata" data-src="' + esc(path) + '"' + src + ' aria-label="' + esc(label.replace(/<[^>]*>/g, '')) + '"></audio></figure>';
     }
-    var html = rec.state === 'available' ? player('Whole call', base, rec.seconds) + '<p class="muted">Kept until ' + esc(rec.expiresAt) + '.</p>' : '<p class="muted">The whole-call recording exists once the call ends.</p>';
-    return html + rec.pieces.map(function (p) { return player('Record block <code>' + esc(p.name) + '</code>', base + '/' + encodeURIComponent(p.name), p.seconds); }).join('');
+    var html = rec.state === 'available' ? player('Whole call', base, rec.seconds) : '<p class="muted">The whole-call recording exists once the call ends.</p>';
+    html += rec.pieces.map(function (p) { return player('Record block <code>' + esc(p.name) + '</code>', base + '/' + encodeURIComponent(p.name), p.seconds); }).join('');
+    // Retention is the call's, so it is said once for all of its recordings.
+    return rec.state === 'available' ? html + '<p class="muted">These recordings are kept until ' + esc(rec.expiresAt) + ' (90 days after the call ended).</p>' : html;
   }
   function transcriptFacts(a) {
     if (!a) return '<p class="muted">This simulator keeps no transcripts.</p>';
@@ -339,7 +341,7 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
       lastNow = c.now;
       document.getElementById('now').textContent = c.now;
       document.getElementById('clock-mode').textContent = c.mode;
-      document.getElementById('pending').textContent = String(c.pendingJobs);
+      document.getElementById('pending').textContent = c.pendingJobs + (c.pendingJobs === 1 ? ' pending job' : ' pending jobs');
     });
   }
 
