@@ -14,6 +14,7 @@ import { AGENT_RATIO_BUDGET, AGENT_SPACING_P99_BUDGET_MS, benchAgentSdk, CALLS a
 import { BATCH_BUDGET_MS, BATCH_RSS_BUDGET_MB, PAGE_BUDGET_MS, type BatchBench } from './call-batches.ts';
 import { AGENT_CALLS_BUDGET_MS, type AgentCallsBench } from './agent-calls.ts';
 import { benchKit, KIT_BUDGET_MS, KIT_TAIL_BUDGET_MS, type KitBench } from './kit.ts';
+import { benchSip, SIP_CALLS_PER_CPU_SECOND_BUDGET, SIP_RATIO_BUDGET } from './sip.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -218,6 +219,20 @@ async function main() {
       `Agent SDK realtime: p99 of |frame gap - 20 ms| on loopback (< ${AGENT_SPACING_P99_BUDGET_MS} ms)`,
       sp ? `${fmt(sp.p99, 2)} ms (p50 ${fmt(sp.p50, 2)} ms, max ${fmt(sp.max, 1)} ms, ${sp.samples} gaps; load average ${os.loadavg()[0]!.toFixed(1)})` : 'no frames',
       sp !== undefined && sp.p99 < AGENT_SPACING_P99_BUDGET_MS,
+    ],
+  );
+  // SIP: registrations and calls through the listener against a bare UDP echo server (issue 30).
+  const sip = await benchSip();
+  checks.push(
+    [
+      `SIP registrations (REGISTER, 401, digest, 200) per CPU-second of the simulator vs a bare UDP echo server's round trips, per round trip (>= ${SIP_RATIO_BUDGET})`,
+      `${fmt(sip.ratio, 3)} (${fmt(sip.registrations.perSecond, 0)} registrations/s wall, ${fmt(sip.registrations.perCpuSecond, 0)}/CPU-s; echo ${fmt(sip.echo.perSecond, 0)} round trips/s wall, ${fmt(sip.echo.perCpuSecond, 0)}/CPU-s)`,
+      sip.ratio >= SIP_RATIO_BUDGET,
+    ],
+    [
+      `SIP calls (INVITE, 407, INVITE, 100/180/200, ACK, BYE: a call record each) per CPU-second (>= ${SIP_CALLS_PER_CPU_SECOND_BUDGET})`,
+      `${fmt(sip.calls.perCpuSecond, 0)}/CPU-s, ${fmt(sip.calls.perSecond, 0)}/s wall over ${sip.calls.count} calls (clock at 100 times speed: each call rings and is answered on it)`,
+      sip.calls.perCpuSecond >= SIP_CALLS_PER_CPU_SECOND_BUDGET,
     ],
   );
   console.log('');
