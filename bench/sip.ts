@@ -12,15 +12,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import dgram from 'node:dgram';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { cpuSeconds, stop } from './agent-sdk.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SIP_SECONDS ?? 5);
 const WORKERS = 10; // at most 10 contacts per credential
 const REALM = 'ac1a2b3c4d.sip.claw-ops.com';
 /** Budgets (bench/README.md): the listener's registration round trips per CPU-second against the echo server's, and calls per CPU-second. */
-export const SIP_RATIO_BUDGET = 0.01;
+export const SIP_RATIO_BUDGET = 0.008;
 export const SIP_CALLS_PER_CPU_SECOND_BUDGET = 200;
 
 export interface SipBench {
@@ -29,11 +29,6 @@ export interface SipBench {
   echo: { roundTrips: number; perSecond: number; perCpuSecond: number };
   /** Registration round trips per CPU-second over the echo server's. */
   ratio: number;
-}
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function start(args: string[]): Promise<{ child: ChildProcess; port: number }> {
@@ -46,14 +41,6 @@ function start(args: string[]): Promise<{ child: ChildProcess; port: number }> {
       if (m) resolve({ child, port: Number(m[1]) });
     });
     child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.on('exit', () => resolve());
-    child.kill('SIGTERM');
   });
 }
 

@@ -4,62 +4,40 @@
 // sends a BYE; the final code of a call never answered is the call's sipResponseCode; refusals
 // (caller id, destination, media, password) place nothing.
 import dgram from 'node:dgram';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { harness } from './helpers.ts';
-import { SipTestClient } from './sip-client.ts';
+import { describe, expect, it } from 'vitest';
+import { PASSWORD, sipListening } from './sip-listening.ts';
 import { ack, answerMedia, bye, cancel, invite, offer, toOf } from './sip-invite-client.ts';
-import type { SipListener } from '../index.ts';
 
-const h = harness();
-let sip: SipListener;
-let udp: SipTestClient;
-const PASSWORD = 'correct horse battery';
+const { h, state, credential } = sipListening();
 const ACME_NUMBER = '07012340001';
 
-async function credential(body: Record<string, unknown> = {}) {
-  const r = await h.call('POST', h.acme('/sip-credentials'), { name: 'desk phone', username: 'desk_01', password: PASSWORD, ...body });
-  expect(r.status, r.text).toBe(201);
-  return r.json;
-}
 const calls = async () => (await h.call('GET', h.acme('/calls'))).json.data as any[];
 const script = (number: string, outcome: string, extra: Record<string, unknown> = {}) =>
   h.sim.control.request('POST', '/carrier/scripts', { number, outcome, types: ['call'], delaySeconds: 3, ...extra });
 const advance = (seconds: number) => h.sim.clock.advance({ seconds });
 const as = { username: 'desk_01', password: PASSWORD };
 
-beforeAll(async () => {
-  sip = await h.sim.listenSip(0);
-  udp = await SipTestClient.udp(sip.udp);
-});
-afterAll(async () => {
-  udp.close();
-  await h.sim.close();
-});
-beforeEach(async () => {
-  await h.sim.control.reset();
-});
-
 describe('an INVITE from a credential', () => {
   it('is challenged (407), then placed as an outbound call: 100, 180, 200 with PCMU, and BYE ends it with usage', async () => {
     const cred = await credential();
     await script('01081000001', 'delivered');
-    const d = await invite(udp, { to: '010-8100-0001', from: ACME_NUMBER, ...as });
+    const d = await invite(state.udp, { to: '010-8100-0001', from: ACME_NUMBER, ...as });
     expect(d.first.status, d.first.text).toBe(100);
     const [placed] = await calls();
     expect(placed).toMatchObject({ direction: 'outbound', from: ACME_NUMBER, to: '01081000001', status: 'queued' });
     await advance(1);
-    const ringing = await udp.next();
+    const ringing = await state.udp.next();
     expect(ringing.status).toBe(180);
     await advance(3);
-    const ok = await udp.next();
+    const ok = await state.udp.next();
     expect(ok.status, ok.text).toBe(200);
-    expect(answerMedia(ok)).toMatchObject({ port: sip.rtp, formats: '0 101', version: '1' });
-    expect(sip.rtp).toBeGreaterThan(0);
-    expect(ok.get('contact')).toBe(`<sip:127.0.0.1:${sip.udp};transport=udp>`);
+    expect(answerMedia(ok)).toMatchObject({ port: state.sip.rtp, formats: '0 101', version: '1' });
+    expect(state.sip.rtp).toBeGreaterThan(0);
+    expect(ok.get('contact')).toBe(`<sip:127.0.0.1:${state.sip.udp};transport=udp>`);
     expect(toOf(ok)).toBe(toOf(ringing));
-    ack(udp, d, toOf(ok));
+    ack(state.udp, d, toOf(ok));
     await advance(30);
-    const done = await bye(udp, d, toOf(ok));
+    const done = await bye(state.udp, d, toOf(ok));
     expect(done.status).toBe(200);
     const [row] = await calls();
     expect(row).toMatchObject({ status: 'completed', duration: 30, sipResponseCode: 200, hangupSource: 'caller' });
@@ -73,55 +51,55 @@ describe('an INVITE from a credential', () => {
     const cases = [['01081000002', 'busy', 486], ['01081000003', 'no-answer', 480], ['01081000004', 'rejected', 603], ['01081000005', 'failed', 503]] as const;
     for (const [number, outcome, code] of cases) {
       await script(number, outcome);
-      const d = await invite(udp, { to: number, from: ACME_NUMBER, ...as });
+      const d = await invite(state.udp, { to: number, from: ACME_NUMBER, ...as });
       expect(d.first.status).toBe(100);
       await advance(1);
-      expect((await udp.next()).status).toBe(180);
+      expect((await state.udp.next()).status).toBe(180);
       await advance(3);
-      const final = await udp.next();
+      const final = await state.udp.next();
       expect(final.status, outcome).toBe(code);
       const row = (await calls()).find((c) => c.to === number);
       expect(row.sipResponseCode).toBe(code);
-      ack(udp, d, toOf(final), d.branch);
+      ack(state.udp, d, toOf(final), d.branch);
     }
   });
 
   it('CANCEL while ringing: 200 to the CANCEL, 487 to the INVITE, the call canceled', async () => {
     await credential();
     await script('01081000006', 'delivered', { delaySeconds: 20 });
-    const d = await invite(udp, { to: '01081000006', from: ACME_NUMBER, ...as });
+    const d = await invite(state.udp, { to: '01081000006', from: ACME_NUMBER, ...as });
     await advance(1);
-    expect((await udp.next()).status).toBe(180);
-    expect((await cancel(udp, d)).status).toBe(200);
-    expect((await udp.next()).status).toBe(487);
+    expect((await state.udp.next()).status).toBe(180);
+    expect((await cancel(state.udp, d)).status).toBe(200);
+    expect((await state.udp.next()).status).toBe(487);
     expect((await calls())[0]).toMatchObject({ status: 'canceled', sipResponseCode: 487 });
-    expect((await cancel(udp, d)).status).toBe(200); // a retransmitted CANCEL: the same answer again
-    expect((await cancel(udp, { ...d, branch: 'z9hG4bK-no-such-invite' })).status).toBe(481);
+    expect((await cancel(state.udp, d)).status).toBe(200); // a retransmitted CANCEL: the same answer again
+    expect((await cancel(state.udp, { ...d, branch: 'z9hG4bK-no-such-invite' })).status).toBe(481);
   });
 
   it('the phone hanging up sends a BYE to the client; a re-INVITE gets a new answer; a retransmitted INVITE places one call', async () => {
     await credential();
     await script('01081000007', 'delivered', { hangupAfterSeconds: 10 });
-    const d = await invite(udp, { to: '01081000007', from: ACME_NUMBER, ...as });
+    const d = await invite(state.udp, { to: '01081000007', from: ACME_NUMBER, ...as });
     // The same INVITE again (same branch) is a retransmission: the last provisional answer, no second call.
-    const again = await udp.request({ method: 'INVITE', uri: d.toUri, from: d.fromHeader, to: `<${d.toUri}>`, callId: d.callId, cseq: d.cseq, branch: d.branch, headers: [['Content-Type', 'application/sdp']], body: offer() });
+    const again = await state.udp.request({ method: 'INVITE', uri: d.toUri, from: d.fromHeader, to: `<${d.toUri}>`, callId: d.callId, cseq: d.cseq, branch: d.branch, headers: [['Content-Type', 'application/sdp']], body: offer() });
     expect(again.status).toBe(100);
     expect(await calls()).toHaveLength(1);
     await advance(4);
-    expect((await udp.next()).status).toBe(180);
-    const ok = await udp.next();
+    expect((await state.udp.next()).status).toBe(180);
+    const ok = await state.udp.next();
     expect(ok.status).toBe(200);
-    ack(udp, d, toOf(ok));
-    const re = await udp.request({ method: 'INVITE', uri: d.toUri, from: d.fromHeader, to: toOf(ok), callId: d.callId, cseq: d.cseq + 1, headers: [['Content-Type', 'application/sdp']], body: offer(40002, '0', ['a=sendonly']) });
+    ack(state.udp, d, toOf(ok));
+    const re = await state.udp.request({ method: 'INVITE', uri: d.toUri, from: d.fromHeader, to: toOf(ok), callId: d.callId, cseq: d.cseq + 1, headers: [['Content-Type', 'application/sdp']], body: offer(40002, '0', ['a=sendonly']) });
     expect(re.status).toBe(200);
     expect(answerMedia(re)).toMatchObject({ formats: '0', version: '2' });
     expect(re.text).toContain('a=recvonly');
     await advance(10);
-    const byeFromServer = await udp.nextRaw();
+    const byeFromServer = await state.udp.nextRaw();
     expect(byeFromServer).toMatch(/^BYE sip:07012340001@127\.0\.0\.1:\d+ SIP\/2\.0\r\n/);
     expect(byeFromServer).toContain(`Call-ID: ${d.callId}`);
     expect((await calls())[0]).toMatchObject({ status: 'completed', duration: 10, hangupSource: 'callee', sipResponseCode: 200 });
-    expect((await bye(udp, d, toOf(ok))).status).toBe(481);
+    expect((await bye(state.udp, d, toOf(ok))).status).toBe(481);
   });
 });
 
@@ -132,11 +110,11 @@ describe('media', () => {
     const rtp = dgram.createSocket('udp4');
     await new Promise<void>((resolve) => rtp.bind(0, '127.0.0.1', () => resolve()));
     const port = rtp.address().port;
-    const d = await invite(udp, { to: '01081000010', from: ACME_NUMBER, ...as, body: offer(port) });
+    const d = await invite(state.udp, { to: '01081000010', from: ACME_NUMBER, ...as, body: offer(port) });
     await advance(4);
-    expect((await udp.next()).status).toBe(180);
-    const ok = await udp.next();
-    ack(udp, d, toOf(ok));
+    expect((await state.udp.next()).status).toBe(180);
+    const ok = await state.udp.next();
+    ack(state.udp, d, toOf(ok));
     // 50 packets of 20 ms; packet 10 is lost; a packet from another port is not this call's.
     const payload = (i: number) => Buffer.alloc(160, 0x10 + (i % 64));
     const packet = (i: number, pt = 0) => {
@@ -148,7 +126,7 @@ describe('media', () => {
       head.writeUInt32BE(0x5151, 8);
       return Buffer.concat([head, payload(i)]);
     };
-    const send = (b: Buffer, s = rtp) => new Promise<void>((resolve) => s.send(b, sip.rtp, '127.0.0.1', () => resolve()));
+    const send = (b: Buffer, s = rtp) => new Promise<void>((resolve) => s.send(b, state.sip.rtp, '127.0.0.1', () => resolve()));
     for (let i = 0; i < 50; i++) if (i !== 10) await send(packet(i));
     await send(packet(60, 101)); // telephone-event: not audio
     const stranger = dgram.createSocket('udp4');
@@ -156,7 +134,7 @@ describe('media', () => {
     stranger.close();
     await new Promise((r) => setTimeout(r, 100)); // datagrams on loopback: let them arrive
     await advance(5);
-    expect((await bye(udp, d, toOf(ok))).status).toBe(200);
+    expect((await bye(state.udp, d, toOf(ok))).status).toBe(200);
     rtp.close();
     const [row] = await calls();
     expect(row.recordingUrl).not.toBeNull();
@@ -178,7 +156,7 @@ describe('who may call, and as which number', () => {
   it('a trunk address (the credential\'s IP ACL) calls without a challenge', async () => {
     const acl = (await h.call('POST', h.acme('/sip-ip-acls'), { name: 'pbx', cidrs: ['127.0.0.1/32'] })).json;
     await credential({ username: 'pbx_trunk', ipAclId: acl.id, allowedNumbers: [ACME_NUMBER] });
-    const d = await invite(udp, { to: '01081000008', from: ACME_NUMBER });
+    const d = await invite(state.udp, { to: '01081000008', from: ACME_NUMBER });
     expect(d.first.status, d.first.text).toBe(100);
     expect((await calls())[0]).toMatchObject({ from: ACME_NUMBER, to: '01081000008' });
   });
@@ -186,10 +164,10 @@ describe('who may call, and as which number', () => {
   it('refuses, placing nothing: a caller id outside allowedNumbers, an international or malformed destination, no PCMU, a wrong password', async () => {
     await credential({ allowedNumbers: ['07012340002'] });
     const refused = async (o: Parameters<typeof invite>[1], status: number, why: RegExp) => {
-      const d = await invite(udp, o);
+      const d = await invite(state.udp, o);
       expect(d.first.status, d.first.text).toBe(status);
       expect(d.first.get('warning') ?? '').toMatch(why);
-      ack(udp, d, toOf(d.first), d.branch);
+      ack(state.udp, d, toOf(d.first), d.branch);
     };
     await refused({ to: '01081000009', from: ACME_NUMBER, ...as }, 403, /allowedNumbers/);
     await refused({ to: '+14155550100', from: '07012340002', ...as }, 403, /domestic/);
@@ -198,6 +176,6 @@ describe('who may call, and as which number', () => {
     await refused({ to: '01081000009', from: '07012340002', username: 'desk_01', password: 'wrong' }, 403, /wrong password/);
     expect(await calls()).toEqual([]);
     // The allowed number calls.
-    expect((await invite(udp, { to: '01081000009', from: '07012340002', ...as })).first.status).toBe(100);
+    expect((await invite(state.udp, { to: '01081000009', from: '07012340002', ...as })).first.status).toBe(100);
   });
 });
