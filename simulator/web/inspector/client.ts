@@ -3,10 +3,12 @@
 // simulator's domain events over server-sent events, and says so in the page when something
 // cannot be read: a wrong token, an unknown id, a simulator reset under it.
 import { CONVERSATION_VIEW } from './conversation-view.ts';
+import { FAMILY_VIEWS } from './family-views.ts';
 
 export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
   'use strict';
   ${CONVERSATION_VIEW}
+  ${FAMILY_VIEWS}
   var view = document.getElementById('view');
   var alertBox = document.getElementById('alert');
   var tokenForm = document.getElementById('token-form');
@@ -353,7 +355,7 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
     document.querySelectorAll('nav a').forEach(function (a) {
       if (a.getAttribute('href') === '#/' + r.name) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
     });
-    var show = views[r.name];
+    var show = views[r.name] || familyView(r.name);
     var work = refreshClock().then(function () {
       tokenForm.hidden = true;
       if (!show) return '<div class="notice error">There is no view called ' + esc(r.name) + '. Choose one above.</div>';
@@ -416,6 +418,7 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
     say('');
     render().then(listen);
   });
+  linkFamilyViews();
   window.addEventListener('hashchange', function () { render(); document.getElementById('main').focus(); });
   render().then(function () { if (tokenForm.hidden) listen(); });
 })();`;
