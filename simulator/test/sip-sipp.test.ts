@@ -2,10 +2,12 @@
 // the scenarios in simulator/test/sipp/ as a child process: a register through the digest
 // challenge, a register refused for a wrong password, and an outbound call (407, 100/180/200
 // with SDP, ACK, a tone over RTP, BYE) whose record and recording the API then shows. The simulator runs its clock in realtime
-// (ten times faster), as a PBX would meet it. SIPp 3.6 answers only MD5 and reads only the
+// (ten times faster), as a PBX would meet it. Two more SIPp processes play an endpoint's routes for an
+// inbound call: the first answers 486, the second answers and gets the simulator's BYE. SIPp 3.6 answers only MD5 and reads only the
 // topmost challenge, so the listener offers MD5 (docs/decisions.md "SIP on the wire", Digest).
 // Where SIPp is missing this file skips, saying so loudly.
 import { execFile } from 'node:child_process';
+import dgram from 'node:dgram';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,13 +34,13 @@ interface SippRun {
 /** A 440 Hz tone of `seconds`, 8 kHz: its samples, and as SIPp's rtp_stream plays it (raw mu-law bytes: SIPp 3.6 sends a file's every byte). */
 const tone = (seconds: number) => Int16Array.from({ length: seconds * 8000 }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 8000)));
 
-/** Runs one scenario for one call; resolves with SIPp's exit code (0: every step as the scenario says) and its traces. */
-function sipp(port: number, scenario: string, args: string[]): Promise<SippRun> {
+/** Runs one scenario for one call; resolves with SIPp's exit code (0: every step as the scenario says) and its traces. `localPort` 0: any. */
+function sipp(port: number, scenario: string, args: string[], localPort = 0): Promise<SippRun> {
   const dir = mkdtempSync(join(tmpdir(), 'sipp-'));
   writeFileSync(join(dir, 'audio.ulaw'), encode(tone(1)));
   const messages = join(dir, 'messages.log');
   const errors = join(dir, 'errors.log');
-  const all = [`127.0.0.1:${port}`, '-sf', join(SCENARIOS, scenario), ...args, '-m', '1', '-i', '127.0.0.1', '-p', '0', '-mp', '0', '-nostdin', '-timeout', '20', '-trace_msg', '-message_file', messages, '-trace_err', '-error_file', errors];
+  const all = [`127.0.0.1:${port}`, '-sf', join(SCENARIOS, scenario), ...args, '-m', '1', '-i', '127.0.0.1', '-p', String(localPort), '-mp', '0', '-nostdin', '-timeout', '20', '-trace_msg', '-message_file', messages, '-trace_err', '-error_file', errors];
   return new Promise((resolve) => {
     execFile(SIPP, all, { cwd: dir, timeout: 30_000 }, (error) => {
       const read = (f: string) => (existsSync(f) ? readFileSync(f, 'utf8') : '');
@@ -46,6 +48,15 @@ function sipp(port: number, scenario: string, args: string[]): Promise<SippRun> 
       resolve({ code, messages: read(messages), errors: read(errors) });
     });
   });
+}
+
+/** A UDP port free now (bound and released), for a SIPp that plays a route. */
+async function freePort(): Promise<number> {
+  const s = dgram.createSocket('udp4');
+  await new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()));
+  const port = s.address().port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
 }
 
 const statusLines = (r: SippRun) => [...r.messages.matchAll(/^(SIP\/2\.0 \d{3} [^\r\n]*|[A-Z]+ sip:\S+ SIP\/2\.0)/gm)].map((m) => m[1]!.replace(/ sip:\S+ SIP\/2\.0$/, ''));
@@ -102,5 +113,28 @@ describe.skipIf(!available)('SIPp against the SIP listener', () => {
     // The tone as it went over the wire (mu-law), sample for sample.
     const sent = decode(encode(tone(1)));
     for (const i of [0, 1, 17, 4000, 7999]) expect(pcm.readInt16LE(i * 2), `sample ${i}`).toBe(sent[i]);
+  });
+
+  it('offers an inbound call to the endpoint\'s routes: a SIPp route answers 486, the next SIPp route answers 200, and the simulator\'s BYE ends it', async () => {
+    const [busyPort, answerPort] = [await freePort(), await freePort()];
+    // The routes listen first (SIPp as a server), then the call comes in.
+    const busy = sipp(sip.udp, 'uas-busy.xml', [], busyPort);
+    const answer = sipp(sip.udp, 'uas-answer.xml', [], answerPort);
+    await new Promise((r) => setTimeout(r, 500));
+    const e = (await h.call('POST', h.acme('/sip-endpoints'), { name: 'pbx' })).json;
+    for (const [port, priority] of [[busyPort, 10], [answerPort, 20]] as const) {
+      expect((await h.call('POST', h.acme(`/sip-endpoints/${e.id}/routes`), { uri: `sip:127.0.0.1:${port}`, priority })).status).toBe(201);
+    }
+    expect((await h.call('PUT', h.acme('/numbers/07012340001'), { routingType: 'sip', sipEndpointId: e.id })).status).toBe(200);
+    const { callId } = await h.sim.control.request<{ callId: string }>('POST', '/carrier/inbound-calls', { from: '01055550001', to: '07012340001', hangupAfterSeconds: 20 });
+    const [b, a] = await Promise.all([busy, answer]);
+    expect(b.code, b.errors + b.messages).toBe(0);
+    expect(a.code, a.errors + a.messages).toBe(0);
+    expect(statusLines(b)).toEqual(['INVITE', 'SIP/2.0 486 Busy Here', 'ACK']);
+    expect(statusLines(a)).toEqual(['INVITE', 'SIP/2.0 180 Ringing', 'SIP/2.0 200 OK', 'ACK', 'BYE', 'SIP/2.0 200 OK']);
+    const call = (await h.call('GET', h.acme('/calls'))).json.data.find((c: { callId: string }) => c.callId === callId);
+    expect(call).toMatchObject({ direction: 'inbound', status: 'completed', hangupSource: 'caller', sipResponseCode: 200 });
+    const routes = (await h.call('GET', h.acme(`/sip-endpoints/${e.id}/routes`))).json.data;
+    expect(routes.map((r: { failureCount: number }) => r.failureCount)).toEqual([1, 0]);
   });
 });
