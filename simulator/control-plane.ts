@@ -5,7 +5,7 @@
 // `FixedControlScope` below (the runtime offers it: runtime.ts checks), not the whole object.
 import { Type, type Static } from '@sinclair/typebox';
 import { reply, scopedOperations } from './core/operation.ts';
-import { ApiError, errorCodes } from './core/errors.ts';
+import { ApiError, defineError, errorCodes } from './core/errors.ts';
 import { DateTime, Nullable } from './core/schema.ts';
 import { iso, parseInstant, type VirtualClock } from './core/clock.ts';
 import type { ClockAdvancer } from './core/advance.ts';
@@ -65,6 +65,8 @@ export interface FixedControlScope {
   nowIso(): string;
   reset(seed?: number): void;
   snapshot(): unknown;
+  /** Live work no snapshot can hold (an Agent SDK call in progress); a snapshot is refused meanwhile. */
+  liveWork(): string[];
   restore(snapshot: unknown): void;
   readonly accounts: { create(input: Static<typeof CreateAccountBody>): { id: string; apiKeys: string[] } };
   readonly numbers: { grant(accountId: string, number?: string): { id: string } };
@@ -73,6 +75,11 @@ export interface FixedControlScope {
 }
 
 const operation = scopedOperations<FixedControlScope>();
+
+const STATE_HAS_LIVE_CALLS = defineError({
+  code: 'STATE_HAS_LIVE_CALLS', status: 409, origin: 'simulator',
+  description: 'Control plane: a snapshot was asked for while an Agent SDK call is in progress (live sockets are not state); `live` names each.',
+});
 
 function health(scope: FixedControlScope) {
   return { status: 'ok' as const, now: scope.nowIso(), seed: scope.seed, capabilities: [...scope.capabilities], sip: scope.sipServer.listening };
@@ -188,8 +195,15 @@ export const operations = [
     origin: 'simulator',
     basis: FIXED,
     auth: 'control',
+    description:
+      'Refused with 409 STATE_HAS_LIVE_CALLS while an Agent SDK call is in progress: its sockets, media queue and the customer\'s own agent are live, not state, so no snapshot could bring it back. Ended SDK calls are ordinary call records and are in snapshots (docs/decisions.md "Agent SDK", row "Reset and snapshots").',
     responses: { 200: { description: 'The snapshot.', schema: Snapshot } },
-    handler: ({ scope }) => reply.ok(scope.snapshot()),
+    errors: [STATE_HAS_LIVE_CALLS],
+    handler: ({ scope }) => {
+      const live = scope.liveWork();
+      if (live.length > 0) throw STATE_HAS_LIVE_CALLS(`a snapshot cannot hold live work: ${live.join('; ')}; end it (or take the snapshot before or after)`, { live });
+      return reply.ok(scope.snapshot());
+    },
   }),
   operation({
     operationId: 'simPutState',

@@ -9,7 +9,8 @@
 //   close {code?}                                         closes the socket
 // and expectations, level `sim` (the spec does not show this protocol): `open` (true, or the HTTP
 // status that refused it, with the body), `event` (the first message matching, within `within`
-// wall seconds; later steps see the others), `closed` (code and reason), `frames` (inbound frames
+// wall seconds; later steps see the others) with `framesBefore` (inbound frames that had arrived
+// before it: when an echo came on the media clock), `closed` (code and reason), `frames` (inbound frames
 // received, every one 160 bytes with integer-string timestamps 20 ms apart). `save` reads the
 // matched message (`callId`, `start.streamId`, …). Sockets close when the scenario ends.
 import { match, type Mismatch } from '../scenario/matchers.ts';
@@ -21,7 +22,8 @@ import type { Channel, OpenResult } from './channel.ts';
 export interface AgentAction {
   /** The socket this step acts on or expects from (a name given with `as`). */
   on?: string;
-  connect?: { as: string; number: string; account?: string; retiring?: boolean; hello?: string[] | false };
+  /** `key`: sent instead of the account's key (a wrong key, to see the refusal). */
+  connect?: { as: string; number: string; account?: string; retiring?: boolean; hello?: string[] | false; key?: string };
   media?: { as: string; url: string; account?: string };
   send?: Record<string, unknown>;
   audio?: { tone?: number; ms: number; piece?: number };
@@ -39,6 +41,8 @@ export interface AgentExpectation {
   open?: unknown;
   /** The next message matching this (partial match, matchers). */
   event?: unknown;
+  /** With `event`: inbound media frames that had arrived when the matched message arrived (when an echo came on the media clock). */
+  framesBefore?: unknown;
   /** The socket closed: { code, reason } (partial match). */
   closed?: unknown;
   /** Inbound media frames so far: a count or a matcher; the frames must keep the runtime's rules. */
@@ -106,7 +110,7 @@ export async function runAgentAction(action: AgentAction, expect: AgentExpectati
   };
   if (action.connect) {
     const c = action.connect;
-    const { client, open } = await ControlClient.connect(target(c.account), c.number, { retiring: c.retiring ?? false, hello: c.hello ?? ['retire'] });
+    const { client, open } = await ControlClient.connect(target(c.account), c.number, { retiring: c.retiring ?? false, hello: c.hello ?? ['retire'], ...(c.key === undefined ? {} : { apiKey: c.key }) });
     all.set(c.as, { control: client });
     subject = open;
     did = `connect ${c.as} for ${c.number}${c.retiring ? ' (retiring)' : ''}`;
@@ -155,6 +159,11 @@ export async function runAgentAction(action: AgentAction, expect: AgentExpectati
       const got = await channelOf(s).take(expect.event, waitMs);
       if ('message' in got) subject = got.message;
       judged.push({ part: 'event', mismatches: 'message' in got ? [] : [...got.mismatches, { path: 'event', message: `no matching message within ${waitMs / 1000} s (unclaimed: ${got.seen.join(', ') || 'none'})` }] });
+      if (expect.framesBefore !== undefined) {
+        const before = 'message' in got ? channelOf(s).divertedBeforeOf(got.message) : undefined;
+        const mismatches = before === undefined ? [{ path: 'framesBefore', message: 'no matched message to count the frames before' }] : match(expect.framesBefore, before, 'framesBefore');
+        judged.push({ part: 'framesBefore', mismatches });
+      }
     }
     if (expect?.frames !== undefined) {
       const m = needMedia('frames');

@@ -14,6 +14,7 @@ import { operations } from './routes.ts';
 import { operations as control } from './control.ts';
 import { jobs, needs, type AgentsModelScope } from './ports.ts';
 import { AGENT_IDS, AgentsStateSchema, type AgentsState } from './schema.ts';
+import { agentsFixture } from './fixture.ts';
 import { examples } from './examples.ts';
 
 function build(scope: AgentsModelScope): AgentsModel {
@@ -54,6 +55,7 @@ export const agents = defineFamily({
   jobs,
   create: build,
   state: ownPart<AgentsState, AgentsModel>(AgentsStateSchema),
+  fixture: agentsFixture,
   operations,
   examples,
   control,

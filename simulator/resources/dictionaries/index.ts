@@ -8,6 +8,7 @@ import { DictionariesModel } from './model.ts';
 import { operations } from './routes.ts';
 import { needs } from './ports.ts';
 import { DICTIONARY_IDS, DictionariesStateSchema } from './schema.ts';
+import { dictionariesFixture } from './fixture.ts';
 import { examples } from './examples.ts';
 
 export const dictionaries = defineFamily({
@@ -15,6 +16,7 @@ export const dictionaries = defineFamily({
   needs,
   create: (scope) => new DictionariesModel(scope),
   state: tablesPart(DictionariesStateSchema, (m: DictionariesModel) => ({ dictionaries: m.dictionaries, terms: m.terms })),
+  fixture: dictionariesFixture,
   operations,
   examples,
   tags: {
