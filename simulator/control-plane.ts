@@ -12,8 +12,7 @@ import type { ClockAdvancer } from './core/advance.ts';
 import type { ClockDriver } from './core/realtime.ts';
 import { accountErrors } from './resources/accounts/errors.ts';
 import { CreateAccountBody, CreatedAccount } from './resources/accounts/schema.ts';
-import { SipListeningSchema } from './resources/sip-server/schema.ts';
-import type { SipListening } from './resources/sip-server/flow.ts';
+import { SipListeningSchema, type SipListening } from './core/sip-listening.ts';
 import { withRules } from './core/schema-rules.ts';
 
 const TAG = 'Control plane';
@@ -71,7 +70,8 @@ export interface FixedControlScope {
   readonly accounts: { create(input: Static<typeof CreateAccountBody>): { id: string; apiKeys: string[] } };
   readonly numbers: { grant(accountId: string, number?: string): { id: string } };
   /** Where the SIP listener is, when one runs. */
-  readonly sipServer: { readonly listening: SipListening | null };
+  /** The SIP server family, when the build has it. */
+  readonly sipServer?: { readonly listening: SipListening | null };
 }
 
 const operation = scopedOperations<FixedControlScope>();
@@ -82,7 +82,7 @@ const STATE_HAS_LIVE_CALLS = defineError({
 });
 
 function health(scope: FixedControlScope) {
-  return { status: 'ok' as const, now: scope.nowIso(), seed: scope.seed, capabilities: [...scope.capabilities], sip: scope.sipServer.listening };
+  return { status: 'ok' as const, now: scope.nowIso(), seed: scope.seed, capabilities: [...scope.capabilities], sip: scope.sipServer?.listening ?? null };
 }
 
 export const operations = [

@@ -17,11 +17,7 @@ export interface Flow {
 export type SendOnFlow = (flow: Flow, text: string) => void;
 
 /** The listener's addresses, as /_sim/health shows them. */
-export interface SipListening {
-  host: string;
-  udp: number;
-  tcp: number;
-}
+export type { SipListening } from '../../core/sip-listening.ts';
 
 /** The key of a flow in caches: transport, address, port. */
 export function flowKey(f: Flow): string {

@@ -41,12 +41,7 @@ export const SipServerStateSchema = Type.Object({ bindings: Type.Array(BindingRo
 
 export const Registration = Type.Object(bindingFields, { $id: 'SimSipRegistration', additionalProperties: false });
 
-export const SipListeningSchema = Nullable(
-  Type.Object(
-    { host: Type.String(), udp: Type.Integer(), tcp: Type.Integer() },
-    { additionalProperties: false, description: 'Where the SIP listener is (UDP and TCP ports on host); null when the simulator was started without one.' },
-  ),
-);
+export { SipListeningSchema } from '../../core/sip-listening.ts';
 
 /** The largest SIP message read (a datagram, or a message on a stream); larger ones are 513 (RFC 3261 §21.5.14). */
 export const MAX_MESSAGE_BYTES = 32 * 1024;
