@@ -30,7 +30,8 @@ export interface Measured {
   calls: number;
 }
 
-function cpuSeconds(pid: number): number {
+/** CPU seconds (user + system) a process has used so far (Linux). */
+export function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND; // utime, stime
 }
@@ -47,7 +48,7 @@ function start(args: string[]): Promise<{ child: ChildProcess; lines: string[] }
   });
 }
 
-function stop(child: ChildProcess): Promise<void> {
+export function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.removeAllListeners('exit');
     child.on('exit', () => resolve());

@@ -19,6 +19,7 @@ import { benchKit, KIT_BUDGET_MS, KIT_TAIL_BUDGET_MS, type KitBench } from './ki
 import { benchRestart, JOURNAL_COST_BUDGET, RESTART_BUDGET_MS } from './durable.ts';
 import { benchThroughput, journalCostLine, throughputLines } from './throughput.ts';
 import { root } from './servers.ts';
+import { benchSip, SIP_CALLS_PER_CPU_SECOND_BUDGET, SIP_RATIO_BUDGET } from './sip.ts';
 import { benchCreate, benchStartup, CREATE_CPU_BUDGET_MS, NPM_START_WALL_TARGET_MS, OPTIONAL_FAMILIES, START_CPU_RATIO_BUDGET, UNUSED_FAMILIES_BUDGET_MS } from './startup.ts';
 
 /** Runs a bench file in a node process of its own (`args` after node's, with tsx) and reads the JSON of its last line. */
@@ -198,6 +199,20 @@ async function main() {
       `Agent SDK realtime: p99 of |frame gap - 20 ms| on loopback (< ${AGENT_SPACING_P99_BUDGET_MS} ms)`,
       sp ? `${fmt(sp.p99, 2)} ms (p50 ${fmt(sp.p50, 2)} ms, max ${fmt(sp.max, 1)} ms, ${sp.samples} gaps; load average ${os.loadavg()[0]!.toFixed(1)})` : 'no frames',
       sp !== undefined && sp.p99 < AGENT_SPACING_P99_BUDGET_MS,
+    ],
+  );
+  // SIP: registrations and calls through the listener against a bare UDP echo server (docs/decisions.md, "SIP on the wire").
+  const sip = await benchSip();
+  checks.push(
+    [
+      `SIP registrations (REGISTER, 401, digest, 200) per CPU-second of the simulator vs a bare UDP echo server's round trips, per round trip (>= ${SIP_RATIO_BUDGET})`,
+      `${fmt(sip.ratio, 3)} (${fmt(sip.registrations.perSecond, 0)} registrations/s wall, ${fmt(sip.registrations.perCpuSecond, 0)}/CPU-s; echo ${fmt(sip.echo.perSecond, 0)} round trips/s wall, ${fmt(sip.echo.perCpuSecond, 0)}/CPU-s)`,
+      sip.ratio >= SIP_RATIO_BUDGET,
+    ],
+    [
+      `SIP calls (INVITE, 407, INVITE, 100/180/200, ACK, BYE: a call record each) per CPU-second (>= ${SIP_CALLS_PER_CPU_SECOND_BUDGET})`,
+      `${fmt(sip.calls.perCpuSecond, 0)}/CPU-s, ${fmt(sip.calls.perSecond, 0)}/s wall over ${sip.calls.count} calls (clock at 100 times speed: each call rings and is answered on it)`,
+      sip.calls.perCpuSecond >= SIP_CALLS_PER_CPU_SECOND_BUDGET,
     ],
   );
   console.log('');

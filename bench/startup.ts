@@ -20,8 +20,8 @@ export const NPM_START_WALL_TARGET_MS = 220;
 export const CREATE_CPU_BUDGET_MS = 10;
 /** What the agent families may add to the first createSimulator() when no agent is used, CPU time. */
 export const UNUSED_FAMILIES_BUDGET_MS = 1;
-/** Families that must cost nothing at start when unused (the SIP-over-the-wire family joins when it lands). */
-export const OPTIONAL_FAMILIES = ['agents', 'agentSdk'];
+/** Families that must cost nothing at start when unused: the agent families and the SIP server. */
+export const OPTIONAL_FAMILIES = ['agents', 'agentSdk', 'sipServer'];
 
 const BARE = "require('http').createServer((q,s)=>s.end('{}')).listen(0,'127.0.0.1',function(){console.log('listening on http://127.0.0.1:'+this.address().port)})";
 

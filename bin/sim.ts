@@ -9,6 +9,7 @@ import { runtimeOf } from '../simulator/internal.ts';
 const USAGE = `usage: npm start -- [--port 4010] [--host 127.0.0.1] [--seed N] [--fixture fixtures/default.yaml]
                     [--clock manual|realtime[:speed]] [--control-token T] [--max-body-bytes N]
                     [--max-snapshot-bytes N] [--strict-egress] [--webhook-strict] [--webhook-timeout-ms 10000] [--mcp-timeout-ms 10000]
+                    [--sip-port N] [--sip-digest sha-256,md5]
                     [--state-dir DIR [--compact-every 50000]]
 
   --state-dir DIR   keep the state across restarts (a snapshot and a journal in DIR, written before each answer);
@@ -45,6 +46,8 @@ async function main(): Promise<void> {
         'control-token': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         'max-snapshot-bytes': { type: 'string' },
+        'sip-port': { type: 'string' },
+        'sip-digest': { type: 'string' },
         'webhook-strict': { type: 'boolean' },
         'strict-egress': { type: 'boolean' },
         'state-dir': { type: 'string' },
@@ -70,6 +73,9 @@ async function main(): Promise<void> {
   const mcpTimeoutMs = integer('mcp-timeout-ms', args['mcp-timeout-ms'], 1, 120_000);
   const compactEvery = integer('compact-every', args['compact-every'], 1, 100_000_000);
   if (compactEvery !== undefined && args['state-dir'] === undefined) fail('--compact-every needs --state-dir');
+  const sipPort = integer('sip-port', args['sip-port'], 0, 65535);
+  const sipDigest = args['sip-digest'] === undefined ? undefined : args['sip-digest'].split(',').map((a) => a.trim().toUpperCase());
+  if (sipDigest && (sipDigest.length === 0 || sipDigest.some((a) => a !== 'SHA-256' && a !== 'MD5'))) fail(`--sip-digest lists sha-256 and/or md5 (in the order offered), got ${args['sip-digest']}`);
   let clock;
   try {
     clock = parseClockMode(args.clock);
@@ -110,6 +116,18 @@ async function main(): Promise<void> {
     fail(`cannot listen: ${err.message}`);
   }
 
+  let sipListener;
+  if (sipPort !== undefined) {
+    try {
+      sipListener = await sim.listenSip(sipPort, args.host, { digest: sipDigest as ('SHA-256' | 'MD5')[] | undefined });
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      await server.close();
+      if (err.code === 'EADDRINUSE') fail(`SIP port ${sipPort} on ${args.host} is already in use (try --sip-port 0 for a free one)`);
+      fail(`cannot listen for SIP: ${err.message}`);
+    }
+  }
+
   // Handlers go in before the URL is printed: whoever reads the URL may signal at once.
   let stopping = false;
   const stop = (signal: string) => {
@@ -133,6 +151,7 @@ async function main(): Promise<void> {
     `  control: ${server.url}/_sim${args['control-token'] ? ' (needs the control token)' : ''}`,
     `  openapi: ${server.url}/openapi.json`,
     `  inspector: ${server.url}/_sim/ui (open it in a browser)`,
+    `  sip:     ${sipListener ? `udp ${sipListener.host}:${sipListener.udp}, tcp ${sipListener.host}:${sipListener.tcp}, rtp ${sipListener.rtp} (registrar and calls; realm <accountId in lowercase>.sip.claw-ops.com)` : 'off (--sip-port N to listen for SIP clients)'}`,
     `  egress:  ${rt.egress.strict ? 'strict (as the real service: https:443 for MCP, no internal addresses)' : 'local servers allowed (webhooks, MCP)'}`,
     `  webhooks: timeout ${rt.webhookEngine.timeoutMs} ms; MCP tests: ${rt.mcpRunner.timeoutMs} ms`,
     '',

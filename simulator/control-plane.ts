@@ -12,13 +12,14 @@ import type { ClockAdvancer } from './core/advance.ts';
 import type { ClockDriver } from './core/realtime.ts';
 import { accountErrors } from './resources/accounts/errors.ts';
 import { CreateAccountBody, CreatedAccount } from './resources/accounts/schema.ts';
+import { SipListeningSchema, type SipListening } from './core/sip-listening.ts';
 import { withRules } from './core/schema-rules.ts';
 
 const TAG = 'Control plane';
 const FIXED = 'fixed control-plane contract (DESIGN.md)';
 
 const Health = Type.Object(
-  { status: Type.Literal('ok'), now: DateTime(), seed: Type.Integer(), capabilities: Type.Array(Type.String()) },
+  { status: Type.Literal('ok'), now: DateTime(), seed: Type.Integer(), capabilities: Type.Array(Type.String()), sip: SipListeningSchema },
   { $id: 'SimHealth', additionalProperties: false },
 );
 const ClockView = Type.Object(
@@ -68,6 +69,9 @@ export interface FixedControlScope {
   restore(snapshot: unknown): void;
   readonly accounts: { create(input: Static<typeof CreateAccountBody>): { id: string; apiKeys: string[] } };
   readonly numbers: { grant(accountId: string, number?: string): { id: string } };
+  /** Where the SIP listener is, when one runs. */
+  /** The SIP server family, when the build has it. */
+  readonly sipServer?: { readonly listening: SipListening | null };
 }
 
 const operation = scopedOperations<FixedControlScope>();
@@ -78,7 +82,7 @@ const STATE_HAS_LIVE_CALLS = defineError({
 });
 
 function health(scope: FixedControlScope) {
-  return { status: 'ok' as const, now: scope.nowIso(), seed: scope.seed, capabilities: [...scope.capabilities] };
+  return { status: 'ok' as const, now: scope.nowIso(), seed: scope.seed, capabilities: [...scope.capabilities], sip: scope.sipServer?.listening ?? null };
 }
 
 export const operations = [

@@ -5,6 +5,7 @@ import { Runtime, type Snapshot } from './runtime.ts';
 import { registerCrash, registerRuntime } from './internal.ts';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SNAPSHOT_BYTES, bodyLimit, dispatch, upgrade, type PipelineOptions } from './app.ts';
 import { closeSockets, createHttpServer, listenOn } from './server.ts';
+import { listenSip, type SipSockets } from './sip-sockets.ts';
 import { loadFixtureFile, parseFixture, DEFAULT_FIXTURE_PATH } from './fixtures.ts';
 import type { Fixture } from './fixture/schema.ts';
 import { realtimeDriver, type ClockMode } from './core/realtime.ts';
@@ -69,6 +70,22 @@ export interface ListeningServer {
   close(): Promise<void>;
 }
 
+export interface SipListenOptions {
+  /** Digest challenges offered, in order (default SHA-256 then MD5; `['MD5']` for clients that read only the topmost and know no SHA-256). */
+  digest?: readonly ('SHA-256' | 'MD5')[];
+}
+
+export interface SipListener {
+  host: string;
+  /** The UDP port. */
+  udp: number;
+  /** The TCP port (the same as UDP unless that one was taken for TCP). */
+  tcp: number;
+  /** The UDP port of calls' media (RTP, one for every call). */
+  rtp: number;
+  close(): Promise<void>;
+}
+
 export interface Simulator {
   /** Resolves when the simulator can answer: at once, or once a state dir's journal is replayed (requests wait for it). */
   ready: Promise<void>;
@@ -78,6 +95,8 @@ export interface Simulator {
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
   /** Serves over HTTP; port 0 picks a free port. Loopback by default. */
   listen(port?: number, host?: string): Promise<ListeningServer>;
+  /** Starts the SIP listener (UDP and TCP; port 0 picks a free one, loopback by default); one at a time. */
+  listenSip(port?: number, host?: string, options?: SipListenOptions): Promise<SipListener>;
   /** The control plane as functions (same code paths as /_sim). */
   control: SimulatorControl;
   clock: { now(): string; mode: ClockMode; advance(by: { seconds: number } | { to: string }): Promise<{ now: string; fired: number }> };
@@ -101,7 +120,7 @@ export interface SimulatorWebhooks {
 }
 
 export interface SimulatorControl {
-  health(): Promise<{ status: 'ok'; now: string; seed: number; capabilities: string[] }>;
+  health(): Promise<{ status: 'ok'; now: string; seed: number; capabilities: string[]; sip: { host: string; udp: number; tcp: number } | null }>;
   createAccount(body?: Record<string, unknown>): Promise<{ accountId: string; apiKey: string; numbers: string[] }>;
   reset(seed?: number): Promise<void>;
   snapshot(): Promise<unknown>;
@@ -216,6 +235,15 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const pipelineRun = (req: SimRequest) => dispatch(rt, pipeline, req);
   const run = durable ? durable.wrap(pipelineRun) : pipelineRun;
   const servers = new Set<http.Server>();
+  let sip: SipSockets | undefined;
+  const stopSip = async () => {
+    const s = sip;
+    sip = undefined;
+    rt.sipServer.listening = null;
+    rt.sipServer.mediaPort = 0;
+    rt.sipServer.sendDatagram = null;
+    if (s) await s.close();
+  };
 
   const handle = async (req: SimRequest) => run(req);
 
@@ -260,6 +288,32 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
           }),
       };
     },
+    async listenSip(port = 0, host = '127.0.0.1', options = {}) {
+      const digest = options.digest ?? ['SHA-256', 'MD5'];
+      if (digest.length === 0 || digest.some((a) => a !== 'SHA-256' && a !== 'MD5') || new Set(digest).size !== digest.length) {
+        throw new Error(`digest must list SHA-256 and/or MD5 once each, got ${JSON.stringify(digest)}`);
+      }
+      if (sip) throw new Error(`the SIP listener already runs on ${sip.host} (udp ${sip.udp}, tcp ${sip.tcp})`);
+      const model = rt.sipServer;
+      const sockets = await listenSip(
+        {
+          receive: (text, flow, send) => {
+            pipeline.beforeRequest?.();
+            model.receive(text, flow, send, onDefect);
+          },
+          tooLarge: (head, flow, send) => model.tooLarge(head, flow, send),
+          media: (packet, address, peerPort) => model.receiveMedia(packet, address, peerPort),
+        },
+        port,
+        host,
+      );
+      sip = sockets;
+      model.listening = { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp };
+      model.mediaPort = sockets.rtp;
+      model.sendDatagram = sockets.sendUdp;
+      model.challengeAlgorithms = [...digest];
+      return { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp, rtp: sockets.rtp, close: async () => (sip === sockets ? stopSip() : undefined) };
+    },
     control: {
       health: () => controlRequest('GET', '/health'),
       createAccount: (body = {}) => controlRequest('POST', '/accounts', body),
@@ -290,6 +344,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       await rt.webhookEngine.close();
       await rt.agents.closeTools();
       await rt.mcpServers.stopAll();
+      await stopSip();
       await Promise.all(
         [...servers].map(
           (s) =>

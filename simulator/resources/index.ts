@@ -30,6 +30,9 @@ import { kakaoChannels } from './kakao-channels/index.ts';
 import { webhooks } from './webhooks/index.ts';
 import { sipEndpoints } from './sip-endpoints/index.ts';
 import { sipAuth } from './sip-auth/index.ts';
+import { sipServer } from './sip-server/index.ts';
+import { iceServers } from './ice-servers/index.ts';
+import { mobileGateways } from './mobile-gateways/index.ts';
 import { callFlows } from './call-flows/index.ts';
 import { calls } from './calls/index.ts';
 import { assignmentLinks } from './assignment-links/index.ts';
@@ -61,6 +64,9 @@ export const FAMILIES = [
   webhookEngine,
   sipEndpoints,
   sipAuth,
+  sipServer, // after SIP auth, whose logins it checks
+  iceServers,
+  mobileGateways,
   callFlows, // after numbers: phoneNumbers reads their routing
   calls, // after call flows (its flow port), messages, block lists, usage and the webhook engine (status callbacks)
   kyc,

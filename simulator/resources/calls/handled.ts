@@ -10,7 +10,7 @@ import { INITIAL_TALK, phoneTurn, type PhoneTurn } from '../../peers/phone-talk.
 import { platformSide, phoneSide, type Ending } from './endings.ts';
 import type { TransferLegs } from './transfer-legs.ts';
 import { isEnded, legDuration, type TransferLegRow } from './transfers.ts';
-import { CallHandlers, type CallActions, type CallFacts, type EndedBy, type HandledCall, type LegProgress, type TransferInput } from './handlers.ts';
+import { CallHandlers, type OfferedCallActions, type CallActions, type CallFacts, type EndedBy, type HandledCall, type LegProgress, type TransferInput } from './handlers.ts';
 import type { Turn } from './conversation.ts';
 import type { CallRow, HangupSource } from './schema.ts';
 import type { CallsModelScope } from './ports.ts';
@@ -27,12 +27,14 @@ export interface HandledParts {
   legs: TransferLegs;
   /** Ends the call with its callbacks and events (progress.ts). */
   end: (row: CallRow, ending: Ending, source: HangupSource, cause?: string) => CallRow;
+  /** Answers a ringing call now (progress.ts). */
+  answer: (row: CallRow) => void;
 }
 
 /** The phone's side of the call (the customer's number). */
 export const phoneNumberOf = (row: CallRow) => (row.direction === 'outbound' ? row.to : row.from);
 
-export class HandledCalls implements CallActions, CallFacts {
+export class HandledCalls implements CallActions, CallFacts, OfferedCallActions {
   readonly handlers = new CallHandlers();
   private readonly live = new Map<string, (p: LegProgress) => void>(); // "callId sequence" → a live listener of the leg's progress
 
@@ -157,6 +159,25 @@ export class HandledCalls implements CallActions, CallFacts {
     return { started: true };
   }
 
+  pickUp(callId: string): void {
+    const row = this.calls.get(callId);
+    if (row && row.status === 'ringing' && row.handler) this.parts.answer(row);
+  }
+
+  refuse(callId: string, ending: 'busy' | 'no-answer' | 'rejected' | 'failed', source: 'callee' | 'carrier'): void {
+    const row = this.calls.get(callId);
+    if (row && row.status === 'ringing' && row.handler) this.parts.end(row, ending, source);
+  }
+
+  /** A ringing inbound call goes to a handler that rings its own device; false when its handler answers through the platform. */
+  offered(row: CallRow): boolean {
+    const handler = row.handler && this.handlers.get(row.handler.kind);
+    if (!handler?.offer) return false;
+    const { answeredAt: _, ...call } = this.handledCall({ ...row, answeredAt: new Date(0).toISOString() });
+    handler.offer(call);
+    return true;
+  }
+
   optOut(callId: string, channel: 'call' | 'message'): void {
     const row = this.calls.get(callId);
     if (!row) return;
@@ -184,10 +205,10 @@ export class HandledCalls implements CallActions, CallFacts {
     return undefined;
   }
 
-  outcome(callId: string): { status: string; duration: number } | undefined {
+  outcome(callId: string): { status: string; duration: number; sipResponseCode: number | null } | undefined {
     const row = this.calls.get(callId);
     if (!row || row.dateUpdated === null) return undefined;
-    return { status: row.status, duration: row.duration ?? 0 };
+    return { status: row.status, duration: row.duration ?? 0, sipResponseCode: row.sipResponseCode };
   }
 
   phoneSays(callId: string): string[] {

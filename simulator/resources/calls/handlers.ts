@@ -7,7 +7,7 @@
 import type { PhoneTurn } from '../../peers/phone-talk.ts';
 import type { Turn } from './conversation.ts';
 
-export const HANDLER_KINDS = ['agent', 'sdk'] as const;
+export const HANDLER_KINDS = ['agent', 'sdk', 'sip'] as const;
 export type HandlerKind = (typeof HANDLER_KINDS)[number];
 
 /**
@@ -41,7 +41,7 @@ export interface HandledCall {
   direction: 'outbound' | 'inbound';
   from: string;
   to: string;
-  /** What handles it: the agent id (agent), the number whose runtime holds it (sdk). */
+  /** What handles it: the agent id (agent), the number whose runtime holds it (sdk), the SIP dialog (sip). */
   target: string;
   /** Virtual ms of the answer: position 0 of the call's media. */
   answeredAt: number;
@@ -57,6 +57,11 @@ export interface CallHandler {
   check(accountId: string, target: string): void;
   /** Inbound calls: whether the handler takes calls to this number whatever its routing (a connected SDK). */
   claims?(accountId: string, number: string): boolean;
+  /**
+   * Inbound calls it handles that it rings itself (SIP devices): instead of being answered by the
+   * platform, the ringing call is offered; the handler then picks it up or refuses it (CallActions).
+   */
+  offer?(call: Omit<HandledCall, 'answeredAt'>): void;
   /** An outbound call it handles started ringing (the Agent SDK's call.ringing); `answeredAt` is not known yet. */
   ringing?(call: Omit<HandledCall, 'answeredAt'>): void;
   answered(call: HandledCall): void;
@@ -86,10 +91,18 @@ export interface CallActions {
   optOut(callId: string, channel: 'call' | 'message'): void;
 }
 
+/** What a handler that rings its own device (`offer`) does with the offered call. */
+export interface OfferedCallActions {
+  /** The offered call is answered now (its device picked up). */
+  pickUp(callId: string): void;
+  /** The offered call is not answered: it ends as `ending`, ended by `source`. */
+  refuse(callId: string, ending: 'busy' | 'no-answer' | 'rejected' | 'failed', source: 'callee' | 'carrier'): void;
+}
+
 /** What a handler may read of its call besides acting on it (the Agent SDK's call.ended, its phone's speech). */
 export interface CallFacts {
-  /** How the call ended: its status and duration in seconds (undefined while it is not over). */
-  outcome(callId: string): { status: string; duration: number } | undefined;
+  /** How the call ended: its status, duration in seconds and SIP code (undefined while it is not over). */
+  outcome(callId: string): { status: string; duration: number; sipResponseCode: number | null } | undefined;
   /** What the phone may say in the call, every line and reply's `say` (to synthesise before the media flows). */
   phoneSays(callId: string): string[];
 }

@@ -1,8 +1,9 @@
 // Where an inbound call goes (docs/decisions.md "Calls"): callflow runs the flow; forward follows
 // forwardTo (another number of the account) to its routing, at most MAX_FORWARD_HOPS times; a
 // webhook number without a URL rejects the call, one with a URL runs its VoiceML; a managed agent
-// answers an agent number (an agent that no longer exists is an application error); SIP devices
-// are not simulated yet and end the call as described there. A connected Agent SDK that claims the
+// answers an agent number (an agent that no longer exists is an application error); a number
+// routed `sip` (its endpoint's routes) or `softphone` (its credential's registered device) goes to
+// the SIP server's handler, which rings them on the wire; without it they end unanswered. A connected Agent SDK that claims the
 // number wins over its routing (handled.ts).
 import { ApiError } from '../../core/errors.ts';
 import type { Ending } from './endings.ts';
@@ -52,8 +53,11 @@ export function inboundRoute(parts: RoutingParts, accountId: string, to: string)
       return { kind: 'handler', handler: { kind: 'agent', target: n.agentId }, contextUrl: n.callContextUrl ?? null, dictionaryId: dialed.dictionaryId ?? null };
     }
     case 'sip':
-    case 'softphone':
-      return { kind: 'end', ending: 'no-answer', source: 'carrier' };
+    case 'softphone': {
+      const target = n.routingType === 'sip' ? (n.sipEndpointId ? `endpoint:${n.sipEndpointId}` : null) : n.sipCredentialId ? `device:${n.sipCredentialId}` : null;
+      if (!parts.handled.handlers.get('sip') || target === null) return { kind: 'end', ending: 'no-answer', source: 'carrier' };
+      return { kind: 'handler', handler: { kind: 'sip', target }, contextUrl: null, dictionaryId: null };
+    }
     default:
       return { kind: 'end', ending: 'failed', source: 'app', cause: 'app_error' };
   }

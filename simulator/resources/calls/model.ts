@@ -13,7 +13,7 @@ import { sharedErrors } from '../../rules/errors.ts';
 import { RecordingLinks } from '../../rules/recording-links.ts';
 import { DEFAULT_CALLEE, replyOf, type Callee } from '../../peers/carrier/schema.ts';
 import { OutboundRules } from '../../rules/outbound.ts';
-import { initialState } from './interpreter.ts';
+import { blankCall, DEFAULT_RING_SECONDS } from './blank-call.ts';
 import { platformSide, type Ending } from './endings.ts';
 import { FlowHttpClient } from './flow-http.ts';
 import { emptyTrace } from './walk-trace.ts';
@@ -45,12 +45,11 @@ import {
 
 import { callErrors } from './errors.ts';
 
-export { callErrors, callWire, startVariables };
+export { callErrors, callWire, startVariables, DEFAULT_RING_SECONDS };
 
 /** Seconds from placing a call to the phone ringing. */
 export const SETUP_SECONDS = 1;
-/** Timeout (ring seconds) when omitted or invalid, and its ceiling (reference: createCall). */
-export const DEFAULT_RING_SECONDS = 30;
+/** Timeout (ring seconds) ceiling (reference: createCall); the default is blank-call.ts's. */
 export const MAX_RING_SECONDS = 600;
 
 export interface CallFilter {
@@ -135,6 +134,7 @@ export class CallsModel {
       calls: () => this.calls,
       legs: this.legs,
       end: (row, ending, source, cause) => this.progress.end(this.progress.dropWalk(row), ending, source, cause),
+      answer: (row) => this.progress.answerOffered(row.id),
     });
     this.legs.onMoved = (row, leg) => this.handled.legMoved(row, leg);
     rt.carrier.onOutcome('call', (d) => this.progress.carrierReported(d));
@@ -204,7 +204,36 @@ export class CallsModel {
     this.outbound.requireSubscription(accountId);
     this.outbound.refuseOptedOut(accountId, to, 'call');
 
-    const ringSeconds = input.Timeout === undefined || input.Timeout < 1 ? DEFAULT_RING_SECONDS : Math.min(input.Timeout, MAX_RING_SECONDS);
+    return this.place(accountId, from, to, input.Timeout, input.CallFlowId ?? null, { caller: from, callee: to, ...startVars }, {
+      ...(voiceUrl === null ? {} : { voiceml: initialVoiceState(voiceUrl, 'POST', {}), trace: emptyTrace({}) }),
+      ...(handler === undefined ? {} : { handler, context: contextOf(input.CallContext), dictionaryId: this.rt.numbers.find(from)?.dictionaryId ?? null, conversation: [] }),
+      machineDetection: input.MachineDetection ?? null,
+      statusCallback,
+      statusCallbackEvents: events,
+    });
+  }
+
+  /**
+   * A call a registered handler places itself (a SIP client's INVITE, handlers.ts): the checks of
+   * createCall that apply (To domestic, From the account's, the handler's own check, the
+   * subscription, the opt-out list), then the same record, carrier outcome and usage; the handler
+   * takes the call when it is answered, and the call is recorded whole from the answer (the
+   * handler may hand the recordings its audio). A refusal stores nothing.
+   */
+  placeForHandler(accountId: string, input: { From: string; To: string; handler: NonNullable<CallRow['handler']> }): CallRow {
+    const to = normalizePhone(input.To, 'To');
+    const from = this.outbound.ownedSender(accountId, input.From, 'From');
+    const handler = this.handled.handlers.get(input.handler.kind);
+    if (!handler) throw new Error(`no call handler of kind ${input.handler.kind} is registered`);
+    handler.check(accountId, input.handler.target);
+    this.outbound.requireSubscription(accountId);
+    this.outbound.refuseOptedOut(accountId, to, 'call');
+    return this.place(accountId, from, to, undefined, null, { caller: from, callee: to }, { handler: { ...input.handler }, context: null, dictionaryId: null, conversation: [] });
+  }
+
+  /** Stores a checked outbound call as queued, hands it to the carrier and schedules its ringing. */
+  private place(accountId: string, from: string, to: string, timeout: number | undefined, flowId: string | null, vars: Record<string, string>, extra: Partial<CallRow>): CallRow {
+    const ringSeconds = timeout === undefined || timeout < 1 ? DEFAULT_RING_SECONDS : Math.min(timeout, MAX_RING_SECONDS);
     const id = freshId(this.rt.random, CALL_IDS.call, (x) => this.calls.has(x));
     const decision = this.rt.carrier.decide(to, 'call', ringSeconds);
     const delivery = this.rt.carrier.submit(
@@ -212,13 +241,9 @@ export class CallsModel {
       { ...decision, delaySeconds: SETUP_SECONDS + decision.delaySeconds },
     );
     const row = this.calls.insert({
-      ...this.blank(accountId, id, 'outbound', from, to, input.CallFlowId ?? null, { caller: from, callee: to, ...startVars }),
-      ...(voiceUrl === null ? {} : { voiceml: initialVoiceState(voiceUrl, 'POST', {}), trace: emptyTrace({}) }),
-      ...(handler === undefined ? {} : { handler, context: contextOf(input.CallContext), dictionaryId: this.rt.numbers.find(from)?.dictionaryId ?? null, conversation: [] }),
-      machineDetection: input.MachineDetection ?? null,
+      ...blankCall(this.rt.clock.nowIso(), accountId, id, 'outbound', from, to, flowId, vars),
+      ...extra,
       ringSeconds,
-      statusCallback,
-      statusCallbackEvents: events,
       callee: decision.callee ?? { ...DEFAULT_CALLEE },
       deliveryId: delivery.id,
     });
@@ -283,7 +308,7 @@ export class CallsModel {
     const id = freshId(this.rt.random, CALL_IDS.call, (x) => this.calls.has(x));
     const flowId = route.kind === 'callflow' ? route.flowId : null;
     const row = this.calls.insert({
-      ...this.blank(accountId, id, 'inbound', from, to, flowId, { caller: from, callee: to }),
+      ...blankCall(this.rt.clock.nowIso(), accountId, id, 'inbound', from, to, flowId, { caller: from, callee: to }),
       ...(route.kind === 'voiceml' ? { voiceml: initialVoiceState(route.url, route.method, route.headers), trace: emptyTrace({}) } : {}),
       ...(route.kind === 'handler' ? { handler: route.handler, context: null, contextUrl: route.contextUrl, dictionaryId: route.dictionaryId, conversation: [] } : {}),
       status: 'ringing',
@@ -338,43 +363,6 @@ export class CallsModel {
     if (!flow.graph) throw callErrors.CALL_FLOW_UNREADABLE(`call flow ${flowId} has a graph the current schema cannot read; replace it with a full PUT`);
   }
 
-  private blank(accountId: string, id: string, direction: 'outbound' | 'inbound', from: string, to: string, flowId: string | null, vars: Record<string, string>): CallRow {
-    return {
-      id,
-      accountId,
-      direction,
-      from,
-      to,
-      status: 'queued',
-      dateCreated: this.rt.clock.nowIso(),
-      answeredAt: null,
-      dateUpdated: null,
-      duration: null,
-      answeredBy: null,
-      recordingUrl: null,
-      hangupCause: null,
-      hangupCauseQ850: null,
-      sipResponseCode: null,
-      hangupSource: null,
-      callFlowId: flowId,
-      flowStatus: null,
-      machineDetection: null,
-      ringSeconds: DEFAULT_RING_SECONDS,
-      statusCallback: null,
-      statusCallbackEvents: [],
-      callee: { ...DEFAULT_CALLEE },
-      keyIndex: 0,
-      walk: flowId === null ? null : initialState(vars),
-      seq: 0,
-      heard: [],
-      entered: [],
-      sinceInput: [],
-      prompts: [],
-      deliveryId: null,
-      timeline: [{ status: 'queued', at: this.rt.clock.nowIso() }],
-      trace: flowId === null ? null : emptyTrace(vars),
-    };
-  }
 }
 
 export type { Callee };

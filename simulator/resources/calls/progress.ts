@@ -103,7 +103,14 @@ export class CallProgress {
     // A webhook number asks the app first: its first verb that uses the line picks up (advanceVoiceMl).
     if (row.voiceml) return this.advance(row, { kind: 'start' });
     if (row.handler && row.contextUrl) return this.fetchContext(row, row.contextUrl);
+    if (row.handler && this.handled().offered(row)) return; // its handler rings its device and answers later
     this.answer(row);
+  }
+
+  /** An offered call's device picked up (handled.ts). */
+  answerOffered(callId: string): void {
+    const row = this.calls.get(callId);
+    if (row && row.status === 'ringing') this.answer(row);
   }
 
   /**

@@ -1,4 +1,4 @@
-// The SIP authentication's /_sim route: a fake SIP registrar. No SIP traffic is simulated, so
+// The SIP authentication's /_sim route: a fake SIP registrar. Beside real SIP clients on the listener,
 // this is how a test sees what a SIP client presenting a credential would get (spec
 // Authentication 6): username, realm and password, the source address against the credential's
 // IP ACL, the From number against allowedNumbers. A success records the credential's lastUsedAt
@@ -21,7 +21,7 @@ export const operations = [
     tag: 'Control plane',
     summary: 'What a SIP client presenting these credentials would get',
     description:
-      'Checks, in order: a credential with this realm and username that is not deleted (unknown_user), active and enabled (credential_disabled), the password against the stored digest HA1 (wrong_password), the source address against its IP ACL when it has one; a disabled ACL admits none (ip_not_allowed), the From number against allowedNumbers, or against the account\'s numbers when the list is empty (number_not_allowed). `ok` records lastUsedAt; refusals change nothing.',
+      'What a SIP client presenting these credentials would get, without a digest exchange (real clients register on the SIP listener). Checks, in order: a credential with this realm and username that is not deleted (unknown_user), active and enabled (credential_disabled), the password against the stored digest HA1 (wrong_password), the source address against its IP ACL when it has one; a disabled ACL admits none (ip_not_allowed), the From number against allowedNumbers, or against the account\'s numbers when the list is empty (number_not_allowed). `ok` records lastUsedAt; refusals change nothing.',
     origin: 'simulator',
     auth: 'control',
     body: Type.Object(

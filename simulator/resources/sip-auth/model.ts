@@ -6,7 +6,8 @@
 // snapshots and restores its three tables (the descriptor's state part).
 import { SIP_TRUNK_REQUIRED } from '../../rules/errors.ts';
 import { cidrProblem } from './cidr.ts';
-import { digestHa1, realmOf, signJwt, WS_URL } from './digest.ts';
+import { aclAdmits, findLogin, mayPresent, realmsOfUsername, trunksAt, type SipLogin } from './logins.ts';
+import { digestHa1, digestHa1Sha256, realmOf, signJwt, WS_URL } from './digest.ts';
 import { Table } from '../../core/store.ts';
 import { iso } from '../../core/clock.ts';
 import { ApiError, defineError, errorCodes } from '../../core/errors.ts';
@@ -121,6 +122,33 @@ export class SipAuthModel {
     if (row) this.credentials.replace({ ...row, lastUsedAt: this.rt.clock.nowIso() });
   }
 
+  // --- what the SIP server asks on the wire (logins.ts) ---
+
+  /** The login a digest realm and username name, or undefined. */
+  login(realm: string, username: string): SipLogin | undefined {
+    return findLogin(this, realm, username);
+  }
+
+  /** Whether the credential's IP ACL admits the source address. */
+  admits(credentialId: string, ip: string | undefined): boolean {
+    return aclAdmits(this, credentialId, ip);
+  }
+
+  /** The realms where `username` names a live login. */
+  realmsOf(username: string): string[] {
+    return realmsOfUsername(this, username);
+  }
+
+  /** Whether a login may present `number` as its caller id: allowedNumbers, else any number of its account. */
+  mayPresent(login: { accountId: string; allowedNumbers: readonly string[] }, number: string): boolean {
+    return mayPresent(this.rt.numbers, login, number);
+  }
+
+  /** The trunk credentials whose IP ACL admits `ip`, oldest first. */
+  trunksAt(ip: string): SipLogin[] {
+    return trunksAt(this, ip);
+  }
+
   private requireAddon(accountId: string, what: string): void {
     if (!this.rt.accounts.hasAddon(accountId, 'sip_trunk')) throw SIP_TRUNK_REQUIRED(`${what} needs the sip_trunk add-on`);
   }
@@ -212,6 +240,7 @@ export class SipAuthModel {
       username: input.username,
       realm,
       ha1: digestHa1(input.username, realm, password),
+      ha1Sha256: digestHa1Sha256(input.username, realm, password),
       enabled: true,
       status: 'active',
       ipAclId: input.ipAclId ?? null,
@@ -236,7 +265,10 @@ export class SipAuthModel {
       next.ipAclId = input.ipAclId;
     }
     if (input.name !== undefined) next.name = input.name;
-    if (input.password !== undefined) next.ha1 = digestHa1(current.username, current.realm, input.password);
+    if (input.password !== undefined) {
+      next.ha1 = digestHa1(current.username, current.realm, input.password);
+      next.ha1Sha256 = digestHa1Sha256(current.username, current.realm, input.password);
+    }
     if (input.status !== undefined) {
       next.status = input.status;
       next.enabled = input.status === 'active';
@@ -271,6 +303,7 @@ export class SipAuthModel {
       username,
       realm: parent.realm,
       ha1: digestHa1(username, parent.realm, password),
+      ha1Sha256: digestHa1Sha256(username, parent.realm, password),
       subject: input?.subject ?? `user:${credentialId}`,
       issuedAt: this.rt.clock.nowIso(),
       expiresAt: iso(now + ttl * 1000),

@@ -1,6 +1,6 @@
 // SIP IP ACLs and SIP credentials (spec "SIP IP ACL", "SIP credential", "States and transitions /
 // SIP endpoint, route and credential"; shapes after the public API document). Passwords are never
-// stored: a credential keeps only its digest HA1 (docs/decisions.md, "SIP IP ACLs and credentials").
+// stored: a credential keeps only its digest HA1s, MD5 and SHA-256 (docs/decisions.md, "SIP IP ACLs and credentials").
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, PhoneNumber, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
@@ -162,6 +162,8 @@ export const SipCredentialRowSchema = Type.Object(
     realm: Type.String(),
     /** Digest HA1 = md5(username:realm:password) in lowercase hex; the password itself is never kept. */
     ha1: Type.String({ pattern: '^[0-9a-f]{32}$' }),
+    /** The same with SHA-256 (RFC 8760); absent in snapshots taken before it existed (then only MD5 challenges succeed). */
+    ha1Sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
     enabled: Type.Boolean(),
     status: StringEnum(CREDENTIAL_STATUSES),
     ipAclId: Nullable(Type.String()),
@@ -183,6 +185,7 @@ export const WebrtcTokenRowSchema = Type.Object(
     username: Type.String(),
     realm: Type.String(),
     ha1: Type.String({ pattern: '^[0-9a-f]{32}$' }),
+    ha1Sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
     subject: Type.String(),
     issuedAt: DateTime(),
     expiresAt: DateTime(),

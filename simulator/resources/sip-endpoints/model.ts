@@ -210,6 +210,26 @@ export class SipEndpointsModel {
     this.routes.delete(routeId);
   }
 
+  // --- what the SIP server records when it offers calls to routes (spec "SIP route") ---
+
+  /** An endpoint by id alone (the SIP server's view), undefined when unknown or deleted. */
+  endpointById(id: string): EndpointRow | undefined {
+    const row = this.endpoints.get(id);
+    return row && row.status !== 'deleted' ? row : undefined;
+  }
+
+  /** A call was offered to the route: lastUsedAt. */
+  routeUsed(routeId: string): void {
+    const row = this.routes.get(routeId);
+    if (row) this.routes.replace({ ...row, lastUsedAt: this.rt.clock.nowIso() });
+  }
+
+  /** The route failed a call (4xx/5xx/6xx or no answer in time): lastFailureAt and failureCount. */
+  routeFailed(routeId: string): void {
+    const row = this.routes.get(routeId);
+    if (row) this.routes.replace({ ...row, lastFailureAt: this.rt.clock.nowIso(), failureCount: row.failureCount + 1 });
+  }
+
   // --- helpers ---
 
   private requireAddon(accountId: string): void {

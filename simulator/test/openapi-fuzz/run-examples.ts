@@ -18,7 +18,7 @@ type Resolve = (key: string) => Promise<string>;
 const json = (body: unknown): Pick<SimRequest, 'headers' | 'body'> => ({ headers: { 'content-type': 'application/json', authorization: `Bearer ${ACME.key}` }, body: JSON.stringify(body) });
 const advance = (seconds: number): SimRequest => ({ method: 'POST', url: '/_sim/clock/advance', ...json({ seconds }) });
 
-/** Requests sent before the first example of an operation, with the reason. */
+/** Requests sent before the first example of an operation, with the reason (and the bearer it authorizes with, when not the account key). */
 export const STEPS_BEFORE: Readonly<Record<string, { why: string; steps: (resolve: Resolve, sim: Simulator, authorize: (header: string) => void) => Promise<SimRequest[]> }>> = {
   createKakaoChannel: {
     why: 'the token comes to the manager\'s phone after requestKakaoChannelToken, which the document lists later',
@@ -45,6 +45,13 @@ export const STEPS_BEFORE: Readonly<Record<string, { why: string; steps: (resolv
     },
   },
   getRecording: { why: 'the calls must have ended', steps: async () => [advance(120)] },
+  enrollMobileGateway: {
+    why: 'its bearer is the enroll token the box was given',
+    steps: async (resolve, _sim, authorize) => {
+      authorize(`Bearer ${await resolve('createMobileGatewayEnrollmentToken.box.token')}`);
+      return [];
+    },
+  },
   mcpServer: {
     why: 'its bearer is the token of an app, which only the control plane registers',
     steps: async (_resolve, sim, authorize) => {

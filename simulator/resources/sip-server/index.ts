@@ -1,0 +1,44 @@
+// The platform's SIP server: registrar (and, with calls, the SIP side of calls) for SIP clients
+// on the wire (simulator/sip-sockets.ts listens when asked). Behind its door: it needs SIP auth's
+// logins (ports.ts), declares the job that expires a registration, and hands the runtime its
+// bindings table as its snapshot part; a reset or restore also forgets the live transactions.
+import { defineFamily } from '../family.ts';
+import type { StatePart } from '../../core/table-state.ts';
+import { tablesPart } from '../../core/table-state.ts';
+import { SipServerModel } from './model.ts';
+import { operations as control } from './control.ts';
+import { jobs, needs } from './ports.ts';
+import { SipServerStateSchema } from './schema.ts';
+import { SIP_WS_PATH } from './websocket.ts';
+import type { SipServerScope } from './scope.ts';
+
+const tables = tablesPart(SipServerStateSchema, (m: SipServerModel) => ({ bindings: m.bindings.rows }));
+
+const state: StatePart<SipServerModel> = {
+  ...tables,
+  restore: (m, s) => {
+    m.forgetTransactions();
+    tables.restore(m, s);
+  },
+  clear: (m) => {
+    m.forgetTransactions();
+    tables.clear(m);
+  },
+};
+
+export const sipServer = defineFamily({
+  key: 'sipServer',
+  needs,
+  jobs,
+  create: (scope) => new SipServerModel(scope),
+  state,
+  control,
+  capabilities: ['sip-wire'],
+  upgrades: [
+    {
+      path: SIP_WS_PATH,
+      summary: 'SIP over WebSocket (RFC 7118, subprotocol sip) for browser phones',
+      upgrade: (scope: SipServerScope, req) => scope.sipServer.websocket(req),
+    },
+  ],
+});

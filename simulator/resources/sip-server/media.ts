@@ -1,0 +1,97 @@
+// What SIP clients send on the RTP port (RFC 3550), recorded into their call's recording: a
+// packet from the address and port a dialog's offer named is that call's (symmetric RTP); PCMU
+// payloads (type 0) are placed at their RTP timestamp from the first packet, so a lost or late
+// packet leaves μ-law silence rather than shifting what follows. At most MAX_SECONDS per call
+// are kept. The audio becomes the whole-call WAV (8 kHz, 16-bit PCM) the recordings family
+// serves. Live transport state: not in snapshots, forgotten on reset and restore.
+import { decode, MULAW_SILENCE } from '../../peers/speech/mulaw.ts';
+import { pcmWav } from '../../peers/speech/wav.ts';
+
+/** The longest audio kept per call (10 minutes of 8 kHz μ-law: 4.8 MB). */
+export const MAX_SECONDS = 600;
+const MAX_BYTES = MAX_SECONDS * 8000;
+const PCMU = 0;
+
+interface Heard {
+  /** RTP timestamp and SSRC of the first packet. */
+  firstTimestamp: number | undefined;
+  ssrc: number | undefined;
+  audio: Buffer;
+  /** Bytes of `audio` in use. */
+  length: number;
+  open: boolean;
+  packets: number;
+}
+
+/** The payload of an RTP v2 packet and its header fields, or undefined when it is none. */
+export function readRtp(p: Buffer): { payloadType: number; timestamp: number; ssrc: number; payload: Buffer } | undefined {
+  if (p.length < 12 || p[0]! >> 6 !== 2) return undefined;
+  const csrc = p[0]! & 0x0f;
+  let offset = 12 + csrc * 4;
+  if (p[0]! & 0x10) {
+    if (p.length < offset + 4) return undefined;
+    offset += 4 + p.readUInt16BE(offset + 2) * 4;
+  }
+  let end = p.length;
+  if (p[0]! & 0x20) end -= p[p.length - 1]!; // padding
+  if (end < offset) return undefined;
+  return { payloadType: p[1]! & 0x7f, timestamp: p.readUInt32BE(4), ssrc: p.readUInt32BE(8), payload: p.subarray(offset, end) };
+}
+
+export class CallMedia {
+  private readonly bySource = new Map<string, string>(); // "address:port" → callId
+  private readonly heard = new Map<string, Heard>(); // callId → what its client sent
+
+  /** A dialog's offer names where its client sends from (symmetric RTP, RFC 4961). */
+  expect(callId: string, address: string, port: number): void {
+    for (const [k, id] of this.bySource) if (id === callId) this.bySource.delete(k);
+    this.bySource.set(`${address}:${port}`, callId);
+    if (!this.heard.has(callId)) this.heard.set(callId, { firstTimestamp: undefined, ssrc: undefined, audio: Buffer.alloc(0), length: 0, open: true, packets: 0 });
+  }
+
+  /** The dialog ended: later packets are not its. */
+  stop(callId: string): void {
+    for (const [k, id] of this.bySource) if (id === callId) this.bySource.delete(k);
+    const h = this.heard.get(callId);
+    if (h) h.open = false;
+  }
+
+  /** One datagram on the RTP port. */
+  packet(bytes: Buffer, address: string, port: number): void {
+    const callId = this.bySource.get(`${address}:${port}`);
+    const h = callId === undefined ? undefined : this.heard.get(callId);
+    const rtp = readRtp(bytes);
+    if (!h || !h.open || !rtp || rtp.payloadType !== PCMU) return; // not ours, RTCP, telephone-event, other codecs
+    if (h.ssrc !== undefined && rtp.ssrc !== h.ssrc) return; // another stream from the same port
+    h.ssrc = rtp.ssrc;
+    h.firstTimestamp ??= rtp.timestamp;
+    const at = (rtp.timestamp - h.firstTimestamp) >>> 0; // wraps at 2^32 (RFC 3550 §5.1)
+    if (at >= MAX_BYTES) return;
+    const end = Math.min(at + rtp.payload.length, MAX_BYTES);
+    if (end > h.audio.length) {
+      const grown = Buffer.alloc(Math.min(MAX_BYTES, Math.max(end, h.audio.length * 2)), MULAW_SILENCE);
+      h.audio.copy(grown, 0, 0, h.length);
+      h.audio = grown;
+    }
+    rtp.payload.copy(h.audio, at, 0, end - at);
+    h.length = Math.max(h.length, end);
+    h.packets++;
+  }
+
+  /** Packets taken for a call (the control plane shows it). */
+  packets(callId: string): number {
+    return this.heard.get(callId)?.packets ?? 0;
+  }
+
+  /** The call's audio as a WAV file, or undefined when its client sent none. */
+  wav(callId: string): Buffer | undefined {
+    const h = this.heard.get(callId);
+    if (!h || h.length === 0) return undefined;
+    return pcmWav(decode(h.audio.subarray(0, h.length)));
+  }
+
+  clear(): void {
+    this.bySource.clear();
+    this.heard.clear();
+  }
+}

@@ -1,0 +1,207 @@
+// The platform's SIP server: what arrives on the SIP listener (UDP, TCP; simulator/sip-sockets.ts
+// frames it) and what it answers. A request is parsed (message.ts), checked for a truncated body,
+// matched against the transactions already answered, then handled by method: REGISTER by the
+// registrar, INVITE, BYE and CANCEL by the calls on the wire (invite.ts, with the call handler
+// the calls family hands their calls to, call-handler.ts), OPTIONS with the server's
+// capabilities, ACK silently, any other method 501. Responses that match no client
+// transaction of the server are dropped (RFC 3261 §18.1.2). A defect while handling a request is
+// reported and answered 500; it never reaches the socket.
+import { createHash } from 'node:crypto';
+import { Bindings } from './bindings.ts';
+import { AnsweredRequests } from './answered.ts';
+import type { Flow, SipListening } from './flow.ts';
+import { parseSipMessage, type SipRequest } from './message.ts';
+import { NonceBook } from './nonces.ts';
+import type { SipServerModelScope } from './ports.ts';
+import { register } from './registrar.ts';
+import { Dialogs, type Dialog } from './dialogs.ts';
+import { SipCallsOnWire } from './invite.ts';
+import { sipCallHandler } from './call-handler.ts';
+import { writeAnswer } from './sdp.ts';
+import { CallMedia } from './media.ts';
+import { sipWebSocket } from './websocket.ts';
+import type { SimRequest } from '../../core/operation.ts';
+import type { UpgradeAnswer } from '../../core/live-socket.ts';
+import { SipOffers } from './offers.ts';
+import { CHALLENGE_ALGORITHMS } from './digest.ts';
+import type { DigestAlgorithm } from '../sip-auth/digest.ts';
+import { MAX_MESSAGE_BYTES } from './schema.ts';
+import { badRequestForUnparsed, responseTo, warning, type Answer } from './response.ts';
+
+/** Methods the server answers (Allow), in the order it lists them. */
+export const ALLOWED_METHODS = ['REGISTER', 'INVITE', 'ACK', 'BYE', 'CANCEL', 'OPTIONS'] as const;
+
+/** Challenges over WebSocket: MD5 alone (JsSIP folds several WWW-Authenticate values into one challenge, the last algorithm winning). */
+const WS_CHALLENGES: readonly DigestAlgorithm[] = ['MD5'];
+
+/** How the server hands a defect (a bug: a non-SIP error) to whoever reports it. */
+export type DefectSink = (error: unknown) => void;
+
+export class SipServerModel {
+  readonly bindings: Bindings;
+  private readonly nonces: NonceBook;
+  private readonly answered = new AnsweredRequests();
+  /** Calls placed on the wire, by dialog (live, like the nonces). */
+  readonly dialogs = new Dialogs();
+  /** What their clients sent on the RTP port (live). */
+  readonly media = new CallMedia();
+  /** Inbound calls offered to SIP routes and devices (live). */
+  readonly offers: SipOffers;
+  /** Sends a datagram from the listener's UDP port (set by the socket adapter while it runs). */
+  sendDatagram: ((address: string, port: number, text: string) => void) | null = null;
+  private readonly wireCalls: SipCallsOnWire;
+  /** Where the listener is; set by the socket adapter while it runs (not state). */
+  listening: SipListening | null = null;
+  /** The listener's RTP port (the one every call's media uses), set by the adapter; 0 when none. */
+  mediaPort = 0;
+  /** The digest challenges offered, in order (the listener's setting, not state). */
+  challengeAlgorithms: readonly DigestAlgorithm[] = CHALLENGE_ALGORITHMS;
+
+  constructor(private readonly scope: SipServerModelScope) {
+    this.bindings = new Bindings(scope);
+    this.nonces = new NonceBook(() => `sip-nonce:${scope.seed}`);
+    const reply = (req: SipRequest, flow: Flow, send: (text: string) => void, answer: Answer) => {
+      const out = responseTo(req, flow, { ...answer, toTag: answer.toTag ?? this.toTag(req) });
+      if (answer.status >= 200) this.answered.remember(req, flow, out);
+      send(out);
+      return out;
+    };
+    const sdp = (d: Dialog) => writeAnswer({ host: this.listening?.host ?? '127.0.0.1', rtpPort: this.mediaPort, sessionId: d.localTag.replace(/\D/g, '').slice(0, 9) || '1', version: d.sdpVersion }, d.offer);
+    const listening = () => this.listening;
+    this.wireCalls = new SipCallsOnWire({
+      logins: scope.sipAuth,
+      nonces: this.nonces,
+      now: () => scope.clock.now(),
+      algorithms: (flow) => this.algorithmsFor(flow),
+      listening,
+      calls: scope.calls,
+      dialogs: this.dialogs,
+      toTag: (req) => this.toTag(req),
+      reply,
+      sdp,
+      media: this.media,
+    });
+    scope.recordings.provideAudio((callId) => this.media.wav(callId));
+    this.offers = new SipOffers({
+      calls: scope.calls,
+      routes: scope.sipEndpoints,
+      bindings: this.bindings,
+      media: this.media,
+      seed: () => scope.seed,
+      now: () => scope.clock.now(),
+      schedule: (at, callId, attempt) => void scope.jobs.schedule('sipServer.offerTimeout', at, { callId, attempt }),
+      listening,
+      sendUdp: (address, port, text) => (this.sendDatagram ? (this.sendDatagram(address, port, text), true) : false),
+      sdpOffer: (callId) => writeAnswer({ host: this.listening?.host ?? '127.0.0.1', rtpPort: this.mediaPort, sessionId: String(parseInt(createHash('sha256').update(callId).digest('hex').slice(0, 8), 16)), version: 1 }, undefined),
+    });
+    scope.jobs.on('sipServer.offerTimeout', (p) => this.offers.timeout(p.callId, p.attempt));
+    scope.calls.handled.handlers.register(
+      'sip',
+      sipCallHandler({ dialogs: this.dialogs, facts: () => scope.calls.handled, reply, sdp, contact: (d) => this.wireCalls.contact(d), listening, media: this.media, offers: this.offers }),
+    );
+  }
+
+  /** Forgets transaction state that belongs to the previous state (reset, restore). */
+  forgetTransactions(): void {
+    this.nonces.clear();
+    this.answered.clear();
+    this.dialogs.clear();
+    this.media.clear();
+    this.offers.clear();
+  }
+
+  /**
+   * The challenges a flow is offered: the listener's setting, but MD5 alone over WebSocket, where
+   * the browser SIP stacks (JsSIP, SIP.js) answer only MD5 and cannot pick among challenges.
+   */
+  private algorithmsFor(flow: Flow): readonly DigestAlgorithm[] {
+    return flow.transport === 'ws' ? WS_CHALLENGES : this.challengeAlgorithms;
+  }
+
+  /** A browser phone's WebSocket (RFC 7118) on the HTTP port: its messages go to receive(). */
+  websocket(req: SimRequest): UpgradeAnswer {
+    return sipWebSocket(
+      {
+        receive: (text, flow, send) => {
+          this.scope.liveClock.sync(); // as before each HTTP request in realtime mode
+          this.receive(text, flow, send, (e) => this.scope.liveClock.defect(e));
+        },
+      },
+      req,
+    );
+  }
+
+  /** A datagram on the RTP port (the socket adapter's). */
+  receiveMedia(packet: Buffer, address: string, port: number): void {
+    this.media.packet(packet, address, port);
+  }
+
+  /** The tag the server puts in To for a dialog or transaction: derived, so the same request gets the same tag. */
+  private toTag(req: { callId: string; from: { tag: string | undefined } }): string {
+    return createHash('sha256').update(`${this.scope.seed}|${req.callId}|${req.from.tag ?? ''}`).digest('hex').slice(0, 16);
+  }
+
+  /** One whole message from the wire; `send` answers on the flow it came from. */
+  receive(text: string, flow: Flow, send: (text: string) => void, onDefect: DefectSink): void {
+    if (text.trim() === '') return; // a CRLF keep-alive (RFC 5626 §3.5.1)
+    if (text.length > MAX_MESSAGE_BYTES) {
+      const end = text.indexOf('\r\n\r\n');
+      if (end >= 0) this.tooLarge(text.slice(0, end), flow, send);
+      return;
+    }
+    const parsed = parseSipMessage(text);
+    if (!parsed.ok) {
+      const answer = badRequestForUnparsed(text, flow, parsed.problem, createHash('sha256').update(text).digest('hex').slice(0, 16));
+      if (answer !== undefined) send(answer);
+      return;
+    }
+    const msg = parsed.message;
+    if (msg.kind === 'response') return this.offers.response(msg); // answers to the server's own INVITEs (offers.ts); others dropped
+    const cached = this.answered.find(msg, flow);
+    if (cached !== undefined) {
+      send(cached);
+      return;
+    }
+    let answer: Answer | undefined;
+    try {
+      answer = this.handle(msg, flow, text, send);
+    } catch (e) {
+      onDefect(e);
+      answer = { status: 500, reason: 'Server Internal Error', headers: [['Warning', warning('internal simulator error')]] };
+    }
+    if (answer === undefined) return;
+    const out = responseTo(msg, flow, { ...answer, toTag: answer.toTag ?? this.toTag(msg) });
+    if (answer.status >= 200) this.answered.remember(msg, flow, out);
+    send(out);
+  }
+
+  /** A message larger than the limit, of which only the head was read: a request gets 513 (RFC 3261 §21.5.14). */
+  tooLarge(head: string, flow: Flow, send: (text: string) => void): void {
+    const parsed = parseSipMessage(`${head}\r\n\r\n`);
+    if (!parsed.ok || parsed.message.kind !== 'request' || parsed.message.method === 'ACK') return;
+    const req = parsed.message;
+    send(responseTo(req, flow, { status: 513, reason: 'Message Too Large', headers: [['Warning', warning(`messages are read up to ${MAX_MESSAGE_BYTES} bytes`)]], toTag: this.toTag(req) }));
+  }
+
+  private handle(req: SipRequest, flow: Flow, text: string, send: (text: string) => void): Answer | undefined {
+    if (req.method === 'ACK') return undefined; // never answered (RFC 3261 §17.2.1, §13.2.2.4)
+    const declared = req.header('content-length');
+    if (declared !== undefined && Number(declared) > Buffer.byteLength(text, 'latin1') - (text.indexOf('\r\n\r\n') + 4)) {
+      return { status: 400, reason: 'Bad Request', headers: [['Warning', warning(`the body is shorter than Content-Length ${declared}`)]] };
+    }
+    switch (req.method) {
+      case 'REGISTER':
+        return register({ logins: this.scope.sipAuth, nonces: this.nonces, bindings: this.bindings, now: () => this.scope.clock.now(), algorithms: (f) => this.algorithmsFor(f) }, req, flow);
+      case 'OPTIONS':
+        return { status: 200, reason: 'OK', headers: [['Allow', ALLOWED_METHODS.join(', ')], ['Accept', 'application/sdp']] };
+      case 'INVITE':
+        return this.wireCalls.invite(req, flow, send);
+      case 'BYE':
+        return this.offers.bye(req) ?? this.wireCalls.bye(req);
+      case 'CANCEL':
+        return this.wireCalls.cancel(req, flow, send);
+      default:
+        return { status: 501, reason: 'Not Implemented', headers: [['Allow', ALLOWED_METHODS.join(', ')]] };
+    }
+  }
+}
