@@ -1,11 +1,10 @@
 // Target files: YAML naming the base URL, the main and alt accounts, and per-operation path
 // mappings. Secrets come from the environment through ${VAR}, so the file can be committed.
-import { fileURLToPath } from 'node:url';
 import type { PathOverride } from './contract/contract.ts';
 import type { Credentials } from './target.ts';
+import { TargetFileSchema } from './schema/target-file.ts';
 import { LoadError, schemaProblems, YamlSource, type SourceProblem } from './yaml-source.ts';
 
-const SCHEMA_PATH = fileURLToPath(new URL('./target.schema.json', import.meta.url));
 
 export interface TargetFile {
   baseUrl: string;
@@ -48,7 +47,7 @@ function substitute(value: unknown, pointer: string, env: NodeJS.ProcessEnv, sou
 
 export function loadTargetFile(path: string, env: NodeJS.ProcessEnv = process.env): TargetFile {
   const source = YamlSource.read(path);
-  const problems = schemaProblems(source, SCHEMA_PATH);
+  const problems = schemaProblems(source, TargetFileSchema);
   if (problems.length) throw new LoadError(problems);
   const data = substitute(source.data, '', env, source, problems) as Record<string, any>;
   if (problems.length) throw new LoadError(problems);

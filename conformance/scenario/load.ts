@@ -10,9 +10,9 @@ import type { Contract } from '../contract/contract.ts';
 import { LoadError, schemaProblems, YamlSource, type SourceProblem } from '../yaml-source.ts';
 import { FILTER_NAMES, GENERATOR_NAMES, filterArgProblem, parseFilter } from './interpolate.ts';
 import { matcherProblems } from './matchers.ts';
+import { ScenarioSchema } from '../schema/scenario.ts';
 import type { Scenario, Step } from './types.ts';
 
-export const SCENARIO_SCHEMA_PATH = fileURLToPath(new URL('../scenario.schema.json', import.meta.url));
 export const SCENARIOS_ROOT = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 
 export interface LoadContext {
@@ -104,7 +104,7 @@ export function loadScenario(file: string, ctx: LoadContext): Scenario {
   const root = ctx.root ?? SCENARIOS_ROOT;
   const display = path.relative(process.cwd(), file) || file;
   const source = YamlSource.read(file, display);
-  const problems = schemaProblems(source, SCENARIO_SCHEMA_PATH);
+  const problems = schemaProblems(source, ScenarioSchema);
   if (problems.length > 0) throw new LoadError(problems);
   const raw = source.data as Raw;
 
