@@ -118,7 +118,7 @@ export const operations = [
     auth: 'control',
     body: CreateAccountBody,
     responses: { 201: { description: 'The account, its key and its numbers.', schema: CreatedAccount } },
-    errors: [accountErrors.ACCOUNT_EXISTS, accountErrors.PLAN_NOT_FOUND],
+    errors: [accountErrors.ACCOUNT_EXISTS, accountErrors.API_KEY_TAKEN, accountErrors.PLAN_NOT_FOUND],
     handler: ({ rt, body }) => {
       const input = body ?? {};
       const before = rt.snapshot();
