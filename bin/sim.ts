@@ -4,10 +4,11 @@
 import { parseArgs } from 'node:util';
 import { createSimulator, parseClockMode, FixtureError, DEFAULT_FIXTURE_PATH } from '../simulator/index.ts';
 import { runtimeOf } from '../simulator/internal.ts';
+import { typedCommand } from './command-name.ts';
 
-const USAGE = `usage: npm start -- [--port 4010] [--host 127.0.0.1] [--seed N] [--fixture fixtures/default.yaml]
-                    [--clock manual|realtime[:speed]] [--control-token T] [--max-body-bytes N]
-                    [--max-snapshot-bytes N] [--strict-egress] [--webhook-strict] [--webhook-timeout-ms 10000] [--mcp-timeout-ms 10000]`;
+const USAGE = `usage: ${typedCommand('platform-sim', 'npm start --')} [--port 4010] [--host 127.0.0.1] [--seed N]
+    [--fixture fixtures/default.yaml] [--clock manual|realtime[:speed]] [--control-token T] [--max-body-bytes N]
+    [--max-snapshot-bytes N] [--strict-egress] [--webhook-strict] [--webhook-timeout-ms 10000] [--mcp-timeout-ms 10000]`;
 
 function fail(message: string): never {
   process.stderr.write(`sim: ${message}\n`);
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
       strict: true,
     }).values;
   } catch (e) {
-    fail(`${(e as Error).message.split('\n')[0]} (see --help)`);
+    fail(`${(e as Error).message.split('\n')[0]} (see ${typedCommand('platform-sim', 'npm start --')} --help)`);
   }
   if (args.help) {
     process.stdout.write(`${USAGE}\n`);

@@ -32,8 +32,11 @@ export const callBatchesProperty: PropertyDef = generatedProperty<BatchCase>({
     const numbers = v.phones.map((_, i) => c.number(i));
     for (const [i, answers] of v.phones.entries()) {
       c.set(`phone${i}`, numbers[i]);
-      for (const a of answers) {
-        await c.exec({ control: { method: 'POST', path: '/carrier/scripts', body: { number: `{{ phone${i} }}`, types: ['call'], times: 1, outcome: a === 'machine' ? 'delivered' : a, answeredBy: a === 'machine' ? 'machine' : 'human' } } });
+      for (const [j, a] of answers.entries()) {
+        const script = `script${i}_${j}`;
+        await c.exec({ control: { method: 'POST', path: '/carrier/scripts', body: { number: `{{ phone${i} }}`, types: ['call'], times: 1, outcome: a === 'machine' ? 'delivered' : a, answeredBy: a === 'machine' ? 'machine' : 'human' } }, save: { [script]: 'body.scriptId' } });
+        // A round that never comes leaves its answer unspent.
+        c.afterCase({ control: { method: 'DELETE', path: `/carrier/scripts/{{ ${script} }}` } });
       }
     }
     const created = await c.exec({

@@ -40,6 +40,11 @@ function usesReceiver(raw: Raw): boolean {
   return (raw.steps as Raw[]).some((s) => s.webhook || s.receiver) || /\{\{\s*receiver\b/.test(JSON.stringify(raw.steps));
 }
 
+/** A scenario that resets the whole target runs only where the target allows it (capability `reset`). */
+function resetsTarget(raw: Raw): boolean {
+  return [...(raw.steps as Raw[]), ...((raw.teardown ?? []) as Raw[])].some((s) => s.control?.reset);
+}
+
 function expressionsIn(value: unknown, pointer: string, out: { expr: string; pointer: string }[]): void {
   if (typeof value === 'string') {
     for (const m of value.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)) out.push({ expr: m[1]!, pointer });
@@ -189,7 +194,7 @@ export function loadScenario(file: string, ctx: LoadContext): Scenario {
     description: raw.description,
     clauses: raw.clauses,
     tags: raw.tags ?? [],
-    requires: [...new Set([...(raw.requires ?? []), ...(usesReceiver(raw) ? ['receiver'] : [])])],
+    requires: [...new Set([...(raw.requires ?? []), ...(usesReceiver(raw) ? ['receiver'] : []), ...(resetsTarget(raw) ? ['reset'] : [])])],
     vars: raw.vars ?? {},
     ...(raw.independent ? { independent: true } : {}),
     steps,

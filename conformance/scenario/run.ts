@@ -4,7 +4,8 @@
 import type { StepResult, UnitResult } from '../result.ts';
 import { unitVerdict } from '../result.ts';
 import { hashString, Scope, SeededRandom, Unavailable, UnresolvedError } from './interpolate.ts';
-import { lackReason } from '../target.ts';
+import { lackReason, type SavedState } from '../target.ts';
+import { readGivenAccounts, remakeGivenAccounts, type GivenAccounts } from '../given-accounts.ts';
 import { runStep, type RunContext } from './step.ts';
 import type { Scenario, Step } from './types.ts';
 
@@ -43,6 +44,27 @@ async function runRepeated(ctx: RunContext, step: Step, i: number, scope: Scope,
   return { ...last!, name: `${last!.name} (x${times})`, ms };
 }
 
+/** After a reset: the accounts the run was given are there again, or the reset step fails saying why. */
+async function keepGivenAccounts(ctx: RunContext, given: GivenAccounts, r: StepResult): Promise<void> {
+  const why = await remakeGivenAccounts(ctx, given).catch((e: Error) => `the accounts the run was given could not be made again after the reset: ${e.message}`);
+  if (!why) return;
+  r.assertions.push({ id: 'reset:given-accounts', level: 'spec', clauses: [], outcome: 'fail', message: ctx.secrets.redact(why) });
+  r.status = 'failed';
+}
+
+/** Puts the state saved before a resetting scenario back, as a teardown step (a failure fails the scenario). */
+async function putBack(ctx: RunContext, saved: SavedState, index: number): Promise<StepResult> {
+  const started = performance.now();
+  const base = { index, name: 'teardown: put back the state the scenario found', line: 0, teardown: true };
+  try {
+    await ctx.target.restoreState!(saved);
+    return { ...base, status: 'passed', ms: performance.now() - started, assertions: [] };
+  } catch (e) {
+    const message = ctx.secrets.redact(`the target's state could not be put back after the reset: ${(e as Error).message}`);
+    return { ...base, status: 'failed', ms: performance.now() - started, assertions: [{ id: 'teardown:restore-state', level: 'spec', clauses: [], outcome: 'fail', message }] };
+  }
+}
+
 export type StepListener = (unit: string, step: UnitResult['steps'][number]) => void;
 
 export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: StepListener): Promise<UnitResult> {
@@ -64,6 +86,18 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
     return { ...result, status: 'skipped', skipReason: lackReason(missing) };
   }
   await ctx.target.isolate(ctx.seed);
+  // A scenario that resets the whole target puts back what it found, so the accounts the run
+  // was given (perhaps made through the control plane, which a reset forgets) keep working.
+  let saved: SavedState | undefined;
+  let given: GivenAccounts | undefined;
+  if (scenario.requires.includes('reset')) {
+    try {
+      saved = await ctx.target.saveState!();
+      given = await readGivenAccounts(ctx);
+    } catch (e) {
+      return { ...result, status: 'skipped', skipReason: `the scenario resets the target, and its state or the accounts the run was given could not be read to put back after: ${(e as Error).message}` };
+    }
+  }
   const scope = newScope(ctx, scenario.id);
   for (const [name, value] of Object.entries(scenario.vars)) {
     try {
@@ -81,6 +115,7 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
       const r: StepResult = skippedAt
         ? { index: i, name: step.name ?? `step ${i + 1}`, line: step.line, status: 'skipped', skipReason: `step ${skippedAt.index + 1} was skipped (${skippedAt.reason})`, ms: 0, assertions: [] }
         : await runRepeated(ctx, step, i, scope, scenario.clauses, scenario.requires);
+      if (given && step.kind === 'control' && step.control.reset && r.status !== 'skipped') await keepGivenAccounts(ctx, given, r);
       if (!skippedAt && !scenario.independent && r.status === 'skipped') skippedAt = { index: i, reason: r.skipReason ?? 'skipped' };
       result.steps.push(r);
       onStep?.(scenario.id, r);
@@ -92,6 +127,11 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
       const r = await runStep(ctx, step, scenario.steps.length + j, scope, scenario.clauses, scenario.requires);
       r.teardown = true;
       r.name = `teardown: ${r.name}`;
+      result.steps.push(r);
+      onStep?.(scenario.id, r);
+    }
+    if (saved) {
+      const r = await putBack(ctx, saved, scenario.steps.length + scenario.teardown.length);
       result.steps.push(r);
       onStep?.(scenario.id, r);
     }
