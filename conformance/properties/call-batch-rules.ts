@@ -37,10 +37,11 @@ export interface CallRow {
 }
 
 const hh = (h: number) => `${String(h).padStart(2, '0')}:00`;
-// Windows always meet the legal hours (start 07 to 20, an hour or more).
+// Windows always meet the legal hours 08:00-21:00 somewhere (start 07 to 20, an hour or more,
+// never ending before 09:00): a window that cannot is refused (window_unsatisfiable).
 export const windowArb: fc.Arbitrary<Window> = fc
   .tuple(fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 7 }), fc.integer({ min: 7, max: 20 }), fc.integer({ min: 1, max: 6 }))
-  .map(([days, start, len]) => ({ Days: days, Start: hh(start), End: hh(Math.min(24, start + len)) }));
+  .map(([days, start, len]) => ({ Days: days, Start: hh(start), End: hh(Math.min(24, Math.max(start + len, 9))) }));
 export const windowsArb = fc.option(fc.array(windowArb, { minLength: 1, maxLength: 2 }), { nil: undefined });
 /** One to three rounds: the first with optional windows, later ones with After, On and optional windows. */
 export const roundsArb: fc.Arbitrary<Round[]> = fc.integer({ min: 1, max: 3 }).chain((n) =>

@@ -5,7 +5,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { windowArb } from '../properties/call-batch-rules.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -42,5 +44,12 @@ describe('reference models live once, in the kit', () => {
     for (const f of ['conformance/properties/verification-machine.ts', 'conformance/properties/call-batch-rules.ts']) {
       expect(importsOf(f).filter((to) => to.startsWith('simulator/'))).toEqual([]);
     }
+  });
+});
+
+describe('the call-batch generators', () => {
+  it('make only windows that meet the legal hours 08:00-21:00 (others are refused, window_unsatisfiable)', () => {
+    const minutes = (t: string) => Number(t.slice(0, 2)) * 60;
+    fc.assert(fc.property(windowArb, (w) => minutes(w.End) > 8 * 60 && minutes(w.Start) < 21 * 60 && minutes(w.Start) < minutes(w.End)), { numRuns: 2000 });
   });
 });
