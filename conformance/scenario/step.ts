@@ -169,7 +169,7 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
       requestOp = built.op;
       if (built.op && ctx.contract.isUnsupported(built.op)) return skipped(base, `the target file marks ${built.op.operationId} unsupported`);
       const missing = built.op && ctx.missingOperations.get(built.op.operationId);
-      if (missing) return skipped(base, `${built.op!.operationId} is not at this target (${missing})`);
+      if (missing) return skipped(base, `operation-missing: ${built.op!.operationId} is not at this target (${missing})`);
       if (built.op?.auth === 'control' || request.path.startsWith('/_sim')) isControl = true;
       if (request.method !== 'GET' && request.method !== 'HEAD') needs.push('writes');
       if (built.op?.origin === 'spec') defaultLevel = 'spec';
