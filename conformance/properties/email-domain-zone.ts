@@ -68,6 +68,8 @@ async function drive(v: ZoneCase, c: CaseContext): Promise<string | undefined> {
   c.set('d', d);
   const get = { operationId: 'getEmailDomain', params: { emailDomainId: '{{ id }}' } };
   if (!(await run(c, { name: 'register', request: { operationId: 'createEmailDomain', body: { domain: '{{ d }}' } }, save: { id: 'body.id' } }))) return undefined;
+  // A domain left behind is re-checked every hour for as long as the target runs.
+  c.afterCase({ request: { operationId: 'deleteEmailDomain', params: { emailDomainId: '{{ id }}' } } });
   const dkim = await c.exec({ name: 'plant the DKIM CNAMEs', control: { method: 'POST', path: '/dns/plant', body: { emailDomainId: '{{ id }}', purposes: ['dkim'] } }, save: { k0: 'body.records[0].name', k1: 'body.records[1].name', k2: 'body.records[2].name' } });
   if (dkim.status !== 'passed') return undefined;
 

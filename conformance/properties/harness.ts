@@ -54,6 +54,8 @@ export interface GeneratedPropertySpec<T> {
    * where a property exists for them (the fuzz counts the body and status checks).
    */
   counts?: (assertion: AssertionResult) => boolean;
+  /** Where the target may not be written to: the capabilities the property needs then (default: `requires`, which names `writes`). */
+  readOnlyRequires?: string[];
   /** Drives one case; returns a message when a fact across steps does not hold. */
   drive(value: T, c: CaseContext): Promise<string | undefined>;
   /**
@@ -143,7 +145,8 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
     async run(ctx: RunContext, opts: PropertyRunOptions): Promise<UnitResult> {
       const started = performance.now();
       const unit: UnitResult = { kind: 'property', id: spec.id, description: spec.description, clauses: spec.clauses, tags: spec.tags, status: 'passed', ms: 0, seed: ctx.seed, steps: [] };
-      const missing = spec.requires.filter((c) => !ctx.capabilities.has(c));
+      const needs = !ctx.capabilities.has('writes') && spec.readOnlyRequires ? spec.readOnlyRequires : spec.requires;
+      const missing = needs.filter((c) => !ctx.capabilities.has(c));
       if (missing.length > 0) return { ...unit, status: 'skipped', skipReason: lackReason(missing) };
 
       await ctx.target.isolate(ctx.seed);

@@ -81,7 +81,13 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
     seed: ctx.seed,
     steps: [],
   };
-  const missing = scenario.requires.filter((c) => !ctx.capabilities.has(c));
+  // Where the target may not be written to, a scenario with read-only steps runs those instead;
+  // the scenario's requirements are its writing steps', a read-only step names its own.
+  const readingOnly = scenario.readOnly !== undefined && !ctx.capabilities.has('writes');
+  const steps = readingOnly ? scenario.readOnly! : scenario.steps;
+  const teardown = readingOnly ? [] : scenario.teardown;
+  const requires = readingOnly ? [] : scenario.requires;
+  const missing = requires.filter((c) => !ctx.capabilities.has(c));
   if (missing.length > 0) {
     return { ...result, status: 'skipped', skipReason: lackReason(missing) };
   }
@@ -90,7 +96,7 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
   // was given (perhaps made through the control plane, which a reset forgets) keep working.
   let saved: SavedState | undefined;
   let given: GivenAccounts | undefined;
-  if (scenario.requires.includes('reset')) {
+  if (requires.includes('reset')) {
     try {
       saved = await ctx.target.saveState!();
       given = await readGivenAccounts(ctx);
@@ -109,12 +115,12 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
   }
   let skippedAt: { index: number; reason: string } | undefined;
   try {
-    for (const [i, step] of scenario.steps.entries()) {
+    for (const [i, step] of steps.entries()) {
       // Steps build on the state earlier steps made, so once one is skipped the rest are too
       // (unless the scenario says its steps stand alone).
       const r: StepResult = skippedAt
         ? { index: i, name: step.name ?? `step ${i + 1}`, line: step.line, status: 'skipped', skipReason: `step ${skippedAt.index + 1} was skipped (${skippedAt.reason})`, ms: 0, assertions: [] }
-        : await runRepeated(ctx, step, i, scope, scenario.clauses, scenario.requires);
+        : await runRepeated(ctx, step, i, scope, scenario.clauses, requires);
       if (given && step.kind === 'control' && step.control.reset && r.status !== 'skipped') await keepGivenAccounts(ctx, given, r);
       if (!skippedAt && !scenario.independent && r.status === 'skipped') skippedAt = { index: i, reason: r.skipReason ?? 'skipped' };
       result.steps.push(r);
@@ -123,15 +129,15 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
   } finally {
     // What the scenario created goes away whatever happened, so the next scenario on a shared
     // target starts from the same state; each teardown step stands alone.
-    for (const [j, step] of scenario.teardown.entries()) {
-      const r = await runStep(ctx, step, scenario.steps.length + j, scope, scenario.clauses, scenario.requires);
+    for (const [j, step] of teardown.entries()) {
+      const r = await runStep(ctx, step, steps.length + j, scope, scenario.clauses, requires);
       r.teardown = true;
       r.name = `teardown: ${r.name}`;
       result.steps.push(r);
       onStep?.(scenario.id, r);
     }
     if (saved) {
-      const r = await putBack(ctx, saved, scenario.steps.length + scenario.teardown.length);
+      const r = await putBack(ctx, saved, steps.length + teardown.length);
       result.steps.push(r);
       onStep?.(scenario.id, r);
     }

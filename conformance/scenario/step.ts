@@ -138,6 +138,10 @@ function stepName(step: Step): string {
   return `control: ${what}`;
 }
 
+function isEmpty(got: { found: boolean; value?: unknown }): boolean {
+  return !got.found || got.value === null || got.value === undefined || (Array.isArray(got.value) && got.value.length === 0);
+}
+
 function skipped(base: Omit<StepResult, 'status' | 'assertions' | 'ms'>, reason: string): StepResult {
   return { ...base, status: 'skipped', skipReason: reason, ms: 0, assertions: [] };
 }
@@ -200,6 +204,11 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
     return { ...base, request: shown, status: 'failed', ms: 0, assertions: [{ id: 'transport', level: 'spec', clauses, outcome: 'fail', message }] };
   }
 
+  // Data the step was to read is not on the target: nothing to judge (an $each over nothing asserts nothing).
+  if (step.found && res.status >= 200 && res.status < 300 && isEmpty(selectFromResponse(res, step.found))) {
+    return { ...skipped(base, `no data on the target to read: ${shown} answered ${res.status} with nothing at ${step.found}`), request: shown, responseStatus: res.status };
+  }
+
   const assertions: AssertionResult[] = [];
   const hasStatus = expect?.status !== undefined || expectSim?.status !== undefined;
   if (!hasStatus) {
@@ -207,7 +216,10 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
     // spec does not show, that is the simulator's promise rather than the spec's.
     const level = isControl ? 'sim' : defaultLevel;
     const ok = res.status >= 200 && res.status < 300;
-    assertions.push({ id: 'expect.status', level, clauses, outcome: outcomeFor(level, ok, ctx.simLevel), message: ok ? undefined : ctx.secrets.redact(`expected 2xx, got ${res.status}: ${res.text.slice(0, 2000)}`) });
+    // A control step without expectations only prepares state, and a step that only finds data
+    // (`found`) only finds it: their success is no verdict of the unit and covers no clause.
+    const setup = step.kind === 'control' || step.found !== undefined;
+    assertions.push({ id: setup ? 'setup:status' : 'expect.status', level, clauses: setup ? [] : clauses, outcome: outcomeFor(level, ok, ctx.simLevel), message: ok ? undefined : ctx.secrets.redact(`expected 2xx, got ${res.status}: ${res.text.slice(0, 2000)}`) });
   }
   assertions.push(...judge(expect, isControl ? 'sim' : 'spec', res, clauses, 'expect', ctx.simLevel));
   assertions.push(...judge(expectSim, 'sim', res, clauses, 'expectSim', ctx.simLevel));

@@ -60,4 +60,6 @@ export interface Scenario extends Pick<ScenarioFile, 'description' | 'clauses'> 
   independent?: boolean;
   steps: Step[];
   teardown: Step[];
+  /** Steps run instead of `steps` when the target may not be written to; each only reads. */
+  readOnly?: Step[];
 }

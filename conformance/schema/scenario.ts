@@ -165,6 +165,13 @@ const stepCommon = {
         '`name: path` pairs read from the response: `status`, `body.data[0].id`, `headers.location` (quote a path with `[` inside `{ }`: `save: { id: "body.data[0].id" }`); for a webhook step, from the first matched webhook: `fields`, `fields.CallId`, `headers.x-signature`, `body`, `path`, `method`, `count`. A path that is missing leaves the name unavailable, and a later step that uses it is skipped with the reason.',
     }),
   ),
+  found: Opt(
+    Type.String({
+      pattern: '^body([.\\[].*)?$',
+      description:
+        'For steps that read data found on the target (`readOnly`): the path of the answer that must hold something (`body.data`). When a 2xx answer has nothing there (missing, null or an empty list), the step and the steps after it are skipped as "no data on the target" rather than judged: an `$each` over nothing asserts nothing.',
+    }),
+  ),
   secrets: Opt(
     Type.Array(Type.String({ pattern: NAME }), {
       description:
@@ -207,6 +214,13 @@ export const ScenarioSchema = Strict(
       Type.Boolean({
         description:
           '`true` when each step stands alone (one operation per step, as in `auth/missing-or-invalid-key`): a skipped step does not skip the steps after it. Use it so that an operation a target does not serve removes one step, not a whole clause.',
+      }),
+    ),
+    readOnly: Opt(
+      Type.Array(StepSchema, {
+        minItems: 1,
+        description:
+          'What the scenario checks when it may not write (`--read-only`, a target without `writes`): steps that only read (GET and HEAD requests, control-plane GETs), run instead of `steps` (and no `teardown`), with data they find on the target (a list, then its first row by id; `found` skips them where there is none). They name the clauses their expectations really test, and the capabilities they need (`requires` of the scenario is its writing steps\').',
       }),
     ),
     teardown: Opt(
