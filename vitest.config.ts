@@ -1,12 +1,52 @@
-import { defineConfig } from 'vitest/config';
+// Two groups of test files (docs/contributing.md, "Tests and their speed"): `quick` runs in
+// process only; `whole` holds the files that spawn processes (servers, npm, a linter), drive a
+// browser, pack the package, serve the simulator to the whole kit or run the kit once per
+// wrong-server defect. `npm run test:quick` runs the first, `npm test` (what CI runs) both.
+import { availableParallelism } from 'node:os';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+const ALL = ['simulator/test/**/*.test.ts', 'conformance/test/**/*.test.ts', 'bin/test/**/*.test.ts'];
+
+/** The `whole` group, longest first: they start first, so that no long file is left alone at the end. */
+export const WHOLE_SUITE_ONLY = [
+  'conformance/test/targets.test.ts', // the whole kit over HTTP against a served simulator, and other whole runs
+  'conformance/test/wrong-server.test.ts', // the kit once per wrong-server defect
+  'bin/test/package.test.ts', // npm pack, npm install, the bins as child processes
+  'simulator/test/assign-browser.test.ts', // Chromium
+  'simulator/test/inspector-browser.test.ts', // Chromium
+  'simulator/test/http-edge.test.ts', // a spawned simulator
+  'bin/test/cli.test.ts', // spawned `npm start`
+  'bin/test/readme-commands.test.ts', // npm pack, the README's commands from an installed project
+  'simulator/test/openapi.test.ts', // the spawned OpenAPI linter
+];
+
+/** Long files first (a fresh clone has no timings yet), then vitest's own order. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = WHOLE_SUITE_ONLY.findIndex((p) => f.moduleId.endsWith(p));
+      return i < 0 ? WHOLE_SUITE_ONLY.length : i;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
-    include: ['simulator/test/**/*.test.ts', 'conformance/test/**/*.test.ts', 'bin/test/**/*.test.ts'],
     setupFiles: ['simulator/test/setup.ts'],
+    // Every temporary folder of a run (the tests' and their child processes') goes under one, removed at the end.
+    globalSetup: ['simulator/test/scratch-dir.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
     isolate: false,
+    // vitest's default leaves one core of two idle.
+    maxWorkers: Math.max(2, availableParallelism()),
+    sequence: { sequencer: LongestFirst },
+    projects: [
+      { extends: true, test: { name: 'quick', include: ALL, exclude: [...configDefaults.exclude, ...WHOLE_SUITE_ONLY] } },
+      { extends: true, test: { name: 'whole', include: WHOLE_SUITE_ONLY } },
+    ],
   },
 });

@@ -2,14 +2,18 @@
 // the same run, a bare node:http server answering the same bytes; reports req/s, p50, p99 and
 // their ratio, plus start-up time, in-process creation time and RSS after the load.
 // Targets (issue 2): ratio >= 0.40 required (aim 0.6); npm start to first answer < 1 s;
-// createSimulator() < 50 ms; RSS < 150 MB after the load.
+// createSimulator() < 50 ms; RSS < 150 MB after the load. Issue 26: the whole kit in process
+// under 10 s, its summary within 1 s of the last unit.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { CALLS_BUDGET_MS, benchCalls } from './calls.ts';
+import { AGENT_RATIO_BUDGET, AGENT_SPACING_P99_BUDGET_MS, benchAgentSdk, CALLS as AGENT_CALLS, SECONDS as AGENT_SECONDS } from './agent-sdk.ts';
 import { BATCH_BUDGET_MS, BATCH_RSS_BUDGET_MB, PAGE_BUDGET_MS, type BatchBench } from './call-batches.ts';
+import { AGENT_CALLS_BUDGET_MS, type AgentCallsBench } from './agent-calls.ts';
+import { benchKit, KIT_BUDGET_MS, KIT_TAIL_BUDGET_MS, type KitBench } from './kit.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -110,6 +114,20 @@ async function main() {
     child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`bench/call-batches.ts exited with ${code}`))));
   });
 
+  // 1d. 10,000 managed agent calls with a real MCP tool call each (issue 27), in a process of its
+  // own (its fake MCP server and sessions are its own too).
+  const agentCalls = await new Promise<AgentCallsBench>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', "import('./bench/agent-calls.ts').then(async (m) => console.log(JSON.stringify(await m.benchAgentCalls())))"], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`bench/agent-calls.ts exited with ${code}`))));
+  });
+
+  // 1e. The whole conformance kit in process, as `npm run conformance -- run` (issue 26): the median of three runs.
+  const kitRuns: KitBench[] = [];
+  for (let i = 0; i < 3; i++) kitRuns.push(await benchKit());
+  const kit = [...kitRuns].sort((a, b) => a.ms - b.ms)[1]!;
+
   // 2. npm start to first answer (the bundle is built by the first run; report the median of the rest).
   await startupMs();
   const starts: number[] = [];
@@ -174,9 +192,34 @@ async function main() {
     ],
     [`call batch peak RSS (< ${BATCH_RSS_BUDGET_MB} MB)`, `${fmt(batch.peakRssMb, 0)} MB peak (heap ${fmt(batch.heapMb, 0)} MB); one ended call keeps ${fmt(batch.bytesPerCall, 0)} bytes, 300,000 calls about ${fmt((batch.bytesPerCall * 300_000) / 1024 / 1024, 0)} MB`, batch.peakRssMb < BATCH_RSS_BUDGET_MB],
     [`call batch task pages (< ${PAGE_BUDGET_MS} ms)`, `first ${fmt(batch.pageMs.first)} ms, deep ${fmt(batch.pageMs.deep)} ms, status filter ${fmt(batch.pageMs.filtered)} ms`, Math.max(batch.pageMs.first, batch.pageMs.deep, batch.pageMs.filtered) < PAGE_BUDGET_MS],
+    [
+      `${agentCalls.calls} agent calls of 10 turns, one real MCP tool call each, placed and run to their end (< ${AGENT_CALLS_BUDGET_MS} ms)`,
+      `${fmt(agentCalls.ms, 0)} ms wall (placing ${fmt(agentCalls.placeMs, 0)}, advancing ${fmt(agentCalls.advanceMs, 0)}); ${fmt(agentCalls.cpuMs, 0)} ms CPU; ${agentCalls.turns} spoken turns, ${agentCalls.toolCalls} tool calls, ${agentCalls.jobs} clock jobs`,
+      agentCalls.ms < AGENT_CALLS_BUDGET_MS,
+    ],
     [`call batch: one callflow.ended per call`, `${batch.flowEnded} events, ${batch.calls} calls`, batch.flowEnded === batch.calls],
+    [
+      `the whole kit in process, ${kit.units} units (< ${KIT_BUDGET_MS} ms; summary < ${KIT_TAIL_BUDGET_MS} ms after the last unit)`,
+      `${fmt(kit.ms, 0)} ms median wall (runs: ${kitRuns.map((r) => fmt(r.ms, 0)).join(', ')}); summary ${fmt(kit.tailMs, 0)} ms after the last unit; it reports ${fmt(kit.reportedMs, 0)} ms`,
+      kit.ms < KIT_BUDGET_MS && kit.tailMs < KIT_TAIL_BUDGET_MS && kit.exitCode === 0,
+    ],
     ['no errors or non-2xx under load', `${s.errors + s.non2xx + b.errors + b.non2xx}`, s.errors + s.non2xx + b.errors + b.non2xx === 0],
   ];
+  // Agent SDK: concurrent calls exchanging audio each way, against a bare ws echo server (issue 28).
+  const agent = await benchAgentSdk();
+  const sp = agent.realtime.spacing;
+  checks.push(
+    [
+      `Agent SDK: ${AGENT_CALLS} calls x ${AGENT_SECONDS} s of audio each way, messages per CPU-second vs a bare ws echo server (>= ${AGENT_RATIO_BUDGET})`,
+      `${fmt(agent.ratio, 2)} (simulator ${fmt(agent.sim.perCpuSecond, 0)} msg/CPU-s over ${agent.sim.messages} messages; echo ${fmt(agent.echo.perCpuSecond, 0)})`,
+      agent.ratio >= AGENT_RATIO_BUDGET,
+    ],
+    [
+      `Agent SDK realtime: p99 of |frame gap - 20 ms| on loopback (< ${AGENT_SPACING_P99_BUDGET_MS} ms)`,
+      sp ? `${fmt(sp.p99, 2)} ms (p50 ${fmt(sp.p50, 2)} ms, max ${fmt(sp.max, 1)} ms, ${sp.samples} gaps; load average ${os.loadavg()[0]!.toFixed(1)})` : 'no frames',
+      sp !== undefined && sp.p99 < AGENT_SPACING_P99_BUDGET_MS,
+    ],
+  );
   console.log('');
   for (const [name, value, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}: ${value}`);
   console.log(`(environment: node ${process.version}, ${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? 'unknown CPU'})`);

@@ -38,8 +38,11 @@ if (stale()) {
       target: 'node20',
       // undici (the webhook client, loaded on first delivery) stays in node_modules: it is most
       // of the bundle's size otherwise and most runs never need it.
-      // The MCP SDK likewise: loaded with the first MCP connection test or fake MCP server.
-      external: ['undici', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
+      // The MCP SDK likewise: loaded with the first MCP connection test or fake MCP server;
+      // and the PDF text library, loaded with an agent's first PDF knowledge document. The speech
+      // engine reads its data file beside its own module, and ws has optional native add-ons it
+      // looks for at run time: both stay in node_modules.
+      external: ['undici', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'unpdf', '@echogarden/espeak-ng-emscripten', 'ws'],
       logLevel: 'silent',
       banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     });

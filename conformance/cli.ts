@@ -26,6 +26,8 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** The command the user typed to start the kit, named in usage, hints and replay commands (default `npm run conformance --`). */
   program?: string;
+  /** When the command began, as a `performance.now()` reading (the bin passes 0, the process's start); default: when main() is called. */
+  startedAt?: number;
 }
 
 /** The repository's way to run the kit; an installed package's bin passes `npx platform-conformance`. */
@@ -246,6 +248,7 @@ function catalogue(v: Values): ClauseCatalogue {
 }
 
 async function run(v: Values, positionals: string[], io: Io): Promise<{ code: number; report: RunReport }> {
+  const startedAt = io.startedAt ?? performance.now();
   const isSimTarget = !v['target-file'] && (v.target ?? 'sim') === 'sim';
   warnSecretFlags(v, io);
   const seed = seedOf(v, isSimTarget);
@@ -278,6 +281,7 @@ async function run(v: Values, positionals: string[], io: Io): Promise<{ code: nu
       shard: shardOf(v.shard),
       webhooks,
       progress: consoleProgress(io.out, { verbose: v.verbose }),
+      startedAt,
     });
     io.out.write(summaryText(report, io.out));
     writeReports(reports, report, clauses);

@@ -26,6 +26,7 @@ export function guardedTarget(target: Target, limit = UNREACHABLE_AFTER): Target
     accounts: target.accounts,
     controlToken: target.controlToken,
     send,
+    ...(target.socketBase ? { socketBase: () => target.socketBase!() } : {}),
     async isolate(seed) {
       // A reset that gets no answer leaves the scenario's own requests to report the failure.
       if (failures >= limit) return;

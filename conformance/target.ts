@@ -1,6 +1,6 @@
 // Where the kit sends requests: an in-process simulator (no socket, `--target sim`) or any base
 // URL over HTTP (undici). Both answer the same WireRequest; the runner never knows which.
-import { Agent, request } from 'undici';
+import { Pool, request } from 'undici';
 import { createSimulator, type Simulator, type SimRequest, type SimResponse } from '../simulator/index.ts';
 
 export interface Credentials {
@@ -35,6 +35,8 @@ export interface Target {
   readonly accounts: Map<string, Credentials>;
   readonly controlToken?: string;
   send(req: WireRequest): Promise<WireResponse>;
+  /** ws:// or wss:// origin of the target's HTTP port, for WebSocket steps (the Agent SDK); the in-process simulator listens on loopback on first use. */
+  socketBase?(): Promise<string>;
   /** Called before each scenario. The in-process simulator goes back to its fixture with `seed`. */
   isolate(seed: number): Promise<void>;
   /** The target's whole state, to put back with `restoreState` (around a scenario that resets the target). */
@@ -88,10 +90,15 @@ export function simTarget(options: SimTargetOptions = {}): Target & { sim: Simul
     }
     return middleware ? middleware(req, direct) : direct(req);
   };
+  let listening: Promise<{ url: string; close(): Promise<void> }> | undefined;
   return {
     sim,
     label: 'sim',
     accounts,
+    socketBase: async () => {
+      listening ??= sim.listen(0, '127.0.0.1');
+      return (await listening).url.replace(/^http/, 'ws');
+    },
     async send(req) {
       const started = performance.now();
       const res = await handle({ method: req.method, url: req.path, headers: req.headers, body: req.body });
@@ -110,7 +117,10 @@ export function simTarget(options: SimTargetOptions = {}): Target & { sim: Simul
     async restoreState(state) {
       sim.restore(JSON.parse(state.text));
     },
-    close: () => sim.close(),
+    close: async () => {
+      if (listening) await (await listening).close();
+      await sim.close();
+    },
   };
 }
 
@@ -164,11 +174,14 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error(`--target must be "sim" or an http(s) URL, got ${options.baseUrl}`);
   const prefix = base.pathname.replace(/\/+$/, '');
   const timeout = options.timeoutMs ?? 30_000;
-  const agent = new Agent({ headersTimeout: timeout, bodyTimeout: timeout, connect: { timeout } });
+  // One pool for the one origin, not an Agent: undici's Agent forgets a pool after connections
+  // drop and the old pool's late disconnects then close each new one, so from there on every
+  // request opened its own connection (seconds of a run against a served simulator).
+  const pool = new Pool(base.origin, { headersTimeout: timeout, bodyTimeout: timeout, connect: { timeout } });
   const controlHeaders = (): Record<string, string> => ({ 'content-type': 'application/json', ...(options.controlToken ? { authorization: `Bearer ${options.controlToken}` } : {}) });
   /** GET or PUT /_sim/state, with a body cap of its own; anything but a 2xx is an error naming the status. */
   const state = async (method: 'GET' | 'PUT', body?: string): Promise<string> => {
-    const res = await request(new URL(`${base.origin}${prefix}/_sim/state`), { method, headers: { ...options.headers, ...controlHeaders() }, body, dispatcher: agent });
+    const res = await request(new URL(`${base.origin}${prefix}/_sim/state`), { method, headers: { ...options.headers, ...controlHeaders() }, body, dispatcher: pool });
     const text = (await readCapped(res.body, MAX_STATE_BYTES)).toString('utf8');
     if (res.statusCode >= 300) throw new Error(`${method} /_sim/state answered ${res.statusCode}: ${text.slice(0, 200)}`);
     return text;
@@ -176,6 +189,7 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
   let baseline: SavedState | undefined;
   const target: Target = {
     label: base.origin + prefix,
+    socketBase: async () => `${base.protocol === 'https:' ? 'wss:' : 'ws:'}//${base.host}`,
     accounts: options.accounts,
     controlToken: options.controlToken,
     async send(req) {
@@ -185,7 +199,7 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
         method: req.method as 'GET',
         headers: { ...options.headers, ...req.headers },
         body: req.body,
-        dispatcher: agent,
+        dispatcher: pool,
       });
       const raw = await readCapped(res.body, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
       const headers = lowerCaseHeaders(res.headers);
@@ -209,7 +223,7 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
       try {
         if (baseline) await target.restoreState!(baseline);
       } finally {
-        await agent.close();
+        await pool.close();
       }
     },
   };

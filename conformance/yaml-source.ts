@@ -25,6 +25,24 @@ export function formatProblem(p: SourceProblem): string {
   return `${p.file}:${p.line}:${p.column}: ${p.message}`;
 }
 
+/**
+ * Parsed documents by their text, for the life of the process: parsing is most of the time of
+ * loading the ~150 scenarios, which `diff` does twice and the kit's tests many times. Only the
+ * parsed tree is shared (positions are read from it, never written); each load converts it to
+ * fresh data.
+ */
+const parsed = new Map<string, { doc: Document; lines: LineCounter }>();
+
+function parsedText(text: string): { doc: Document; lines: LineCounter } {
+  let found = parsed.get(text);
+  if (!found) {
+    const lines = new LineCounter();
+    found = { doc: parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }), lines };
+    parsed.set(text, found);
+  }
+  return found;
+}
+
 /** A parsed YAML file that can tell the line of any value inside it. */
 export class YamlSource {
   private constructor(
@@ -45,8 +63,7 @@ export class YamlSource {
   }
 
   static parse(text: string, file: string): YamlSource {
-    const lines = new LineCounter();
-    const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+    const { doc, lines } = parsedText(text);
     const problems = [...doc.errors, ...doc.warnings].map((e) => {
       const pos = lines.linePos(e.pos[0]);
       return { file, line: pos.line, column: pos.col, message: `YAML: ${e.message.split('\n')[0]}` };

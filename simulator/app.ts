@@ -9,9 +9,11 @@ import { formToBody, isFormType } from './core/form-body.ts';
 import { header, type Operation, type Reply, type SimRequest, type SimResponse } from './core/operation.ts';
 
 export { header };
-import type { Runtime } from './runtime.ts';
+import { rootScope, type Runtime } from './runtime.ts';
 import { allOperations } from './operations.ts';
-import { canonicalAddress } from './peers/geoip.ts';
+import { matchUpgrade } from './upgrades.ts';
+import type { UpgradeAnswer } from './core/live-socket.ts';
+import { canonicalAddress } from './peers/geoip/model.ts';
 
 export interface PipelineOptions {
   /** Bearer token the control plane requires; undefined leaves it open. */
@@ -84,6 +86,11 @@ export function clientAddress(req: SimRequest): string {
   return canonicalAddress(first || req.remoteAddress || '127.0.0.1');
 }
 
+/** What an operation's handler is handed: its owner family's scope, or the root's scope for the kernel's own. */
+function scopeOf(rt: Runtime, op: Operation): unknown {
+  return op.owner !== undefined ? rt.scopeOf(op.owner) : rootScope(rt);
+}
+
 function authenticate(rt: Runtime, op: Operation, req: SimRequest, params: Record<string, string>, opts: PipelineOptions): string {
   if (op.auth === 'none') return '';
   if (op.auth === 'control') {
@@ -93,7 +100,7 @@ function authenticate(rt: Runtime, op: Operation, req: SimRequest, params: Recor
     return '';
   }
   const key = bearer(req);
-  if (key === undefined && op.auth === 'account' && op.signedLink?.(rt, req.url)) return params.accountId!; // the handler checks the account owns the resource
+  if (key === undefined && op.auth === 'account' && op.signedLink?.(scopeOf(rt, op), req.url)) return params.accountId!; // the handler checks the account owns the resource
   if (key === undefined) throw errorCodes.UNAUTHORIZED('missing credentials: send "Authorization: Bearer <API key>"');
   if (key === '') throw errorCodes.UNAUTHORIZED('the Authorization header must be "Bearer <API key>"');
   const accountId = rt.accounts.accountForKey(key);
@@ -196,7 +203,10 @@ function dispatchRouted(rt: Runtime, opts: PipelineOptions, req: SimRequest): Si
   const path = q === -1 ? req.url : req.url.slice(0, q);
   const method = req.method.toUpperCase();
   const match = router().match(routedMethod(method), path);
-  if (match.kind === 'not-found') return errorResponse(errorCodes.NOT_FOUND(`no operation at ${method} ${path}`));
+  if (match.kind === 'not-found') {
+    if (method === 'GET' && matchUpgrade(path).kind === 'found') return errorResponse(errorCodes.UPGRADE_REQUIRED(`${path} is a WebSocket endpoint: connect with "Upgrade: websocket"`), { upgrade: 'websocket' });
+    return errorResponse(errorCodes.NOT_FOUND(`no operation at ${method} ${path}`));
+  }
   if (match.kind === 'bad-path') return errorResponse(ApiError.validation(match.reason));
   if (match.kind === 'method-not-allowed') {
     const allowed = match.allowed.includes('GET') ? [...match.allowed, 'HEAD'].sort() : match.allowed;
@@ -212,11 +222,30 @@ function dispatchRouted(rt: Runtime, opts: PipelineOptions, req: SimRequest): Si
     const accountId = authenticate(rt, op, req, match.params, opts);
     const query = op.query ? coerceQuery(parseQueryString(q === -1 ? '' : req.url.slice(q + 1)), op.query) : {};
     const body = op.body ? parseBody(op, req) : undefined;
-    const result = op.handler({ rt, accountId, params: match.params, query, body, request: req });
+    const input = { accountId, params: match.params, query, body, request: req };
+    // A handler sees its family's scope only (the kernel's own operations: the root's scope).
+    const result = op.handler({ scope: scopeOf(rt, op), ...input } as Parameters<Operation['handler']>[0]);
     if (result instanceof Promise) return result.then(toResponse, (e) => failure(e, req, opts));
     return toResponse(result);
   } catch (e) {
     return failure(e, req, opts);
+  }
+}
+
+/**
+ * Answers a WebSocket upgrade request (server.ts): the family's route refuses with an HTTP answer
+ * or accepts with its session; the clock is brought up to date first, as before any request.
+ */
+export function upgrade(rt: Runtime, opts: PipelineOptions, req: SimRequest): UpgradeAnswer {
+  const q = req.url.indexOf('?');
+  const path = q === -1 ? req.url : req.url.slice(0, q);
+  const match = matchUpgrade(path);
+  if (match.kind !== 'found') return { refuse: errorResponse(errorCodes.NOT_FOUND(`no WebSocket at ${path}`)) };
+  try {
+    opts.beforeRequest?.();
+    return match.value.upgrade(rt.scopeOf(match.value.owner), req, match.params, new URLSearchParams(q === -1 ? '' : req.url.slice(q + 1)));
+  } catch (e) {
+    return { refuse: failure(e, req, opts) };
   }
 }
 

@@ -3,9 +3,9 @@
 import type http from 'node:http';
 import { Runtime, type Snapshot } from './runtime.ts';
 import { registerRuntime } from './internal.ts';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SNAPSHOT_BYTES, bodyLimit, dispatch, type PipelineOptions } from './app.ts';
-import { createHttpServer, listenOn } from './server.ts';
-import { loadFixtureFile, parseFixture, DEFAULT_FIXTURE_PATH } from './fixture/load.ts';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SNAPSHOT_BYTES, bodyLimit, dispatch, upgrade, type PipelineOptions } from './app.ts';
+import { closeSockets, createHttpServer, listenOn } from './server.ts';
+import { loadFixtureFile, parseFixture, DEFAULT_FIXTURE_PATH } from './fixtures.ts';
 import type { Fixture } from './fixture/schema.ts';
 import { realtimeDriver, type ClockMode } from './core/realtime.ts';
 import type { SimRequest, SimResponse } from './core/operation.ts';
@@ -16,7 +16,7 @@ export type { SimRequest, SimResponse } from './core/operation.ts';
 export type { Fixture } from './fixture/schema.ts';
 export type { ClockMode } from './core/realtime.ts';
 export type { Snapshot } from './runtime.ts';
-export { FixtureError, DEFAULT_FIXTURE_PATH } from './fixture/load.ts';
+export { FixtureError, DEFAULT_FIXTURE_PATH } from './fixtures.ts';
 export { ApiError } from './core/errors.ts';
 export { SIGNATURE_HEADER, computeSignature, verifySignature, verifyWebhookRequest, parseFormBody, signatureBase } from './core/signing.ts';
 export type { FormFields, WebhookRequestToVerify } from './core/signing.ts';
@@ -135,6 +135,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const seed = options.seed ?? fixture.seed ?? 1;
   const onDefect = options.onDefect ?? ((e: unknown) => console.error('[simulator defect]', e));
   const rt = new Runtime(fixture, seed);
+  rt.onDefect = onDefect;
   rt.egress.strict = (options.strictEgress ?? false) || (options.webhooks?.strict ?? false);
   if (options.mcp?.timeoutMs !== undefined) rt.mcpRunner.timeoutMs = options.mcp.timeoutMs;
   const timeoutMs = options.webhooks?.timeoutMs ?? DEFAULT_RECEIVER_TIMEOUT_MS;
@@ -178,7 +179,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       return new Response(empty ? null : (res.bytes ?? res.body), { status: res.status, headers: res.headers });
     },
     async listen(port = 0, host = '127.0.0.1') {
-      const server = createHttpServer({ dispatch: run, bodyLimit: (method, url) => bodyLimit(pipeline, method, url), onDefect });
+      const server = createHttpServer({ dispatch: run, bodyLimit: (method, url) => bodyLimit(pipeline, method, url), onDefect, upgrade: (req) => upgrade(rt, pipeline, req) });
       const addr = await listenOn(server, port, host);
       servers.add(server);
       const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
@@ -191,6 +192,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
             servers.delete(server);
             server.close(() => resolve());
             server.closeAllConnections();
+            closeSockets(server);
           }),
       };
     },
@@ -219,7 +221,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     restore: (snapshot) => rt.restore(snapshot),
     async close() {
       rt.clockDriver.stop();
+      rt.agentSdk.close();
       await rt.webhookEngine.close();
+      await rt.agents.closeTools();
       await rt.mcpServers.stopAll();
       await Promise.all(
         [...servers].map(
@@ -227,6 +231,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
             new Promise<void>((resolve) => {
               s.close(() => resolve());
               s.closeAllConnections();
+              closeSockets(s);
             }),
         ),
       );

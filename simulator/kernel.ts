@@ -1,10 +1,9 @@
 // What the kernel itself contributes besides the families: the fixed control-plane contract
 // (health, clock, accounts, reset, state), the OpenAPI document, and the fixture's own fields.
-// A function, read once the modules have loaded: the control plane and the document import the
-// generated tables back (an import cycle that is harmless only if nothing is read at load).
+// A function, called by the registry when it is first built.
 import type { Contribution } from './resources/family.ts';
 import { KERNEL_FIXTURE } from './fixture/schema.ts';
-import { operations as fixedControl } from './control/routes.ts';
+import { operations as fixedControl } from './control-plane.ts';
 import { operations as meta } from './meta.ts';
 import { operations as inspector } from './web/inspector/routes.ts';
 
@@ -17,6 +16,6 @@ export function kernel(): Contribution {
       Meta: 'Documents about this API.',
     },
     capabilities: ['clock', 'state', 'writes', 'inspector'],
-    fixture: KERNEL_FIXTURE,
+    fixture: { sections: KERNEL_FIXTURE },
   };
 }

@@ -1,18 +1,17 @@
-// Documents the simulator serves about itself: the OpenAPI document at /openapi.json.
+// Documents the simulator serves about itself: the OpenAPI document at /openapi.json, which the
+// runtime builds from the registry (operations.ts) when first asked.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from './core/operation.ts';
-import { openApiDocument } from './operations.ts';
+import { reply, scopedOperations } from './core/operation.ts';
 
-let cachedDocument: string | undefined;
-
-/** The OpenAPI document as JSON text (operations are static, so it is built once). */
-export function openApiJson(): string {
-  cachedDocument ??= JSON.stringify(openApiDocument());
-  return cachedDocument;
+/** What the documents read: the OpenAPI document as JSON text (the runtime offers it). */
+export interface MetaScope {
+  openApiJson(): string;
 }
 
+const operation = scopedOperations<MetaScope>();
+
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'getOpenApiDocument',
     method: 'GET',
     path: '/openapi.json',
@@ -22,6 +21,6 @@ export const operations = [
     origin: 'simulator',
     auth: 'none',
     responses: { 200: { description: 'The document.', schema: Type.Object({}, { additionalProperties: true }) } },
-    handler: () => reply.json(200, openApiJson()),
+    handler: ({ scope }) => reply.json(200, scope.openApiJson()),
   }),
 ];

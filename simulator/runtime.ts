@@ -1,8 +1,12 @@
-// The simulator's whole state and machinery in one object: clock, seeded random, events,
-// cross-resource references, and one model per resource family. Handlers receive it as
-// ctx.rt. A snapshot of it is plain JSON and restores exactly (DESIGN "Rules").
-import { Type } from '@sinclair/typebox';
-import { VirtualClock, iso, parseInstant, type ClockSnapshot } from './core/clock.ts';
+// The simulator's whole state and machinery in one object, the composition root's: clock,
+// seeded random, events, cross-resource references, and one model per entry of the list, built
+// in the registry's construction order. Each family gets its scope (core/scope.ts): the kernel's
+// parts, the ports it declared (each wired to what the entry of that key offers), its typed
+// events and clock jobs; its route handlers get the same scope. A snapshot of it is plain JSON
+// and restores exactly (DESIGN "Rules"); the runtime runs every entry's snapshot part,
+// validating each before it restores.
+import { Type, type TSchema } from '@sinclair/typebox';
+import { VirtualClock, iso, parseInstant, type ClockSnapshot, type JobHandler } from './core/clock.ts';
 import { SeededRandom, type RandomState } from './core/random.ts';
 import { DomainEvents } from './core/events.ts';
 import { References } from './core/refs.ts';
@@ -11,19 +15,24 @@ import { validate } from './core/schema.ts';
 import type { Fixture } from './fixture/schema.ts';
 import { manualDriver, type ClockDriver } from './core/realtime.ts';
 import { IoBarrier } from './core/io.ts';
+import type { LiveClock } from './core/live-clock.ts';
 import { EgressGuard } from './peers/egress.ts';
-import type { FakeDns } from './peers/dns.ts';
+import type { FakeDns } from './peers/dns/model.ts';
 import { FakeMcpServers } from './peers/mcp/fake-servers.ts';
 import { McpRunner } from './peers/mcp/runner.ts';
 import { ClockAdvancer } from './core/advance.ts';
 import { ReceiverPolicy } from './peers/webhooks/receiver-policy.ts';
-import { FAMILIES, registry, type FamilyModels, type RefKind } from './resources/index.ts';
-import type { StatefulModel } from './resources/family.ts';
+import type { FamilyModels, RefKind } from './resources/index.ts';
+import { registry, type Registry } from './registry.ts';
+import { openApiJson } from './operations.ts';
+import type { Entry } from './resources/family.ts';
+import type { ListedNames } from './core/scope.ts';
+import type { StatePart } from './core/table-state.ts';
+import type { FixedControlScope } from './control-plane.ts';
+import type { InspectorScope } from './web/inspector/routes.ts';
 
 export const SNAPSHOT_FORMAT = 'platform-simulator-state';
 export const SNAPSHOT_VERSION = 1;
-
-export type { StatefulModel } from './resources/family.ts';
 
 export interface Snapshot {
   format: typeof SNAPSHOT_FORMAT;
@@ -52,13 +61,20 @@ const SnapshotEnvelope = Type.Object(
   { additionalProperties: false },
 );
 
+/** One entry as built: its model and how its state is kept. */
+interface Built {
+  entry: Entry;
+  model: unknown;
+  /** Its key in a snapshot. */
+  snapshotKey: string;
+  /** Its declared snapshot part (none: it keeps no state). */
+  part: StatePart<unknown> | undefined;
+  /** The schema its part must match (built from the list's names when the part asks for them). */
+  schema?: TSchema;
+}
+
 /** Each family's model as a typed field (`rt.numbers`), from the list in resources/index.ts. */
 export interface Runtime extends FamilyModels {}
-
-// Handlers see this runtime as ctx.rt; core/operation.ts declares the slot without importing us.
-declare module './core/operation.ts' {
-  interface HandlerRuntime extends Runtime {}
-}
 
 export class Runtime {
   readonly clock: VirtualClock;
@@ -81,32 +97,124 @@ export class Runtime {
   readonly mcpRunner = new McpRunner(this.egress, this.mcpServers);
   /** Manual by default; createSimulator installs the realtime driver when asked. */
   clockDriver: ClockDriver = manualDriver();
+  /** Where defects of live sessions go (createSimulator sets its onDefect). */
+  onDefect: (e: unknown) => void = (e) => console.error('[simulator defect]', e);
+  /** The clock as live sessions need it (service port `liveClock`). */
+  readonly liveClock: LiveClock = {
+    mode: () => this.clockDriver.mode,
+    sync: () => this.clockDriver.sync(),
+    advanceBy: (ms) => void this.advancer.advance((now) => now + ms),
+    defect: (e) => this.onDefect(e),
+  };
 
-  /** What /_sim/health lists (resources/index.ts). */
+  /** What /_sim/health lists (registry.ts). */
   readonly capabilities: readonly string[];
+  /** Names only the whole list knows (the webhook event enum, the carrier owners). */
+  readonly listed: ListedNames;
+  /** The inspector's section scripts the entries contribute (registry.ts). */
+  readonly inspectorSections: readonly string[];
 
-  /** Models in snapshot order; the key is the model's name inside a snapshot. */
-  private readonly models: [string, StatefulModel][];
+  /** Entries in list order: the snapshot's key order and the fixture's loading order. */
+  private readonly built: Built[];
+  /** Every declared event, by name (listening to an undeclared one is a defect). */
+  private readonly eventDecls: Registry['eventDecls'];
+  /** Each house family's scope, by key: what its model was built from and its handlers see. */
+  private readonly scopes = new Map<string, Record<string, unknown>>();
 
+  /** `reg`: the registry of the list (tests hand in one of their own). */
   constructor(
     readonly fixture: Fixture,
     seed: number,
+    reg: Registry = registry(),
   ) {
     this.seed = seed;
     this.initialSeed = seed;
     this.clock = new VirtualClock(parseInstant(fixture.clock.start)!);
     this.random = new SeededRandom(seed);
-    this.capabilities = registry().capabilities;
+    this.capabilities = reg.capabilities;
+    this.listed = reg.listed;
+    this.inspectorSections = reg.inspectorSections;
+    this.eventDecls = reg.eventDecls;
     this.advancer = new ClockAdvancer(this.clock, this.io);
     this.io.register(this.mcpRunner);
-    // In list order: a model may use those listed before it.
-    const fields = this as unknown as Record<string, StatefulModel>;
-    this.models = FAMILIES.map((f) => {
-      const model = f.create(this);
-      fields[f.key] = model;
-      return [f.snapshotKey ?? f.key, model];
-    });
+    // What each key offers to needs: the runtime's live I/O helpers, then every entry as it is built.
+    const offered = new Map<string, unknown>([
+      ['eventFeed', this.events],
+      ['egress', this.egress],
+      ['receiverPolicy', this.receiverPolicy],
+      ['mcpServers', this.mcpServers],
+      ['mcpRunner', this.mcpRunner],
+      ['liveClock', this.liveClock],
+    ]);
+    const fields = this as unknown as Record<string, unknown>;
+    const byKey = new Map<string, Built>();
+    for (const entry of reg.constructionOrder) {
+      const scope = this.scopeFor(entry, offered);
+      const model = entry.create(scope as never);
+      scope[entry.key] = model;
+      this.scopes.set(entry.key, scope);
+      offered.set(entry.key, entry.offers ? entry.offers(model) : model);
+      const part = entry.state;
+      const schema = part === undefined ? undefined : typeof part.schema === 'function' ? part.schema(this.listed) : part.schema;
+      const built: Built = { entry, model, snapshotKey: entry.snapshotKey ?? entry.key, part, schema };
+      fields[entry.key] = built.model;
+      byKey.set(entry.key, built);
+    }
+    this.built = reg.entries.map((f) => byKey.get(f.key)!);
     this.reset(seed);
+  }
+
+  /** The scope a family's route handlers see (its model's scope plus the model). */
+  scopeOf(key: string): unknown {
+    const scope = this.scopes.get(key);
+    if (!scope) throw new Error(`no family "${key}" in the list`);
+    return scope;
+  }
+
+  /** The OpenAPI document as JSON text (GET /openapi.json). */
+  openApiJson(): string {
+    return openApiJson();
+  }
+
+  /** A family's scope: kernel parts, its declared ports, its typed events and jobs. */
+  private scopeFor(entry: Entry, offered: ReadonlyMap<string, unknown>): Record<string, unknown> {
+    const rt = this;
+    const declaredEvents = entry.events ?? {};
+    const declaredJobs = entry.jobs ?? {};
+    const scope: Record<string, unknown> = {
+      clock: this.clock,
+      get random() {
+        return rt.random; // a reset replaces it
+      },
+      get seed() {
+        return rt.seed; // so does a reset with another seed
+      },
+      refs: this.refs,
+      io: this.io,
+      listed: this.listed,
+      events: {
+        emit: (type: string, e: { accountId: string; resourceId: string; payload: Record<string, unknown>; at?: number }) => {
+          const decl = declaredEvents[type];
+          if (!decl) throw new Error(`family ${entry.key} emits "${type}", which its descriptor does not declare`);
+          this.events.emit({ type, accountId: e.accountId, resourceId: e.resourceId, at: e.at ?? this.clock.now(), payload: e.payload }, decl.internal === true);
+        },
+        on: (type: string, listener: (event: never) => void) => {
+          if (!this.eventDecls.has(type)) throw new Error(`family ${entry.key} listens to "${type}", which no family declares`);
+          return this.events.on(type, listener as never);
+        },
+      },
+      jobs: {
+        on: (kind: string, handler: JobHandler) => {
+          const schema = declaredJobs[kind];
+          if (!schema) throw new Error(`family ${entry.key} handles job kind "${kind}", which its descriptor does not declare`);
+          this.clock.on(kind, handler, (payload, path) => validate(schema, payload, 'snapshot', path));
+        },
+        schedule: (kind: string, due: number, payload: unknown) => this.clock.schedule(kind, due, payload),
+        cancel: (jobId: number) => this.clock.cancel(jobId),
+      },
+    };
+    for (const need of Object.keys(entry.needs)) scope[need] = offered.get(need);
+    return scope;
   }
 
   /** Back to the fixture's state, optionally with another seed. */
@@ -114,16 +222,22 @@ export class Runtime {
     this.seed = seed;
     this.random = new SeededRandom(seed);
     this.clock.restore({ now: parseInstant(this.fixture.clock.start)!, nextJobId: 1, jobs: [] });
-    for (const [, m] of this.models) {
-      m.clear?.();
-      m.loadFixture?.(this.fixture);
+    // In list order: loading draws ids from the seeded random, so the order is part of the state.
+    for (const b of this.built) {
+      b.part?.clear(b.model);
+      b.entry.fixture?.load?.(b.model, this.fixture);
     }
     this.clockDriver.rebase();
   }
 
+  /** The entries that keep state, with their snapshot keys, in list order. */
+  private stateful(): Built[] {
+    return this.built.filter((b) => b.part !== undefined);
+  }
+
   snapshot(): Snapshot {
     const models: Record<string, unknown> = {};
-    for (const [name, m] of this.models) models[name] = m.snapshot();
+    for (const b of this.stateful()) models[b.snapshotKey] = b.part!.snapshot(b.model);
     // Round-trip through JSON so the snapshot shares nothing with live state.
     return JSON.parse(
       JSON.stringify({
@@ -144,21 +258,29 @@ export class Runtime {
     if (s.version !== SNAPSHOT_VERSION) {
       throw ApiError.validation(`snapshot version ${s.version} is not supported (expected ${SNAPSHOT_VERSION})`);
     }
-    for (const [name] of this.models) {
+    const parts = this.stateful();
+    for (const { snapshotKey: name } of parts) {
       if (!(name in s.models)) throw ApiError.validation(`snapshot has no "${name}" state`, [{ path: `models.${name}`, message: 'is required' }]);
     }
-    const unknown = Object.keys(s.models).filter((k) => !this.models.some(([n]) => n === k));
+    const unknown = Object.keys(s.models).filter((k) => !parts.some((b) => b.snapshotKey === k));
     if (unknown.length > 0) throw ApiError.validation(`snapshot has unknown state "${unknown[0]}"`, [{ path: `models.${unknown[0]}`, message: 'is not a known field' }]);
     const before = this.snapshot();
+    const restoreModels = (models: Record<string, unknown>) => {
+      for (const b of parts) {
+        const state = models[b.snapshotKey];
+        validate(b.schema!, state, `snapshot ${b.snapshotKey}`, b.snapshotKey);
+        b.part!.restore(b.model, state);
+      }
+    };
     try {
       const copy = structuredClone(s);
-      for (const [name, m] of this.models) m.restore(copy.models[name]);
+      restoreModels(copy.models);
       this.clock.restore(copy.clock);
       this.random = new SeededRandom(copy.random);
       this.seed = copy.seed;
       this.clockDriver.rebase();
     } catch (e) {
-      for (const [name, m] of this.models) m.restore(before.models[name]);
+      restoreModels(before.models);
       this.clock.restore(before.clock);
       this.random = new SeededRandom(before.random);
       this.seed = before.seed;
@@ -169,4 +291,9 @@ export class Runtime {
   nowIso(): string {
     return iso(this.clock.now());
   }
+}
+
+/** The scope of the kernel's own operations (fixed control plane, inspector): the runtime, which the compiler checks offers what they declare. */
+export function rootScope(rt: Runtime): FixedControlScope & InspectorScope {
+  return rt;
 }

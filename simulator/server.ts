@@ -1,5 +1,6 @@
-// node:http adapter: reads the request (bounded), hands it to the pipeline, writes the answer.
-// No domain logic here. The Date header is off so that the bytes on the wire are as
+// node:http adapter: reads the request (bounded), hands it to the pipeline, writes the answer;
+// hands WebSocket upgrade requests to the host and, when it accepts, completes the handshake with
+// `ws` and adapts the socket to core/live-socket.ts. No domain logic here. The Date header is off so that the bytes on the wire are as
 // deterministic as the pipeline's answers. Refusals at the HTTP layer (a body over the limit,
 // a request node's parser rejects) answer the spec's JSON error body and close in stages
 // (RFC 9112 §9.6) so the client reads the answer instead of a connection reset.
@@ -7,14 +8,18 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo, Socket } from 'node:net';
 import { errorResponse } from './app.ts';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { errorCodes, type ApiError } from './core/errors.ts';
 import type { SimRequest, SimResponse } from './core/operation.ts';
+import type { LiveSocket, UpgradeAnswer } from './core/live-socket.ts';
 
 export interface HttpHost {
   dispatch(req: SimRequest): SimResponse | Promise<SimResponse>;
   /** The largest body accepted for the request at method and URL. */
   bodyLimit(method: string, url: string): number;
   onDefect?: (error: unknown) => void;
+  /** Answers a WebSocket upgrade request (no body); without it every upgrade is refused with 404. */
+  upgrade?(req: SimRequest): UpgradeAnswer | Promise<UpgradeAnswer>;
 }
 
 /**
@@ -155,6 +160,106 @@ function rawAnswer(e: ApiError): string {
   return `${head.join('\r\n')}\r\n\r\n${r.body}`;
 }
 
+/** The raw bytes of an answer to an upgrade request that is refused (the connection closes after it). */
+function rawResponse(r: SimResponse): string {
+  const reason = http.STATUS_CODES[r.status] ?? 'Error';
+  const body = r.bytes ? Buffer.from(r.bytes).toString('latin1') : r.body;
+  const head = [`HTTP/1.1 ${r.status} ${reason}`, ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`), `content-length: ${Buffer.byteLength(body, 'latin1')}`, 'connection: close'];
+  return `${head.join('\r\n')}\r\n\r\n${body}`;
+}
+
+/** One handshake-only ws server per message limit (the limit is fixed when ws makes the socket). */
+const handshakers = new Map<number, WebSocketServer>();
+function wssFor(maxPayload: number): WebSocketServer {
+  let wss = handshakers.get(maxPayload);
+  if (!wss) handshakers.set(maxPayload, (wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false, maxPayload })));
+  return wss;
+}
+
+/** The accepted WebSockets of each server, so closing the server closes them (upgraded sockets leave node:http's tracking). */
+const liveSockets = new WeakMap<http.Server, Set<WebSocket>>();
+
+function adapt(ws: WebSocket): LiveSocket {
+  return {
+    send: (text) => {
+      if (ws.readyState === ws.OPEN) ws.send(text);
+    },
+    close: (code, reason) => {
+      if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, reason);
+    },
+    ping: () => {
+      if (ws.readyState === ws.OPEN) ws.ping();
+    },
+    get open() {
+      return ws.readyState === ws.OPEN;
+    },
+    get buffered() {
+      return ws.bufferedAmount;
+    },
+  };
+}
+
+function acceptSocket(server: http.Server, req: http.IncomingMessage, socket: Duplex, head: Buffer, answer: Extract<UpgradeAnswer, { accept: unknown }>, onDefect: (e: unknown) => void): void {
+  wssFor(answer.maxMessageBytes).handleUpgrade(req, socket, head, (ws) => {
+    const sockets = liveSockets.get(server)!;
+    sockets.add(ws);
+    let session: ReturnType<typeof answer.accept> | undefined;
+    const guard = (f: () => void) => {
+      try {
+        f();
+      } catch (e) {
+        onDefect(e);
+      }
+    };
+    ws.on('message', (data, binary) => guard(() => session?.message(binary ? '' : data.toString('utf8'), binary)));
+    ws.on('pong', () => guard(() => session?.pong?.()));
+    // A protocol error or an oversized message makes ws close the socket with the matching code;
+    // its own 'close' event then says 1006 (no reply came), so the session is told the real cause.
+    let failedWith: number | undefined;
+    ws.on('error', (e: Error & { code?: string }) => {
+      failedWith = e.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? 1009 : e.code === 'WS_ERR_INVALID_UTF8' ? 1007 : 1002;
+    });
+    ws.on('close', (code, reason) => {
+      sockets.delete(ws);
+      guard(() => session?.closed(failedWith ?? code, failedWith === 1009 ? 'message too big' : reason.toString('utf8')));
+    });
+    guard(() => {
+      session = answer.accept(adapt(ws));
+    });
+  });
+}
+
+function onUpgrade(server: http.Server, host: HttpHost, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
+  socket.on('error', () => socket.destroy());
+  const refuse = (r: SimResponse) => {
+    if (socket.writable) socket.end(rawResponse(r));
+    else socket.destroy();
+  };
+  const onDefect = host.onDefect ?? (() => {});
+  const sim: SimRequest = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, remoteAddress: req.socket.remoteAddress, lowercaseHeaders: true };
+  const decide = (answer: UpgradeAnswer) => {
+    if ('refuse' in answer) refuse(answer.refuse);
+    else acceptSocket(server, req, socket, head, answer, onDefect);
+  };
+  const fail = (e: unknown) => {
+    onDefect(e);
+    refuse(errorResponse(errorCodes.INTERNAL('internal simulator error')));
+  };
+  if (!host.upgrade) return refuse(errorResponse(errorCodes.NOT_FOUND(`no WebSocket at ${sim.url.split('?')[0]}`)));
+  try {
+    const out = host.upgrade(sim);
+    if (out instanceof Promise) out.then(decide, fail);
+    else decide(out);
+  } catch (e) {
+    fail(e);
+  }
+}
+
+/** Drops every WebSocket the server accepted (no closing handshake: the server is going away). */
+export function closeSockets(server: http.Server): void {
+  for (const ws of liveSockets.get(server) ?? []) ws.terminate();
+}
+
 export function createHttpServer(host: HttpHost): http.Server {
   const server = http.createServer((req, res) => {
     res.sendDate = false;
@@ -197,6 +302,9 @@ export function createHttpServer(host: HttpHost): http.Server {
       refused = true;
     });
   });
+  // WebSockets: the handshake is ws's; which path upgrades and who may is the host's (HttpHost.upgrade).
+  liveSockets.set(server, new Set());
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => onUpgrade(server, host, req, socket, head));
   server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
     const refusal = parserRefusal(err);
     if (!refusal || !socket.writable) {

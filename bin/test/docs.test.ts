@@ -8,7 +8,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSimulator } from '../../simulator/index.ts';
 import { computeSignature, parseFormBody } from '../../simulator/core/signing.ts';
-import { loadFixtureFile, DEFAULT_FIXTURE_PATH } from '../../simulator/fixture/load.ts';
+import { loadFixtureFile, DEFAULT_FIXTURE_PATH } from '../../simulator/fixtures.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const documents = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];

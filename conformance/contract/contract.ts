@@ -4,7 +4,7 @@
 // kit only reads that JSON: it is written on the simulator's side (`npm run contract -- --write`).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SchemaValidator, type SchemaProblem } from './validator.ts';
+import { pointerGet, SchemaValidator, type SchemaProblem } from './validator.ts';
 
 type Json = Record<string, any>;
 
@@ -96,12 +96,6 @@ function pagingOf(doc: Json, query: QueryParam[], responses: Map<number, Contrac
     maxPageSize: typeof size.schema.maximum === 'number' ? size.schema.maximum : 100,
     aliases: query.filter((q) => q.name === 'page_size' || q.name === 'limit').map((q) => q.name),
   };
-}
-
-function pointerGet(doc: Json, pointer: string): Json | undefined {
-  let cur: any = doc;
-  for (const p of pointer.replace(/^#\//, '').split('/')) cur = cur?.[p.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return cur;
 }
 
 interface CompiledPath {

@@ -1,6 +1,7 @@
 // Every property the kit runs, in report order. A resource family adds its lists to lists.ts
 // (paging, filters and phone properties pick them up) and its own model-based suite here.
 import type { Contract } from '../contract/contract.ts';
+import { agentConversationsProperty } from './agent-conversations.ts';
 import { assignmentLinkModel } from './assignment-links-model.ts';
 import { blockListModel } from './blocklists-model.ts';
 import { callFlowGraphProperty } from './call-flow-graphs.ts';
@@ -18,5 +19,5 @@ import { voicemlWalkProperty } from './voiceml-walk.ts';
 import type { PropertyDef } from './types.ts';
 
 export function allProperties(contract: Contract): PropertyDef[] {
-  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, assignmentLinkModel, emailDomainZoneProperty, callFlowGraphProperty, callFlowWalkProperty, callTransfersProperty, voicemlWalkProperty, callBatchesProperty, egressProperty, fuzzProperty(contract)];
+  return [...pagingProperties, ...phoneProperties, ...filterProperties, blockListModel, verificationModel, assignmentLinkModel, emailDomainZoneProperty, callFlowGraphProperty, callFlowWalkProperty, callTransfersProperty, voicemlWalkProperty, callBatchesProperty, agentConversationsProperty, egressProperty, fuzzProperty(contract)];
 }

@@ -33,6 +33,7 @@ const SAVE_SOURCES: Record<Step['kind'], RegExp> = {
   control: /^(status|body|headers)([.[]|$)/,
   webhook: /^(count|method|path|body|fields(\.[^.[\]]+)?|headers\.[^.[\]]+)$/,
   receiver: /^$/,
+  agent: /^body([.[]|$)/,
 };
 
 /** A scenario that uses the kit's receiver needs it, whether it says so or not. */
@@ -101,6 +102,7 @@ export function stepFromRaw(raw: Raw, pointer: string, line: number): Step {
   if (raw.request) return { ...common, ...expectations, kind: 'request', request: raw.request, ...(raw.repeat ? { repeat: raw.repeat } : {}) };
   if (raw.webhook) return { ...common, ...expectations, kind: 'webhook', webhook: raw.webhook };
   if (raw.receiver) return { ...common, kind: 'receiver', receiver: raw.receiver };
+  if (raw.agent) return { ...common, kind: 'agent', agent: raw.agent, ...(raw.expect ? { expect: raw.expect } : {}) };
   return { ...common, ...expectations, kind: 'control', control: raw.control };
 }
 
@@ -160,10 +162,14 @@ export function loadScenario(file: string, ctx: LoadContext): Scenario {
       }
       checkMatchers(source, w as Record<string, unknown>, ['fields', 'path', 'answered'], `${at}/webhook`, problems);
       checkExpressions(source, w, `${at}/webhook`, known, problems);
+    } else if (step.kind === 'agent') {
+      checkExpressions(source, step.agent, `${at}/agent`, known, problems);
+      checkMatchers(source, step.expect as Record<string, unknown> | undefined, ['open', 'event', 'closed', 'frames'], `${at}/expect`, problems);
+      checkExpressions(source, step.expect, `${at}/expect`, known, problems);
     } else {
       checkExpressions(source, step.receiver, `${at}/receiver`, known, problems);
     }
-    if (step.kind !== 'receiver') {
+    if (step.kind !== 'receiver' && step.kind !== 'agent') {
       const keys = step.kind === 'webhook' ? ['count', 'fields', 'headers', 'method'] : ['status', 'headers', 'body', 'wav'];
       checkMatchers(source, step.expect as Record<string, unknown> | undefined, keys, `${at}/expect`, problems);
       checkMatchers(source, step.expectSim as Record<string, unknown> | undefined, keys, `${at}/expectSim`, problems);
@@ -172,7 +178,7 @@ export function loadScenario(file: string, ctx: LoadContext): Scenario {
     }
     for (const [name, from] of Object.entries(step.save ?? {})) {
       if (!SAVE_SOURCES[step.kind].test(from)) {
-        const allowed = step.kind === 'webhook' ? 'fields, fields.<Name>, headers.<name>, body, path, method or count' : 'status, body..., or headers.<name>';
+        const allowed = step.kind === 'webhook' ? 'fields, fields.<Name>, headers.<name>, body, path, method or count' : step.kind === 'agent' ? 'body or body.<path> of the matched message' : 'status, body..., or headers.<name>';
         problems.push(source.problem(`${at}/save/${name}`, `a ${step.kind} step cannot save "${from}" (it saves ${allowed})`));
       }
       known.add(name);
@@ -215,6 +221,7 @@ export function loadScenario(file: string, ctx: LoadContext): Scenario {
 /** What a step writes, or undefined when it only reads (a GET or HEAD, a control-plane GET). */
 function writeIn(step: Step, contract: Contract): string | undefined {
   if (step.kind === 'webhook' || step.kind === 'receiver') return `is a ${step.kind} step (webhooks follow writes)`;
+  if (step.kind === 'agent') return 'is an agent step (a socket takes a number\'s slot, calls follow)';
   if (step.kind === 'control') {
     const method = step.control.method ?? (step.control.advance ? 'advance' : step.control.createAccount ? 'createAccount' : step.control.reset ? 'reset' : 'foreign');
     return method === 'GET' ? undefined : `is a control-plane ${method}`;

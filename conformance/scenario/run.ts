@@ -7,6 +7,7 @@ import { hashString, Scope, SeededRandom, Unavailable, UnresolvedError } from '.
 import { lackReason, type SavedState } from '../target.ts';
 import { readGivenAccounts, remakeGivenAccounts, type GivenAccounts } from '../given-accounts.ts';
 import { runStep, type RunContext } from './step.ts';
+import { closeAgentSockets } from '../agent/steps.ts';
 import type { Scenario, Step } from './types.ts';
 
 /** The names every scenario starts with: main, alt (when configured) and seed. */
@@ -127,6 +128,7 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
       onStep?.(scenario.id, r);
     }
   } finally {
+    await closeAgentSockets(scope); // the agent sockets the scenario opened
     // What the scenario created goes away whatever happened, so the next scenario on a shared
     // target starts from the same state; each teardown step stands alone.
     for (const [j, step] of teardown.entries()) {

@@ -18,6 +18,7 @@ import { missingOperation } from './missing-operation.ts';
 import { noteAnswer, presenceNotShown } from './operation-presence.ts';
 import type { Expectation, Level, Step } from './types.ts';
 import { runReceiverStep, runWebhookStep } from './webhook-step.ts';
+import { agentStepName, runAgentStep } from '../agent/step-runner.ts';
 
 /** Everything a run shares between its units. */
 export interface RunContext {
@@ -133,6 +134,7 @@ function stepName(step: Step): string {
   if (step.kind === 'request') return step.request.operationId ?? `${step.request.method} ${step.request.path}`;
   if (step.kind === 'webhook') return `webhook: ${step.webhook.event ?? step.webhook.path ?? 'any'}`;
   if (step.kind === 'receiver') return `receiver: answer ${step.receiver.status}`;
+  if (step.kind === 'agent') return agentStepName(step.agent);
   const c = step.control;
   const what = c.advance ? 'advance' : c.createAccount ? 'createAccount' : c.reset ? 'reset' : c.foreign ? 'foreign' : `${c.method} ${c.path}`;
   return `control: ${what}`;
@@ -155,6 +157,7 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
   const needs = [...inherited, ...(step.requires ?? [])];
   if (step.kind === 'webhook') return runWebhookStep(ctx, step, base, scope, clauses, needs);
   if (step.kind === 'receiver') return runReceiverStep(ctx, step, base, scope, needs);
+  if (step.kind === 'agent') return runAgentStep(ctx, step, base, scope, clauses, needs);
 
   let request: WireRequest;
   let defaultLevel: Level = 'sim';

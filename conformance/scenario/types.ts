@@ -4,6 +4,7 @@
 // the step's kind and where it is in its file.
 import type { Static } from '@sinclair/typebox';
 import type {
+  AgentStepSchema,
   ApiRequest,
   Control,
   ControlStepSchema,
@@ -45,7 +46,9 @@ export type RequestStep = Static<typeof RequestStepSchema> & Located<'request'>;
 export type ControlStep = Static<typeof ControlStepSchema> & Located<'control'>;
 export type WebhookStep = Static<typeof WebhookStepSchema> & Located<'webhook'>;
 export type ReceiverStep = Static<typeof ReceiverStepSchema> & Located<'receiver'>;
-export type Step = RequestStep | ControlStep | WebhookStep | ReceiverStep;
+/** Acts as the customer's own agent over the Agent SDK protocol (conformance/agent/steps.ts); its expectations are level sim. */
+export type AgentStep = Static<typeof AgentStepSchema> & Located<'agent'>;
+export type Step = RequestStep | ControlStep | WebhookStep | ReceiverStep | AgentStep;
 
 type ScenarioFile = Static<typeof ScenarioSchema>;
 

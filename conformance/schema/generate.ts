@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { plainJson } from './build.ts';
 import { ClauseCatalogueSchema, ClauseSchema } from './clauses.ts';
+import { AgentAction, AgentExpectation } from './agent-step.ts';
 import { ApiRequest, Control, Expectation, Receiver, Repeat, ReceiverStepSchema, RequestStepSchema, ScenarioSchema, StepSchema, Webhook, WebhookExpectation, Within } from './scenario.ts';
 import { AccountSchema, OperationMappingSchema, TargetFileSchema, TargetWebhooksSchema } from './target-file.ts';
 
@@ -75,6 +76,8 @@ const DOC_BLOCKS: Record<string, Record<string, () => string>> = {
     within: () => keyTable(Within),
     'webhook-expectation': () => keyTable(WebhookExpectation),
     receiver: () => keyTable(Receiver, { required: true }),
+    agent: () => keyTable(AgentAction),
+    'agent-expectation': () => keyTable(AgentExpectation),
   },
   'docs/target-file.md': {
     'target-file': () => keyTable(TargetFileSchema, { required: true }),

@@ -4,6 +4,7 @@
 // from it (`npm run schemas -- --write`). Descriptions are Markdown: they are the docs' text.
 import { Type, type Static } from '@sinclair/typebox';
 import { AnyObject, Enum, Opt, StringMap, Strict, Tagged } from './build.ts';
+import { AgentAction, AgentExpectation } from './agent-step.ts';
 
 const NAME = '^[A-Za-z_][A-Za-z0-9_]*$';
 const STATUS_CLASS = '^[1-5]xx$';
@@ -191,6 +192,9 @@ export const RequestStepSchema = Strict({ request: ApiRequest, ...stepCommon, ..
 export const ControlStepSchema = Strict({ control: Control, ...stepCommon, ...expectSpec(expectationKeys) });
 export const WebhookStepSchema = Strict({ webhook: Webhook, ...stepCommon, ...expectSpec(webhookExpectationKeys) });
 export const ReceiverStepSchema = Strict({ receiver: Receiver, ...stepCommon });
+// Agent steps act on sockets: nothing to find on a target, and no spec level to expect.
+const { found: _notForSockets, ...agentStepCommon } = stepCommon;
+export const AgentStepSchema = Strict({ agent: AgentAction, ...agentStepCommon, expect: Opt(AgentExpectation) });
 
 export const StepSchema = Tagged(
   [
@@ -198,8 +202,12 @@ export const StepSchema = Tagged(
     { key: 'control', schema: ControlStepSchema },
     { key: 'webhook', schema: WebhookStepSchema },
     { key: 'receiver', schema: ReceiverStepSchema },
+    { key: 'agent', schema: AgentStepSchema },
   ] as const,
-  { description: 'One of: `request` (the API), `control` (the `/_sim` control plane), `webhook` (expect webhooks at the kit\'s receiver), `receiver` (script the receiver\'s answers).' },
+  {
+    description:
+      'One of: `request` (the API), `control` (the `/_sim` control plane), `webhook` (expect webhooks at the kit\'s receiver), `receiver` (script the receiver\'s answers), `agent` (act as the customer\'s own agent over the Agent SDK\'s WebSockets).',
+  },
 );
 
 export const ScenarioSchema = Strict(

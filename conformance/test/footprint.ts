@@ -2,16 +2,17 @@
 // given accounts' settings (plan, add-ons, IP exceptions, messaging controls, signing key,
 // issuing page, artifact settings, numbers) and live resources (webhooks, call flows, SIP
 // endpoints, ACLs and credentials, MCP connections, email domains, active blocks, pending
-// assignment links, connected channels, running batches), and the target-wide settings of the
-// control plane (geo-IP marks, DNS failures, the email provider, the messenger, the identity
-// provider, egress, the MCP runner, image scripts, carrier scripts not yet spent). Read through the API and the control plane only, as a vendor's
-// target would be.
+// assignment links, connected channels, running batches, agents, voice clones, dictionaries),
+// and the target-wide settings of the control plane (geo-IP marks, DNS failures, the email
+// provider, the messenger, the identity provider, egress, the MCP runner and its fake servers,
+// image scripts, carrier scripts not yet spent). Read through the API and the control plane
+// only, as a vendor's target would be.
 import type { Credentials, Target } from '../target.ts';
 
 type Json = Record<string, any>;
 
 /** Lists of resources a scenario creates and can remove or end again. */
-const LISTS = ['listNumbers', 'listBlockedCallers', 'listBlockedRecipients', 'listEmailDomains', 'listKakaoChannels', 'listWebhooks', 'listSipEndpoints', 'listSipIpAcls', 'listSipCredentials', 'listCallFlows', 'listAssignmentLinks', 'listMcpConnections', 'listCallBatches'];
+const LISTS = ['listNumbers', 'listBlockedCallers', 'listBlockedRecipients', 'listEmailDomains', 'listKakaoChannels', 'listWebhooks', 'listSipEndpoints', 'listSipIpAcls', 'listSipCredentials', 'listCallFlows', 'listAssignmentLinks', 'listMcpConnections', 'listCallBatches', 'listAgents', 'listVoiceClones', 'listDictionaries'];
 const PATHS: Record<string, string> = {
   listNumbers: 'numbers',
   listBlockedCallers: 'blocked-callers',
@@ -26,6 +27,9 @@ const PATHS: Record<string, string> = {
   listAssignmentLinks: 'assignment-links',
   listMcpConnections: 'mcp-connections',
   listCallBatches: 'call-batches',
+  listAgents: 'agents',
+  listVoiceClones: 'voice-clones',
+  listDictionaries: 'dictionaries',
 };
 /** States after which a resource no longer acts (its entry stays as history). */
 const ENDED = new Set(['deleted', 'released', 'revoked', 'expired', 'canceled', 'cancelled', 'completed', 'consumed', 'retired', 'disabled', 'failed', 'inactive']);
@@ -35,7 +39,7 @@ function live(item: Json): boolean {
   return !(typeof item.status === 'string' && ENDED.has(item.status));
 }
 
-const idOf = (item: Json) => String(item.id ?? item.sid ?? item.callFlowId ?? item.batchId ?? item.linkId ?? item.channelId ?? item.number ?? JSON.stringify(item));
+const idOf = (item: Json) => String(item.id ?? item.sid ?? item.callFlowId ?? item.batchId ?? item.linkId ?? item.channelId ?? item.agentId ?? item.dictionaryId ?? item.serverId ?? item.number ?? JSON.stringify(item));
 
 export async function footprint(target: Target): Promise<Json> {
   const control = async (path: string) => {
@@ -70,6 +74,7 @@ export async function footprint(target: Target): Promise<Json> {
     egress: await control('/egress'),
     mcpRunner: await control('/mcp/runner'),
     images: await control('/images'),
+    mcpServers: await control('/mcp/servers').then((m) => (typeof m === 'object' ? ((m as Json).data as Json[]).map(idOf) : m)),
     // Even a script on one of the kit's fresh numbers would meet a later run that draws the same number.
     carrierScripts: (scripts.data ?? []).filter((s) => s.remaining !== 0).map(({ picked: _p, attempts: _a, remaining: _r, ...rest }) => rest),
   };

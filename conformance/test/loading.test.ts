@@ -40,6 +40,19 @@ describe('loading scenarios', () => {
     expect(s.steps[0]).toMatchObject({ kind: 'request', line: 4 });
   });
 
+  it('loads a file again as new data: nothing a caller changes in one load shows in the next', () => {
+    const f = file('twice.yaml', `${HEAD}  - request: { operationId: listBlockedCallers }\n    expect: { status: 200 }\n`);
+    const first = loadScenario(f, ctx);
+    (first.steps[0] as { name: string }).name = 'changed';
+    first.clauses.push('changed');
+    const second = loadScenario(f, ctx);
+    expect(second.steps[0]!.name).not.toBe('changed');
+    expect(second.clauses).not.toContain('changed');
+    // An edited file is read as it is now.
+    writeFileSync(f, `${HEAD}  - request: { operationId: listBlockedCallers }\n  - request: { operationId: listBlockedCallers }\n`);
+    expect(loadScenario(f, ctx).steps).toHaveLength(2);
+  });
+
   it('names the line of a YAML syntax error', () => {
     expect(problems(() => loadScenario(file('syntax.yaml', `${HEAD}  - request: { operationId: x\n`), ctx))[0]).toMatch(/^syntax\.yaml:\d+: YAML: /);
   });

@@ -19,7 +19,7 @@ import { simTarget, type Credentials, type Target } from '../target.ts';
 import { footprint, footprintDiff } from './footprint.ts';
 import { catalogue, contract, scenarios } from './helpers.ts';
 
-const RESETTING = ['calls/transfers-dial', 'calls/transfers-legacy', 'carrier/share-of-calls', 'recordings/download-wav', 'recordings/signed-links', 'transcripts/speakers'];
+const RESETTING = ['agents/calls', 'calls/transfers-dial', 'calls/transfers-legacy', 'carrier/share-of-calls', 'recordings/download-wav', 'recordings/signed-links', 'transcripts/speakers'];
 
 const verdicts = (r: RunReport) => Object.fromEntries(r.units.map((u) => [u.id, u.status === 'skipped' ? `skipped: ${u.skipReason}` : u.status]));
 const failed = (r: RunReport) => r.units.filter((u) => u.status === 'failed').map((u) => `${u.id}: ${u.steps.flatMap((s) => s.assertions.filter((a) => a.outcome === 'fail').map((a) => a.message)).join('; ').slice(0, 300)}`);

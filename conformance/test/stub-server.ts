@@ -7,6 +7,8 @@ export interface StubServer {
   url: string;
   /** Requests seen, as "METHOD /path?query". */
   seen: string[];
+  /** Connections accepted so far. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -21,6 +23,7 @@ export function json(res: ServerResponse, status: number, body: unknown): void {
 export async function stubServer(handler: StubHandler): Promise<StubServer> {
   const seen: string[] = [];
   const sockets = new Set<import('node:net').Socket>();
+  let connections = 0;
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -30,6 +33,7 @@ export async function stubServer(handler: StubHandler): Promise<StubServer> {
     });
   });
   server.on('connection', (s) => {
+    connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -38,6 +42,9 @@ export async function stubServer(handler: StubHandler): Promise<StubServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

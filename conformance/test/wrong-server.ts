@@ -34,10 +34,10 @@ export type Defect =
 
 export interface DefectSpec {
   /**
-   * Whether the defect may change the answer to (or the effects of) a request with this method
-   * and path (no query), which the correct server answers with this status.
+   * Whether the defect may change the answer to (or the effects of) a request with this method,
+   * path and query, which the correct server answers with this status.
    */
-  alters(method: string, path: string, status: number): boolean;
+  alters(method: string, path: string, status: number, query: URLSearchParams): boolean;
   /** The middleware that gives the simulator the defect. */
   middleware(sim: Simulator): Middleware;
 }
@@ -61,7 +61,7 @@ function withJson(res: SimResponse, body: unknown): SimResponse {
 
 export const pathOf = (url: string) => url.split('?')[0]!;
 const isApiPath = (path: string) => path.startsWith('/v1/') || path.startsWith('/v2/');
-const queryOf = (req: SimRequest) => new URLSearchParams(req.url.split('?')[1] ?? '');
+export const queryOf = (req: SimRequest) => new URLSearchParams(req.url.split('?')[1] ?? '');
 const isBlockListPath = (path: string) => /\/blocked-(callers|recipients)(\/|$)/.test(path);
 const isEmailDomainPath = (path: string) => /\/email-domains(\/|$)/.test(path);
 const ACCOUNT_PATH = /^\/v1\/accounts\/([^/]+)/;
@@ -72,11 +72,17 @@ const RECORDING = /^\/v1\/accounts\/[^/]+\/recordings\/[^/]+(\/verb\/[^/]+)?$/;
 /** Fields a call-flow answer must fill when the request left them out (spec "Call flow"). */
 const DEFAULTED_BLOCK_FIELDS = ['maxDigits', 'timeoutSec', 'maxLengthSec', 'playBeep', 'finishKey', 'number', 'channel'];
 
-/** Whether the contract's 200 answer of the operation at this path has `meta.total` (lists, usage). */
+const totalDocumented = new Map<string, boolean>();
+
+/** Whether the contract's 200 answer of the operation at this path has `meta.total` (lists, usage); remembered, as every recorded request asks. */
 function documentsTotal(method: string, path: string): boolean {
-  const pointer = contract.match(method, path)?.op.responses.get(200)?.schemaPointer;
-  const body = pointer === undefined ? undefined : contract.resolve(contract.schemaAt(pointer));
-  return contract.resolve(body?.properties?.meta)?.properties?.total !== undefined;
+  const key = `${method} ${path}`;
+  if (!totalDocumented.has(key)) {
+    const pointer = contract.match(method, path)?.op.responses.get(200)?.schemaPointer;
+    const body = pointer === undefined ? undefined : contract.resolve(contract.schemaAt(pointer));
+    totalDocumented.set(key, contract.resolve(body?.properties?.meta)?.properties?.total !== undefined);
+  }
+  return totalDocumented.get(key)!;
 }
 
 /** An account's first API key, from the control plane; undefined for an unknown account. */
@@ -107,13 +113,16 @@ function callTransfersDefect(change: (body: any) => boolean | void): DefectSpec 
 /** Every defect; each middleware sees only API requests (the control plane is never wrong). */
 const SPECS: Record<Defect, DefectSpec> = {
   'auth-ignored': {
-    alters: (_m, path) => ACCOUNT_PATH.test(path),
-    // Any request is served as the account in its path, whatever key it carries.
+    alters: (_m, path, status) => ACCOUNT_PATH.test(path) && (status === 401 || status === 403),
+    // Any request is served as the account in its path, whatever key it carries. Only a refused one
+    // is asked again (refused, it changed nothing); accepted ones pass untouched, state unread.
     middleware: (sim) => async (req, next) => {
+      const res = await next(req);
       const segment = ACCOUNT_PATH.exec(pathOf(req.url))?.[1];
-      const key = segment ? await keyOf(sim, segment) : undefined;
-      if (!key) return next(req);
-      return next({ ...req, headers: { ...req.headers, authorization: `Bearer ${key}` } });
+      if ((res.status !== 401 && res.status !== 403) || !segment) return res;
+      const key = await keyOf(sim, segment);
+      // Asked again straight from the simulator: the request passed on stays the one that was refused.
+      return key ? sim.handle({ ...req, headers: { ...req.headers, authorization: `Bearer ${key}` } }) : res;
     },
   },
   'wrong-total': {
@@ -221,7 +230,7 @@ const SPECS: Record<Defect, DefectSpec> = {
     },
   },
   'call-list-bounds-ignored': {
-    alters: (method, path) => method === 'GET' && CALL_LIST.test(path),
+    alters: (method, path, _s, query) => method === 'GET' && CALL_LIST.test(path) && (query.has('since') || query.has('until')),
     // The call list drops its since and until bounds (and so never refuses a bad one either).
     middleware: () => async (req, next) => {
       if (req.method !== 'GET' || !CALL_LIST.test(pathOf(req.url))) return next(req);
@@ -345,11 +354,11 @@ const SPECS: Record<Defect, DefectSpec> = {
     },
   },
   'verification-channel-ignored': {
-    alters: (method, path) => method === 'GET' && path === '/v2/verifications',
+    alters: (method, path, _s, query) => method === 'GET' && path === '/v2/verifications' && query.has('channel'),
     // The verification list ignores its channel filter.
     middleware: () => async (req, next) => {
-      if (req.method !== 'GET' || pathOf(req.url) !== '/v2/verifications') return next(req);
       const q = queryOf(req);
+      if (req.method !== 'GET' || pathOf(req.url) !== '/v2/verifications' || !q.has('channel')) return next(req);
       q.delete('channel');
       return next({ ...req, url: `${pathOf(req.url)}?${q.toString()}` });
     },

@@ -1,6 +1,8 @@
 // Virtual clock and job scheduler. Time is epoch milliseconds; nothing here reads the wall
 // clock. Jobs are plain data ({kind, payload}) so that a state snapshot can carry them, and
-// they run in one total order: due time, then creation sequence (DESIGN "Rules").
+// they run in one total order: due time, then creation sequence (DESIGN "Rules"). A kind
+// registered with its payload check (the owner's declared schema) refuses a snapshot whose job
+// of that kind carries a payload the handler could not read.
 import { ApiError, errorCodes } from './errors.ts';
 
 export interface Job {
@@ -12,6 +14,9 @@ export interface Job {
 }
 
 export type JobHandler = (payload: any, job: Job) => void;
+
+/** Throws a 400 naming `path` when a payload does not fit its kind (the family scope builds it from the schema). */
+export type PayloadCheck = (payload: unknown, path: string) => void;
 
 export interface ClockSnapshot {
   now: number;
@@ -28,6 +33,7 @@ export class VirtualClock {
   private heap: Job[] = [];
   private readonly cancelled = new Set<number>();
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly checks = new Map<string, PayloadCheck>(); // maps a kind to the check of its declared payload schema
   private running = false;
   private scheduledListener?: (due: number) => void; // the realtime driver re-arms its timer here
   private readonly movedListeners = new Set<(now: number) => void>(); // watchers of time moving (the inspector's live feed)
@@ -44,10 +50,16 @@ export class VirtualClock {
     return iso(this.current);
   }
 
-  /** Registers the function that runs jobs of `kind`; resource models call this once. */
-  on(kind: string, handler: JobHandler): void {
+  /** Registers the function that runs jobs of `kind` (once), and the check a restored job's payload must pass. */
+  on(kind: string, handler: JobHandler, check?: PayloadCheck): void {
     if (this.handlers.has(kind)) throw new Error(`job kind registered twice: ${kind}`);
     this.handlers.set(kind, handler);
+    if (check) this.checks.set(kind, check);
+  }
+
+  /** Kinds registered without a payload check (families not yet declaring their jobs' schemas). */
+  uncheckedKinds(): string[] {
+    return [...this.handlers.keys()].filter((k) => !this.checks.has(k)).sort();
   }
 
   /** Schedules a job at an absolute instant; an instant in the past runs at the next advance. */
@@ -135,9 +147,10 @@ export class VirtualClock {
   }
 
   restore(s: ClockSnapshot): void {
-    for (const j of s.jobs) {
+    s.jobs.forEach((j, i) => {
       if (!this.handlers.has(j.kind)) throw ApiError.validation(`snapshot has a job of unknown kind "${j.kind}"`);
-    }
+      this.checks.get(j.kind)?.(j.payload, `clock.jobs[${i}].payload`);
+    });
     this.current = s.now;
     this.nextJobId = s.nextJobId;
     this.heap = [];

@@ -122,6 +122,10 @@ export const errorCodes = {
     code: 'HEADERS_TOO_LARGE', status: 431, origin: 'simulator',
     description: 'The request headers together exceed 16 KiB; the connection is closed.',
   }),
+  UPGRADE_REQUIRED: defineError({
+    code: 'UPGRADE_REQUIRED', status: 426, origin: 'simulator',
+    description: 'A plain request to a WebSocket endpoint (the Agent SDK\'s control and media sockets): connect with "Upgrade: websocket".',
+  }),
   NOT_IMPLEMENTED: defineError({
     code: 'NOT_IMPLEMENTED', status: 501, origin: 'simulator',
     description: 'The HTTP method or transfer coding is one the server does not know; the connection is closed.',

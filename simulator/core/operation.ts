@@ -1,7 +1,8 @@
 // What an operation is: its wire identity (method, path, operationId), where it comes from
-// (spec, reference or our choice), its schemas and its handler. Routes are declared as data
-// with defineOperation; the dispatcher, the OpenAPI document and the conformance contract
-// all read the same declarations.
+// (spec, reference or our choice), its schemas and its handler, which sees one scope (its
+// family's, or the kernel's for the fixed control plane and the documents). Routes are declared
+// as data with a scope's definer (`scopedOperations<S>()`); the dispatcher, the OpenAPI document
+// and the conformance contract all read the same declarations.
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { ErrorFactory, Origin } from './errors.ts';
 import type { Method } from './router.ts';
@@ -66,15 +67,9 @@ export interface Reply {
   stream?: EventStream;
 }
 
-/**
- * What handlers receive as `ctx.rt`. Empty here so that the core knows nothing above it; the
- * composition root (runtime.ts) fills it in by declaration merging, so routes see the typed
- * runtime (`ctx.rt.numbers`) without core importing it.
- */
-export interface HandlerRuntime {}
-
-export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
-  rt: HandlerRuntime;
+/** What a handler receives: its family's scope (core/scope.ts), never the runtime. */
+export interface ScopedCtx<S, P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
+  scope: S;
   /** The authenticated account (from the key); undefined for `none` and `control` routes. */
   accountId: string;
   params: P;
@@ -93,6 +88,7 @@ export interface ResponseDoc {
 type StaticRecord<R> = { [K in keyof R]: R[K] extends TSchema ? Static<R[K]> : never };
 
 export interface OperationSpec<
+  S = any,
   P extends Record<string, TSchema> = Record<string, TSchema>,
   Q extends Record<string, TSchema> = Record<string, TSchema>,
   B extends TSchema | undefined = TSchema | undefined,
@@ -112,8 +108,9 @@ export interface OperationSpec<
    * `account` downloads that also take a signed link instead of the bearer header: called only
    * when the request has no Authorization header; true when the URL is a valid signed link,
    * undefined when it carries no signature (the usual 401 follows); throws when it is invalid.
+   * It gets what the handler gets: its family's scope.
    */
-  signedLink?: (rt: HandlerRuntime, url: string) => true | undefined;
+  signedLink?: (scope: S, url: string) => true | undefined;
   params?: P;
   query?: Q;
   body?: B;
@@ -133,20 +130,22 @@ export interface OperationSpec<
   responses: Record<number, ResponseDoc>;
   /** Error codes the handler may raise beyond the generic ones (validation, auth, body). */
   errors?: ErrorFactory[];
-  handler: (
-    ctx: Ctx<StaticRecord<P>, Partial<StaticRecord<Q>>, B extends TSchema ? Static<B> : undefined>,
-  ) => Reply | Promise<Reply>;
+  handler: (ctx: ScopedCtx<S, StaticRecord<P>, Partial<StaticRecord<Q>>, B extends TSchema ? Static<B> : undefined>) => Reply | Promise<Reply>;
+  /** Set by the registry: the key of the family that declared it (its scope is the one handed in); none for the kernel's own. */
+  owner?: string;
 }
 
-export type Operation = OperationSpec<any, any, any>;
+export type Operation = OperationSpec<any, any, any, any>;
 
-/** Identity function that gives the handler precise types from the schemas. */
-export function defineOperation<
-  P extends Record<string, TSchema>,
-  Q extends Record<string, TSchema>,
-  B extends TSchema | undefined = undefined,
->(op: OperationSpec<P, Q, B>): Operation {
-  return op as Operation;
+/**
+ * The definer of a scope's operations: `const operation = scopedOperations<BlockListsScope>()`,
+ * then `operation({...})`; the handler gets `ctx.scope` typed as that scope, and its params,
+ * query and body typed from their schemas.
+ */
+export function scopedOperations<S>() {
+  return <P extends Record<string, TSchema>, Q extends Record<string, TSchema>, B extends TSchema | undefined = undefined>(
+    op: Omit<OperationSpec<S, P, Q, B>, 'owner'>,
+  ): Operation => op as unknown as Operation;
 }
 
 export const reply = {

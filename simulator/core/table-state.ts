@@ -1,14 +1,75 @@
-// The clear/snapshot/restore of a model whose state is only tables: a snapshot is each table's
-// rows under its name (in the order given), and a restore validates against the state schema,
-// builds every table, then swaps them in, so a bad snapshot leaves the model untouched.
+// Snapshot plumbing. A family hands the runtime its `StatePart` (how to snapshot, restore and
+// clear its model, and the schema a snapshot's part must match): the runtime validates the part,
+// then restores, and rolls every model back if anything fails. `tablesPart` is the common case, a
+// model whose state is only tables: a snapshot is each table's rows under its name (in the order
+// given), a restore builds every table then swaps them in place, so holders keep one object.
+// `ownPart` hands the rest to a model's own methods after the runtime validated the part.
+// `TableState` is `tablesPart` for models that still run their own snapshot methods.
 import type { TSchema } from '@sinclair/typebox';
 import { validate } from './schema.ts';
 import { Table, type Row } from './store.ts';
+import type { ListedNames } from './scope.ts';
 
 type Tables = Record<string, Table<any>>;
 
 /** The snapshot of named tables: each name's rows. */
 export type TablesState<T extends Tables> = { [K in keyof T]: T[K] extends Table<infer R> ? R[] : never };
+
+/** One entry's part of a snapshot, run by the runtime. */
+export interface StatePart<M> {
+  /**
+   * What the part must match; the runtime validates before `restore` and names the failing field.
+   * A schema that enumerates names of the whole list (the carrier's owners) is built from them.
+   */
+  readonly schema: TSchema | ((names: ListedNames) => TSchema);
+  snapshot(model: M): unknown;
+  /** Called with a part that matched `schema`. */
+  restore(model: M, state: any): void;
+  /** Back to empty, before the fixture loads (reset). */
+  clear(model: M): void;
+}
+
+function snapshotTables(tables: Tables): Record<string, Row[]> {
+  const out: Record<string, Row[]> = {};
+  for (const [k, t] of Object.entries(tables)) out[k] = [...t.all()];
+  return out;
+}
+
+function adoptTables(tables: Tables, state: Record<string, Row[]> | undefined): void {
+  const fresh = Object.keys(tables).map((k) => [k, new Table(state?.[k])] as const);
+  for (const [k, t] of fresh) tables[k]!.adopt(t);
+}
+
+/**
+ * The part of a model whose state is only tables. `reindex` rebuilds what the model derives from
+ * its rows (an index by number, say) after a restore or a clear.
+ */
+export function tablesPart<M, T extends Tables>(schema: TSchema, tablesOf: (model: M) => T, reindex?: (model: M) => void): StatePart<M> {
+  return {
+    schema,
+    snapshot: (m) => snapshotTables(tablesOf(m)) as TablesState<T>,
+    restore: (m, state: TablesState<T>) => {
+      adoptTables(tablesOf(m), state as Record<string, Row[]>);
+      reindex?.(m);
+    },
+    clear: (m) => {
+      adoptTables(tablesOf(m), undefined);
+      reindex?.(m);
+    },
+  };
+}
+
+/** A model that snapshots itself: `restore` receives a part the runtime validated against the schema. */
+export interface SelfSnapshotting<S> {
+  snapshot(): S;
+  restore(state: S): void;
+  clear(): void;
+}
+
+/** The part of a model whose state is not only tables: the runtime validates, the model's own methods do the rest. */
+export function ownPart<S, M extends SelfSnapshotting<S>>(schema: StatePart<M>['schema']): StatePart<M> {
+  return { schema, snapshot: (m) => m.snapshot(), restore: (m, state: S) => m.restore(state), clear: (m) => m.clear() };
+}
 
 export class TableState<T extends Tables> {
   /** `name` is the model's snapshot key (error messages and paths say "snapshot <name>"). */
@@ -19,19 +80,15 @@ export class TableState<T extends Tables> {
   ) {}
 
   clear(): void {
-    for (const t of Object.values(this.tables)) t.adopt(new Table());
+    adoptTables(this.tables, undefined);
   }
 
   snapshot(): TablesState<T> {
-    const out: Record<string, Row[]> = {};
-    for (const [k, t] of Object.entries(this.tables)) out[k] = [...t.all()];
-    return out as TablesState<T>;
+    return snapshotTables(this.tables) as TablesState<T>;
   }
 
   restore(state: unknown): void {
     validate(this.schema, state, `snapshot ${this.name}`, this.name);
-    const s = state as Record<string, Row[]>;
-    const fresh = Object.keys(this.tables).map((k) => [k, new Table(s[k])] as const);
-    for (const [k, t] of fresh) this.tables[k]!.adopt(t);
+    adoptTables(this.tables, state as Record<string, Row[]>);
   }
 }

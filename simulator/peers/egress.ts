@@ -9,7 +9,7 @@
 // check and the connection (DNS rebinding) is refused at the connection.
 import dns from 'node:dns';
 import ipaddr from 'ipaddr.js';
-import type { FakeDns } from './dns.ts';
+import type { FakeDns } from './dns/model.ts';
 
 /** Why an address is no public receiver, or undefined when it is public unicast. */
 export function blockedAddressReason(address: string): string | undefined {

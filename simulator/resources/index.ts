@@ -1,20 +1,28 @@
-// THE list of resource families and peers, in construction and snapshot order (a model may use
-// those listed before it; the order of the snapshot's keys is this order). Everything the
-// simulator registers per family is read from here: the runtime's models and snapshot keys,
-// the operation table, the OpenAPI tags, the id formats, the reference kinds, the webhook
-// events, the capabilities, the carrier's owners and the fixture sections.
-// Adding a family: its folder with an index.ts descriptor, and one line in FAMILIES.
-import type { Operation } from '../core/operation.ts';
-import type { IdFormat } from '../core/ids.ts';
-import type { TObject, TProperties } from '@sinclair/typebox';
-import { fixtureSchema } from '../fixture/schema.ts';
-import { kernel } from '../kernel.ts';
-import type { Contribution, ListedNames, Operations } from './family.ts';
+// THE list of resource families and peers: the order of the snapshot's keys, of loading the
+// fixture and of the documented operations. Everything the simulator registers per entry is
+// read from it by the registry (registry.ts); the order models are built in comes from the
+// needs each family declares. Adding a family: its folder with an index.ts descriptor, and one
+// line in FAMILIES. The types below give the runtime its typed fields and check, at compile
+// time, that every declared need is met by what the entry of that key offers.
+import type { EgressGuard } from '../peers/egress.ts';
+import type { ReceiverPolicy } from '../peers/webhooks/receiver-policy.ts';
+import type { FakeMcpServers } from '../peers/mcp/fake-servers.ts';
+import type { McpRunner } from '../peers/mcp/runner.ts';
+import type { NeedSpec, PortsOf } from '../core/scope.ts';
+import type { LiveClock } from '../core/live-clock.ts';
+import type { DomainEvents } from '../core/events.ts';
 import { accounts } from './accounts/index.ts';
 import { numbers } from './numbers/index.ts';
 import { blockLists } from './blocklists/index.ts';
 import { emailDomains } from './email-domains/index.ts';
-import { geoip, dns, imageHost, messenger, carrier, webhookEngine, kyc } from '../peers/index.ts';
+// One line per peer, each its own folder (peers/<name>/index.ts).
+import { geoip } from '../peers/geoip/index.ts';
+import { imageHost } from '../peers/image-host/index.ts';
+import { messenger } from '../peers/messenger/index.ts';
+import { carrier } from '../peers/carrier/index.ts';
+import { webhookEngine } from '../peers/webhooks/index.ts';
+import { kyc } from '../peers/kyc/index.ts';
+import { dns } from '../peers/dns/index.ts';
 import { usage } from './usage/index.ts';
 import { messages } from './messages/index.ts';
 import { verifications } from './verifications/index.ts';
@@ -25,10 +33,15 @@ import { sipAuth } from './sip-auth/index.ts';
 import { callFlows } from './call-flows/index.ts';
 import { calls } from './calls/index.ts';
 import { assignmentLinks } from './assignment-links/index.ts';
+import { mcp } from '../peers/mcp/index.ts';
 import { mcpConnections } from './mcp-connections/index.ts';
 import { mcpApps } from './mcp-apps/index.ts';
 import { recordings } from './recordings/index.ts';
 import { callBatches } from './call-batches/index.ts';
+import { voiceClones } from './voice-clones/index.ts';
+import { dictionaries } from './dictionaries/index.ts';
+import { agents } from './agents/index.ts';
+import { agentSdk } from './agent-sdk/index.ts';
 
 export const FAMILIES = [
   accounts,
@@ -52,10 +65,15 @@ export const FAMILIES = [
   calls, // after call flows (its flow port), messages, block lists, usage and the webhook engine (status callbacks)
   kyc,
   assignmentLinks, // after accounts, numbers and kyc, which its ports use
+  mcp, // the MCP peers' routes, just before the connections that test against them
   mcpConnections,
   mcpApps, // after usage: get_usage reads it
   recordings, // after calls (its hook and callflow.ended), usage and the webhook engine
   callBatches, // after calls, call flows and messages, which its ports use
+  voiceClones,
+  dictionaries, // after numbers (a deleted dictionary's numbers fall back to the default)
+  agents, // after numbers, MCP connections and voice clones, which its ports read
+  agentSdk, // after accounts, numbers and calls (call handlers), which its ports use
 ] as const;
 
 type Entry = (typeof FAMILIES)[number];
@@ -66,81 +84,23 @@ export type FamilyModels = { readonly [F in Entry as F['key']]: ReturnType<F['cr
 /** Kinds of cross-family reference (core/refs.ts), from the families' `refKinds`. */
 export type RefKind = Entry extends { refKinds?: readonly (infer R)[] } ? R : never;
 
-/** Everything generated from the list (built on first use: see kernel.ts). */
-export interface Registry {
-  /** Public operations in list order, then the control plane (the fixed contract first), then the documents. */
-  operations: readonly Operation[];
-  /** Every OpenAPI tag with its description. */
-  tags: Readonly<Record<string, string>>;
-  /** Every id format by kind; no two kinds share a prefix. */
-  idFormats: Readonly<Record<string, IdFormat>>;
-  /** What /_sim/health lists: the kernel's words, then each entry's in list order. */
-  capabilities: readonly string[];
-  /** Subscribable webhook events the families emit (or that the public document names for families to come), in list order. */
-  events: readonly string[];
-  /** Who hands deliveries to the carrier, in list order. */
-  carrierOwners: readonly string[];
-  /** The top-level fixture sections, each read by one entry: the kernel's, then in list order. */
-  fixtureSections: readonly string[];
-  /** The fixture's schema, from those sections (fixture/load.ts validates with it). */
-  fixtureSchema: TObject;
-}
+/** What each key offers to the needs of others: an entry's `offers` (default its model), and the runtime's event feed and live I/O helpers. */
+type Offered = { [F in Entry as F['key']]: F extends { needs: NeedSpec; offers?(model: never): infer O } ? O : ReturnType<F['create']> } & {
+  eventFeed: DomainEvents;
+  egress: EgressGuard;
+  receiverPolicy: ReceiverPolicy;
+  mcpServers: FakeMcpServers;
+  mcpRunner: McpRunner;
+  liveClock: LiveClock;
+};
 
-let built: Registry | undefined;
+type NeedsOf<F> = F extends { needs: infer N extends NeedSpec } ? PortsOf<N> : {};
 
-export function registry(): Registry {
-  return (built ??= build());
-}
+/** The needs of one entry that its provider does not meet (no such key, or an offer without what the port declares). */
+type Unmet<F> = { [K in keyof NeedsOf<F>]: K extends keyof Offered ? (Offered[K] extends NeedsOf<F>[K] ? never : K) : K }[keyof NeedsOf<F>];
 
-function build(): Registry {
-  const k = kernel();
-  const all: readonly Contribution<string>[] = [k, ...FAMILIES];
-  // Names first: schemas that enumerate them are built by factories that receive them.
-  const names: ListedNames = {
-    events: unique('webhook event', all.flatMap((c) => c.events ?? [])),
-    carrierOwners: unique('carrier owner', all.flatMap((c) => c.carrierOwners ?? [])),
-  };
-  const ops = (o: Operations | undefined) => (typeof o === 'function' ? o(names) : (o ?? []));
-  const families: readonly Contribution<string>[] = FAMILIES;
-  const operations = [
-    ...families.flatMap((f) => ops(f.operations)),
-    ...ops(k.control),
-    ...families.flatMap((f) => ops(f.control)),
-    ...ops(k.operations),
-  ];
-  const fixtureSections = merge('fixture section', all.map((c) => c.fixture ?? {})) as TProperties;
-  const tags = merge('tag', all.map((c) => c.tags ?? {}));
-  for (const op of operations) {
-    if (!(op.tag in tags)) throw new Error(`operation ${op.operationId}: tag "${op.tag}" has no description in any family descriptor`);
-  }
-  const idFormats = merge('id kind', all.map((c) => c.idFormats ?? {}));
-  const prefixes = Object.values(idFormats).map((f) => f.prefix);
-  if (new Set(prefixes).size !== prefixes.length) throw new Error(`two id kinds share a prefix: ${prefixes.join(', ')}`);
-  const r: Registry = {
-    operations,
-    tags,
-    idFormats,
-    capabilities: unique('capability', all.flatMap((c) => c.capabilities ?? [])),
-    ...names,
-    fixtureSections: Object.keys(fixtureSections),
-    fixtureSchema: fixtureSchema(fixtureSections),
-  };
-  return r;
-}
+/** Entries with unmet needs, each with the keys it cannot get: empty when the list is wired. */
+type Miswired = { [F in Entry as [Unmet<F>] extends [never] ? never : F['key']]: `needs ${Unmet<F> & string}, which its provider does not offer` };
 
-function merge<T>(what: string, parts: readonly Readonly<Record<string, T>>[]): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const part of parts) {
-    for (const [k, v] of Object.entries(part)) {
-      if (k in out) throw new Error(`${what} "${k}" is declared by two family descriptors`);
-      out[k] = v;
-    }
-  }
-  return out;
-}
-
-function unique<T extends string>(what: string, names: readonly T[]): T[] {
-  const dup = names.find((n, i) => names.indexOf(n) !== i);
-  if (dup !== undefined) throw new Error(`${what} "${dup}" is declared by two family descriptors`);
-  return [...names];
-}
+/** Fails to compile when a need is unmet, naming the family and the port: "'{}' is missing ... { blockLists: "needs accounts, ..." }". */
+export const WIRED: { [K in keyof Miswired]: Miswired[K] } = {};

@@ -13,4 +13,9 @@ export const sharedErrors = {
     code: 'number_not_found', status: 404, origin: 'simulator',
     description: 'No number with this value exists (or the path is not a phone number).',
   }),
+  /** An account that does not exist: the accounts' own routes, and the peers' control routes that take an account (signing keys, the webhook trigger). */
+  ACCOUNT_NOT_FOUND: defineError({
+    code: 'ACCOUNT_NOT_FOUND', status: 404, origin: 'spec',
+    description: 'The account is unknown.',
+  }),
 } as const;

@@ -155,13 +155,13 @@ describe('calls', () => {
     expect((await h.call('GET', h.bistro('/calls/' + 'CA' + '0'.repeat(32)), undefined, { key: 'sk_test_bistro_9a8b7c6d5e4f3a2b' })).status).toBe(404);
   });
 
-  it('AgentId (not simulated) and a bad Url are refused with documented 4xx codes naming the field, and store nothing', async () => {
+  it('an AgentId the account does not have and a bad Url are refused with documented 4xx codes naming the field, and store nothing', async () => {
     const h = sim();
     const base = { To: '010-2000-0009', From: '070-1234-0001' };
     const agent = await h.call('POST', h.acme('/calls'), { ...base, AgentId: 'cmagent123', CallContext: { Instruction: 'book a table' } });
     expect(agent.status).toBe(404);
     expect(agent.json).toMatchObject({ code: 'agent_not_found', errors: [{ path: 'AgentId' }] });
-    expect(agent.json.error).toContain('not simulated');
+    expect(agent.json.error).toContain('cmagent123');
     const badUrl = await h.call('POST', h.acme('/calls'), { ...base, Url: 'ftp://example.com/voiceml' });
     expect(badUrl.status).toBe(400);
     expect(badUrl.json).toMatchObject({ code: 'VALIDATION', errors: [{ path: 'Url' }] });

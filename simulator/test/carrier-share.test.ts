@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { harness } from './helpers.ts';
 import { runtimeOf } from '../internal.ts';
-import { picks } from '../peers/carrier.ts';
+import { picks } from '../peers/carrier/rules.ts';
 import type { FlowGraph } from '../resources/calls/flow-graph.ts';
 
 const SAY_FLOW: FlowGraph = { version: 1, start: 'bye', nodes: { bye: { type: 'hangup', message: 'Hello' } } };

@@ -1,4 +1,4 @@
-// The fake carrier (simulator/peers/carrier.ts) through its control plane: default timing,
+// The fake carrier (simulator/peers/carrier/) through its control plane: default timing,
 // magic numbers, scripted outcomes (order, types, times, delay), the phone view, the delivery
 // log, and its place in snapshots.
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -45,7 +45,7 @@ describe('fake carrier', () => {
 
   it('scripts: the first match in order wins, over magic numbers; types, times and delay apply', async () => {
     const a = await ctl(h)('POST', '/carrier/scripts', { number: '+82 10-3000-0001', outcome: 'failed', times: 1 });
-    expect(a).toEqual({ scriptId: 'cs_1', number: '01030000001', prefix: null, share: 1, attempts: 0, picked: 0, outcome: 'failed', types: null, delaySeconds: null, remaining: 1, answeredBy: 'human', keys: [], hangupAfterSeconds: null, speakSeconds: 3, replies: [], createdAt: '2026-03-02T00:00:00.000Z' });
+    expect(a).toEqual({ scriptId: 'cs_1', number: '01030000001', prefix: null, share: 1, attempts: 0, picked: 0, outcome: 'failed', types: null, delaySeconds: null, remaining: 1, answeredBy: 'human', keys: [], hangupAfterSeconds: null, speakSeconds: 3, replies: [], lines: [], createdAt: '2026-03-02T00:00:00.000Z' });
     await ctl(h)('POST', '/carrier/scripts', { number: '01030000001', outcome: 'delivered', delaySeconds: 60, types: ['lms'] });
     await ctl(h)('POST', '/carrier/scripts', { number: '010-0000-0400', outcome: 'delivered', types: ['sms'] });
     await ctl(h)('POST', '/carrier/scripts', { number: '010-3000-0002', outcome: 'busy' });
@@ -136,5 +136,15 @@ describe('fake carrier', () => {
     await other.sim.control.reset();
     expect((await ctl(other)('GET', '/carrier/scripts')).data).toEqual([]);
     expect((await ctl(other)('GET', '/carrier/deliveries')).data).toEqual([]);
+  });
+
+  it('a snapshot whose delivery names no carrier owner of the list is refused, and nothing changes', async () => {
+    await sendText(h, '01030000002');
+    const snap = h.sim.snapshot() as any;
+    const before = JSON.stringify(snap);
+    const bad = structuredClone(snap);
+    bad.models.carrier.deliveries[0].owner = 'fax';
+    expect(() => h.sim.restore(bad)).toThrow(/snapshot carrier is invalid/);
+    expect(JSON.stringify(h.sim.snapshot())).toBe(before);
   });
 });

@@ -135,6 +135,13 @@ describe('determinism', () => {
       // Real I/O to MCP servers: the network ceiling of a connection test (peers/mcp/budget.ts
       // keeps scripted delays on virtual time).
       'peers/mcp/runner.ts',
+      // Agent SDK media frames go out on a wall-clock grid (20 ms per frame); what each frame
+      // holds follows the stream's media position, never the timer.
+      'resources/agent-sdk/media/pacer.ts',
+      // Control sockets are pinged every 25 s of wall time (keep-alive I/O of live sockets).
+      'resources/agent-sdk/heartbeat.ts',
+      // The agent's response latency per turn in wall time: shown by the inspector, never recorded.
+      'resources/agent-sdk/media/latency.ts',
     ]);
     const forbidden: [RegExp, string][] = [
       [/\bDate\.now\s*\(/, 'Date.now()'],

@@ -1,9 +1,10 @@
-// The fake DNS peer (simulator/peers/dns.ts) and its control plane (/_sim/dns): records per
+// The fake DNS peer (simulator/peers/dns/) and its control plane (/_sim/dns): records per
 // name, normalisation, scripted failures and their scopes, snapshot and reset.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FakeDns } from '../peers/dns.ts';
+import { FakeDns } from '../peers/dns/model.ts';
 import { ApiError } from '../core/errors.ts';
 import { harness } from './helpers.ts';
+import { runtimeOf } from '../internal.ts';
 
 type H = ReturnType<typeof harness>;
 
@@ -93,8 +94,17 @@ describe('FakeDns', () => {
     other.restore(structuredClone(snap));
     expect(other.snapshot()).toEqual(snap);
     expect(() => other.restore({ records: [{ name: 'x.com', type: 'MX', value: 'mx.x.com', priority: null }], failures: [] })).toThrow(ApiError);
-    expect(() => other.restore({ records: [], failures: [{ kind: 'flood', domain: null, name: null }] })).toThrow(ApiError);
     expect(other.snapshot()).toEqual(snap);
+  });
+
+  it('a snapshot part outside the schema is refused by the runtime, naming the field, and nothing changes', () => {
+    const rt = runtimeOf(harness().sim);
+    rt.dns.set(rt.dns.prepare('example.com', [{ type: 'MX', value: 'mx.example.com', priority: 1 }]));
+    const before = rt.snapshot();
+    const bad = structuredClone(before);
+    (bad.models.dns as { failures: unknown[] }).failures = [{ kind: 'flood', domain: null, name: null }];
+    expect(() => rt.restore(bad)).toThrow(/^snapshot dns is invalid: dns\.failures\[0\]\.kind/);
+    expect(rt.snapshot()).toEqual(before);
   });
 });
 

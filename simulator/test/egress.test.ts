@@ -2,7 +2,7 @@
 // through the fake DNS, DNS rebinding, and its use by MCP connection tests and webhooks.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { blockedAddressReason, blockedHostReason, EgressGuard } from '../peers/egress.ts';
-import { FakeDns } from '../peers/dns.ts';
+import { FakeDns } from '../peers/dns/model.ts';
 import { harness } from './helpers.ts';
 import { startReceiver } from './receivers.ts';
 import { ReceiverClient } from '../peers/webhooks/receiver-client.ts';

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BISTRO, harness } from './helpers.ts';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_FIXTURE_PATH, FixtureError, parseFixture } from '../fixture/load.ts';
+import { DEFAULT_FIXTURE_PATH, FixtureError, parseFixture } from '../fixtures.ts';
 import { useHarness, HOUR, sim, snapshotText, api, register, verify, get, setReceiving, plant, setRecords, removeRecords, fail, lift, advance, now, recordsOf, verified } from './email-domains-helpers.ts';
 
 beforeEach(() => useHarness(harness()));

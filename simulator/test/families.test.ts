@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { FAMILIES, registry } from '../resources/index.ts';
-import { openApiJson } from '../meta.ts';
+import { FAMILIES } from '../resources/index.ts';
+import { registry } from '../registry.ts';
+import { openApiJson } from '../operations.ts';
 import { harness } from './helpers.ts';
+import type { EventDecls } from '../core/events.ts';
 import { runtimeOf } from '../internal.ts';
 
 describe('the list of families', () => {
@@ -10,7 +12,10 @@ describe('the list of families', () => {
     const rt = runtimeOf(h.sim) as unknown as Record<string, unknown>;
     for (const f of FAMILIES) expect(rt[f.key], f.key).toBeDefined();
     const state = (await h.call('GET', '/_sim/state', undefined, { key: null })).json as { models: Record<string, unknown> };
-    expect(Object.keys(state.models)).toEqual(FAMILIES.map((f) => f.snapshotKey ?? f.key));
+    // An entry without a snapshot part keeps no state (the MCP peers' routes) and has no key.
+    const stateful = FAMILIES.filter((f) => !('needs' in f) || f.state !== undefined);
+    expect(stateful.map((f) => f.key)).not.toContain('mcp');
+    expect(Object.keys(state.models)).toEqual(stateful.map((f) => f.snapshotKey ?? f.key));
   });
 
   it('describes every OpenAPI tag with a sentence of its own', () => {
@@ -35,11 +40,11 @@ describe('the list of families', () => {
     const declared = (pick: (f: Record<string, unknown>) => unknown) =>
       FAMILIES.flatMap((f) => (pick(f as unknown as Record<string, unknown>) as readonly string[] | undefined) ?? []);
     const doc = JSON.parse(openApiJson()) as { components: { schemas: Record<string, any> } };
-    const events = declared((f) => f.events);
+    const events = FAMILIES.flatMap((f) => Object.entries((f.events ?? {}) as EventDecls).filter(([, d]) => d.subscribable).map(([name]) => name));
     expect(doc.components.schemas.CreateWebhookRequest.properties.events.items.enum).toEqual(events);
     expect(doc.components.schemas.UpdateWebhookRequest.properties.events.items.enum).toEqual(events);
     expect(doc.components.schemas.SimCarrierDelivery.properties.owner.enum).toEqual(declared((f) => f.carrierOwners));
-    const sections = FAMILIES.flatMap((f) => Object.keys((f as { fixture?: object }).fixture ?? {}));
+    const sections = FAMILIES.flatMap((f) => Object.keys(f.fixture?.sections ?? {}));
     expect(Object.keys(registry().fixtureSchema.properties)).toEqual(['description', 'seed', 'clock', ...sections]);
   });
 

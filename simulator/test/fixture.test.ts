@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { parseFixture, FixtureError, DEFAULT_FIXTURE_PATH } from '../fixture/load.ts';
+import { parseFixture, FixtureError, DEFAULT_FIXTURE_PATH } from '../fixtures.ts';
 import { createSimulator } from '../index.ts';
 
 const base = readFileSync(DEFAULT_FIXTURE_PATH, 'utf8');

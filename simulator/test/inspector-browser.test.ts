@@ -24,6 +24,7 @@ describe.skipIf(!available)('the inspector in Chromium', () => {
   let ARTIFACTS = '';
   const consoleErrors: string[] = [];
   let callId = '';
+  let agentCallId = '';
   let flowId = '';
 
   beforeAll(async () => {
@@ -57,6 +58,15 @@ describe.skipIf(!available)('the inspector in Chromium', () => {
     const placed = await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/calls`, { To: '010-2020-6060', From: '07012340001', CallFlowId: flow.json.callFlowId, Variables: { name: 'Kim' } });
     expect(placed.status).toBe(201);
     callId = placed.json.callId;
+    // An agent call with a real MCP tool call (docs/agents.md): its conversation view.
+    const mcp = await call(sim, 'POST', '/_sim/mcp/servers', { tools: [{ name: 'get_order', result: { status: 'shipped' } }] }, { key: TOKEN });
+    const conn = await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/mcp-connections`, { name: 'shop', url: mcp.json.url });
+    await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/mcp-connections/${conn.json.connectionId}/test`);
+    const agent = await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/agents`, { name: 'orders' });
+    await call(sim, 'PUT', `/v1/accounts/${ACME.accountId}/agents/${agent.json.agentId}/mcp-connections/${conn.json.connectionId}`, { allowedTools: ['get_order'] });
+    await call(sim, 'PUT', `/_sim/agents/${agent.json.agentId}/behaviour`, { greeting: 'Orders desk', rules: [{ heard: 'order', tool: { name: 'get_order' }, say: 'It is {{tool.status}}' }] }, { key: TOKEN });
+    await call(sim, 'POST', '/_sim/carrier/scripts', { number: '010-2020-7070', types: ['call'], outcome: 'delivered', lines: ['Where is my order?'] }, { key: TOKEN });
+    agentCallId = (await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/calls`, { To: '010-2020-7070', From: '07012340001', AgentId: agent.json.agentId })).json.callId;
     await sim.clock.advance({ seconds: 5 });
     await sim.clock.advance({ seconds: 60 });
     await sim.webhooks.settle();
@@ -155,6 +165,19 @@ describe.skipIf(!available)('the inspector in Chromium', () => {
     await sim.clock.advance({ seconds: 5 });
     await expect.poll(() => page.locator('#view').textContent(), { timeout: 10_000 }).toContain('Sent while you watch');
     await shot(page, '6-live');
+    await page.close();
+  });
+
+  it('shows an agent call\'s conversation turn by turn, with the rule that fired and the tool call', async () => {
+    await sim.clock.advance({ seconds: 60 });
+    const page = await open(`#/calls/${agentCallId}`);
+    await signIn(page);
+    await expect.poll(() => page.getByRole('heading', { name: 'Conversation' }).isVisible()).toBe(true);
+    const rows = await page.locator('section[aria-labelledby="call-conversation"] tbody tr').allTextContents();
+    expect(rows[0]).toContain('Orders desk');
+    expect(rows[1]).toContain('Where is my order?');
+    expect(rows[2]).toMatch(/It is shipped.*rule 0 \(order\).*get_order.*shipped.*300 ms/);
+    await shot(page, '9-agent-call');
     await page.close();
   });
 

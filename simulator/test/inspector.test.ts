@@ -14,6 +14,10 @@ describe('the inspector page and its feed', () => {
     expect(page.body).toContain('<title>Simulator inspector</title>');
     expect(page.body).not.toContain(ACME.key);
     expect(page.body).not.toContain(ACME.accountId);
+    // The families' section scripts (the Agent SDK's call section) run before the inspector's own.
+    const body = String(page.body);
+    expect(body.indexOf('window.inspectorSections.sdkCall = function')).toBeGreaterThan(0);
+    expect(body.indexOf('window.inspectorSections.sdkCall = function')).toBeLessThan(body.indexOf('window.inspectorSections.sdkCall(r[3]'));
     expect((await sim.handle({ method: 'GET', url: '/_sim/events' })).status).toBe(401);
     expect((await sim.handle({ method: 'GET', url: '/_sim/clock/jobs' })).status).toBe(401);
     await sim.close();

@@ -1,100 +1,93 @@
-// Issue 9: the kernel (simulator/core) imports nothing above it, and nothing loops back through
-// the composition root (runtime.ts) at run time: families, peers and the control plane may name
-// the runtime's type, never import its value.
+// The walls of the house, read from the source by the one import scanner (import-graph.ts):
+// every layer rule of layer-rules.ts holds except the debts listed in layer-debts.ts, which can
+// only shrink; and the conformance kit imports nothing of the simulator but its public entry.
+// Each failure names the import ("from -> to") or the file caught in a circle.
 import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { circles, forbiddenCircles, importGraph, layerOf, projectImports, sourceFiles, specifiersOf, type Edge } from './import-graph.ts';
+import { RULES } from './layer-rules.ts';
+import { LAYER_DEBTS } from './layer-debts.ts';
 
-const SIM = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const CORE = join(SIM, 'core');
-const RUNTIME = join(SIM, 'runtime.ts');
+const edges = importGraph(['simulator']);
 
-interface Import {
-  target: string; // absolute path for relative specifiers, the bare specifier otherwise
-  typeOnly: boolean;
-}
+describe('the import scanner', () => {
+  it('sees every kind of import with its kind, and nothing in comments or strings', () => {
+    const text = [
+      "import type { A } from './a.ts';",
+      "import b, { c } from '../b.ts';",
+      "import { type T } from './inline-type.ts';",
+      "import './side-effect.ts';",
+      "export * from './re.ts';",
+      "export type { D } from './d.ts';",
+      "const e = await import('./lazy.ts');",
+      "type X = typeof import('./typeof.ts');",
+      "// import x from './commented.ts';",
+      "const s = \"import y from './quoted.ts'\";",
+      "import http from 'node:http';",
+    ].join('\n');
+    expect(specifiersOf(text)).toEqual([
+      { spec: './a.ts', kind: 'type' },
+      { spec: '../b.ts', kind: 'value' },
+      // verbatimModuleSyntax keeps `import {} from` for it: the module still loads.
+      { spec: './inline-type.ts', kind: 'value' },
+      { spec: './side-effect.ts', kind: 'value' },
+      { spec: './re.ts', kind: 'value' },
+      { spec: './d.ts', kind: 'type' },
+      { spec: './lazy.ts', kind: 'lazy' },
+      { spec: './typeof.ts', kind: 'type' },
+      { spec: 'node:http', kind: 'value' },
+    ]);
+  });
 
-/** Static imports and re-exports of a module, and whether each brings only types. */
-function importsOf(file: string): Import[] {
-  const text = readFileSync(file, 'utf8');
-  const out: Import[] = [];
-  const re = /^\s*(import|export)\s+(type\s+)?(?:([^;]*?)\s+from\s+)?'([^']+)'/gm;
-  for (const m of text.matchAll(re)) {
-    const [, , typeKw, names, spec] = m;
-    if (m[1] === 'export' && names === undefined) continue; // `export 'x'` is not valid anyway
-    const braces = names?.match(/^\{([\s\S]*)\}$/);
-    const allTypes = braces !== null && braces !== undefined && braces[1]!.split(',').map((s) => s.trim()).filter(Boolean).every((s) => s.startsWith('type '));
-    out.push({
-      target: spec!.startsWith('.') ? resolve(dirname(file), spec!) : spec!,
-      typeOnly: typeKw !== undefined || allTypes,
+  it('places files in their layers', () => {
+    expect(layerOf('simulator/core/clock.ts')).toEqual({ kind: 'core' });
+    expect(layerOf('simulator/resources/calls/voiceml/walker.ts')).toEqual({ kind: 'family', name: 'calls' });
+    expect(layerOf('simulator/resources/family.ts')).toEqual({ kind: 'contract' });
+    expect(layerOf('simulator/resources/index.ts')).toEqual({ kind: 'root' });
+    expect(layerOf('simulator/peers/webhooks/engine.ts')).toEqual({ kind: 'peer', name: 'webhooks' });
+    expect(layerOf('simulator/peers/dns/model.ts')).toEqual({ kind: 'peer', name: 'dns' });
+    expect(layerOf('simulator/peers/carrier/schema.ts')).toEqual({ kind: 'peer', name: 'carrier' });
+    expect(layerOf('simulator/runtime.ts')).toEqual({ kind: 'root' });
+  });
+
+  it('finds circles, and allows a pair only when one side imports types alone', () => {
+    const e = (from: string, to: string, kind: Edge['kind'] = 'value'): Edge => ({ from, to, kind });
+    const graph = [e('a', 'b'), e('b', 'c'), e('c', 'a', 'type'), e('m', 'n'), e('n', 'm', 'type'), e('p', 'q'), e('q', 'p'), e('s', 's')];
+    expect(circles(graph)).toEqual([['a', 'b', 'c'], ['m', 'n'], ['p', 'q'], ['s']]);
+    expect(forbiddenCircles(graph)).toEqual([['a', 'b', 'c'], ['p', 'q'], ['s']]);
+  });
+
+  it('reads the real tree: the kit uses the public entry, and the simulator has families', () => {
+    expect(edges.length).toBeGreaterThan(500);
+    expect(edges.some((x) => x.from === 'simulator/index.ts' && x.to === 'simulator/runtime.ts' && x.kind === 'value')).toBe(true);
+  });
+});
+
+describe('layer rules', () => {
+  it('every rule has its (possibly empty) list of debts, and nothing else is listed', () => {
+    expect(Object.keys(LAYER_DEBTS).sort()).toEqual(RULES.map((r) => r.name).sort());
+  });
+
+  for (const rule of RULES) {
+    it(`${rule.name}: no violation beyond the listed debts, and every listed debt still exists`, () => {
+      const found = new Set(rule.violations(edges));
+      const allowed = new Set(LAYER_DEBTS[rule.name] ?? []);
+      const added = [...found].filter((v) => !allowed.has(v));
+      const paid = [...allowed].filter((v) => !found.has(v));
+      expect(added, `new violations of "${rule.name}" (${rule.why})`).toEqual([]);
+      expect(paid, `gone from the code: delete these lines of "${rule.name}" in simulator/test/layer-debts.ts`).toEqual([]);
     });
   }
-  for (const m of text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)) {
-    out.push({ target: m[1]!.startsWith('.') ? resolve(dirname(file), m[1]!) : m[1]!, typeOnly: false });
-  }
-  return out;
-}
+});
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) return name === 'test' ? [] : sources(p);
-    return p.endsWith('.ts') ? [p] : [];
-  });
-}
-
-const rel = (p: string) => relative(SIM, p);
-
-describe('layers', () => {
-  it('parses type-only and value imports apart', () => {
-    const imports = importsOf(join(SIM, 'core', 'operation.ts'));
-    expect(imports.find((i) => i.target === '@sinclair/typebox')?.typeOnly).toBe(true);
-    const app = importsOf(join(SIM, 'app.ts'));
-    expect(app.some((i) => i.target === RUNTIME && i.typeOnly)).toBe(true);
-    const index = importsOf(join(SIM, 'index.ts'));
-    expect(index.some((i) => i.target === RUNTIME && !i.typeOnly)).toBe(true);
-  });
-
-  it('core imports only core, packages and node builtins', () => {
-    const outside = sources(CORE).flatMap((file) =>
-      importsOf(file)
-        .filter((i) => i.target.startsWith('/') && !i.target.startsWith(CORE + '/'))
-        .map((i) => `${rel(file)} -> ${rel(i.target)}`),
-    );
-    expect(outside).toEqual([]);
-  });
-
-  it('families, peers, the control plane and fixtures name the runtime only as a type', () => {
-    const below = ['resources', 'peers', 'control', 'fixture', 'core'].flatMap((d) => sources(join(SIM, d)));
-    const valueImports = below.flatMap((file) =>
-      importsOf(file).filter((i) => i.target === RUNTIME && !i.typeOnly).map(() => rel(file)),
-    );
-    expect(valueImports).toEqual([]);
-  });
-
-  it('no run-time import loop goes through runtime.ts', () => {
-    const graph = new Map<string, string[]>();
-    for (const file of sources(SIM)) {
-      graph.set(file, importsOf(file).filter((i) => !i.typeOnly && i.target.startsWith('/')).map((i) => i.target));
-    }
-    // Depth-first from runtime.ts's own value imports: reaching runtime.ts again is a loop.
-    const seen = new Set<string>();
-    const path: string[] = [];
-    let loop: string[] | undefined;
-    const visit = (file: string): void => {
-      if (loop || seen.has(file)) return;
-      if (file === RUNTIME) {
-        loop = [...path, file].map(rel);
-        return;
-      }
-      seen.add(file);
-      path.push(file);
-      for (const next of graph.get(file) ?? []) visit(next);
-      path.pop();
-    };
-    path.push(RUNTIME);
-    for (const next of graph.get(RUNTIME) ?? []) visit(next);
-    expect(loop).toBeUndefined();
+describe('the kit and the simulator', () => {
+  it('nothing under conformance/ imports from simulator/ except its public entry', () => {
+    const files = sourceFiles('conformance', true);
+    expect(files).toContain('conformance/target.ts');
+    expect(files.some((f) => f.startsWith('conformance/test/'))).toBe(true);
+    const kit = files.flatMap(projectImports);
+    // The rule has something to hold: the in-process target does use the public entry.
+    expect(kit.map((x) => `${x.from} -> ${x.to}`)).toContain('conformance/target.ts -> simulator/index.ts');
+    const offending = kit.filter((x) => (x.to === 'simulator' || x.to.startsWith('simulator/')) && x.to !== 'simulator/index.ts');
+    expect(offending.map((x) => `${x.from} -> ${x.to}`), 'the kit must not depend on the simulator\'s internals: use simulator/index.ts or the control plane').toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 // `mediaUrl` built from where the client reached the simulator.
 import { describe, expect, it } from 'vitest';
 import { ACME, BISTRO, harness } from './helpers.ts';
-import { whitePixel } from '../peers/image-host.ts';
+import { whitePixel } from '../peers/image-host/model.ts';
 
 type H = ReturnType<typeof harness>;
 const FROM = '07012340001';

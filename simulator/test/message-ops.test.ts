@@ -3,7 +3,7 @@
 // override_quota_exceeded), set through the control plane or the fixture. Each refusal stores
 // nothing and counts nothing.
 import { describe, expect, it } from 'vitest';
-import { parseFixture, DEFAULT_FIXTURE_PATH } from '../fixture/load.ts';
+import { parseFixture, DEFAULT_FIXTURE_PATH } from '../fixtures.ts';
 import { readFileSync } from 'node:fs';
 import { createSimulator } from '../index.ts';
 import { ACME, harness } from './helpers.ts';

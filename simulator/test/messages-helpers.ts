@@ -1,7 +1,7 @@
 // Shared by the message tests: ACME's sender and Kakao ids, sending, the state as text, a
 // refusal that must change nothing, the domain events, and a fixture with tiny quotas.
 import { expect } from 'vitest';
-import { loadFixtureFile, DEFAULT_FIXTURE_PATH } from '../fixture/load.ts';
+import { loadFixtureFile, DEFAULT_FIXTURE_PATH } from '../fixtures.ts';
 import type { DomainEvent } from '../core/events.ts';
 import { ACME, harness } from './helpers.ts';
 import { runtimeOf } from '../internal.ts';

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { dispatch, DEFAULT_MAX_BODY_BYTES } from '../app.ts';
 import type { SimResponse } from '../core/operation.ts';
-import { openApiJson } from '../meta.ts';
+import { openApiJson } from '../operations.ts';
 import { ACME, BISTRO, harness } from './helpers.ts';
 import { type H, FROM, CHANNEL, ORDER_TEMPLATE, DORMANT_TEMPLATE, hangul, send, state, capture, tinyQuotaFixture } from './messages-helpers.ts';
 import { runtimeOf } from '../internal.ts';

@@ -79,8 +79,10 @@ describe('numbers', () => {
     expect(fwd.json).toMatchObject({ routingType: 'forward', forwardTo: '07012340002', webhookUrl: 'https://app.example/in' });
     const mismatch = await h.call('PUT', url, { agentId: 'AG1' });
     expect(mismatch.json.code).toBe('ROUTING_FIELD_MISMATCH');
-    const agent = await h.call('PUT', url, { routingType: 'agent', agentId: 'AG7c2f9b1e4a6d', callContextUrl: 'https://app.example/ctx' });
-    expect(agent.json).toMatchObject({ routingType: 'agent', agentId: 'AG7c2f9b1e4a6d', forwardTo: null, callContextUrl: 'https://app.example/ctx' });
+    expect((await h.call('PUT', url, { routingType: 'agent', agentId: 'AG7c2f9b1e4a6d' })).status).toBe(400); // no such agent in the account
+    const agentId = (await h.call('POST', h.acme('/agents'), { name: 'bot' })).json.agentId;
+    const agent = await h.call('PUT', url, { routingType: 'agent', agentId, callContextUrl: 'https://app.example/ctx' });
+    expect(agent.json).toMatchObject({ routingType: 'agent', agentId, forwardTo: null, callContextUrl: 'https://app.example/ctx' });
     const back = await h.call('PUT', url, { routingType: 'webhook' });
     expect(back.json).toMatchObject({ routingType: 'webhook', agentId: null, callContextUrl: null });
     expect((await h.call('PUT', url, { webhookHeaders: null })).json.webhookHeaders).toBeNull();

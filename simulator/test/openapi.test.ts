@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openApiJson } from '../meta.ts';
+import { openApiJson } from '../operations.ts';
 import { allOperations } from '../operations.ts';
 import { router } from '../app.ts';
 import { harness } from './helpers.ts';

@@ -1,8 +1,8 @@
-// core/table-state.ts: the snapshot/restore/clear of table-only models.
+// core/table-state.ts: the snapshot/restore/clear of table-only models, and the part the runtime runs.
 import { describe, expect, it } from 'vitest';
 import { Type } from '@sinclair/typebox';
 import { Table } from '../core/store.ts';
-import { TableState } from '../core/table-state.ts';
+import { TableState, tablesPart } from '../core/table-state.ts';
 import { ApiError } from '../core/errors.ts';
 
 const RowSchema = Type.Object({ id: Type.String(), n: Type.Integer() });
@@ -49,5 +49,27 @@ describe('TableState', () => {
     const { b, state } = model();
     expect(() => state.restore({ b: [{ id: 'z', n: 1 }], a: [{ id: 'd', n: 1 }, { id: 'd', n: 2 }] })).toThrow(/duplicate id d/);
     expect(b.get('b1')).toBeDefined();
+  });
+});
+
+describe('tablesPart (the runtime runs it)', () => {
+  const holder = () => {
+    const m = model();
+    return { ...m, derived: 0 };
+  };
+  const part = tablesPart(StateSchema, (m: ReturnType<typeof holder>) => ({ b: m.b, a: m.a }), (m) => void (m.derived = m.a.size + m.b.size));
+
+  it('snapshots the tables in the order given, restores in place and rebuilds what is derived', () => {
+    const m = holder();
+    expect(JSON.stringify(part.snapshot(m))).toBe('{"b":[{"id":"b1","n":1}],"a":[{"id":"a1","n":2},{"id":"a2","n":3}]}');
+    const a = m.a;
+    part.restore(m, { b: [], a: [{ id: 'x', n: 9 }] });
+    expect(m.a).toBe(a);
+    expect(a.get('x')).toEqual({ id: 'x', n: 9 });
+    expect(m.derived).toBe(1);
+    part.clear(m);
+    expect(m.a.size + m.b.size).toBe(0);
+    expect(m.derived).toBe(0);
+    expect(part.schema).toBe(StateSchema);
   });
 });

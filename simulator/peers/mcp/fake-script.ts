@@ -18,6 +18,10 @@ export const FakeToolSchema = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 128 }),
     description: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
     inputSchema: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Given to clients as is; default { "type": "object" }.' })),
+    result: Type.Optional(
+      Nullable(Type.Unknown({ description: 'What tools/call answers: a string is the text, anything else is sent as JSON text (and as structuredContent when an object). Strings may hold {{arguments.path}} references to the call\'s arguments. null or absent: a JSON echo { tool, arguments }.' })),
+    ),
+    isError: Type.Optional(Type.Boolean({ description: 'The tool reports an error (isError true) with its result as the message.' })),
   },
   { additionalProperties: false },
 );
@@ -61,7 +65,7 @@ export interface FakeServerScript {
   transport: (typeof FAKE_TRANSPORTS)[number];
   tls: boolean;
   auth: { type: 'none' | 'bearer' | 'api_key'; headerName: string | null; secret: string | null };
-  tools: { name: string; description: string | null; inputSchema: Record<string, unknown> }[];
+  tools: { name: string; description: string | null; inputSchema: Record<string, unknown>; result: unknown; isError: boolean }[];
   generatedTools: number;
   pageSize: number | null;
   delays: { handshake: number | null; listTools: number | null; hang: 'none' | 'handshake' | 'listTools' };
@@ -74,7 +78,7 @@ export function withDefaults(input: FakeServerScriptInput, base?: FakeServerScri
     transport: 'streamable_http',
     tls: false,
     auth: { type: 'none', headerName: null, secret: null },
-    tools: [{ name: 'echo', description: 'Echoes its text argument.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }],
+    tools: [{ name: 'echo', description: 'Echoes its text argument.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, result: null, isError: false }],
     generatedTools: 0,
     pageSize: null,
     delays: { handshake: null, listTools: null, hang: 'none' },
@@ -85,7 +89,7 @@ export function withDefaults(input: FakeServerScriptInput, base?: FakeServerScri
     transport: input.transport ?? b.transport,
     tls: input.tls ?? b.tls,
     auth: input.auth ? { type: input.auth.type, headerName: input.auth.headerName ?? null, secret: input.auth.secret ?? null } : b.auth,
-    tools: input.tools ? input.tools.map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema ?? { type: 'object' } })) : b.tools,
+    tools: input.tools ? input.tools.map((t) => ({ name: t.name, description: t.description ?? null, inputSchema: t.inputSchema ?? { type: 'object' }, result: t.result ?? null, isError: t.isError ?? false })) : b.tools,
     generatedTools: input.generatedTools ?? b.generatedTools,
     pageSize: input.pageSize === undefined ? b.pageSize : input.pageSize,
     delays: { ...b.delays, ...(input.delays ?? {}) } as FakeServerScript['delays'],

@@ -1,8 +1,9 @@
 // One fake external MCP server on loopback, built with the official SDK's server and transports
 // (no protocol code here): it checks the scripted credential, applies scripted delays from the
 // calling test's virtual budget, can break the handshake or serve a self-signed certificate, and
-// lists its tools (paged when scripted). Streamable HTTP is served stateless with JSON answers;
-// SSE keeps one SDK transport per open stream.
+// lists its tools (paged when scripted) and answers tool calls from its script. Streamable HTTP
+// keeps a session per initialize (JSON answers; requests without a session are served
+// stateless); SSE keeps one SDK transport per open stream.
 import http from 'node:http';
 import https from 'node:https';
 import { existsSync, readFileSync } from 'node:fs';
@@ -16,6 +17,8 @@ import type { BudgetRegistry } from './budget.ts';
 import { PASS_THROUGH_VALIDATOR } from './sdk-options.ts';
 
 const MAX_BODY = 1024 * 1024;
+/** Streamable HTTP sessions one server keeps open; the oldest closes beyond it. */
+const MAX_SESSIONS = 1000;
 const LOG_LIMIT = 200;
 
 // The SDK's server side loads with the first fake server (bin/start.mjs keeps it out of the bundle).
@@ -35,6 +38,7 @@ const loadSdk = () =>
     import('@modelcontextprotocol/sdk/types.js'),
   ]).then(([s, h, e, types]) => ({ Server: s.Server, Streamable: h.StreamableHTTPServerTransport, Sse: e.SSEServerTransport, types })));
 type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+type StreamableTransport = InstanceType<Sdk['Streamable']>;
 
 /** fixtures/tls of this project, found upwards from this module (works from the dist bundle too). */
 function tlsFile(name: string): Buffer {
@@ -60,8 +64,24 @@ type Tool = FakeServerScript['tools'][number];
 
 function allTools(s: FakeServerScript): Tool[] {
   const generated: Tool[] = [];
-  for (let i = 1; i <= s.generatedTools; i++) generated.push({ name: `tool_${i}`, description: `Generated tool ${i}.`, inputSchema: { type: 'object' } });
+  for (let i = 1; i <= s.generatedTools; i++) generated.push({ name: `tool_${i}`, description: `Generated tool ${i}.`, inputSchema: { type: 'object' }, result: null, isError: false });
   return [...s.tools, ...generated];
+}
+
+/** A tools/call answer from the tool's script: its result (strings at any depth with {{arguments.path}} filled), else an echo. */
+export function toolAnswer(tool: Tool, name: string, args: Record<string, unknown>) {
+  const fill = (text: string) =>
+    text.replace(/\{\{\s*arguments\.([A-Za-z0-9_.]+)\s*\}\}/g, (_, path: string) => {
+      let cur: unknown = args;
+      for (const p of path.split('.')) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[p] : undefined;
+      return cur === undefined ? '' : typeof cur === 'string' ? cur : JSON.stringify(cur);
+    });
+  const deep = (v: unknown): unknown =>
+    typeof v === 'string' ? fill(v) : Array.isArray(v) ? v.map(deep) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)])) : v;
+  const r = tool.result === null || tool.result === undefined ? { tool: name, arguments: args } : deep(tool.result);
+  const text = typeof r === 'string' ? r : JSON.stringify(r);
+  const structured = tool.result !== null && typeof r === 'object' && !Array.isArray(r) ? { structuredContent: r as Record<string, unknown> } : {};
+  return { content: [{ type: 'text' as const, text }], ...structured, ...(tool.isError ? { isError: true } : {}) };
 }
 
 function readBody(req: http.IncomingMessage): Promise<string | undefined> {
@@ -90,6 +110,8 @@ export class FakeMcpServer {
   private server: http.Server | undefined;
   private sdk: Sdk | undefined;
   private sse = new Map<string, SSEServerTransport>(); // maps an SSE session id to its open stream
+  private sessions = new Map<string, StreamableTransport>(); // maps a streamable HTTP session id to its transport, oldest first
+  private nextSession = 0;
   port = 0;
 
   constructor(
@@ -122,6 +144,8 @@ export class FakeMcpServer {
   async stop(): Promise<void> {
     for (const t of this.sse.values()) await t.close().catch(() => undefined);
     this.sse.clear();
+    for (const t of [...this.sessions.values()]) await t.close().catch(() => undefined);
+    this.sessions.clear();
     const s = this.server;
     this.server = undefined;
     if (!s) return;
@@ -150,7 +174,9 @@ export class FakeMcpServer {
     const { CallToolRequestSchema, ListToolsRequestSchema } = types;
     const server = new Server({ name: `fake-mcp-${this.id}`, version: '1.0.0' }, { capabilities: { tools: {} }, jsonSchemaValidator: PASS_THROUGH_VALIDATOR });
     // A tool without a description omits the field (MCP: an optional string, never null).
-    const tools = allTools(this.script).map((t) => (t.description === null ? { name: t.name, inputSchema: t.inputSchema } : t));
+    const all = allTools(this.script);
+    const tools = all.map((t) => ({ name: t.name, inputSchema: t.inputSchema, ...(t.description === null ? {} : { description: t.description }) }));
+    const byName = new Map(all.map((t) => [t.name, t]));
     const pageSize = this.script.pageSize;
     server.setRequestHandler(ListToolsRequestSchema, (request) => {
       if (pageSize === null) return { tools };
@@ -158,9 +184,11 @@ export class FakeMcpServer {
       const next = start + pageSize;
       return { tools: tools.slice(start, next), ...(next < tools.length ? { nextCursor: String(next) } : {}) };
     });
-    server.setRequestHandler(CallToolRequestSchema, (request) => ({
-      content: [{ type: 'text' as const, text: JSON.stringify({ tool: request.params.name, arguments: request.params.arguments ?? {} }) }],
-    }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => {
+      const tool = byName.get(request.params.name);
+      if (!tool) throw new types.McpError(types.ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+      return toolAnswer(tool, request.params.name, request.params.arguments ?? {});
+    });
     return server;
   }
 
@@ -191,9 +219,48 @@ export class FakeMcpServer {
     }
     if (!(await this.delay(req, rpc))) return void res.destroy();
     if (this.script.transport === 'sse') return this.handleSse(req, res, method, body);
+    return this.handleStreamable(req, res, method, body, rpc);
+  }
+
+  /**
+   * Streamable HTTP: an initialize opens a session (one SDK server and transport, kept until the
+   * client deletes it or MAX_SESSIONS newer ones push it out); requests naming the session go to
+   * it; requests without one are answered statelessly, each by a server of its own.
+   */
+  private async handleStreamable(req: http.IncomingMessage, res: http.ServerResponse, method: string, body: unknown, rpc: string | null): Promise<void> {
+    const sid = req.headers['mcp-session-id'];
+    if (typeof sid === 'string') {
+      const transport = this.sessions.get(sid);
+      if (!transport) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        return void res.end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}');
+      }
+      return transport.handleRequest(req, res, body);
+    }
     if (method !== 'POST') {
       res.writeHead(405, { allow: 'POST' });
       return void res.end();
+    }
+    if (rpc === 'initialize') {
+      const server = this.mcpServer();
+      const transport: StreamableTransport = new this.sdk!.Streamable({
+        sessionIdGenerator: () => `${this.id}-s${++this.nextSession}`,
+        enableJsonResponse: true,
+        onsessioninitialized: (id) => {
+          this.sessions.set(id, transport);
+          if (this.sessions.size > MAX_SESSIONS) {
+            const [oldest, t] = this.sessions.entries().next().value!;
+            this.sessions.delete(oldest);
+            void t.close();
+          }
+        },
+      });
+      transport.onclose = () => {
+        if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
+        void server.close();
+      };
+      await server.connect(transport);
+      return transport.handleRequest(req, res, body);
     }
     const server = this.mcpServer();
     const transport = new this.sdk!.Streamable({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -11,32 +11,19 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Agent, buildConnector as BuildConnector } from 'undici';
 import type { PendingIo } from '../../core/io.ts';
 import type { EgressGuard } from '../egress.ts';
-import type { McpRunnerPort, ProbeOutcome, ProbeRequest } from '../../resources/mcp-connections/model.ts';
-import { MAX_TOOLS, type LastErrorCode, type McpToolWire } from '../../resources/mcp-connections/schema.ts';
+import { MAX_TOOLS, type ProbeFailure, type ProbedTool, type ProbeOutcome, type ProbeRequest } from './probe.ts';
 import { DEFAULT_BUDGET_MS, TestBudget } from './budget.ts';
 import type { FakeMcpServers } from './fake-servers.ts';
-import { PASS_THROUGH_VALIDATOR } from './sdk-options.ts';
+import { loadSdk, loadUndici, PASS_THROUGH_VALIDATOR } from './sdk-options.ts';
 
 export const DEFAULT_MCP_TIMEOUT_MS = 10_000;
 /** tools/list pages followed before the server counts as misbehaving. */
 const MAX_PAGES = 100;
 const CLIENT_INFO = { name: 'platform-simulator-call-runtime', version: '1.0.0' };
 
-// undici and the SDK client load on the first test, not at start (bin/start.mjs keeps them out
-// of the bundle; most runs never test an MCP connection).
-let undici: Promise<typeof import('undici')> | undefined;
-const loadUndici = () => (undici ??= import('undici'));
-let sdk: Promise<{ Client: typeof Client; Streamable: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport; Sse: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport }> | undefined;
-const loadSdk = () =>
-  (sdk ??= Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    import('@modelcontextprotocol/sdk/client/sse.js'),
-  ]).then(([c, h, s]) => ({ Client: c.Client, Streamable: h.StreamableHTTPClientTransport, Sse: s.SSEClientTransport })));
-
 class Failure extends Error {
   constructor(
-    readonly code: LastErrorCode,
+    readonly code: ProbeFailure,
     message: string,
   ) {
     super(message);
@@ -64,7 +51,7 @@ function chain(e: unknown): { code?: string; message?: string; name?: string }[]
 
 const TLS_PATTERN = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL|EPROTO|certificate|SSL routines|TLS/i;
 
-function classify(e: unknown, t: TestState): { code: LastErrorCode; detail: string } {
+function classify(e: unknown, t: TestState): { code: ProbeFailure; detail: string } {
   if (e instanceof Failure) return { code: e.code, detail: e.message };
   if (t.blocked) return { code: 'URL_BLOCKED', detail: t.blocked };
   if (t.budget.exceeded) return { code: 'TIMEOUT', detail: `no answer within the ${t.budget.limitMs / 1000} s budget` };
@@ -82,7 +69,7 @@ function classify(e: unknown, t: TestState): { code: LastErrorCode; detail: stri
   return { code: 'PROTOCOL_ERROR', detail: `the server did not complete the MCP exchange (${first?.code ? `${first.code}: ` : ''}${first?.message ?? 'unknown error'})` };
 }
 
-export class McpRunner implements McpRunnerPort, PendingIo {
+export class McpRunner implements PendingIo {
   /** Scripted through PUT /_sim/mcp/runner: false answers 503 to tests and rotations. */
   isAvailable = true;
   /** Wall-clock ceiling of one test (real servers); fake servers' delays use the virtual budget. */
@@ -172,8 +159,8 @@ export class McpRunner implements McpRunnerPort, PendingIo {
     return new mcp.Streamable(url, { requestInit, fetch: fetchVia });
   }
 
-  private async listTools(client: Client, options: { signal: AbortSignal; timeout: number }): Promise<McpToolWire[]> {
-    const tools: McpToolWire[] = [];
+  private async listTools(client: Client, options: { signal: AbortSignal; timeout: number }): Promise<ProbedTool[]> {
+    const tools: ProbedTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const result = await client.listTools(cursor === undefined ? {} : { cursor }, options);

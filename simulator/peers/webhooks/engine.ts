@@ -13,30 +13,25 @@
 //
 // A failed attempt (non-2xx, connection error, timeout) schedules a retry as a virtual-clock job
 // RETRY_DELAYS_MS later; after MAX_ATTEMPTS the delivery has failed for good. An attempt in
-// flight when a snapshot was taken is sent again on restore.
+// flight when a snapshot was taken is sent again on restore. Its intake is the runtime's whole
+// event feed (ports.ts): it names no event and imports no family.
 import { defineError } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
-import { validate } from '../../core/schema.ts';
 import type { DomainEvent } from '../../core/events.ts';
 import type { PendingIo } from '../../core/io.ts';
-import type { Kernel } from '../../core/ports.ts';
-import type { AccountsModel } from '../../resources/accounts/model.ts';
-import type { ReceiverPolicy } from './receiver-policy.ts';
-import { TEST_EVENT, type WebhookRow } from '../../resources/webhooks/schema.ts';
 import { buildRequest, toFormFields, type OutgoingRequest } from './request.ts';
 import { ReceiverClient, type AttemptOutcome } from './receiver-client.ts';
-import { DeliveryTargets, type TargetsPorts } from './targets.ts';
+import { DeliveryTargets } from './targets.ts';
 import { SigningKeys } from './signing-keys.ts';
 import { DeliveryState, attemptId, parseAttemptId, type NewDelivery } from './delivery-state.ts';
 import { Dispatcher, type DispatchOwner } from './dispatcher.ts';
-import { EngineStateSchema, type AttemptRow, type DeliveryRow, type EngineState, type JournalFilter, type Target } from './schema.ts';
+import { RETRY_JOB, type EngineModelScope } from './ports.ts';
+import { TEST_EVENT, type AttemptRow, type DeliveryRow, type EngineState, type JournalFilter, type Target } from './schema.ts';
 
 /** Wait before retry n (after failed attempt n): 10 s, 1 min, 5 min, 30 min, 2 h. */
 export const RETRY_DELAYS_MS = [10_000, 60_000, 300_000, 1_800_000, 7_200_000] as const;
 /** The first attempt plus one per retry delay; then the delivery has failed for good. */
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-
-const RETRY_JOB = 'webhooks.retry';
 
 export const deliveryErrors = {
   DELIVERY_NOT_FOUND: defineError({
@@ -49,15 +44,6 @@ function isSuccess(status: number | null): boolean {
   return status !== null && status >= 200 && status < 300;
 }
 
-/** What the engine uses: the kernel's clock, events and I/O barrier, the receivers' settings
- * (through its targets), the accounts for their signing keys, the URL policy and the seed. */
-export interface EnginePorts extends Pick<Kernel, 'clock' | 'events' | 'io'>, TargetsPorts {
-  accounts: Pick<AccountsModel, 'list'>;
-  receiverPolicy: ReceiverPolicy;
-  /** The current seed (signing keys derive from it); read at each use, a reset changes it. */
-  readonly seed: number;
-}
-
 export class WebhookEngine implements PendingIo, DispatchOwner {
   readonly targets: DeliveryTargets;
   readonly signingKeys: SigningKeys;
@@ -67,13 +53,13 @@ export class WebhookEngine implements PendingIo, DispatchOwner {
   // About callers waiting, never in a snapshot: maps a delivery id to who waits for its end.
   private finishWaiters = new Map<string, ((row: DeliveryRow | undefined) => void)[]>();
 
-  constructor(private readonly rt: EnginePorts) {
-    this.targets = new DeliveryTargets(rt);
+  constructor(private readonly rt: EngineModelScope) {
+    this.targets = new DeliveryTargets(rt.numbers);
     this.signingKeys = new SigningKeys(() => rt.seed);
     this.client = new ReceiverClient(rt.receiverPolicy);
     this.dispatcher = new Dispatcher(this, this.client);
-    rt.clock.on(RETRY_JOB, (p: { deliveryId: string }) => this.retryDue(p.deliveryId));
-    rt.events.subscribe((e) => void this.deliver(e));
+    rt.jobs.on(RETRY_JOB, (p) => this.retryDue(p.deliveryId));
+    rt.eventFeed.subscribe((e) => void this.deliver(e));
     rt.io.register(this);
   }
 
@@ -112,15 +98,15 @@ export class WebhookEngine implements PendingIo, DispatchOwner {
     );
   }
 
-  /** Emits the event on the domain bus and returns the deliveries it caused. */
+  /** Emits the event on the whole feed (as if its owner had) and returns the deliveries it caused. */
   emit(event: DomainEvent): DeliveryRow[] {
     const mark = this.state.mark();
-    this.rt.events.emit(event);
+    this.rt.eventFeed.emit(event);
     return this.state.since(mark);
   }
 
   /** testWebhook: one attempt of a test event, also to an inactive webhook; resolves when done. */
-  sendTest(webhook: WebhookRow): Promise<DeliveryRow | undefined> {
+  sendTest(webhook: { id: string; accountId: string }): Promise<DeliveryRow | undefined> {
     const now = this.rt.clock.nowIso();
     const row = this.enqueue(
       this.state.insert({
@@ -230,7 +216,7 @@ export class WebhookEngine implements PendingIo, DispatchOwner {
     if (outcome.permanent) return this.finish(row, 'failed', outcome.error);
     if (n >= row.maxAttempts) return this.finish(row, 'failed', row.maxAttempts === 1 ? outcome.error : `gave up after ${n} attempts: ${outcome.error}`);
     const due = this.rt.clock.now() + RETRY_DELAYS_MS[n - 1]!;
-    this.rt.clock.schedule(RETRY_JOB, due, { deliveryId: row.id });
+    this.rt.jobs.schedule(RETRY_JOB, due, { deliveryId: row.id });
     this.state.replace({ ...row, phase: 'waiting', queuedSeq: null, nextAttemptAt: iso(due), reason: outcome.error });
   }
 
@@ -280,9 +266,8 @@ export class WebhookEngine implements PendingIo, DispatchOwner {
     return { ...this.state.snapshot(), signingKeys: this.signingKeys.snapshot(this.rt.accounts.list().map((a) => a.id)) };
   }
 
-  restore(state: unknown): void {
-    validate(EngineStateSchema, state, 'snapshot webhookDeliveries', 'webhookDeliveries');
-    const s = state as EngineState;
+  /** A part the runtime already validated (the descriptor's state part). */
+  restore(s: EngineState): void {
     // An attempt this engine is still sending keeps its place; any other in flight goes out again.
     this.state.restore(s, (id) => this.dispatcher.inFlight(id));
     this.signingKeys.restore(s.signingKeys);

@@ -5,6 +5,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 
 export const METHODS = ['POST', 'GET'] as const;
+
+/** The event name of the test delivery testWebhook sends; not subscribable. */
+export const TEST_EVENT = 'webhook.test';
 export type DeliveryMethod = (typeof METHODS)[number];
 
 /** Where a delivery goes: an account webhook, a number's webhook settings, or a fixed URL. */

@@ -3,10 +3,11 @@
 // them. `message.received` also goes to the receiving number's webhook (its webhookUrl,
 // webhookMethod and webhookHeaders; numbers guide). A later producer (the `transfer` status
 // callback to a call's statusCallback, say) registers its route here without touching the engine.
+// Account webhooks are the webhooks family's: it registers its directory (`useWebhooks`), so the
+// engine knows no family; until it does, nobody subscribes.
 import type { DomainEvent } from '../../core/events.ts';
 import { tryNormalizePhone } from '../../core/phone.ts';
-import type { NumbersModel } from '../../resources/numbers/model.ts';
-import type { WebhooksModel } from '../../resources/webhooks/model.ts';
+import type { NumberWebhooks } from './ports.ts';
 import type { DeliveryMethod, Target } from './schema.ts';
 
 /** Extra receivers of an event beyond the subscribed account webhooks. */
@@ -15,17 +16,25 @@ export type Route = (event: DomainEvent) => Target[];
 /** A target's receiver as it stands now, or why it can no longer receive. */
 export type Receiver = { url: string; method: DeliveryMethod; headers: Record<string, string> } | { gone: string };
 
-/** Whose settings decide the receivers: numbers' webhooks and account webhooks. */
-export interface TargetsPorts {
-  numbers: Pick<NumbersModel, 'find'>;
-  webhooks: Pick<WebhooksModel, 'find' | 'subscribers'>;
+/** Account webhooks: who subscribes to an event (oldest registration first), and one webhook by id, whoever owns it. */
+export interface WebhookDirectory {
+  subscribers(accountId: string, type: string): readonly { id: string }[];
+  find(webhookId: string): { accountId: string; url: string; active: boolean } | undefined;
 }
+
+const NO_WEBHOOKS: WebhookDirectory = { subscribers: () => [], find: () => undefined };
 
 export class DeliveryTargets {
   private readonly routes = new Map<string, Route[]>();
+  private webhooks: WebhookDirectory = NO_WEBHOOKS;
 
-  constructor(private readonly rt: TargetsPorts) {
+  constructor(private readonly numbers: NumberWebhooks) {
     this.route('message.received', this.numberWebhookOf('To'));
+  }
+
+  /** The account webhooks' directory (the webhooks family registers its model). */
+  useWebhooks(directory: WebhookDirectory): void {
+    this.webhooks = directory;
   }
 
   /** Adds receivers for events of `type`; routes run in registration order. */
@@ -37,7 +46,7 @@ export class DeliveryTargets {
 
   /** Every receiver of the event: subscribed webhooks (oldest first), then routed ones. */
   resolve(event: DomainEvent): Target[] {
-    const subscribed: Target[] = this.rt.webhooks.subscribers(event.accountId, event.type).map((w) => ({ kind: 'webhook', webhookId: w.id }));
+    const subscribed: Target[] = this.webhooks.subscribers(event.accountId, event.type).map((w) => ({ kind: 'webhook', webhookId: w.id }));
     return [...subscribed, ...(this.routes.get(event.type) ?? []).flatMap((r) => r(event))];
   }
 
@@ -47,7 +56,7 @@ export class DeliveryTargets {
       const raw = event.payload[field];
       if (typeof raw !== 'string') return [];
       const n = tryNormalizePhone(raw);
-      const row = n.ok ? this.rt.numbers.find(n.number) : undefined;
+      const row = n.ok ? this.numbers.find(n.number) : undefined;
       if (!row || row.accountId !== event.accountId || !row.webhookUrl) return [];
       return [{ kind: 'number', number: row.id }];
     };
@@ -60,12 +69,12 @@ export class DeliveryTargets {
   receiver(target: Target, accountId: string, opts: { test: boolean }): Receiver {
     if (target.kind === 'url') return { url: target.url, method: target.method, headers: target.headers };
     if (target.kind === 'webhook') {
-      const w = this.rt.webhooks.find(target.webhookId);
+      const w = this.webhooks.find(target.webhookId);
       if (!w || w.accountId !== accountId) return { gone: 'the webhook was deleted' };
       if (!w.active && !opts.test) return { gone: 'the webhook was deactivated' };
       return { url: w.url, method: 'POST', headers: {} };
     }
-    const n = this.rt.numbers.find(target.number);
+    const n = this.numbers.find(target.number);
     if (!n || n.accountId !== accountId) return { gone: `number ${target.number} is no longer held by the account` };
     if (!n.webhookUrl) return { gone: `number ${target.number} has no webhookUrl any more` };
     return { url: new URL(n.webhookUrl).href, method: n.webhookMethod, headers: { ...(n.webhookHeaders ?? {}) } };

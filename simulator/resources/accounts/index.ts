@@ -1,26 +1,24 @@
 // The accounts family: accounts, their API keys, plans and add-ons. No public operations (the
-// platform's account API is out of scope); tests create accounts through the control plane.
-import { Type } from '@sinclair/typebox';
-import type { Family } from '../family.ts';
-import { AccountFixture, PlanFixture, type FixtureSection } from '../../fixture/schema.ts';
+// platform's account API is out of scope); tests create accounts through the fixed control
+// plane and change them through the family's own /_sim routes (control.ts). Behind its door: it
+// needs nobody (ports.ts), offers its model (every family asks it who a key belongs to and what
+// the account may do), and hands the runtime its two tables as its snapshot part.
+import { defineFamily } from '../family.ts';
+import { tablesPart } from '../../core/table-state.ts';
 import { AccountsModel } from './model.ts';
-import { ACCOUNT_IDS } from './schema.ts';
-import { operations as control } from '../../control/accounts.ts';
+import { operations as control } from './control.ts';
+import { operations as plansControl } from './plans-control.ts';
+import { accountsFixture } from './fixture.ts';
+import { needs } from './ports.ts';
+import { ACCOUNT_IDS, AccountsStateSchema } from './schema.ts';
 
-/** Its fixture sections: the plans, and the accounts with what each holds. */
-const fixture = {
-  plans: Type.Record(Type.String({ pattern: '^[a-z][a-z0-9_]*$' }), PlanFixture),
-  accounts: Type.Array(AccountFixture),
-};
-declare module '../../fixture/schema.ts' {
-  interface Fixture extends FixtureSection<typeof fixture> {}
-}
-
-export const accounts: Family<'accounts', AccountsModel> = {
+export const accounts = defineFamily({
   key: 'accounts',
-  create: (rt) => new AccountsModel(rt),
-  control,
+  needs,
+  create: (scope) => new AccountsModel(scope),
+  state: tablesPart(AccountsStateSchema, (m: AccountsModel) => ({ plans: m.plans, accounts: m.accounts }), (m) => m.reindex()),
+  fixture: accountsFixture,
+  control: [...control, ...plansControl],
   idFormats: ACCOUNT_IDS,
   capabilities: ['accounts'],
-  fixture,
-};
+});

@@ -1,77 +1,28 @@
 // Accounts, their plans, add-ons, subscriptions and API keys. The public interface has no
 // account operations: accounts come from the fixture or from the control plane, and every
-// other resource asks this model who a key belongs to and what the account may do.
+// other resource asks this model who a key belongs to and what the account may do. The runtime
+// snapshots and restores the two tables (the descriptor's state part) and the fixture part
+// seeds them; the model rebuilds its index of API keys after either.
 import { Table } from '../../core/store.ts';
-import { defineError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { iso, parseInstant } from '../../core/clock.ts';
-import { validate } from '../../core/schema.ts';
-import type { Kernel } from '../../core/ports.ts';
-import type { Fixture } from '../../fixture/schema.ts';
-import { AccountsStateSchema, type AccountRow, type AccountsState, type PlanRow, ACCOUNT_IDS } from './schema.ts';
+import { parseInstant } from '../../core/clock.ts';
+import { accountErrors } from './errors.ts';
+import type { AccountNumbers, AccountsModelScope } from './ports.ts';
+import { type AccountRow, type PlanRow, ACCOUNT_IDS } from './schema.ts';
 
-/** What the model uses beyond its own tables; the descriptor passes the runtime. */
-export type AccountsPorts = Pick<Kernel, 'clock' | 'random'>;
-
-export const accountErrors = {
-  ACCOUNT_NOT_FOUND: defineError({
-    code: 'ACCOUNT_NOT_FOUND', status: 404, origin: 'spec',
-    description: 'The account is unknown.',
-  }),
-  ACCOUNT_EXISTS: defineError({
-    code: 'ACCOUNT_EXISTS', status: 409, origin: 'simulator',
-    description: 'Control plane: an account with this id already exists.',
-  }),
-  API_KEY_TAKEN: defineError({
-    code: 'API_KEY_TAKEN', status: 409, origin: 'simulator',
-    description: 'Control plane: another account already holds this API key.',
-  }),
-  PLAN_NOT_FOUND: defineError({
-    code: 'PLAN_NOT_FOUND', status: 400, origin: 'simulator',
-    description: 'Control plane: no plan with this key is defined in the fixture.',
-  }),
-};
+export { accountErrors };
 
 export class AccountsModel {
-  accounts = new Table<AccountRow>(); // maps accountId to the account
-  plans = new Table<PlanRow>(); // maps a plan key ("business") to its limits
+  readonly accounts = new Table<AccountRow>(); // maps accountId to the account
+  readonly plans = new Table<PlanRow>(); // maps a plan key ("business") to its limits
   private keyIndex = new Map<string, string>(); // maps an API key to its accountId (derived)
+  // Who lists an account's numbers (the numbers family registers itself); none: no numbers.
+  private numbers: AccountNumbers = { listFor: () => [] };
 
-  constructor(private readonly rt: AccountsPorts) {}
+  constructor(private readonly rt: AccountsModelScope) {}
 
-  loadFixture(f: Fixture): void {
-    this.plans = new Table(Object.entries(f.plans).map(([id, p]) => ({ id, ...p })));
-    this.accounts = new Table();
-    const start = parseInstant(f.clock.start)!;
-    for (const a of f.accounts) {
-      this.accounts.insert({
-        id: a.accountId,
-        name: a.name,
-        plan: a.plan,
-        addons: [...(a.addons ?? [])],
-        subscription: { status: a.subscription.status, startedAt: a.subscription.startedAt },
-        apiKeys: [...a.apiKeys],
-        ipExceptions: [...(a.ipExceptions ?? [])],
-        messagingOps: { blocked: a.messagingOps?.blocked ?? false, monthlyCap: a.messagingOps?.monthlyCap ?? null },
-        createdAt: iso(Math.min(start, parseInstant(a.subscription.startedAt)!)),
-      });
-    }
-    this.reindex();
-  }
-
-  snapshot(): AccountsState {
-    return { plans: [...this.plans.all()], accounts: [...this.accounts.all()] };
-  }
-
-  restore(state: unknown): void {
-    validate(AccountsStateSchema, state, 'snapshot accounts', 'accounts');
-    const s = state as AccountsState;
-    this.plans = new Table(s.plans);
-    this.accounts = new Table(s.accounts);
-    this.reindex();
-  }
-
-  private reindex(): void {
+  /** Rebuilds the index of API keys from the rows (after a restore, a reset or the fixture). */
+  reindex(): void {
     this.keyIndex = new Map();
     for (const a of this.accounts.all()) for (const k of a.apiKeys) this.keyIndex.set(k, a.id);
   }
@@ -84,6 +35,16 @@ export class AccountsModel {
   /** Every account, in creation order. */
   list(): readonly AccountRow[] {
     return this.accounts.all();
+  }
+
+  /** The numbers family lists an account's numbers through this (its control-plane view shows them). */
+  useNumbers(source: AccountNumbers): void {
+    this.numbers = source;
+  }
+
+  /** The account's numbers, newest first. */
+  numbersOf(accountId: string): string[] {
+    return this.numbers.listFor(accountId).map((n) => n.id);
   }
 
   /** Every plan, in creation order. */

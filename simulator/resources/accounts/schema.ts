@@ -1,7 +1,7 @@
-// Stored shapes of accounts and plans (snapshot format) and the control-plane account bodies.
+// Stored shapes of accounts and plans (snapshot format), a plan's limits as the fixture and the
+// control plane give them, the add-ons, and the control-plane account bodies.
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
-import { ADDONS, PlanFixture } from '../../fixture/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
 /** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
@@ -9,6 +9,28 @@ export const ACCOUNT_IDS = {
   account: { prefix: 'AC', hex: 8 },
   apiKey: { prefix: 'sk_test_', hex: 32 },
 } as const satisfies Record<string, IdFormat>;
+
+/** Add-ons an account can hold. `external_assignment` is the managed-number add-on. */
+export const ADDONS = ['external_assignment', 'sip_trunk', 'representative_number', 'sms_overage', 'lms_overage', 'mms_overage'] as const;
+export type Addon = (typeof ADDONS)[number];
+
+export const PlanFixture = Type.Object(
+  {
+    name: Type.String({ minLength: 1, description: 'Display name.' }),
+    lineLimit: Type.Integer({ minimum: 0, description: 'Numbers the account may hold at once.' }),
+    monthlyMessageQuota: Type.Object(
+      {
+        sms: Type.Integer({ minimum: 0 }),
+        lms: Type.Integer({ minimum: 0 }),
+        mms: Type.Integer({ minimum: 0 }),
+        ata: Type.Integer({ minimum: 0 }),
+        bms: Type.Optional(Type.Integer({ minimum: 0, description: 'Brand messages; default: the ata cap (both go over the messenger).' })),
+      },
+      { additionalProperties: false, description: 'Messages per calendar month and type; 0 means the type is not offered.' },
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const PlanRowSchema = Type.Composite([Type.Object({ id: Type.String() }), PlanFixture], { additionalProperties: false });
 export type PlanRow = Static<typeof PlanRowSchema>;

@@ -2,21 +2,21 @@
 // end user obtains a managed number. pending -> consumed (the session's finalize), pending ->
 // expired (TTL on the virtual clock), pending -> revoked (DELETE with the add-on); every other
 // state is final and refuses cancellation with 409 NOT_PENDING. The session steps live in
-// session.ts; the issuing-page domains a returnUrl must match live here, per account.
+// session.ts; the issuing-page domains a returnUrl must match live here, per account. Its state
+// (links and issuing pages) goes into snapshots through its own methods, after the runtime
+// validated the part.
 import { Table } from '../../core/store.ts';
 import { ApiError, errorCodes } from '../../core/errors.ts';
 import { parseInstant, iso } from '../../core/clock.ts';
-import { validate } from '../../core/schema.ts';
 import { WireCache } from '../../core/wire.ts';
-import type { Runtime } from '../../runtime.ts';
-import type { Fixture } from '../../fixture/schema.ts';
-import { accountErrors } from '../accounts/model.ts';
-import { numberErrors, checkWebhookHeaders } from '../numbers/model.ts';
+import { accountErrors } from '../accounts/errors.ts';
+import { numberErrors } from '../numbers/errors.ts';
+import { checkWebhookHeaders } from '../../peers/webhooks/headers.ts';
 import { messageErrors } from '../messages/errors.ts';
 import { linkErrors } from './errors.ts';
 import { AssignmentSessions } from './session.ts';
+import { EXPIRE_JOB, type AssignmentLinksModelScope } from './ports.ts';
 import {
-  AssignmentLinksStateSchema,
   TTL_MAX,
   type AssignmentLinkWire,
   type AssignmentLinksState,
@@ -27,9 +27,8 @@ import {
 } from './schema.ts';
 
 export const ADDON = 'external_assignment';
-const EXPIRE_JOB = 'assignmentLinks.expire';
 
-/** What links need from accounts and numbers (narrow ports; no other family's tables). */
+/** What links ask of accounts, numbers and the receiver policy, as the model uses it (built from its ports). */
 export interface LinkPorts {
   accountExists(accountId: string): boolean;
   hasAddon(accountId: string): boolean;
@@ -45,20 +44,20 @@ export interface LinkPorts {
   checkReceiverUrl(url: string, field: string): string;
 }
 
-export function runtimePorts(rt: Runtime): LinkPorts {
+function linkPorts({ accounts, numbers, receiverPolicy }: AssignmentLinksModelScope): LinkPorts {
   return {
-    accountExists: (id) => rt.accounts.get(id) !== undefined,
-    hasAddon: (id) => rt.accounts.hasAddon(id, ADDON),
-    subscriptionActive: (id) => rt.accounts.subscriptionActive(id),
-    lineLimit: (id) => rt.accounts.plan(id).lineLimit,
-    linesHeld: (id) => rt.numbers.listFor(id).length,
-    orgName: (id) => rt.accounts.require(id).name,
-    issueNumber: (id, s, linkId) => rt.numbers.issue(id, { webhookUrl: s.webhookUrl, webhookMethod: s.webhookMethod, webhookHeaders: s.webhookHeaders }, linkId).id,
+    accountExists: (id) => accounts.get(id) !== undefined,
+    hasAddon: (id) => accounts.hasAddon(id, ADDON),
+    subscriptionActive: (id) => accounts.subscriptionActive(id),
+    lineLimit: (id) => accounts.plan(id).lineLimit,
+    linesHeld: (id) => numbers.listFor(id).length,
+    orgName: (id) => accounts.require(id).name,
+    issueNumber: (id, s, linkId) => numbers.issue(id, { webhookUrl: s.webhookUrl, webhookMethod: s.webhookMethod, webhookHeaders: s.webhookHeaders }, linkId).id,
     releasedAt: (linkId) => {
-      const held = rt.numbers.assignments.all().find((a) => a.linkId === linkId);
+      const held = numbers.assignments.all().find((a) => a.linkId === linkId);
       return held === undefined ? undefined : held.to;
     },
-    checkReceiverUrl: (url, field) => rt.receiverPolicy.check(url, field),
+    checkReceiverUrl: (url, field) => receiverPolicy.check(url, field),
   };
 }
 
@@ -72,10 +71,10 @@ export class AssignmentLinksModel {
   private readonly wireCache = new WireCache<{ row: LinkRow; releasedAt: string | null }>(({ row, releasedAt }) => toWire(row, releasedAt));
   private readonly rowViews = new WeakMap<LinkRow, { row: LinkRow; releasedAt: string | null }>();
 
-  constructor(private readonly rt: Runtime, ports?: LinkPorts) {
-    this.ports = ports ?? runtimePorts(rt);
+  constructor(private readonly rt: AssignmentLinksModelScope) {
+    this.ports = linkPorts(rt);
     this.sessions = new AssignmentSessions(rt, this);
-    rt.clock.on(EXPIRE_JOB, (p: { linkId: string }) => this.expire(p.linkId));
+    rt.jobs.on(EXPIRE_JOB, (p) => this.expire(p.linkId));
   }
 
   clear(): void {
@@ -83,18 +82,11 @@ export class AssignmentLinksModel {
     this.issuingPages = new Map();
   }
 
-  loadFixture(f: Fixture): void {
-    this.clear();
-    for (const a of f.accounts) if (a.issuingPageDomains) this.setIssuingPage(a.accountId, { domains: a.issuingPageDomains });
-  }
-
   snapshot(): AssignmentLinksState {
     return { links: [...this.links.all()], issuingPages: Object.fromEntries([...this.issuingPages].map(([k, v]) => [k, { ...v, domains: [...v.domains] }])) };
   }
 
-  restore(state: unknown): void {
-    validate(AssignmentLinksStateSchema, state, 'snapshot assignmentLinks', 'assignmentLinks');
-    const s = state as AssignmentLinksState;
+  restore(s: AssignmentLinksState): void {
     this.links = new Table(s.links);
     this.issuingPages = new Map(Object.entries(s.issuingPages).map(([k, v]) => [k, { ...v, domains: [...v.domains] }]));
   }
@@ -167,7 +159,7 @@ export class AssignmentLinksModel {
       kyc: null,
     };
     this.links.insert(row);
-    this.rt.clock.schedule(EXPIRE_JOB, expires, { linkId: token });
+    this.rt.jobs.schedule(EXPIRE_JOB, expires, { linkId: token });
     return row;
   }
 

@@ -2,16 +2,17 @@
 // public API document): create 201 {token,url,expiresAt}, list (status filter, standard paging),
 // get one, revoke 200 {ok:true}.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
-import { accountErrors } from '../accounts/model.ts';
-import { numberErrors } from '../numbers/model.ts';
+import { accountErrors } from '../accounts/errors.ts';
+import { numberErrors } from '../numbers/errors.ts';
 import { messageErrors } from '../messages/errors.ts';
 import { apiOrigin } from '../messages/media.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
 import { linkErrors } from './errors.ts';
+import { operation } from './scope.ts';
 import { AssignmentLink, AssignmentLinkCreated, AssignmentLinkList, CreateLinkBody, LINK_STATUSES, OkResult, type LinkStatus } from './schema.ts';
 
 const TAG = 'Assignment links';
@@ -19,7 +20,7 @@ const account = { accountId: Type.String({ description: 'Account id.' }) };
 const linkParams = { ...account, linkId: Type.String({ description: 'The link id (the token returned on creation).' }) };
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'createAssignmentLink',
     method: 'POST',
     path: '/v1/accounts/{accountId}/assignment-links',
@@ -34,11 +35,11 @@ export const operations = [
     responses: { 201: { description: 'The link.', schema: AssignmentLinkCreated } },
     errors: [errorCodes.FEATURE_DISABLED, accountErrors.ACCOUNT_NOT_FOUND, messageErrors.NO_SUBSCRIPTION, numberErrors.QUOTA_EXCEEDED, receiverErrors.URL_BLOCKED],
     handler: (ctx) => {
-      const row = ctx.rt.assignmentLinks.create(ctx.accountId, ctx.body ?? {}, apiOrigin(ctx.request));
+      const row = ctx.scope.assignmentLinks.create(ctx.accountId, ctx.body ?? {}, apiOrigin(ctx.request));
       return reply.created({ token: row.id, url: row.url, expiresAt: row.expiresAt });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'listAssignmentLinks',
     method: 'GET',
     path: '/v1/accounts/{accountId}/assignment-links',
@@ -52,11 +53,11 @@ export const operations = [
     responses: { 200: { description: 'A page of links.', schema: AssignmentLinkList } },
     handler: (ctx) => {
       const paging = parsePaging(ctx.query as PagingQuery);
-      const page = pageOf(ctx.rt.assignmentLinks.list(ctx.accountId, ctx.query.status as LinkStatus | undefined), paging);
-      return reply.json(200, ctx.rt.assignmentLinks.listJson(page.data, page.meta));
+      const page = pageOf(ctx.scope.assignmentLinks.list(ctx.accountId, ctx.query.status as LinkStatus | undefined), paging);
+      return reply.json(200, ctx.scope.assignmentLinks.listJson(page.data, page.meta));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'getAssignmentLink',
     method: 'GET',
     path: '/v1/accounts/{accountId}/assignment-links/{linkId}',
@@ -68,9 +69,9 @@ export const operations = [
     params: linkParams,
     responses: { 200: { description: 'The link.', schema: AssignmentLink } },
     errors: [linkErrors.LINK_NOT_FOUND],
-    handler: (ctx) => reply.json(200, ctx.rt.assignmentLinks.json(ctx.rt.assignmentLinks.require(ctx.accountId, ctx.params.linkId))),
+    handler: (ctx) => reply.json(200, ctx.scope.assignmentLinks.json(ctx.scope.assignmentLinks.require(ctx.accountId, ctx.params.linkId))),
   }),
-  defineOperation({
+  operation({
     operationId: 'revokeAssignmentLink',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/assignment-links/{linkId}',
@@ -84,7 +85,7 @@ export const operations = [
     responses: { 200: { description: 'Cancelled.', schema: OkResult } },
     errors: [errorCodes.FEATURE_DISABLED, linkErrors.LINK_NOT_FOUND, linkErrors.NOT_PENDING],
     handler: (ctx) => {
-      ctx.rt.assignmentLinks.revoke(ctx.accountId, ctx.params.linkId);
+      ctx.scope.assignmentLinks.revoke(ctx.accountId, ctx.params.linkId);
       return reply.ok({ ok: true });
     },
   }),

@@ -1,9 +1,10 @@
 // HTTP surface of the end user's issuing session, exactly as the public API document shapes it
 // (AssignmentSessions): no API key, the link token in the path, JSON bodies.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
 import { messageErrors } from '../messages/errors.ts';
 import { sessionErrors as E } from './errors.ts';
+import { operation } from './scope.ts';
 import { AssignmentSession, ConsentsBody, EmptyBody, OkResult, SubscriberTypeBody } from './schema.ts';
 
 const TAG = 'Assignment sessions';
@@ -14,7 +15,7 @@ const BASIS = 'Public API document (AssignmentSessions); codes ours, docs/decisi
 const common = [E.SESSION_NOT_FOUND, E.ADDON_INACTIVE, E.SESSION_GONE, E.SESSION_USED, E.STEP_OUT_OF_ORDER];
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'getAssignmentSession',
     method: 'GET',
     path: '/v1/assignment-sessions/{token}',
@@ -27,9 +28,9 @@ export const operations = [
     params: token,
     responses: { 200: { description: 'The session.', schema: AssignmentSession } },
     errors: [E.SESSION_NOT_FOUND, E.ADDON_INACTIVE, E.SESSION_GONE],
-    handler: (ctx) => reply.ok(ctx.rt.assignmentLinks.sessions.get(ctx.params.token)),
+    handler: (ctx) => reply.ok(ctx.scope.assignmentLinks.sessions.get(ctx.params.token)),
   }),
-  defineOperation({
+  operation({
     operationId: 'setAssignmentSessionSubscriberType',
     method: 'POST',
     path: '/v1/assignment-sessions/{token}/subscriber-type',
@@ -45,11 +46,11 @@ export const operations = [
     responses: { 200: { description: 'Saved.', schema: OkResult } },
     errors: [...common, E.INVALID_SUBSCRIBER_TYPE],
     handler: (ctx) => {
-      ctx.rt.assignmentLinks.sessions.setSubscriberType(ctx.params.token, ctx.body.subscriberType);
+      ctx.scope.assignmentLinks.sessions.setSubscriberType(ctx.params.token, ctx.body.subscriberType);
       return reply.ok({ ok: true });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'recordAssignmentSessionConsents',
     method: 'POST',
     path: '/v1/assignment-sessions/{token}/consents',
@@ -65,11 +66,11 @@ export const operations = [
     responses: { 200: { description: 'Recorded.', schema: OkResult } },
     errors: [...common, E.CONSENT_REQUIRED],
     handler: (ctx) => {
-      ctx.rt.assignmentLinks.sessions.recordConsents(ctx.params.token, ctx.body.items);
+      ctx.scope.assignmentLinks.sessions.recordConsents(ctx.params.token, ctx.body.items);
       return reply.ok({ ok: true });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'startAssignmentSessionIdentityVerification',
     method: 'POST',
     path: '/v1/assignment-sessions/{token}/identity-verifications',
@@ -83,9 +84,9 @@ export const operations = [
     body: EmptyBody,
     responses: { 201: { description: 'The verification bound to the link.', schema: Type.Object({ identityVerificationId: Type.String() }, { additionalProperties: false }) } },
     errors: [...common, E.CONSENT_REQUIRED, E.VERIFICATION_RATE_LIMITED],
-    handler: (ctx) => reply.created({ identityVerificationId: ctx.rt.assignmentLinks.sessions.startVerification(ctx.params.token) }),
+    handler: (ctx) => reply.created({ identityVerificationId: ctx.scope.assignmentLinks.sessions.startVerification(ctx.params.token) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'resumeAssignmentSessionIdentityVerification',
     method: 'POST',
     path: '/v1/assignment-sessions/{token}/identity-verifications/resume',
@@ -99,9 +100,9 @@ export const operations = [
     body: EmptyBody,
     responses: { 200: { description: 'The stored result.', schema: Type.Object({ kycSnapshotId: Type.String() }, { additionalProperties: false }) } },
     errors: [...common, E.IDENTITY_NOT_VERIFIED, E.IDENTITY_NAME_MISMATCH, E.IDENTITY_AGE_RESTRICTED, E.IDENTITY_PROVIDER_ERROR],
-    handler: (ctx) => reply.ok({ kycSnapshotId: ctx.rt.assignmentLinks.sessions.resumeVerification(ctx.params.token) }),
+    handler: (ctx) => reply.ok({ kycSnapshotId: ctx.scope.assignmentLinks.sessions.resumeVerification(ctx.params.token) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'finalizeAssignmentSession',
     method: 'POST',
     path: '/v1/assignment-sessions/{token}/finalize',
@@ -115,6 +116,6 @@ export const operations = [
     body: EmptyBody,
     responses: { 201: { description: 'Issued.', schema: Type.Object({ assignedNumber: Type.String() }, { additionalProperties: false }) } },
     errors: [...common, E.CONSENT_REQUIRED, E.NUMBER_STOCK_EXHAUSTED, E.LINE_LIMIT_REACHED, messageErrors.NO_SUBSCRIPTION],
-    handler: (ctx) => reply.created({ assignedNumber: ctx.rt.assignmentLinks.sessions.finalize(ctx.params.token) }),
+    handler: (ctx) => reply.created({ assignedNumber: ctx.scope.assignmentLinks.sessions.finalize(ctx.params.token) }),
   }),
 ];

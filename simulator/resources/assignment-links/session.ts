@@ -5,10 +5,10 @@
 // assignment.completed. Every refusal leaves the session as it was.
 import { iso } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
-import type { Runtime } from '../../runtime.ts';
-import { numberErrors } from '../numbers/model.ts';
+import { numberErrors } from '../numbers/errors.ts';
 import { messageErrors } from '../messages/errors.ts';
 import type { AssignmentLinksModel } from './model.ts';
+import type { AssignmentLinksModelScope } from './ports.ts';
 import { sessionErrors as E } from './errors.ts';
 import { ASSIGNMENT_IDS, SUBSCRIBER_TYPES, type AssignmentSessionWire, type LinkRow, type SessionStep } from './schema.ts';
 import { ApiError } from '../../core/errors.ts';
@@ -21,7 +21,7 @@ export const MAX_VERIFICATIONS = 5;
 
 export class AssignmentSessions {
   constructor(
-    private readonly rt: Runtime,
+    private readonly rt: AssignmentLinksModelScope,
     private readonly links: AssignmentLinksModel,
   ) {}
 
@@ -110,8 +110,7 @@ export class AssignmentSessions {
     }
     const done = this.links.consume(row, number);
     const at = this.rt.clock.now();
-    this.rt.events.emit({
-      type: 'assignment.completed',
+    this.rt.events.emit('assignment.completed', {
       accountId: done.accountId,
       resourceId: done.id,
       at,

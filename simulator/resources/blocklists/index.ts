@@ -1,13 +1,28 @@
-// The block-list family: blocked callers (inbound) and blocked recipients (opt-outs).
-import type { Family } from '../family.ts';
+// The block-list family: blocked callers (inbound) and blocked recipients (opt-outs). Behind its
+// door: it needs only an account check (ports.ts), offers its model (calls and texts ask it who
+// is blocked), and hands the runtime its two tables as its snapshot part.
+import { defineFamily } from '../family.ts';
+import { tablesPart } from '../../core/table-state.ts';
 import { BlockListsModel } from './model.ts';
 import { operations } from './routes.ts';
-import { BLOCKLIST_IDS } from './schema.ts';
-import { operations as control } from '../../control/blocklists.ts';
+import { operations as control } from './control.ts';
+import { blockListsFixture } from './fixture.ts';
+import { needs } from './ports.ts';
+import { BLOCKLIST_IDS, BlockListsStateSchema } from './schema.ts';
 
-export const blockLists: Family<'blockLists', BlockListsModel> = {
+export const blockLists = defineFamily({
   key: 'blockLists',
-  create: (rt) => new BlockListsModel(rt),
+  needs,
+  create: (scope) => new BlockListsModel(scope),
+  state: tablesPart(
+    BlockListsStateSchema,
+    (m: BlockListsModel) => ({ callers: m.callers.rows, recipients: m.recipients.rows }),
+    (m) => {
+      m.callers.reindex();
+      m.recipients.reindex();
+    },
+  ),
+  fixture: blockListsFixture,
   operations,
   control,
   tags: {
@@ -16,4 +31,4 @@ export const blockLists: Family<'blockLists', BlockListsModel> = {
   },
   idFormats: BLOCKLIST_IDS,
   capabilities: ['blocklist-intake'],
-};
+});

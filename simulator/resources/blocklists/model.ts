@@ -1,19 +1,19 @@
 // Block lists (spec "Blocked caller", "Blocked recipient", "States and transitions"): one
 // active entry per number (and channel); release keeps the row as history with active=false
-// and the unblocked* fields; re-registering an active pair returns the existing entry.
+// and the unblocked* fields; re-registering an active pair returns the existing entry. The
+// runtime snapshots and restores the two tables (the descriptor's state part) and the fixture
+// part seeds them (fixture.ts); the model rebuilds its index of active entries after either.
 import { Table } from '../../core/store.ts';
 import { defineError } from '../../core/errors.ts';
 import { newId, type IdFormat } from '../../core/ids.ts';
-import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { normalizeRecipient, normalizeRecipientFilter, type Channel } from './recipient.ts';
 import { WireCache } from '../../core/wire.ts';
-import type { Kernel } from '../../core/ports.ts';
-import type { Fixture } from '../../fixture/schema.ts';
-import { BlockListsStateSchema, type BlockListsState, type BlockRow, type PhoneChannel, BLOCKLIST_IDS } from './schema.ts';
+import type { KernelParts } from '../../core/scope.ts';
+import { type BlockRow, type PhoneChannel, BLOCKLIST_IDS } from './schema.ts';
 
-/** What the model uses beyond its own tables; the descriptor passes the runtime. */
-export type BlockListsPorts = Pick<Kernel, 'clock' | 'random'>;
+/** What the model uses of its scope: the clock and the seeded random. */
+export type BlockListsPorts = Pick<KernelParts, 'clock' | 'random'>;
 
 export const blockErrors = {
   BLOCKED_CALLER_NOT_FOUND: defineError({
@@ -56,7 +56,7 @@ function noteValue(note: string | null | undefined): string | null {
 
 /** One block list; the model holds two (callers, recipients) that differ only in channel. */
 export class BlockList {
-  private table = new Table<BlockRow>(); // maps an entry id to the entry (active or released)
+  readonly rows = new Table<BlockRow>(); // maps an entry id to the entry (active or released)
   private activeIndex = new Map<string, string>(); // maps account|channel|number to the active entry's id (derived)
   readonly wire: WireCache<BlockRow>;
 
@@ -69,14 +69,16 @@ export class BlockList {
     this.wire = new WireCache(toWire);
   }
 
-  get rows(): Table<BlockRow> {
-    return this.table;
+  /** Rebuilds the index of active entries from the rows (after a restore or a reset). */
+  reindex(): void {
+    this.activeIndex = new Map();
+    for (const r of this.rows.all()) if (r.active) this.activeIndex.set(activeKey(r.accountId, r.channel, r.number), r.id);
   }
 
-  set rows(table: Table<BlockRow>) {
-    this.table = table;
-    this.activeIndex = new Map();
-    for (const r of table.all()) if (r.active) this.activeIndex.set(activeKey(r.accountId, r.channel, r.number), r.id);
+  /** A seed entry of the fixture, dated `createdAt` when it gives one. */
+  seed(accountId: string, input: BlockInput, createdAt: string | undefined): void {
+    const { row } = this.create(accountId, input);
+    if (createdAt) this.rows.replace({ ...row, createdAt, updatedAt: createdAt });
   }
 
   /** Entries of the account, newest first, filtered as the list operations say. */
@@ -89,7 +91,7 @@ export class BlockList {
           ? normalizeRecipientFilter(filter.number, filter.channel, filter.field ?? 'number')
           : normalizePhone(filter.number, 'number');
     const { channel, status } = filter;
-    return this.table.newestFirstCached(
+    return this.rows.newestFirstCached(
       `${accountId}|${number ?? ''}|${channel ?? ''}|${status}`,
       (r) =>
         r.accountId === accountId &&
@@ -107,7 +109,7 @@ export class BlockList {
 
   findActive(accountId: string, number: string, channel: string | null = null): BlockRow | undefined {
     const id = this.activeIndex.get(activeKey(accountId, channel, number));
-    return id === undefined ? undefined : this.table.get(id);
+    return id === undefined ? undefined : this.rows.get(id);
   }
 
   /** Registers a block; an active entry for the same number (and channel) is returned as is. */
@@ -134,7 +136,7 @@ export class BlockList {
       unblockedBy: null,
       unblockedNote: null,
     };
-    this.table.insert(row);
+    this.rows.insert(row);
     this.activeIndex.set(activeKey(accountId, channel, number), row.id);
     return { row, created: true };
   }
@@ -144,7 +146,7 @@ export class BlockList {
     const row = this.get(accountId, id);
     if (note === undefined) return row;
     const next = { ...row, note: noteValue(note), updatedAt: this.rt.clock.nowIso() };
-    return this.table.replace(next);
+    return this.rows.replace(next);
   }
 
   /** Release keeps the row as history; releasing again changes nothing and succeeds. */
@@ -153,7 +155,7 @@ export class BlockList {
     if (!row.active) return row;
     const now = this.rt.clock.nowIso();
     this.activeIndex.delete(activeKey(accountId, row.channel, row.number));
-    return this.table.replace({
+    return this.rows.replace({
       ...row,
       active: false,
       updatedAt: now,
@@ -203,35 +205,6 @@ export class BlockListsModel {
   constructor(rt: BlockListsPorts) {
     this.callers = new BlockList(rt, BLOCKLIST_IDS.blockedCaller, blockErrors.BLOCKED_CALLER_NOT_FOUND, callerWire);
     this.recipients = new BlockList(rt, BLOCKLIST_IDS.blockedRecipient, blockErrors.BLOCKED_RECIPIENT_NOT_FOUND, recipientWire);
-  }
-
-  loadFixture(f: Fixture): void {
-    this.callers.rows = new Table();
-    this.recipients.rows = new Table();
-    // Entries are inserted oldest first so that list order ("newest first") follows createdAt.
-    const byTime = <T extends { createdAt?: string }>(list: T[] = []) =>
-      [...list].sort((x, y) => (x.createdAt ?? f.clock.start).localeCompare(y.createdAt ?? f.clock.start));
-    for (const a of f.accounts) {
-      for (const b of byTime(a.blockedCallers)) {
-        const { row } = this.callers.create(a.accountId, { number: b.number, note: b.note ?? null, source: b.source ?? 'console' });
-        if (b.createdAt) this.callers.rows.replace({ ...row, createdAt: b.createdAt, updatedAt: b.createdAt });
-      }
-      for (const b of byTime(a.blockedRecipients)) {
-        const { row } = this.recipients.create(a.accountId, { number: b.number, channel: b.channel, note: b.note ?? null, source: b.source ?? 'console', sourceRef: b.sourceRef ?? null });
-        if (b.createdAt) this.recipients.rows.replace({ ...row, createdAt: b.createdAt, updatedAt: b.createdAt });
-      }
-    }
-  }
-
-  snapshot(): BlockListsState {
-    return { callers: [...this.callers.rows.all()], recipients: [...this.recipients.rows.all()] };
-  }
-
-  restore(state: unknown): void {
-    validate(BlockListsStateSchema, state, 'snapshot blockLists', 'blockLists');
-    const s = state as BlockListsState;
-    this.callers.rows = new Table(s.callers);
-    this.recipients.rows = new Table(s.recipients);
   }
 
   /** Whether sending to `number` on `channel` is refused (the outbound check other slices call). */

@@ -2,13 +2,14 @@
 // operationId, wire names, 201 new / 200 existing, DELETE answers 200 with the entry); caller
 // operations are shaped the same way (docs/decisions.md, "Blocked callers").
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply, type Ctx, type Reply } from '../../core/operation.ts';
+import { reply, type Reply, type ScopedCtx } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import type { BlockList, StatusFilter } from './model.ts';
 import { blockErrors } from './model.ts';
 import type { BlockRow } from './schema.ts';
+import { operation, type BlockListsScope } from './scope.ts';
 import { normalizeRecipient, normalizeRecipientFilter, recipientFromAliases } from './recipient.ts';
 import {
   BlockedCaller,
@@ -32,7 +33,7 @@ const listQuery = {
   ...standardPagingParams,
 };
 
-function listReply(list: BlockList, ctx: Ctx, filter: { number?: string; field?: string; channel?: string; status?: StatusFilter }): Reply {
+function listReply(list: BlockList, ctx: ScopedCtx<BlockListsScope>, filter: { number?: string; field?: string; channel?: string; status?: StatusFilter }): Reply {
   const paging = parsePaging(ctx.query as PagingQuery);
   const rows = list.list(ctx.accountId, { ...filter, status: filter.status ?? 'active' });
   const page = pageOf(rows, paging);
@@ -48,7 +49,7 @@ const TAG_RECIPIENTS = 'Blocked recipients';
 
 export const operations = [
   // --- blocked callers ---
-  defineOperation({
+  operation({
     operationId: 'listBlockedCallers',
     method: 'GET',
     path: '/v1/accounts/{accountId}/blocked-callers',
@@ -61,9 +62,9 @@ export const operations = [
     query: listQuery,
     responses: { 200: { description: 'A page of blocked callers.', schema: BlockedCallerList } },
     errors: phoneErrors,
-    handler: (ctx) => listReply(ctx.rt.blockLists.callers, ctx, { number: ctx.query.number, status: ctx.query.status }),
+    handler: (ctx) => listReply(ctx.scope.blockLists.callers, ctx, { number: ctx.query.number, status: ctx.query.status }),
   }),
-  defineOperation({
+  operation({
     operationId: 'getBlockedCaller',
     method: 'GET',
     path: '/v1/accounts/{accountId}/blocked-callers/{blockedCallerId}',
@@ -76,11 +77,11 @@ export const operations = [
     responses: { 200: { description: 'The entry.', schema: BlockedCaller } },
     errors: [blockErrors.BLOCKED_CALLER_NOT_FOUND],
     handler: (ctx) => {
-      const list = ctx.rt.blockLists.callers;
+      const list = ctx.scope.blockLists.callers;
       return rowReply(list, 200, list.get(ctx.accountId, ctx.params.blockedCallerId));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'createBlockedCaller',
     method: 'POST',
     path: '/v1/accounts/{accountId}/blocked-callers',
@@ -99,12 +100,12 @@ export const operations = [
     },
     errors: phoneErrors,
     handler: (ctx) => {
-      const list = ctx.rt.blockLists.callers;
+      const list = ctx.scope.blockLists.callers;
       const { row, created } = list.create(ctx.accountId, { number: ctx.body.number, note: ctx.body.note, source: 'api', createdBy: null });
       return rowReply(list, created ? 201 : 200, row);
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'releaseBlockedCaller',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/blocked-callers/{blockedCallerId}',
@@ -119,13 +120,13 @@ export const operations = [
     responses: { 200: { description: 'The released entry.', schema: BlockedCaller } },
     errors: [blockErrors.BLOCKED_CALLER_NOT_FOUND],
     handler: (ctx) => {
-      const list = ctx.rt.blockLists.callers;
+      const list = ctx.scope.blockLists.callers;
       return rowReply(list, 200, list.release(ctx.accountId, ctx.params.blockedCallerId, { note: ctx.body?.note, source: 'api', by: null }));
     },
   }),
 
   // --- blocked recipients (opt-outs) ---
-  defineOperation({
+  operation({
     operationId: 'listBlockedRecipients',
     method: 'GET',
     path: '/v1/accounts/{accountId}/blocked-recipients',
@@ -146,10 +147,10 @@ export const operations = [
     handler: (ctx) => {
       const { number, recipient, channel, status } = ctx.query;
       const given = number === undefined && recipient === undefined ? undefined : recipientFromAliases({ number, recipient }, (v, f) => normalizeRecipientFilter(v, channel, f));
-      return listReply(ctx.rt.blockLists.recipients, ctx, { number: given, field: number === undefined ? 'recipient' : 'number', channel, status });
+      return listReply(ctx.scope.blockLists.recipients, ctx, { number: given, field: number === undefined ? 'recipient' : 'number', channel, status });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'getBlockedRecipient',
     method: 'GET',
     path: '/v1/accounts/{accountId}/blocked-recipients/{blockId}',
@@ -162,11 +163,11 @@ export const operations = [
     responses: { 200: { description: 'The entry.', schema: BlockedRecipient } },
     errors: [blockErrors.BLOCKED_RECIPIENT_NOT_FOUND],
     handler: (ctx) => {
-      const list = ctx.rt.blockLists.recipients;
+      const list = ctx.scope.blockLists.recipients;
       return rowReply(list, 200, list.get(ctx.accountId, ctx.params.blockId));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'createBlockedRecipient',
     method: 'POST',
     path: '/v1/accounts/{accountId}/blocked-recipients',
@@ -184,7 +185,7 @@ export const operations = [
     },
     errors: phoneErrors,
     handler: (ctx) => {
-      const list = ctx.rt.blockLists.recipients;
+      const list = ctx.scope.blockLists.recipients;
       const b = ctx.body;
       const number = recipientFromAliases(b, (v, field) => normalizeRecipient(v, b.channel, field));
       const { row, created } = list.create(ctx.accountId, {
@@ -199,7 +200,7 @@ export const operations = [
       return rowReply(list, created ? 201 : 200, row);
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'updateBlockedRecipient',
     method: 'PATCH',
     path: '/v1/accounts/{accountId}/blocked-recipients/{blockId}',
@@ -214,11 +215,11 @@ export const operations = [
     responses: { 200: { description: 'The entry.', schema: BlockedRecipient } },
     errors: [blockErrors.BLOCKED_RECIPIENT_NOT_FOUND, errorCodes.IMMUTABLE_FIELD],
     handler: (ctx) => {
-      const list = ctx.rt.blockLists.recipients;
+      const list = ctx.scope.blockLists.recipients;
       return rowReply(list, 200, list.updateNote(ctx.accountId, ctx.params.blockId, ctx.body?.note));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'releaseBlockedRecipient',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/blocked-recipients/{blockId}',
@@ -232,7 +233,7 @@ export const operations = [
     responses: { 200: { description: 'The released entry.', schema: BlockedRecipient } },
     errors: [blockErrors.BLOCKED_RECIPIENT_NOT_FOUND],
     handler: (ctx) => {
-      const list = ctx.rt.blockLists.recipients;
+      const list = ctx.scope.blockLists.recipients;
       return rowReply(list, 200, list.release(ctx.accountId, ctx.params.blockId, { note: ctx.body?.note, source: 'api', by: null }));
     },
   }),

@@ -8,25 +8,19 @@
 // cancel and expiry (once each): queues are heaps per round, counts are kept as tasks change.
 import { ApiError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
-import type { Kernel } from '../../core/ports.ts';
-import type { OutboundPorts } from '../../rules/outbound.ts';
 import type { CallRow, CreateCallInput } from '../calls/schema.ts';
-import type { CallsModel } from '../calls/model.ts';
 import { render } from '../calls/interpreter.ts';
-import type { MessagesModel } from '../messages/model.ts';
 import type { Live } from './live.ts';
 import { legalOpen, nextLegalStart, type CallingTime } from './windows.ts';
+import { TICK_JOB, type CallBatchesModelScope } from './ports.ts';
 import { CALL_BATCH_IDS, ENDED_BATCH, type BatchAction, type BatchStatus, type TaskRow } from './schema.ts';
 
-export const TICK_JOB = 'callBatches.tick';
 const MINUTE = 60_000;
 /** A text not sent within this long of its failure is skipped (reference MessagePolicy). */
 const TEXT_STALE_MS = 24 * 3_600_000;
 
-export interface DialerPorts extends Pick<Kernel, 'clock' | 'random' | 'events'>, OutboundPorts {
-  calls: Pick<CallsModel, 'create' | 'endedListeners'>;
-  messages: Pick<MessagesModel, 'send'>;
-}
+/** What the dialer uses of the family's scope (ports.ts). */
+export type DialerPorts = Pick<CallBatchesModelScope, 'clock' | 'random' | 'events' | 'jobs' | 'calls' | 'messages' | 'blockLists'>;
 
 interface TaskRef {
   batchId: string;
@@ -46,11 +40,10 @@ export class Dialer {
     private readonly time: CallingTime,
     private readonly live: (batchId: string) => Live | undefined,
   ) {
-    rt.clock.on(TICK_JOB, (p: { batchId: string }) => this.tick(p.batchId));
-    rt.calls.endedListeners.push((row) => this.callEnded(row));
-    rt.events.subscribe((e) => {
-      if (e.type === 'message.sent' || e.type === 'message.failed') this.textReported(e.resourceId, e.type === 'message.sent' ? 'sent' : 'failed');
-    });
+    rt.jobs.on(TICK_JOB, (p) => this.tick(p.batchId));
+    rt.events.on('call.ended', (e) => this.callEnded(e.payload));
+    rt.events.on('message.sent', (e) => this.textReported(e.resourceId, 'sent'));
+    rt.events.on('message.failed', (e) => this.textReported(e.resourceId, 'failed'));
   }
 
   reset(): void {
@@ -123,7 +116,7 @@ export class Dialer {
     const when = Math.max(at, now);
     if (live.tick !== undefined && live.tick >= now && live.tick <= when) return;
     live.tick = when;
-    this.rt.clock.schedule(TICK_JOB, when, { batchId: live.batch.id });
+    this.rt.jobs.schedule(TICK_JOB, when, { batchId: live.batch.id });
   }
 
   /** When a pending task is expected to be dialed: its policy time moved into its round's window and the legal hours. */
@@ -200,7 +193,11 @@ export class Dialer {
       input.Variables = t.vars;
     }
     if (b.url !== null) input.Url = b.url;
-    if (b.agentId !== null) input.AgentId = b.agentId;
+    if (b.agentId !== null) {
+      // A recipient's Variables reach the agent as its CallContext variables ({{var.name}}); no per-call instruction.
+      input.AgentId = b.agentId;
+      if (Object.keys(t.vars).length > 0) input.CallContext = { Instruction: '', Variables: t.vars };
+    }
     if (b.machineDetection !== null) input.MachineDetection = b.machineDetection;
     let call: CallRow;
     try {

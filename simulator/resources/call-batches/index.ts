@@ -1,14 +1,21 @@
 // The call-batches family: campaigns that call a list of recipients in rounds, through the calls
-// model (which hears the carrier and runs the flow), within windows, the legal calling hours, a
-// concurrency limit and a pace, and text those not reached through the messages slice.
-import type { Family } from '../family.ts';
+// family (which hears the carrier and runs the flow), within windows, the legal calling hours, a
+// concurrency limit and a pace, and text those not reached through the messages family. Behind
+// its door: its ports, the events it follows and its tick job are declared in ports.ts; the
+// runtime validates its snapshot part, and the model rebuilds its dialer's queues from it.
+import { ownPart } from '../../core/table-state.ts';
+import { defineFamily } from '../family.ts';
 import { CallBatchesModel } from './model.ts';
 import { operations } from './routes.ts';
-import { CALL_BATCH_IDS } from './schema.ts';
+import { jobs, needs } from './ports.ts';
+import { CALL_BATCH_IDS, CallBatchesStateSchema, type CallBatchesState } from './schema.ts';
 
-export const callBatches: Family<'callBatches', CallBatchesModel> = {
+export const callBatches = defineFamily({
   key: 'callBatches',
-  create: (rt) => new CallBatchesModel(rt), // rt satisfies CallBatchesPorts: clock, random, events, calls, callFlows, messages, outbound ports
+  needs,
+  jobs,
+  create: (scope) => new CallBatchesModel(scope),
+  state: ownPart<CallBatchesState, CallBatchesModel>(CallBatchesStateSchema),
   operations,
   tags: {
     'Call batches':
@@ -16,4 +23,4 @@ export const callBatches: Family<'callBatches', CallBatchesModel> = {
   },
   idFormats: CALL_BATCH_IDS,
   capabilities: ['call-batches'],
-};
+});

@@ -7,22 +7,18 @@ import { ApiError, defineError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { iso, parseInstant } from '../../core/clock.ts';
 import { normalizePhone } from '../../core/phone.ts';
-import { validate } from '../../core/schema.ts';
-import type { Kernel } from '../../core/ports.ts';
-import { OutboundRules, type OutboundPorts } from '../../rules/outbound.ts';
-import { callErrors, startVariables, type CallsModel } from '../calls/model.ts';
+import { OutboundRules } from '../../rules/outbound.ts';
+import { callErrors } from '../calls/errors.ts';
+import { startVariables } from '../calls/variables.ts';
 import { variableNames } from '../calls/interpreter.ts';
-import type { ReceiverPolicy } from '../../peers/webhooks/receiver-policy.ts';
-import type { FlowGraph } from '../calls/flow-graph.ts';
-import type { MessagesModel } from '../messages/model.ts';
 import { SMS_MAX_BYTES, eucKrBytes } from '../messages/content.ts';
 import { CallingTime, ZoneOffsets, clockText, knownTimeZone, parseClock } from './windows.ts';
 import { Live } from './live.ts';
 import { Dialer } from './dialer.ts';
+import type { CallBatchesModelScope } from './ports.ts';
 import {
   BATCH_ACTIONS,
   CALL_BATCH_IDS,
-  CallBatchesStateSchema,
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_PACING_PER_MINUTE,
   DEFAULT_TIMEZONE,
@@ -80,15 +76,6 @@ const MAX_AFTER_MINUTES = 1440;
 /** A window must meet the legal hours within this long from creation, or it never will. */
 const WINDOW_PROBE_MS = 8 * 86_400_000;
 
-/** What the model uses: the kernel's clock, random and events, the calls and messages slices, the shared outbound checks. */
-export interface CallBatchesPorts extends Pick<Kernel, 'clock' | 'random' | 'events'>, OutboundPorts {
-  calls: Pick<CallsModel, 'create' | 'endedListeners'>;
-  callFlows: { find(accountId: string, flowId: string): { graph: FlowGraph | null } | undefined };
-  messages: Pick<MessagesModel, 'send' | 'list' | 'quotaView'>;
-  /** Checks the VoiceML `Url` at creation as createCall does (http(s), no credentials; strict egress). */
-  receiverPolicy: Pick<ReceiverPolicy, 'check'>;
-}
-
 export interface TaskPage {
   rows: readonly TaskRow[];
   total: number;
@@ -101,7 +88,7 @@ export class CallBatchesModel {
   readonly time = new CallingTime(new ZoneOffsets());
   private readonly dialer: Dialer;
 
-  constructor(private readonly rt: CallBatchesPorts) {
+  constructor(private readonly rt: CallBatchesModelScope) {
     this.outbound = new OutboundRules(rt);
     this.dialer = new Dialer(rt, this.time, (id) => this.lives.get(id));
   }
@@ -115,11 +102,11 @@ export class CallBatchesModel {
     return { batches: [...this.lives.values()].map((l) => ({ batch: l.row(), tasks: [...l.tasks] })) };
   }
 
-  restore(state: unknown): void {
-    validate(CallBatchesStateSchema, state, 'snapshot callBatches', 'callBatches');
+  /** A state the runtime validated against CallBatchesStateSchema; the dialer's queues are rebuilt from it. */
+  restore(state: CallBatchesState): void {
     this.lives = new Map();
     this.dialer.reset();
-    for (const b of (state as CallBatchesState).batches) {
+    for (const b of state.batches) {
       const live = new Live(b.batch, b.tasks);
       this.lives.set(b.batch.id, live);
       this.dialer.adopt(live);
@@ -206,6 +193,11 @@ export class CallBatchesModel {
     return [...this.lives.values()].filter((l) => l.batch.accountId === accountId).reverse();
   }
 
+  /** Batches of the account that are not over and call with this agent (an agent in use is not deleted). */
+  usingAgent(accountId: string, agentId: string): string[] {
+    return [...this.lives.values()].filter((l) => l.batch.accountId === accountId && l.batch.agentId === agentId && !ENDED_BATCH.includes(l.batch.status)).map((l) => l.batch.id);
+  }
+
   /** A page of a batch's tasks (from `get`) in batch order (page counted from 1), optionally of one status. */
   tasks(live: Live, status: TaskStatus | undefined, page: number, pageSize: number): TaskPage {
     const start = (page - 1) * pageSize;
@@ -257,9 +249,8 @@ export class CallBatchesModel {
       if (!flow) throw callErrors.CALL_FLOW_NOT_FOUND(`no call flow ${input.CallFlowId} in this account`);
       if (!flow.graph) throw callErrors.CALL_FLOW_UNREADABLE(`call flow ${input.CallFlowId} has a graph the current schema cannot read; replace it with a full PUT`);
     }
-    if (input.AgentId !== undefined) {
-      throw callErrors.AGENT_NOT_FOUND(`no agent ${input.AgentId} in this account (managed agents are not simulated yet; use CallFlowId)`, { errors: [{ path: 'AgentId', message: 'no such agent' }] });
-    }
+    // An agent the account does not have: createCall's 404 agent_not_found.
+    if (input.AgentId !== undefined) this.rt.calls.checkAgent(accountId, input.AgentId);
     if (input.Url !== undefined) this.rt.receiverPolicy.check(input.Url, 'Url');
   }
 

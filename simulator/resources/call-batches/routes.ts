@@ -4,16 +4,16 @@
 // default, at most 500), addCallBatchTasks (200 {added}), controlCallBatch (200 batch).
 // Bodies carrying Tasks may be up to 10 MB; other operations keep the general limit.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { parsePaging, type PagingQuery, type PagingRules } from '../../core/paging.ts';
 import { outboundErrors } from '../../rules/outbound.ts';
-import { callErrors } from '../calls/model.ts';
+import { callErrors } from '../calls/errors.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
-import type { Runtime } from '../../runtime.ts';
-import { batchErrors } from './model.ts';
+import { batchErrors, type CallBatchesModel } from './model.ts';
+import { operation } from './scope.ts';
 import type { Live } from './live.ts';
 import { clockText } from './windows.ts';
 import {
@@ -71,8 +71,8 @@ export function batchWire(live: Live) {
   };
 }
 
-function taskWire(rt: Runtime, live: Live, t: TaskRow) {
-  const expected = rt.callBatches.expectedDialAt(live, t);
+function taskWire(batches: CallBatchesModel, live: Live, t: TaskRow) {
+  const expected = batches.expectedDialAt(live, t);
   return {
     taskId: t.id,
     to: t.to,
@@ -94,7 +94,7 @@ function taskWire(rt: Runtime, live: Live, t: TaskRow) {
 }
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'createCallBatch',
     method: 'POST',
     path: '/v1/accounts/{accountId}/call-batches',
@@ -131,11 +131,11 @@ export const operations = [
       receiverErrors.URL_BLOCKED,
     ],
     handler: (ctx) => {
-      const { live, warnings } = ctx.rt.callBatches.create(ctx.accountId, ctx.body);
+      const { live, warnings } = ctx.scope.callBatches.create(ctx.accountId, ctx.body);
       return reply.ok({ ...batchWire(live), warnings });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'listCallBatches',
     method: 'GET',
     path: '/v1/accounts/{accountId}/call-batches',
@@ -146,9 +146,9 @@ export const operations = [
     auth: 'account',
     params: account,
     responses: { 200: { description: 'The batches.', schema: CallBatchList } },
-    handler: (ctx) => reply.ok({ callBatches: ctx.rt.callBatches.list(ctx.accountId).map(batchWire) }),
+    handler: (ctx) => reply.ok({ callBatches: ctx.scope.callBatches.list(ctx.accountId).map(batchWire) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'getCallBatch',
     method: 'GET',
     path: '/v1/accounts/{accountId}/call-batches/{batchId}',
@@ -160,9 +160,9 @@ export const operations = [
     params: batchParams,
     responses: { 200: { description: 'The batch.', schema: CallBatch } },
     errors: [batchErrors.NOT_FOUND],
-    handler: (ctx) => reply.ok(batchWire(ctx.rt.callBatches.get(ctx.accountId, ctx.params.batchId))),
+    handler: (ctx) => reply.ok(batchWire(ctx.scope.callBatches.get(ctx.accountId, ctx.params.batchId))),
   }),
-  defineOperation({
+  operation({
     operationId: 'listCallBatchTasks',
     method: 'GET',
     path: '/v1/accounts/{accountId}/call-batches/{batchId}/tasks',
@@ -184,13 +184,13 @@ export const operations = [
     errors: [batchErrors.NOT_FOUND],
     handler: (ctx) => {
       const paging = parsePaging(ctx.query as PagingQuery, TASK_PAGING);
-      const m = ctx.rt.callBatches;
+      const m = ctx.scope.callBatches;
       const live = m.get(ctx.accountId, ctx.params.batchId);
       const page = m.tasks(live, ctx.query.status, paging.page, paging.pageSize);
-      return reply.ok({ tasks: page.rows.map((t) => taskWire(ctx.rt, live, t)), meta: { page: paging.page, pageSize: paging.pageSize, total: page.total } });
+      return reply.ok({ tasks: page.rows.map((t) => taskWire(ctx.scope.callBatches, live, t)), meta: { page: paging.page, pageSize: paging.pageSize, total: page.total } });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'addCallBatchTasks',
     method: 'POST',
     path: '/v1/accounts/{accountId}/call-batches/{batchId}/tasks',
@@ -205,9 +205,9 @@ export const operations = [
     maxBodyBytes: TASKS_BODY_LIMIT_BYTES,
     responses: { 200: { description: 'How many were added.', schema: AddedTasks } },
     errors: [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY, batchErrors.NOT_FOUND, batchErrors.ENDED, batchErrors.MESSAGE_VARIABLE_MISSING],
-    handler: (ctx) => reply.ok({ added: ctx.rt.callBatches.addTasks(ctx.accountId, ctx.params.batchId, ctx.body.Tasks) }),
+    handler: (ctx) => reply.ok({ added: ctx.scope.callBatches.addTasks(ctx.accountId, ctx.params.batchId, ctx.body.Tasks) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'controlCallBatch',
     method: 'POST',
     path: '/v1/accounts/{accountId}/call-batches/{batchId}/actions',
@@ -222,6 +222,6 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The batch after the action.', schema: CallBatch } },
     errors: [batchErrors.NOT_FOUND, batchErrors.INVALID_ACTION, batchErrors.ENDED, batchErrors.ACTION_NOT_ALLOWED],
-    handler: (ctx) => reply.ok(batchWire(ctx.rt.callBatches.control(ctx.accountId, ctx.params.batchId, ctx.body.Action))),
+    handler: (ctx) => reply.ok(batchWire(ctx.scope.callBatches.control(ctx.accountId, ctx.params.batchId, ctx.body.Action))),
   }),
 ];

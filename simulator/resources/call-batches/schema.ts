@@ -75,7 +75,7 @@ export const CreateCallBatchBody = Type.Object(
     Name: Type.String({ minLength: 1, maxLength: 200 }),
     From: Type.String({ maxLength: 40, description: 'A number the account owns.' }),
     CallFlowId: Type.Optional(Type.String({ maxLength: 200, description: 'Exactly one of CallFlowId, AgentId, Url.' })),
-    AgentId: Type.Optional(Type.String({ maxLength: 200, description: 'Managed agents are not simulated: 404 agent_not_found.' })),
+    AgentId: Type.Optional(Type.String({ maxLength: 200, description: 'A managed agent of the account handles each call (404 agent_not_found otherwise); exactly one of CallFlowId, AgentId, Url.' })),
     Url: Type.Optional(Type.String({ maxLength: 2048, description: 'The URL that returns VoiceML for each call (exclusive with CallFlowId and AgentId); checked as createCall checks `Url`.' })),
     Tasks: Type.Array(TaskInput, { description: 'Recipients. No count limit; the body may be up to 10 MB (413 above). Empty only with Status draft.' }),
     Status: Type.Optional(StringEnum(['running', 'paused', 'draft'], { description: 'Status right after creation: running (default; scheduled while StartAt is ahead), paused, or draft (assembling the list; resume starts it).' })),

@@ -1,7 +1,21 @@
-// Seed call flows and cloned voices from the fixture: the load-time checks (each graph valid,
-// ids unique, a voice cloned by one account only and used by no other) and the canonical rows.
+// Seed call flows and cloned voices from the fixture (each account's `voices` and `callFlows`,
+// docs/fixtures.md): the family's fixture part, its load-time checks (each graph valid, ids
+// unique, a voice cloned by one account only and used by no other) and the canonical rows.
+import { Type } from '@sinclair/typebox';
+import type { FixtureSection } from '../../fixture/schema.ts';
+import type { FixturePart } from '../family.ts';
+import type { CallFlowsModel } from './model.ts';
 import { parseGraph } from './graph.ts';
-import { PROVIDER_ALIASES, type CallFlowFixtureT, type FlowGraph, type VoiceFixtureT, type VoiceProvider } from './schema.ts';
+import { CallFlowFixture, PROVIDER_ALIASES, VoiceFixture, type CallFlowFixtureT, type FlowGraph, type VoiceFixtureT, type VoiceProvider } from './schema.ts';
+
+const accountFields = {
+  voices: Type.Optional(Type.Array(VoiceFixture)),
+  callFlows: Type.Optional(Type.Array(CallFlowFixture)),
+};
+
+declare module '../../fixture/schema.ts' {
+  interface AccountFixtureFields extends FixtureSection<typeof accountFields> {}
+}
 
 interface AccountSeed {
   accountId: string;
@@ -50,3 +64,21 @@ export function fixtureGraph(flow: CallFlowFixtureT): FlowGraph {
   if (!parsed.ok) throw new Error(`fixture call flow "${flow.name}" has an invalid graph: ${parsed.issues[0]!.path}: ${parsed.issues[0]!.message}`);
   return parsed.graph;
 }
+
+export const callFlowsFixture: FixturePart<CallFlowsModel> = {
+  accountFields,
+  check(f, fail) {
+    const problem = fixtureFlowProblem(f.accounts);
+    if (problem) fail(problem.path, problem.message);
+  },
+  normalize(f, instant) {
+    for (const a of f.accounts) for (const c of a.callFlows ?? []) if (c.createdAt) c.createdAt = instant(c.createdAt);
+  },
+  /** Seed voices, then flows oldest first by createdAt (default the clock's start). */
+  load(model, f) {
+    for (const a of f.accounts) for (const v of a.voices ?? []) model.registerVoice(a.accountId, wireProvider(v.provider), v.voiceId);
+    const seeds = f.accounts.flatMap((a) => (a.callFlows ?? []).map((flow) => ({ accountId: a.accountId, flow, graph: fixtureGraph(flow), at: flow.createdAt ?? f.clock.start })));
+    seeds.sort((x, y) => x.at.localeCompare(y.at));
+    model.loadFlows(seeds);
+  },
+};

@@ -1,27 +1,22 @@
 // The call-flow family: graphs of blocks that handle calls, the cloned-voice registry behind
-// 403 call_flow_voice_forbidden, and the `callFlow` reference numbers route by. Other families
-// (calls) read flows through the model's `find` port.
-import type { Family } from '../family.ts';
+// 403 call_flow_voice_forbidden, and the `callFlow` reference numbers route by. Behind its door:
+// it needs the numbers routed to a flow and the account check (ports.ts); calls and call batches
+// read flows through their own ports on its model (`find`), voice clones register their owners
+// (`addVoiceOwners`); the runtime runs its snapshot part, its fixture part loads seed flows.
+import { ownPart } from '../../core/table-state.ts';
+import { defineFamily } from '../family.ts';
 import { CallFlowsModel } from './model.ts';
 import { operations } from './routes.ts';
-import { CALL_FLOW_IDS } from './schema.ts';
-import { operations as control } from '../../control/call-flows.ts';
+import { operations as control } from './control.ts';
+import { callFlowsFixture } from './fixture.ts';
+import { needs } from './ports.ts';
+import { CALL_FLOW_IDS, CallFlowsStateSchema, type CallFlowsState } from './schema.ts';
 
-export const callFlows: Family<'callFlows', CallFlowsModel, 'callFlow'> = {
+export const callFlows = defineFamily({
   key: 'callFlows',
-  create: (rt) =>
-    new CallFlowsModel({
-      clock: rt.clock,
-      random: () => rt.random,
-      refs: rt.refs,
-      // The numbers family's routing, read here so the model never touches its tables.
-      routedNumbers: (accountId, callFlowId) =>
-        rt.numbers.numbers
-          .all()
-          .filter((n) => n.accountId === accountId && n.routingType === 'callflow' && n.callFlowId === callFlowId)
-          .map((n) => n.id)
-          .sort(),
-    }),
+  needs,
+  create: (scope) => new CallFlowsModel(scope),
+  state: ownPart<CallFlowsState, CallFlowsModel>(CallFlowsStateSchema),
   operations,
   control,
   tags: {
@@ -30,4 +25,5 @@ export const callFlows: Family<'callFlows', CallFlowsModel, 'callFlow'> = {
   idFormats: CALL_FLOW_IDS,
   refKinds: ['callFlow'],
   capabilities: ['call-flows'],
-};
+  fixture: callFlowsFixture,
+});

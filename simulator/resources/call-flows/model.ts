@@ -1,23 +1,20 @@
 // Call flows: named graphs of blocks that handle calls (spec "Call flow", "Call flows"). The model
 // validates and fills graphs (graph.ts), owns the voice-ownership registry behind 403
 // call_flow_voice_forbidden, answers the numbers family's `callFlow` reference check, and offers
-// the calls engine a narrow read port (`find`). Numbers are reached only through a port.
+// the calls engine a narrow read port (`find`). Built from its scope (ports.ts): numbers are
+// reached only through a port; the runtime runs its snapshot part and its fixture part loads
+// the seed voices and flows (index.ts, fixture.ts).
 import { Table } from '../../core/store.ts';
-import { defineError, type FieldError } from '../../core/errors.ts';
+import type { FieldError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
-import { validate } from '../../core/schema.ts';
-import type { VirtualClock } from '../../core/clock.ts';
-import type { SeededRandom } from '../../core/random.ts';
-import type { References } from '../../core/refs.ts';
 import { deriveVariables, parseGraph, readStoredGraph } from './graph.ts';
-import { fixtureGraph, wireProvider } from './fixture.ts';
-import type { Fixture } from '../../fixture/schema.ts';
+import type { CallFlowsModelScope } from './ports.ts';
 import {
   CALL_FLOW_IDS,
-  CallFlowsStateSchema,
   FLOWS_PER_ACCOUNT,
   GRAPH_MAX_BYTES,
   NAME_MAX,
+  type CallFlowFixtureT,
   type CallFlowRow,
   type CallFlowsState,
   type FlowGraph,
@@ -25,36 +22,9 @@ import {
   type VoiceProvider,
 } from './schema.ts';
 
-export const callFlowErrors = {
-  VALIDATION: defineError({
-    code: 'validation', status: 400, origin: 'reference',
-    description: 'Call flows: the body itself is wrong (name missing, blank or longer than 80 characters, graph missing, unknown body field, PATCH with neither name nor graph); `errors` names each field.',
-  }),
-  INVALID_GRAPH: defineError({
-    code: 'call_flow_invalid_graph', status: 400, origin: 'reference',
-    description: 'The graph breaks its schema or its links; `issues[]` gives each problem with its dotted path (`nodes.<id>.<field>`; link problems at `nodes.<id>`).',
-  }),
-  GRAPH_TOO_LARGE: defineError({
-    code: 'call_flow_graph_too_large', status: 400, origin: 'reference',
-    description: 'The graph, serialised as sent, is larger than 256 KB.',
-  }),
-  NOT_FOUND: defineError({
-    code: 'call_flow_not_found', status: 404, origin: 'reference',
-    description: 'No call flow with this id in the account.',
-  }),
-  IN_USE: defineError({
-    code: 'call_flow_in_use', status: 409, origin: 'reference',
-    description: 'Numbers route inbound calls to the flow (routingType callflow); `phoneNumbers` names them. Route them elsewhere first.',
-  }),
-  LIMIT_REACHED: defineError({
-    code: 'call_flow_limit_reached', status: 409, origin: 'reference',
-    description: 'The account already has 200 call flows.',
-  }),
-  VOICE_FORBIDDEN: defineError({
-    code: 'call_flow_voice_forbidden', status: 403, origin: 'spec',
-    description: 'The voice id was registered (cloned) by another account.',
-  }),
-};
+import { callFlowErrors } from './errors.ts';
+
+export { callFlowErrors };
 
 /** A flow as the calls engine reads it: the filled graph (null when unreadable) and its variables. */
 export interface StoredFlow {
@@ -70,15 +40,6 @@ export interface CallFlowsReader {
   find(accountId: string, id: string): StoredFlow | undefined;
 }
 
-/** What the model needs from elsewhere. */
-export interface CallFlowPorts {
-  clock: Pick<VirtualClock, 'nowIso'>;
-  random: () => SeededRandom;
-  refs: Pick<References, 'register'>;
-  /** Numbers of the account whose inbound calls route to the flow (routingType callflow), sorted. */
-  routedNumbers(accountId: string, callFlowId: string): string[];
-}
-
 export interface CallFlowBody {
   name?: unknown;
   graph?: unknown;
@@ -89,11 +50,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export class CallFlowsModel implements CallFlowsReader {
   flows = new Table<CallFlowRow>(); // maps a call flow id to its name, stored graph and owner
   voices = new Map<string, VoiceOwner>(); // maps "provider:voiceId" to the account that registered (cloned) it
+  private readonly ownerLookups: ((provider: VoiceProvider, voiceId: string) => string | undefined)[] = []; // other families that know voices' owners (voice clones)
   /** Parsed view per stored row (rows are immutable, so the row object is the cache key). */
   private readonly views = new WeakMap<CallFlowRow, { graph: FlowGraph | null; variables: string[] }>();
 
-  constructor(private readonly ports: CallFlowPorts) {
-    ports.refs.register('callFlow', (accountId, id) => this.flows.get(id)?.accountId === accountId);
+  constructor(private readonly scope: CallFlowsModelScope) {
+    scope.refs.register('callFlow', (accountId, id) => this.flows.get(id)?.accountId === accountId);
   }
 
   clear(): void {
@@ -101,14 +63,14 @@ export class CallFlowsModel implements CallFlowsReader {
     this.voices = new Map();
   }
 
-  /** Seed voices and flows (checked when the fixture loaded); flows oldest first by createdAt. */
-  loadFixture(f: Fixture): void {
-    for (const a of f.accounts) for (const v of a.voices ?? []) this.registerVoice(a.accountId, wireProvider(v.provider), v.voiceId);
-    const seeds = f.accounts.flatMap((a) => (a.callFlows ?? []).map((flow) => ({ accountId: a.accountId, flow, at: flow.createdAt ?? f.clock.start })));
-    seeds.sort((x, y) => x.at.localeCompare(y.at));
-    for (const { accountId, flow, at } of seeds) {
-      const id = flow.callFlowId ?? freshId(this.ports.random(), CALL_FLOW_IDS.callFlow, (x) => this.flows.has(x) || seeds.some((s) => s.flow.callFlowId === x));
-      this.flows.insert({ id, accountId, name: flow.name, graph: fixtureGraph(flow), canvas: null, dateCreated: at, dateUpdated: at });
+  /**
+   * Seed flows (checked when the fixture loaded), oldest first by `at`; a flow without an id
+   * draws one that none of the seeds names.
+   */
+  loadFlows(seeds: readonly { accountId: string; flow: CallFlowFixtureT; graph: FlowGraph; at: string }[]): void {
+    for (const { accountId, flow, graph, at } of seeds) {
+      const id = flow.callFlowId ?? freshId(this.scope.random, CALL_FLOW_IDS.callFlow, (x) => this.flows.has(x) || seeds.some((s) => s.flow.callFlowId === x));
+      this.flows.insert({ id, accountId, name: flow.name, graph, canvas: null, dateCreated: at, dateUpdated: at });
     }
   }
 
@@ -116,9 +78,8 @@ export class CallFlowsModel implements CallFlowsReader {
     return { flows: [...this.flows.all()], voices: [...this.voices.values()] };
   }
 
-  restore(state: unknown): void {
-    validate(CallFlowsStateSchema, state, 'snapshot callFlows', 'callFlows');
-    const s = state as CallFlowsState;
+  /** A part the runtime validated (index.ts). */
+  restore(s: CallFlowsState): void {
     this.flows = new Table(s.flows);
     this.voices = new Map(s.voices.map((v) => [voiceKey(v.provider, v.voiceId), v]));
   }
@@ -144,7 +105,7 @@ export class CallFlowsModel implements CallFlowsReader {
   }
 
   phoneNumbers(row: CallFlowRow): string[] {
-    return this.ports.routedNumbers(row.accountId, row.id);
+    return [...this.scope.numbers.routedToCallFlow(row.accountId, row.id)];
   }
 
   /** The account's flows, newest first (reference). */
@@ -165,8 +126,8 @@ export class CallFlowsModel implements CallFlowsReader {
     if (this.flows.all().filter((f) => f.accountId === accountId).length >= FLOWS_PER_ACCOUNT) {
       throw callFlowErrors.LIMIT_REACHED(`the account already has ${FLOWS_PER_ACCOUNT} call flows; delete one first`);
     }
-    const now = this.ports.clock.nowIso();
-    const id = freshId(this.ports.random(), CALL_FLOW_IDS.callFlow, (x) => this.flows.has(x));
+    const now = this.scope.clock.nowIso();
+    const id = freshId(this.scope.random, CALL_FLOW_IDS.callFlow, (x) => this.flows.has(x));
     return this.flows.insert({ id, accountId, name: name!, graph: graph!, canvas: null, dateCreated: now, dateUpdated: now });
   }
 
@@ -174,7 +135,7 @@ export class CallFlowsModel implements CallFlowsReader {
   replace(accountId: string, id: string, body: unknown): CallFlowRow {
     const current = this.get(accountId, id);
     const { name, graph } = this.checkBody(accountId, body, 'full');
-    return this.flows.replace({ ...current, name: name!, graph: graph!, canvas: null, dateUpdated: this.ports.clock.nowIso() });
+    return this.flows.replace({ ...current, name: name!, graph: graph!, canvas: null, dateUpdated: this.scope.clock.nowIso() });
   }
 
   /** PATCH: name and/or one whole graph; the console's canvas coordinates stay. */
@@ -185,7 +146,7 @@ export class CallFlowsModel implements CallFlowsReader {
       ...current,
       name: name ?? current.name,
       graph: graph ?? current.graph,
-      dateUpdated: this.ports.clock.nowIso(),
+      dateUpdated: this.scope.clock.nowIso(),
     });
   }
 
@@ -201,6 +162,22 @@ export class CallFlowsModel implements CallFlowsReader {
   // --- control plane ---
 
   /** Marks a paid voice id as registered (cloned) by an account; others then get 403. */
+  /**
+   * Another family that knows who owns voices registers here (voice clones: a clone's voice is
+   * its account's); a voice it names for another account is 403 as the registry's are.
+   */
+  addVoiceOwners(lookup: (provider: VoiceProvider, voiceId: string) => string | undefined): void {
+    this.ownerLookups.push(lookup);
+  }
+
+  /** Flows of the account whose voice is this one (a clone in use cannot be deleted). */
+  flowsSpeaking(accountId: string, provider: VoiceProvider, voiceId: string): string[] {
+    return this.flows
+      .all()
+      .filter((f) => f.accountId === accountId && this.view(f).graph?.voice.provider === provider && this.view(f).graph?.voice.voiceId?.toLowerCase() === voiceId.toLowerCase())
+      .map((f) => `call flow ${f.id}`);
+  }
+
   registerVoice(accountId: string, provider: VoiceProvider, voiceId: string): VoiceOwner {
     const owner = { provider, voiceId, accountId };
     this.voices.set(voiceKey(provider, voiceId), owner);
@@ -263,8 +240,8 @@ export class CallFlowsModel implements CallFlowsReader {
       }
       const voice = parsed.graph.voice;
       if (voice.voiceId !== undefined) {
-        const owner = this.voices.get(voiceKey(voice.provider, voice.voiceId));
-        if (owner && owner.accountId !== accountId) {
+        const owner = this.voices.get(voiceKey(voice.provider, voice.voiceId))?.accountId ?? this.ownerLookups.map((l) => l(voice.provider as VoiceProvider, voice.voiceId!)).find((x) => x !== undefined);
+        if (owner !== undefined && owner !== accountId) {
           throw callFlowErrors.VOICE_FORBIDDEN(`voice ${voice.voiceId} (${voice.provider}) was registered by another organization`);
         }
       }

@@ -3,26 +3,27 @@
 // filled graph; DELETE answers 204. The bodies are checked by the model (not the dispatcher) so
 // that graph problems come back as call_flow_invalid_graph with `issues[]` naming each path.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
-import type { Runtime } from '../../runtime.ts';
-import { callFlowErrors as E } from './model.ts';
+import { reply } from '../../core/operation.ts';
+import { callFlowErrors as E } from './errors.ts';
+import type { CallFlowsModel } from './model.ts';
+import { operation } from './scope.ts';
 import { CallFlowDetail, CallFlowList, CreateCallFlowBody, UpdateCallFlowBody, checkedByHandler, type CallFlowRow } from './schema.ts';
 
 /** The list item (no graph). */
-export function callFlowSummaryWire(rt: Runtime, row: CallFlowRow) {
+export function callFlowSummaryWire(flows: CallFlowsModel, row: CallFlowRow) {
   return {
     callFlowId: row.id,
     name: row.name,
-    phoneNumbers: rt.callFlows.phoneNumbers(row),
-    variables: rt.callFlows.view(row).variables,
+    phoneNumbers: flows.phoneNumbers(row),
+    variables: flows.view(row).variables,
     dateCreated: row.dateCreated,
     dateUpdated: row.dateUpdated,
   };
 }
 
 /** The single flow with its filled graph, or null when the stored graph is unreadable. */
-export function callFlowDetailWire(rt: Runtime, row: CallFlowRow) {
-  return { ...callFlowSummaryWire(rt, row), graph: rt.callFlows.view(row).graph };
+export function callFlowDetailWire(flows: CallFlowsModel, row: CallFlowRow) {
+  return { ...callFlowSummaryWire(flows, row), graph: flows.view(row).graph };
 }
 
 const TAG = 'Call flows';
@@ -32,7 +33,7 @@ const basis = 'docs/decisions.md, "Call flows"';
 const writeErrors = [E.VALIDATION, E.INVALID_GRAPH, E.GRAPH_TOO_LARGE, E.VOICE_FORBIDDEN];
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'listCallFlows',
     method: 'GET',
     path: '/v1/accounts/{accountId}/call-flows',
@@ -44,9 +45,9 @@ export const operations = [
     auth: 'account',
     params: account,
     responses: { 200: { description: 'The account\'s flows.', schema: CallFlowList } },
-    handler: (ctx) => reply.ok({ data: ctx.rt.callFlows.listFor(ctx.accountId).map((r) => callFlowSummaryWire(ctx.rt, r)) }),
+    handler: (ctx) => reply.ok({ data: ctx.scope.callFlows.listFor(ctx.accountId).map((r) => callFlowSummaryWire(ctx.scope.callFlows, r)) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'createCallFlow',
     method: 'POST',
     path: '/v1/accounts/{accountId}/call-flows',
@@ -62,9 +63,9 @@ export const operations = [
     bodyRequired: true,
     responses: { 201: { description: 'The flow with its filled graph.', schema: CallFlowDetail } },
     errors: [...writeErrors, E.LIMIT_REACHED],
-    handler: (ctx) => reply.created(callFlowDetailWire(ctx.rt, ctx.rt.callFlows.create(ctx.accountId, ctx.body))),
+    handler: (ctx) => reply.created(callFlowDetailWire(ctx.scope.callFlows, ctx.scope.callFlows.create(ctx.accountId, ctx.body))),
   }),
-  defineOperation({
+  operation({
     operationId: 'getCallFlow',
     method: 'GET',
     path: '/v1/accounts/{accountId}/call-flows/{callFlowId}',
@@ -77,9 +78,9 @@ export const operations = [
     params: flowParam,
     responses: { 200: { description: 'The flow.', schema: CallFlowDetail } },
     errors: [E.NOT_FOUND],
-    handler: (ctx) => reply.ok(callFlowDetailWire(ctx.rt, ctx.rt.callFlows.get(ctx.accountId, ctx.params.callFlowId))),
+    handler: (ctx) => reply.ok(callFlowDetailWire(ctx.scope.callFlows, ctx.scope.callFlows.get(ctx.accountId, ctx.params.callFlowId))),
   }),
-  defineOperation({
+  operation({
     operationId: 'replaceCallFlow',
     method: 'PUT',
     path: '/v1/accounts/{accountId}/call-flows/{callFlowId}',
@@ -94,9 +95,9 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The flow with its filled graph.', schema: CallFlowDetail } },
     errors: [E.NOT_FOUND, ...writeErrors],
-    handler: (ctx) => reply.ok(callFlowDetailWire(ctx.rt, ctx.rt.callFlows.replace(ctx.accountId, ctx.params.callFlowId, ctx.body))),
+    handler: (ctx) => reply.ok(callFlowDetailWire(ctx.scope.callFlows, ctx.scope.callFlows.replace(ctx.accountId, ctx.params.callFlowId, ctx.body))),
   }),
-  defineOperation({
+  operation({
     operationId: 'updateCallFlow',
     method: 'PATCH',
     path: '/v1/accounts/{accountId}/call-flows/{callFlowId}',
@@ -111,9 +112,9 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The flow with its filled graph.', schema: CallFlowDetail } },
     errors: [E.NOT_FOUND, ...writeErrors],
-    handler: (ctx) => reply.ok(callFlowDetailWire(ctx.rt, ctx.rt.callFlows.update(ctx.accountId, ctx.params.callFlowId, ctx.body))),
+    handler: (ctx) => reply.ok(callFlowDetailWire(ctx.scope.callFlows, ctx.scope.callFlows.update(ctx.accountId, ctx.params.callFlowId, ctx.body))),
   }),
-  defineOperation({
+  operation({
     operationId: 'deleteCallFlow',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/call-flows/{callFlowId}',
@@ -127,7 +128,7 @@ export const operations = [
     responses: { 204: { description: 'Deleted (no body).' } },
     errors: [E.NOT_FOUND, E.IN_USE],
     handler: (ctx) => {
-      ctx.rt.callFlows.delete(ctx.accountId, ctx.params.callFlowId);
+      ctx.scope.callFlows.delete(ctx.accountId, ctx.params.callFlowId);
       return reply.noContent();
     },
   }),

@@ -4,8 +4,8 @@
 // schedules the walk's next input ('calls.resume'); progress.ts owns the step and ends calls.
 import { normalizePhone } from '../../core/phone.ts';
 import { ApiError } from '../../core/errors.ts';
-import type { Runtime } from '../../runtime.ts';
 import type { Table } from '../../core/store.ts';
+import type { CallsModelScope } from './ports.ts';
 import { speechSeconds, type Effect, type WalkInput } from './interpreter.ts';
 import type { FlowHttpClient } from './flow-http.ts';
 import { LEG_TALK_SECONDS, type TransferLegs } from './transfer-legs.ts';
@@ -20,8 +20,8 @@ export const DIAL_TALK_SECONDS = LEG_TALK_SECONDS;
 /** A call being changed by one walk step: fields are set here, the row is replaced once. */
 export type Draft = { -readonly [K in keyof CallRow]: CallRow[K] };
 
-/** The runtime parts effects use; read at each use, since a restore replaces some of them. */
-export type EffectPorts = Pick<Runtime, 'clock' | 'random' | 'carrier' | 'recordings' | 'messages' | 'blockLists'>;
+/** The parts of the calls' scope effects use; read at each use, since a reset replaces `random`. */
+export type EffectPorts = Pick<CallsModelScope, 'clock' | 'random' | 'jobs' | 'carrier' | 'messages' | 'blockLists'>;
 
 export interface EffectParts {
   rt: EffectPorts;
@@ -32,6 +32,8 @@ export interface EffectParts {
   streams: MediaStreamClient;
   /** Feeds an HTTP answer back into the walk at once (progress.ts). */
   resume: (callId: string, seq: number, input: WalkInput) => void;
+  /** The link handed out now for a recording's download path (rules/recording-links.ts). */
+  link: (path: string) => string;
 }
 
 export class CallEffects {
@@ -40,6 +42,7 @@ export class CallEffects {
   private readonly http: FlowHttpClient;
   private readonly streams: MediaStreamClient;
   private readonly resume: EffectParts['resume'];
+  private readonly link: EffectParts['link'];
   private readonly rows: () => Table<CallRow>;
 
   constructor(parts: EffectParts) {
@@ -49,6 +52,7 @@ export class CallEffects {
     this.http = parts.http;
     this.streams = parts.streams;
     this.resume = parts.resume;
+    this.link = parts.link;
   }
 
   /** Read at each use: clear and restore replace the table, and late answers compare it. */
@@ -58,11 +62,11 @@ export class CallEffects {
 
   /** The walk's next input after `seconds`; its seq makes it harmless once the walk moved on. */
   private later(d: Draft, seconds: number, input: WalkInput): void {
-    this.rt.clock.schedule('calls.resume', this.rt.clock.now() + Math.round(seconds * 1000), { callId: d.id, seq: d.seq, input });
+    this.rt.jobs.schedule('calls.resume', this.rt.clock.now() + Math.round(seconds * 1000), { callId: d.id, seq: d.seq, input });
   }
 
   /**
-   * The phone's answer at a prompt (issue 20): the first reply whose `heard` pattern matches
+   * The phone's answer at a prompt (docs/decisions.md "Calls", replies by what was heard): the first reply whose `heard` pattern matches
    * what it heard since its previous input, else the next entry of `keys`, else no input.
    */
   private answerPrompt(d: Draft): { keys: string; speakSeconds: number } {
@@ -116,7 +120,7 @@ export class CallEffects {
         const { keys: entry, speakSeconds } = this.answerPrompt(d);
         const seconds = Math.min(speakSeconds, e.maxLengthSec);
         const base = `/v1/accounts/${d.accountId}/recordings/${d.id}`;
-        d.recordingUrl = this.rt.recordings.link(base); // signed before 2026-07-28 (recordings/links.ts)
+        d.recordingUrl = this.link(base); // signed before 2026-07-28 (rules/recording-links.ts)
         const spoken = (e.prompt === '' ? 0 : speechSeconds(e.prompt)) + (e.playBeep ? 1 : 0);
         return this.later(d, spoken + seconds, { kind: 'recorded', keys: entry, seconds, url: `${base}/verb/${encodeURIComponent(e.name)}` });
       }
@@ -143,7 +147,7 @@ export class CallEffects {
     this.streams.open({ url: e.url, name: e.name, streamSid, callId: id, accountId: d.accountId, from: d.from, to: d.to, frames: streamFrames(speakSeconds), keys }, (outcome) => {
       if (this.calls !== rows) return; // the state was replaced meanwhile
       const { input, afterMs } = streamEnded(streamSid, outcome);
-      this.rt.clock.schedule('calls.resume', Math.max(this.rt.clock.now(), start + afterMs), { callId: id, seq, input });
+      this.rt.jobs.schedule('calls.resume', Math.max(this.rt.clock.now(), start + afterMs), { callId: id, seq, input });
     });
   }
 

@@ -1,33 +1,35 @@
 // The calls family: outbound calls placed through the API, inbound calls from the carrier's
-// phones, their progression on the virtual clock and the flow interpreter that runs them. It
-// reads call flows through the call-flows family's `find` port and hands calls to the carrier
-// under the owner `call`.
-import type { Family } from '../family.ts';
+// phones, their progression on the virtual clock, the flow interpreter and the VoiceML walker
+// that run them, transfer legs, and the seam other families hand calls to (handlers.ts). Behind
+// its door: its ports, events and clock jobs are declared in ports.ts and events.ts; it hands
+// calls to the carrier under the owner `call`; recordings and call batches follow calls through
+// its internal events (`call.recorded`, `call.ended`), so calls need neither. The runtime runs its
+// snapshot part.
+import { ownPart } from '../../core/table-state.ts';
+import { defineFamily } from '../family.ts';
 import { CallsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { liveOperations } from './live-routes.ts';
-import { CALL_IDS } from './schema.ts';
-import { operations as control } from '../../control/calls.ts';
-import { operations as transferControl } from '../../control/call-transfers.ts';
+import { operations as control } from './control.ts';
+import { operations as transferControl } from './transfer-control.ts';
+import { operations as inboundControl } from './inbound-control.ts';
+import { jobs, needs } from './ports.ts';
+import { callEvents } from './events.ts';
+import { CALL_IDS, CallsStateSchema, type CallsState } from './schema.ts';
 
-export const calls: Family<'calls', CallsModel> = {
+export const calls = defineFamily({
   key: 'calls',
-  create: (rt) => {
-    const model = new CallsModel(rt);
-    model.flows = rt.callFlows;
-    // SIP transfer legs go through the account's active routes of active endpoints.
-    model.legs.sip = {
-      routes: (accountId) => rt.sipEndpoints.listFor(accountId, 'active').flatMap((e) => rt.sipEndpoints.routesOf(e.id).filter((r) => r.status === 'active').map((r) => r.uri)),
-    };
-    model.connectStatusCallbacks();
-    return model;
-  },
+  needs,
+  events: callEvents,
+  jobs,
+  create: (scope) => new CallsModel(scope),
+  state: ownPart<CallsState, CallsModel>(CallsStateSchema),
   operations: [...operations, ...liveOperations],
-  control: [...control, ...transferControl],
+  control: [...control, ...transferControl, ...inboundControl],
   tags: {
     Calls: 'Voice calls, outbound and inbound: status on the virtual clock, hang-up, transfer legs, the call\'s events, announcements into a connected call, and the call flow that runs them.',
   },
   idFormats: CALL_IDS,
   capabilities: ['phone-calls', 'call-walks', 'call-transfers', 'voiceml'],
   carrierOwners: ['call'],
-};
+});

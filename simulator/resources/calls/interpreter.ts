@@ -4,6 +4,7 @@
 // the calls model performs the effects on the virtual clock and feeds the answer back as the
 // next input. No clock, no I/O, no randomness here: the same inputs give the same walk.
 import { BLOCK_DEFAULTS, type FlowBlock, type FlowGraph, type Link } from './flow-graph.ts';
+import type { WalkInput } from './walk-input.ts';
 
 export type WaitingFor = 'timer' | 'hangup' | 'keys' | 'recording' | 'http' | 'dial';
 
@@ -15,15 +16,7 @@ export interface WalkState {
   visited: number; // blocks entered so far
 }
 
-export type WalkInput =
-  | { kind: 'start' }
-  | { kind: 'elapsed' } // the say/play/pause/hangup speech is over
-  | { kind: 'keys'; keys: string } // what the callee entered at a menu; '' = the prompt timed out
-  | { kind: 'recorded'; keys: string; seconds: number; url: string }
-  | { kind: 'http'; status: number | null; body: string | null } // status null: no answer (timeout, refused)
-  | { kind: 'dialed'; outcome: string; talkSeconds?: number } // talkSeconds: how long a completed leg talked (VoiceML reports it)
-  | { kind: 'dropped' } // the call ended before the flow did
-  | { kind: 'streamed'; streamSid: string; ok: boolean; reason: string | null; sent: number }; // VoiceML <Connect><Stream> (voiceml/media-stream.ts)
+export type { WalkInput };
 
 export type Effect =
   | { type: 'say'; blockId: string; text: string }

@@ -5,9 +5,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { iso } from '../../core/clock.ts';
 import { ApiError, defineError } from '../../core/errors.ts';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
-import type { Runtime } from '../../runtime.ts';
-import type { CallRow } from './schema.ts';
+import { Nullable, StringEnum } from '../../core/schema.ts';
+import { PLAY_TARGETS, type CallRow, type PlaybackRow } from './schema.ts';
 import { PLAY_SECONDS, speechSeconds } from './interpreter.ts';
 
 export const liveErrors = {
@@ -24,8 +23,6 @@ export const liveErrors = {
     description: 'The audio URL cannot be fetched (the egress policy refuses it); reference playIntoCall 422.',
   }),
 };
-
-export const PLAY_TARGETS = ['both', 'caller', 'callee'] as const;
 
 export const PlayIntoCallBody = Type.Object(
   {
@@ -44,24 +41,15 @@ export const PlayIntoCallResponse = Type.Object(
   { $id: 'PlayIntoCallResponse', additionalProperties: false },
 );
 
-/** A stored playback (call row `playbacks`). */
-export const PlaybackRowSchema = Type.Object(
-  {
-    id: Type.String(), // the playbackId answered
-    at: DateTime(), // when it was accepted and started
-    until: DateTime(), // when it is over
-    target: StringEnum(PLAY_TARGETS),
-    text: Nullable(Type.String()),
-    url: Nullable(Type.String()),
-    language: StringEnum(['ko', 'en', 'ja']),
-    voice: Nullable(Type.String()),
-  },
-  { additionalProperties: false },
-);
-export type PlaybackRow = Static<typeof PlaybackRowSchema>;
+/** What a playback reads: the seeded random (its id), the clock, and why the egress policy refuses an audio URL. */
+export interface PlayParts {
+  readonly random: { hex(length: number): string };
+  readonly clock: { now(): number };
+  refusal(url: string): string | undefined;
+}
 
 /** A UUID-shaped id from the seeded random (the reference shows playback ids as UUIDs). */
-function playbackId(rt: Runtime): string {
+function playbackId(rt: PlayParts): string {
   const h = rt.random.hex(32);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${'89ab'[parseInt(h[16]!, 16) & 3]}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
@@ -71,7 +59,7 @@ function playbackId(rt: Runtime): string {
  * connected (409 CALL_NOT_CONNECTED), a playback still playing (409 PLAY_IN_PROGRESS), the
  * audio URL (422 MEDIA_UNAVAILABLE). A refusal changes nothing and draws no id.
  */
-export function playIntoCall(rt: Runtime, row: CallRow, input: PlayIntoCallInput): { row: CallRow; playback: PlaybackRow } {
+export function playIntoCall(rt: PlayParts, row: CallRow, input: PlayIntoCallInput): { row: CallRow; playback: PlaybackRow } {
   const given = (['text', 'url'] as const).filter((k) => input[k] !== undefined);
   if (given.length !== 1) {
     const message = given.length === 0 ? 'give text or url' : 'text and url are exclusive';
@@ -84,7 +72,7 @@ export function playIntoCall(rt: Runtime, row: CallRow, input: PlayIntoCallInput
   const now = rt.clock.now();
   const last = (row.playbacks ?? []).at(-1);
   if (last && Date.parse(last.until) > now) throw liveErrors.PLAY_IN_PROGRESS(`an announcement plays into call ${row.id} until ${last.until}`, { callId: row.id });
-  const refused = input.url === undefined ? undefined : rt.calls.http.refusal(input.url);
+  const refused = input.url === undefined ? undefined : rt.refusal(input.url);
   if (refused !== undefined) {
     throw liveErrors.MEDIA_UNAVAILABLE(`the audio at ${input.url} cannot be fetched: ${refused}`, { errors: [{ path: 'url', message: 'refused by the egress policy' }] });
   }

@@ -1,8 +1,9 @@
 // HTTP surface of a call's events and live control (public document: listCallEvents,
 // playIntoCall), beside routes.ts so the shared calls routes stay as they are.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
-import { callErrors } from './model.ts';
+import { reply } from '../../core/operation.ts';
+import { callErrors } from './errors.ts';
+import { operation } from './scope.ts';
 import { CallEventList, callEvents } from './call-events.ts';
 import { PlayIntoCallBody, PlayIntoCallResponse, liveErrors, playIntoCall } from './live-control.ts';
 
@@ -10,7 +11,7 @@ const TAG = 'Calls';
 const params = { accountId: Type.String({ description: 'Account id.' }), callId: Type.String() };
 
 export const liveOperations = [
-  defineOperation({
+  operation({
     operationId: 'listCallEvents',
     method: 'GET',
     path: '/v1/accounts/{accountId}/calls/{callId}/events',
@@ -25,11 +26,11 @@ export const liveOperations = [
     responses: { 200: { description: 'The call\'s events.', schema: CallEventList } },
     errors: [callErrors.CALL_NOT_FOUND],
     handler: (ctx) => {
-      const row = ctx.rt.calls.get(ctx.accountId, ctx.params.callId);
-      return reply.ok({ data: callEvents(row, ctx.rt.calls.eventSources) });
+      const row = ctx.scope.calls.get(ctx.accountId, ctx.params.callId);
+      return reply.ok({ data: callEvents(row, ctx.scope.calls.eventSources) });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'playIntoCall',
     method: 'POST',
     path: '/v1/accounts/{accountId}/calls/{callId}/actions/play',
@@ -46,9 +47,9 @@ export const liveOperations = [
     responses: { 202: { description: 'The announcement is playing.', schema: PlayIntoCallResponse } },
     errors: [callErrors.CALL_NOT_FOUND, liveErrors.CALL_NOT_CONNECTED, liveErrors.PLAY_IN_PROGRESS, liveErrors.MEDIA_UNAVAILABLE],
     handler: (ctx) => {
-      const row = ctx.rt.calls.get(ctx.accountId, ctx.params.callId);
-      const played = playIntoCall(ctx.rt, row, ctx.body);
-      ctx.rt.calls.calls.replace(played.row);
+      const row = ctx.scope.calls.get(ctx.accountId, ctx.params.callId);
+      const played = playIntoCall({ random: ctx.scope.random, clock: ctx.scope.clock, refusal: (url) => ctx.scope.calls.http.refusal(url) }, row, ctx.body);
+      ctx.scope.calls.calls.replace(played.row);
       return { status: 202, body: { callId: row.id, playbackId: played.playback.id, status: 'playing' } };
     },
   }),

@@ -6,79 +6,50 @@
 import { Table } from '../../core/store.ts';
 import { freshId } from '../../core/ids.ts';
 import { parseInstant } from '../../core/clock.ts';
-import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
-import { ApiError, defineError } from '../../core/errors.ts';
-import type { Runtime } from '../../runtime.ts';
-import { DEFAULT_CALLEE, type Callee, type PhoneCall } from '../../peers/carrier.ts';
-import { numberErrors } from '../numbers/model.ts';
-import { callFlowErrors } from '../call-flows/model.ts';
+import { ApiError } from '../../core/errors.ts';
+import { sharedErrors } from '../../rules/errors.ts';
+import { RecordingLinks } from '../../rules/recording-links.ts';
+import { DEFAULT_CALLEE, replyOf, type Callee } from '../../peers/carrier/schema.ts';
 import { OutboundRules } from '../../rules/outbound.ts';
-import type { FlowGraph } from './flow-graph.ts';
-import { initialState, type WalkInput } from './interpreter.ts';
+import { initialState } from './interpreter.ts';
 import { platformSide, type Ending } from './endings.ts';
 import { FlowHttpClient } from './flow-http.ts';
 import { emptyTrace } from './walk-trace.ts';
 import { TransferLegs } from './transfer-legs.ts';
-import { billableSeconds, transferFields, transferParties } from './transfers.ts';
+import { transferParties } from './transfers.ts';
 import type { CallEventSource } from './call-events.ts';
 import { VoiceMlRunner } from './voiceml/runner.ts';
 import { initialVoiceState } from './voiceml/walker.ts';
 import { MediaStreamClient } from './voiceml/media-stream.ts';
 import { CallProgress } from './progress.ts';
+import { HandledCalls } from './handled.ts';
+import { contextOf } from './call-context.ts';
+import { startVariables } from './variables.ts';
+import { callWire, callbackEvents, callbackEventsLenient } from './wire.ts';
+import { inboundRoute } from './inbound.ts';
+import { phoneCalls, usageEntries } from './ledger.ts';
+import type { CallsModelScope } from './ports.ts';
 import {
   CALL_IDS,
-  CallsStateSchema,
   DEFAULT_STATUS_CALLBACK_EVENTS,
   IN_PROGRESS,
-  RESERVED_VARIABLES,
-  STATUS_CALLBACK_EVENTS,
   type CallRow,
   type CallStatus,
   type CallsState,
   type CreateCallInput,
-  type HangupSource,
-  type StatusCallbackEvent,
 } from './schema.ts';
 
-export const callErrors = {
-  CALL_NOT_FOUND: defineError({ code: 'call_not_found', status: 404, origin: 'simulator', description: 'No call with this id in this account.' }),
-  /** Shared with the call-flows family: one declaration per wire code. */
-  CALL_FLOW_NOT_FOUND: callFlowErrors.NOT_FOUND,
-  CALL_FLOW_UNREADABLE: defineError({
-    code: 'call_flow_unreadable', status: 409, origin: 'simulator',
-    description: 'The call flow\'s stored graph cannot be read under the current schema (its graph is null); replace it with a full PUT first.',
-  }),
-  AGENT_NOT_FOUND: defineError({
-    code: 'agent_not_found', status: 404, origin: 'reference',
-    description: 'AgentId is not an agent of this account (reference: createCall 404). Managed agents are not simulated yet, so no account has one: every AgentId call is refused this way and nothing is stored.',
-  }),
-  AGENT_NOT_CONNECTED: defineError({
-    code: 'agent_not_connected', status: 409, origin: 'reference',
-    description: 'Neither Url, AgentId nor CallFlowId was given and no Agent SDK is connected to From (reference: createCall 409).',
-  }),
-  HANGUP_NOT_APPLICABLE: defineError({
-    code: 'hangup_not_applicable', status: 409, origin: 'reference',
-    description: 'The call has already ended; the body carries its current status (reference: updateCall 409).',
-  }),
-};
+import { callErrors } from './errors.ts';
+
+export { callErrors, callWire, startVariables };
 
 /** Seconds from placing a call to the phone ringing. */
 export const SETUP_SECONDS = 1;
 /** Timeout (ring seconds) when omitted or invalid, and its ceiling (reference: createCall). */
 export const DEFAULT_RING_SECONDS = 30;
 export const MAX_RING_SECONDS = 600;
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const MAX_START_VARIABLES = 50;
-const MAX_START_VARIABLE_BYTES = 8192;
-const MAX_FORWARD_HOPS = 5;
-
-/** What the calls model needs of call flows (the call-flows family provides it). */
-export interface FlowPort {
-  /** The flow, or undefined when the account has no such flow; graph null = unreadable. */
-  find(accountId: string, flowId: string): { graph: FlowGraph | null } | undefined;
-}
 
 export interface CallFilter {
   status?: CallStatus;
@@ -98,28 +69,8 @@ export interface InboundCallInput {
   keys?: string[] | null;
   hangupAfterSeconds?: number | null;
   speakSeconds?: number | null;
-  replies?: { heard: string; keys: string; speakSeconds?: number | null }[] | null;
-}
-
-export function callWire(r: CallRow) {
-  return {
-    callId: r.id,
-    status: r.status,
-    to: r.to,
-    from: r.from,
-    direction: r.direction,
-    duration: r.duration,
-    accountId: r.accountId,
-    answeredBy: r.answeredBy,
-    recordingUrl: r.recordingUrl,
-    hangupCause: r.hangupCause,
-    hangupCauseQ850: r.hangupCauseQ850,
-    sipResponseCode: r.sipResponseCode,
-    hangupSource: r.hangupSource,
-    ...transferFields(r.transfers),
-    dateCreated: r.dateCreated,
-    dateUpdated: r.dateUpdated,
-  };
+  replies?: { heard: string; keys: string; speakSeconds?: number | null; say?: string | null }[] | null;
+  lines?: string[] | null;
 }
 
 export class CallsModel {
@@ -130,10 +81,8 @@ export class CallsModel {
   readonly voiceml: VoiceMlRunner;
   /** VoiceML <Connect><Stream> WebSockets (voiceml/media-stream.ts). */
   readonly streams: MediaStreamClient;
-  /** Call flows; the runtime connects the call-flows family here. */
-  flows: FlowPort = { find: () => undefined };
-  /** Hear every call that ended, after its events (call batches follow their calls; recordings make the whole-call recording). */
-  readonly endedListeners: ((row: CallRow) => void)[] = [];
+  /** Signed recording links before 2026-07-28 (rules/recording-links.ts). */
+  private readonly links: RecordingLinks;
 
   private readonly outbound: OutboundRules;
   /** Transfer legs of calls (transfer-legs.ts). */
@@ -142,10 +91,13 @@ export class CallsModel {
   readonly eventSources: CallEventSource[] = [];
   /** Ringing, answering, walking and ending calls on the virtual clock (progress.ts). */
   private readonly progress: CallProgress;
+  /** Calls handled by a registered handler (an agent), and the actions handlers get (handled.ts). */
+  readonly handled: HandledCalls;
 
-  constructor(private readonly rt: Runtime) {
+  constructor(private readonly rt: CallsModelScope) {
+    this.links = new RecordingLinks(() => rt.seed);
     this.legs = new TransferLegs(rt, () => this.calls);
-    this.outbound = new OutboundRules(rt); // rt's numbers, accounts and blockLists are its ports
+    this.outbound = new OutboundRules(rt);
     this.http = new FlowHttpClient(rt.egress);
     rt.io.register(this.http);
     this.streams = new MediaStreamClient(rt.egress);
@@ -157,33 +109,44 @@ export class CallsModel {
       nowMs: () => rt.clock.now(),
       nowIso: () => rt.clock.nowIso(),
     });
+    const link = (path: string) => this.link(path);
     this.progress = new CallProgress({
       rt,
       calls: () => this.calls,
-      graphOf: (accountId, flowId) => this.flows.find(accountId, flowId)?.graph,
-      endedListeners: this.endedListeners,
+      graphOf: (accountId, flowId) => rt.callFlows.find(accountId, flowId)?.graph,
       legs: this.legs,
       voiceml: this.voiceml,
       http: this.http,
       streams: this.streams,
+      handled: () => this.handled,
+      link,
     });
+    this.handled = new HandledCalls({
+      rt,
+      calls: () => this.calls,
+      legs: this.legs,
+      end: (row, ending, source, cause) => this.progress.end(this.progress.dropWalk(row), ending, source, cause),
+    });
+    this.legs.onMoved = (row, leg) => this.handled.legMoved(row, leg);
     rt.carrier.onOutcome('call', (d) => this.progress.carrierReported(d));
-    rt.carrier.onPhoneCalls((n) => this.phoneCalls(n));
-    // Handler names and payloads are in snapshots (scheduled jobs): keep them.
-    rt.clock.on('calls.ring', (p: { callId: string }) => this.progress.ring(p.callId));
-    rt.clock.on('calls.answer', (p: { callId: string }) => this.progress.answerInbound(p.callId));
-    rt.clock.on('calls.resume', (p: { callId: string; seq: number; input: WalkInput }) => this.progress.resume(p.callId, p.seq, p.input));
-    rt.clock.on('calls.phoneHangup', (p: { callId: string }) => this.progress.phoneHangup(p.callId));
-    rt.usage.register((accountId) => this.usageEntries(accountId));
-  }
-
-  /** The status callback receiver of a call (registered once the webhook engine exists). */
-  connectStatusCallbacks(): void {
-    this.rt.webhookEngine.targets.route('call.status', (event) => {
+    rt.carrier.onPhoneCalls((n) => phoneCalls(this.calls, n));
+    // Kinds and payloads are in snapshots (scheduled jobs): keep them (ports.ts).
+    rt.jobs.on('calls.ring', (p) => this.progress.ring(p.callId));
+    rt.jobs.on('calls.answer', (p) => this.progress.answerInbound(p.callId));
+    rt.jobs.on('calls.resume', (p) => this.progress.resume(p.callId, p.seq, p.input));
+    rt.jobs.on('calls.phoneHangup', (p) => this.progress.phoneHangup(p.callId));
+    rt.usage.register((accountId) => usageEntries(this.calls.all(), accountId, (a, n) => this.outbound.linkIdOf(a, n)));
+    // A call's status callbacks are deliveries to its StatusCallback.
+    rt.webhookEngine.targets.route('call.status', (event) => {
       const row = this.calls.get(event.resourceId);
       if (!row?.statusCallback) return [];
       return [{ kind: 'url', url: row.statusCallback, method: 'POST', headers: {} }];
     });
+  }
+
+  /** The link handed out now for a recording's download path: signed before 2026-07-28. */
+  link(path: string): string {
+    return this.links.issue(path, this.rt.clock.now());
   }
 
   clear(): void {
@@ -194,9 +157,9 @@ export class CallsModel {
     return { calls: [...this.calls.all()] };
   }
 
-  restore(state: unknown): void {
-    validate(CallsStateSchema, state, 'snapshot calls', 'calls');
-    this.calls = new Table((state as CallsState).calls);
+  /** A part the runtime validated (index.ts); a new table, so answers still in flight for the old state are dropped. */
+  restore(state: CallsState): void {
+    this.calls = new Table(state.calls);
   }
 
   // --- the API ---
@@ -213,10 +176,18 @@ export class CallsModel {
     const statusCallback = input.StatusCallback === undefined ? null : this.rt.receiverPolicy.check(input.StatusCallback, 'StatusCallback');
     const events = callbackEvents(input.StatusCallbackEvent);
     const voiceUrl = input.Url === undefined ? null : this.rt.receiverPolicy.check(input.Url, 'Url');
+    let handler: CallRow['handler'];
     if (input.AgentId !== undefined) {
-      throw callErrors.AGENT_NOT_FOUND(`no agent ${input.AgentId} in this account (managed agents are not simulated yet; run the call with a CallFlowId)`, { errors: [{ path: 'AgentId', message: 'no such agent' }] });
+      this.checkAgent(accountId, input.AgentId);
+      handler = { kind: 'agent', target: input.AgentId };
     }
-    if (input.CallFlowId === undefined && voiceUrl === null) throw callErrors.AGENT_NOT_CONNECTED(`no Agent SDK is connected to ${from}; give CallFlowId or Url`);
+    if (input.CallFlowId === undefined && voiceUrl === null && handler === undefined) {
+      // No Url, AgentId or CallFlowId: the Agent SDK runtime connected to From takes the call.
+      const sdk = this.handled.handlers.get('sdk');
+      if (!sdk) throw callErrors.AGENT_NOT_CONNECTED(`no Agent SDK is connected to ${from}; give CallFlowId, AgentId or Url`);
+      sdk.check(accountId, from);
+      handler = { kind: 'sdk', target: from };
+    }
     if (input.CallFlowId !== undefined) this.requireFlow(accountId, input.CallFlowId);
     this.outbound.requireSubscription(accountId);
     this.outbound.refuseOptedOut(accountId, to, 'call');
@@ -231,6 +202,7 @@ export class CallsModel {
     const row = this.calls.insert({
       ...this.blank(accountId, id, 'outbound', from, to, input.CallFlowId ?? null, { caller: from, callee: to, ...startVars }),
       ...(voiceUrl === null ? {} : { voiceml: initialVoiceState(voiceUrl, 'POST', {}), trace: emptyTrace({}) }),
+      ...(handler === undefined ? {} : { handler, context: contextOf(input.CallContext), dictionaryId: this.rt.numbers.find(from)?.dictionaryId ?? null, conversation: [] }),
       machineDetection: input.MachineDetection ?? null,
       ringSeconds,
       statusCallback,
@@ -238,9 +210,16 @@ export class CallsModel {
       callee: decision.callee ?? { ...DEFAULT_CALLEE },
       deliveryId: delivery.id,
     });
-    this.rt.clock.schedule('calls.ring', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
+    this.rt.jobs.schedule('calls.ring', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
     this.progress.callback(row, 'initiated');
     return row;
+  }
+
+  /** Refuses an AgentId the account does not have (404 agent_not_found): the agents' handler decides. */
+  checkAgent(accountId: string, agentId: string): void {
+    const agents = this.handled.handlers.get('agent');
+    if (!agents) throw callErrors.AGENT_NOT_FOUND(`no agent ${agentId} in this account`, { errors: [{ path: 'AgentId', message: 'no such agent' }] });
+    agents.check(accountId, agentId);
   }
 
   get(accountId: string, callId: string): CallRow {
@@ -294,16 +273,17 @@ export class CallsModel {
     const to = normalizePhone(input.to, 'to');
     const from = normalizePhone(input.from, 'from');
     const accountId = this.rt.numbers.ownerOf(to);
-    if (!accountId) throw numberErrors.NUMBER_NOT_FOUND(`no account owns ${to}; inbound calls go to a number of some account`);
+    if (!accountId) throw sharedErrors.NUMBER_NOT_FOUND(`no account owns ${to}; inbound calls go to a number of some account`);
     // Spec "Blocked caller": rejected without answering; the spec keeps no trace of it.
     if (this.rt.blockLists.isCallerBlocked(accountId, from)) return null;
-    const route = this.inboundRoute(to);
-    const number = this.rt.numbers.numbers.get(to)!;
+    const route = inboundRoute({ numbers: this.rt.numbers, flows: this.rt.callFlows, handled: this.handled }, accountId, to);
+    const number = this.rt.numbers.find(to)!;
     const id = freshId(this.rt.random, CALL_IDS.call, (x) => this.calls.has(x));
     const flowId = route.kind === 'callflow' ? route.flowId : null;
     const row = this.calls.insert({
       ...this.blank(accountId, id, 'inbound', from, to, flowId, { caller: from, callee: to }),
       ...(route.kind === 'voiceml' ? { voiceml: initialVoiceState(route.url, route.method, route.headers), trace: emptyTrace({}) } : {}),
+      ...(route.kind === 'handler' ? { handler: route.handler, context: null, contextUrl: route.contextUrl, dictionaryId: route.dictionaryId, conversation: [] } : {}),
       status: 'ringing',
       timeline: [{ status: 'ringing', at: this.rt.clock.nowIso() }],
       statusCallback: number.statusCallback ?? null,
@@ -313,46 +293,18 @@ export class CallsModel {
         keys: [...(input.keys ?? [])],
         hangupAfterSeconds: input.hangupAfterSeconds ?? null,
         speakSeconds: input.speakSeconds ?? DEFAULT_CALLEE.speakSeconds,
-        replies: (input.replies ?? []).map((r) => ({ heard: r.heard, keys: r.keys, speakSeconds: r.speakSeconds ?? null })),
+        replies: (input.replies ?? []).map(replyOf),
+        ...(input.lines ? { lines: [...input.lines] } : {}),
       },
     });
     this.progress.callback(row, 'initiated');
     this.progress.callback(row, 'ringing');
-    if (route.kind === 'callflow' || route.kind === 'voiceml') this.rt.clock.schedule('calls.answer', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
+    // The customer's own agent answers at once (reference: inbound SDK calls are answered at or
+    // before call.incoming; the caller hears silence until its media opens).
+    if (route.kind === 'handler' && route.handler.kind === 'sdk') this.progress.answerInbound(id);
+    else if (route.kind === 'callflow' || route.kind === 'voiceml' || route.kind === 'handler') this.rt.jobs.schedule('calls.answer', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
     else this.progress.end(row, route.ending, route.source, route.cause);
     return id;
-  }
-
-  /**
-   * Where an inbound call to `to` goes (docs/decisions.md "Calls"): callflow runs the flow;
-   * forward follows forwardTo (another number of the account) to its routing; a webhook
-   * number without a URL rejects the call, one with a URL runs its VoiceML; SIP devices and
-   * agents are not simulated yet and end the call as described there.
-   */
-  private inboundRoute(
-    to: string,
-  ): { kind: 'callflow'; flowId: string } | { kind: 'voiceml'; url: string; method: 'POST' | 'GET'; headers: Record<string, string> } | { kind: 'end'; ending: Ending; source: HangupSource; cause?: string } {
-    let n = this.rt.numbers.numbers.get(to)!;
-    for (let hop = 0; n.routingType === 'forward' && hop < MAX_FORWARD_HOPS; hop++) {
-      const next = n.forwardTo ? this.rt.numbers.numbers.get(n.forwardTo) : undefined;
-      if (!next || next.accountId !== n.accountId) return { kind: 'end', ending: 'rejected', source: 'callee' };
-      n = next;
-    }
-    switch (n.routingType) {
-      case 'callflow': {
-        const flow = n.callFlowId ? this.flows.find(n.accountId, n.callFlowId) : undefined;
-        if (!flow?.graph) return { kind: 'end', ending: 'failed', source: 'app', cause: 'app_error' };
-        return { kind: 'callflow', flowId: n.callFlowId! };
-      }
-      case 'webhook':
-        if (!n.webhookUrl) return { kind: 'end', ending: 'rejected', source: 'callee' };
-        return { kind: 'voiceml', url: n.webhookUrl, method: n.webhookMethod, headers: { ...(n.webhookHeaders ?? {}) } };
-      case 'sip':
-      case 'softphone':
-        return { kind: 'end', ending: 'no-answer', source: 'carrier' };
-      default:
-        return { kind: 'end', ending: 'failed', source: 'app', cause: 'app_error' };
-    }
   }
 
   // --- views for other parts ---
@@ -369,34 +321,17 @@ export class CallsModel {
     if (row && row.recordingUrl !== null) this.calls.replace({ ...row, recordingUrl: null });
   }
 
-  /** Answered calls the phone at `number` took part in (the carrier's phone view). */
-  private phoneCalls(number: string): PhoneCall[] {
-    return this.calls
-      .newestFirst((r) => r.answeredAt !== null && (r.direction === 'outbound' ? r.to === number : r.from === number))
-      .map((r) => ({ callId: r.id, direction: r.direction, from: r.from, to: r.to, heard: [...r.heard], entered: [...r.entered], prompts: r.prompts.map((p) => ({ ...p })), answeredAt: r.answeredAt! }));
-  }
-
-  /** Usage meters from real calls: connected seconds by direction, one AMD invocation per answered call with detection. */
-  private usageEntries(accountId: string) {
-    const out: { meter: 'outbound_seconds' | 'inbound_seconds' | 'transfer_seconds' | 'amd_invocations'; quantity: number; at: string; phoneNumber: string | null; linkId: string | null }[] = [];
-    for (const r of this.calls.all()) {
-      if (r.accountId !== accountId || r.dateUpdated === null) continue;
-      const own = r.direction === 'outbound' ? r.from : r.to;
-      const linkId = this.outbound.linkIdOf(accountId, own);
-      if (r.duration !== null && r.duration > 0) {
-        out.push({ meter: r.direction === 'outbound' ? 'outbound_seconds' : 'inbound_seconds', quantity: r.duration, at: r.dateUpdated, phoneNumber: own, linkId });
-      }
-      if (r.machineDetection !== null && r.answeredAt !== null) out.push({ meter: 'amd_invocations', quantity: 1, at: r.answeredAt, phoneNumber: own, linkId });
-      const transferred = billableSeconds(r.transfers ?? []);
-      if (transferred > 0) out.push({ meter: 'transfer_seconds', quantity: transferred, at: r.dateUpdated, phoneNumber: own, linkId });
-    }
-    return out;
+  /** A call of any account, for the control plane; 404 call_not_found when there is none. */
+  getAny(callId: string): CallRow {
+    const row = this.calls.get(callId);
+    if (!row) throw callErrors.CALL_NOT_FOUND(`no call ${callId} in this simulator`);
+    return row;
   }
 
   // --- helpers ---
 
   private requireFlow(accountId: string, flowId: string): void {
-    const flow = this.flows.find(accountId, flowId);
+    const flow = this.rt.callFlows.find(accountId, flowId);
     if (!flow) throw callErrors.CALL_FLOW_NOT_FOUND(`no call flow ${flowId} in this account`);
     if (!flow.graph) throw callErrors.CALL_FLOW_UNREADABLE(`call flow ${flowId} has a graph the current schema cannot read; replace it with a full PUT`);
   }
@@ -438,39 +373,6 @@ export class CallsModel {
       trace: flowId === null ? null : emptyTrace(vars),
     };
   }
-}
-
-/** Start variables as strings, checked as createCall documents them (400 naming the variable). */
-export function startVariables(raw: Record<string, string | number | boolean>): Record<string, string> {
-  const names = Object.keys(raw);
-  const bad = (path: string, message: string): never => {
-    throw ApiError.validation(`${path} ${message}`, [{ path, message }]);
-  };
-  if (names.length > MAX_START_VARIABLES) bad('Variables', `has ${names.length} entries; at most ${MAX_START_VARIABLES}`);
-  const out: Record<string, string> = {};
-  for (const name of names) {
-    if (!VARIABLE_NAME.test(name)) bad(`Variables.${name}`, 'is not a valid name: letters, digits and _, not starting with a digit');
-    if ((RESERVED_VARIABLES as readonly string[]).includes(name)) bad(`Variables.${name}`, 'is filled by the platform during the call and cannot be set');
-    out[name] = String(raw[name]);
-  }
-  if (Buffer.byteLength(JSON.stringify(out)) > MAX_START_VARIABLE_BYTES) bad('Variables', `is over ${MAX_START_VARIABLE_BYTES} bytes`);
-  return out;
-}
-
-function callbackEvents(raw: string | undefined): StatusCallbackEvent[] {
-  if (raw === undefined) return [...DEFAULT_STATUS_CALLBACK_EVENTS];
-  const words = raw.split(/\s+/).filter((w) => w !== '');
-  const unknown = words.find((w) => !(STATUS_CALLBACK_EVENTS as readonly string[]).includes(w));
-  if (unknown !== undefined) {
-    throw ApiError.validation(`StatusCallbackEvent has an unknown event "${unknown}"; use ${STATUS_CALLBACK_EVENTS.join(' ')}`, [{ path: 'StatusCallbackEvent', message: `unknown event ${unknown}` }]);
-  }
-  return words.length === 0 ? [...DEFAULT_STATUS_CALLBACK_EVENTS] : [...new Set(words as StatusCallbackEvent[])];
-}
-
-/** A number's statusCallbackEvents were checked when set; unknown words are dropped here. */
-function callbackEventsLenient(raw: string): StatusCallbackEvent[] {
-  const words = raw.split(/\s+/).filter((w): w is StatusCallbackEvent => (STATUS_CALLBACK_EVENTS as readonly string[]).includes(w));
-  return words.length === 0 ? [...DEFAULT_STATUS_CALLBACK_EVENTS] : [...new Set(words)];
 }
 
 export type { Callee };

@@ -1,11 +1,11 @@
 // A call's progression on the virtual clock: it rings, the carrier's outcome answers or ends it,
 // an inbound call is answered, the walk (call flow or VoiceML) takes one step per input and its
 // effects run (effects.ts), the phone hangs up, and the call ends with its callbacks and
-// callflow.ended. The calls model owns one and wires the clock's 'calls.*' handlers here.
+// callflow.ended, and then `call.ended` for the families that follow calls. The calls model owns
+// one and wires the clock's 'calls.*' handlers here.
 import { iso, parseInstant } from '../../core/clock.ts';
 import type { Table } from '../../core/store.ts';
-import type { Runtime } from '../../runtime.ts';
-import type { DeliveryRow } from '../../peers/carrier.ts';
+import type { DeliveryRow } from '../../peers/carrier/schema.ts';
 import type { FlowGraph } from './flow-graph.ts';
 import { step, type WalkInput } from './interpreter.ts';
 import { ENDINGS, carrierSource, phoneSide, platformSide, type Ending } from './endings.ts';
@@ -18,10 +18,13 @@ import type { VoiceMlRunner } from './voiceml/runner.ts';
 import type { VoiceInput } from './voiceml/walker.ts';
 import type { MediaStreamClient } from './voiceml/media-stream.ts';
 import { CallEffects, type Draft, type EffectPorts } from './effects.ts';
+import type { HandledCalls } from './handled.ts';
+import { contextFromAnswer, contextRequest } from './call-context.ts';
 import type { CallRow, CallStatus, HangupSource, StatusCallbackEvent } from './schema.ts';
+import type { CallsModelScope } from './ports.ts';
 
-/** The runtime parts the progression uses; read at each use, since a restore replaces some of them. */
-export type ProgressPorts = EffectPorts & Pick<Runtime, 'events'>;
+/** The parts of the calls' scope the progression uses; read at each use, since a reset replaces `random`. */
+export type ProgressPorts = EffectPorts & Pick<CallsModelScope, 'events' | 'webhookEngine'>;
 
 export interface ProgressParts {
   rt: ProgressPorts;
@@ -29,28 +32,34 @@ export interface ProgressParts {
   calls: () => Table<CallRow>;
   /** The graph of an account's call flow: undefined when there is none, null when unreadable. */
   graphOf: (accountId: string, flowId: string) => FlowGraph | null | undefined;
-  /** Told every call that ended, after its events (the model's endedListeners). */
-  endedListeners: readonly ((row: CallRow) => void)[];
   legs: TransferLegs;
   voiceml: VoiceMlRunner;
   http: FlowHttpClient;
   streams: MediaStreamClient;
+  /** Calls handled by a registered handler (handled.ts). */
+  handled: () => HandledCalls;
+  /** The link handed out now for a recording's download path (rules/recording-links.ts). */
+  link: (path: string) => string;
 }
 
 export class CallProgress {
   private readonly rt: ProgressPorts;
   private readonly rows: () => Table<CallRow>;
   private readonly graphOf: ProgressParts['graphOf'];
-  private readonly endedListeners: ProgressParts['endedListeners'];
+  private readonly link: ProgressParts['link'];
   private readonly legs: TransferLegs;
   private readonly voiceml: VoiceMlRunner;
   private readonly effects: CallEffects;
+  private readonly handled: () => HandledCalls;
+  private readonly http: FlowHttpClient;
 
   constructor(parts: ProgressParts) {
+    this.handled = parts.handled;
+    this.http = parts.http;
     this.rt = parts.rt;
     this.rows = parts.calls;
     this.graphOf = parts.graphOf;
-    this.endedListeners = parts.endedListeners;
+    this.link = parts.link;
     this.legs = parts.legs;
     this.voiceml = parts.voiceml;
     this.effects = new CallEffects({
@@ -60,6 +69,7 @@ export class CallProgress {
       http: parts.http,
       streams: parts.streams,
       resume: (callId, seq, input) => this.resume(callId, seq, input),
+      link: parts.link,
     });
   }
 
@@ -74,6 +84,7 @@ export class CallProgress {
     if (!row || row.status !== 'queued') return;
     const next = this.calls.replace(this.moved(row, 'ringing'));
     this.callback(next, 'ringing');
+    if (next.handler) this.handled().ringing(next);
   }
 
   /** The carrier's outcome for an outbound call: answered, or ended as it says. */
@@ -85,13 +96,31 @@ export class CallProgress {
     this.end(row, ending, carrierSource(ending));
   }
 
-  /** 'calls.answer': a ringing inbound call is picked up by its flow or its VoiceML app. */
+  /** 'calls.answer': a ringing inbound call is picked up by its flow, its VoiceML app or its handler. */
   answerInbound(callId: string): void {
     const row = this.calls.get(callId);
     if (!row || row.status !== 'ringing') return;
     // A webhook number asks the app first: its first verb that uses the line picks up (advanceVoiceMl).
     if (row.voiceml) return this.advance(row, { kind: 'start' });
+    if (row.handler && row.contextUrl) return this.fetchContext(row, row.contextUrl);
     this.answer(row);
+  }
+
+  /**
+   * An agent number's callContextUrl, fetched just before the answer (guides "Phone numbers");
+   * on any failure the call goes on with the agent's stored configuration. The answer is taken
+   * at this instant: the clock advance waits for the request in flight.
+   */
+  private fetchContext(row: CallRow, url: string): void {
+    const rows = this.calls;
+    const answerWith = (context: CallRow['context']) => {
+      const current = this.calls.get(row.id);
+      if (this.calls !== rows || !current || current.status !== 'ringing') return;
+      this.answer(this.calls.replace({ ...current, context: context ?? current.context ?? null, contextUrl: null }));
+    };
+    if (this.http.refusal(url) !== undefined) return answerWith(null);
+    const req = contextRequest(row, url, this.rt.webhookEngine.signingKeys.get(row.accountId));
+    this.http.send(req, (a) => answerWith(contextFromAnswer(a.status, a.body)));
   }
 
   private answer(row: CallRow): void {
@@ -103,6 +132,7 @@ export class CallProgress {
     }
     this.hangUpLater(row);
     if (answered.walk || answered.voiceml) this.advance(answered, { kind: 'start' });
+    else if (answered.handler) this.handled().answered(answered);
   }
 
   /** The call answered now: in progress, its answered callback sent. */
@@ -115,16 +145,20 @@ export class CallProgress {
   /** The phone's script hangs up after its talk time, counted from the answer (now). */
   private hangUpLater(row: CallRow): void {
     if (row.callee.hangupAfterSeconds === null) return;
-    this.rt.clock.schedule('calls.phoneHangup', this.rt.clock.now() + Math.round(row.callee.hangupAfterSeconds * 1000), { callId: row.id });
+    this.rt.jobs.schedule('calls.phoneHangup', this.rt.clock.now() + Math.round(row.callee.hangupAfterSeconds * 1000), { callId: row.id });
   }
 
   /** 'calls.resume': the walk's next input; a stale seq means the walk moved on and is ignored. */
   resume(callId: string, seq: number, input: WalkInput): void {
     const row = this.calls.get(callId);
     if (!row || row.seq !== seq || !(row.status === 'in-progress' || (row.status === 'ringing' && row.voiceml))) return;
-    if (input.kind === 'recorded') this.rt.recordings.recorded(row, input.url, input.seconds); // the block's audio (recordings family)
+    if (input.kind === 'recorded') {
+      // The block's audio is over: families that keep recordings hear it (internal, events.ts).
+      const call = { id: row.id, accountId: row.accountId, direction: row.direction, from: row.from, to: row.to, dateCreated: row.dateCreated };
+      this.rt.events.emit('call.recorded', { accountId: row.accountId, resourceId: row.id, payload: { call, url: input.url, seconds: input.seconds } });
+    }
     // The block's link is handed out now (variables, VoiceML action): signed before 2026-07-28.
-    this.advance(row, input.kind === 'recorded' ? { ...input, url: this.rt.recordings.link(input.url) } : input);
+    this.advance(row, input.kind === 'recorded' ? { ...input, url: this.link(input.url) } : input);
   }
 
   /** 'calls.phoneHangup': the phone's script hangs up a connected call. */
@@ -184,13 +218,17 @@ export class CallProgress {
 
   /** Ends the call: consistent end fields, then callflow.ended and the completed callback. */
   end(row: CallRow, ending: Ending, source: HangupSource, cause?: string): CallRow {
+    if (row.handler) row = { ...this.handled().ending(row), walk: row.walk }; // its last turns join the conversation first
     row = this.legs.closeOpen(row);
     const now = this.rt.clock.now();
     const fields = ENDINGS[ending];
     const answeredAt = row.answeredAt === null ? null : parseInstant(row.answeredAt)!;
     const flowStatus = row.callFlowId === null ? null : (row.walk?.ended ?? 'abandoned');
+    // A handled call's conversation was recorded whole (docs/agents.md): its recording exists now.
+    const recorded = row.conversation !== undefined && answeredAt !== null && row.recordingUrl === null;
     const done = this.calls.replace(compactEnded({
       ...row,
+      ...(recorded ? { recordingUrl: this.link(`/v1/accounts/${row.accountId}/recordings/${row.id}`) } : {}),
       ...fields,
       timeline: [...row.timeline, { status: fields.status, at: iso(now) }],
       hangupCause: cause ?? fields.hangupCause,
@@ -203,9 +241,11 @@ export class CallProgress {
     }));
     this.callback(done, 'completed');
     if (done.callFlowId !== null) {
-      this.rt.events.emit({ type: 'callflow.ended', accountId: done.accountId, resourceId: done.id, at: now, payload: flowEndedPayload(done, iso(now)) });
+      this.rt.events.emit('callflow.ended', { accountId: done.accountId, resourceId: done.id, at: now, payload: flowEndedPayload(done, iso(now)) });
     }
-    for (const hear of this.endedListeners) hear(done);
+    this.handled().ended(done);
+    // Declared internal (events.ts): families that follow calls hear the ended row (recordings, then call batches: their build order).
+    this.rt.events.emit('call.ended', { accountId: done.accountId, resourceId: done.id, at: now, payload: done });
     return done;
   }
 
@@ -213,7 +253,7 @@ export class CallProgress {
   callback(row: CallRow, event: StatusCallbackEvent): void {
     if (row.statusCallback === null || !row.statusCallbackEvents.includes(event)) return;
     const now = this.rt.clock.now();
-    this.rt.events.emit({ type: 'call.status', accountId: row.accountId, resourceId: row.id, at: now, payload: statusPayload(row, event, iso(now)) });
+    this.rt.events.emit('call.status', { accountId: row.accountId, resourceId: row.id, at: now, payload: statusPayload(row, event, iso(now)) });
   }
 
   /** The row in a new status, with the change on its timeline. */

@@ -1,13 +1,14 @@
 // HTTP surface of calls: paths, operationIds, wire names and statuses of the public API
 // document (createCall 201, getCall with transfers, listCalls without, updateCall 200).
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
+import { operation } from './scope.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { DateTime, StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { outboundErrors } from '../../rules/outbound.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
-import { callErrors } from './model.ts';
+import { callErrors } from './errors.ts';
 import { transfersWire } from './transfers.ts';
 import { CALL_STATUSES, Call, CallControlResponse, CallList, CreateCallBody, UpdateCallBody } from './schema.ts';
 
@@ -17,7 +18,7 @@ const phoneErrors = [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COU
 const many = (description: string) => Type.Array(Type.String({ maxLength: 40 }), { description: `${description} Repeat the parameter for several (any of them matches).` });
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'createCall',
     method: 'POST',
     path: '/v1/accounts/{accountId}/calls',
@@ -44,10 +45,14 @@ export const operations = [
       callErrors.CALL_FLOW_UNREADABLE,
       callErrors.AGENT_NOT_FOUND,
       callErrors.AGENT_NOT_CONNECTED,
+      callErrors.AI_MODE_REMOVED,
     ],
-    handler: (ctx) => reply.created({ ...ctx.rt.calls.wire.wire(ctx.rt.calls.create(ctx.accountId, ctx.body)) as object, transfers: [] }),
+    handler: (ctx) => {
+      if (ctx.body.AI !== undefined) throw callErrors.AI_MODE_REMOVED('the AI Completion mode was removed: give AgentId for a managed agent, or no mode for the Agent SDK connected to From');
+      return reply.created({ ...ctx.scope.calls.wire.wire(ctx.scope.calls.create(ctx.accountId, ctx.body)) as object, transfers: [] });
+    },
   }),
-  defineOperation({
+  operation({
     operationId: 'listCalls',
     method: 'GET',
     path: '/v1/accounts/{accountId}/calls',
@@ -75,7 +80,7 @@ export const operations = [
     handler: (ctx) => {
       const q = ctx.query;
       const paging = parsePaging(q as PagingQuery);
-      const rows = ctx.rt.calls.list(ctx.accountId, {
+      const rows = ctx.scope.calls.list(ctx.accountId, {
         status: q.status,
         from: q.from,
         to: q.to,
@@ -87,10 +92,10 @@ export const operations = [
         hangupCause: q.hangupCause,
       });
       const page = pageOf(rows, paging);
-      return reply.json(200, ctx.rt.calls.wire.list(page.data, page.meta));
+      return reply.json(200, ctx.scope.calls.wire.list(page.data, page.meta));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'getCall',
     method: 'GET',
     path: '/v1/accounts/{accountId}/calls/{callId}',
@@ -103,12 +108,12 @@ export const operations = [
     responses: { 200: { description: 'The call.', schema: Call } },
     errors: [callErrors.CALL_NOT_FOUND],
     handler: (ctx) => {
-      const row = ctx.rt.calls.get(ctx.accountId, ctx.params.callId);
-      const json = ctx.rt.calls.wire.json(row);
+      const row = ctx.scope.calls.get(ctx.accountId, ctx.params.callId);
+      const json = ctx.scope.calls.wire.json(row);
       return reply.json(200, `${json.slice(0, -1)},"transfers":${JSON.stringify(transfersWire(row.transfers ?? []))}}`);
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'updateCall',
     method: 'POST',
     path: '/v1/accounts/{accountId}/calls/{callId}',
@@ -124,7 +129,7 @@ export const operations = [
     responses: { 200: { description: 'The call after hanging up.', schema: CallControlResponse } },
     errors: [callErrors.CALL_NOT_FOUND, callErrors.HANGUP_NOT_APPLICABLE],
     handler: (ctx) => {
-      const row = ctx.rt.calls.hangUp(ctx.accountId, ctx.params.callId);
+      const row = ctx.scope.calls.hangUp(ctx.accountId, ctx.params.callId);
       return reply.ok({ callId: row.id, status: row.status });
     },
   }),

@@ -3,12 +3,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
-import { CalleeSchema } from '../../peers/carrier.ts';
+import { CalleeSchema } from '../../peers/carrier/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
 import { WalkTraceSchema } from './walk-trace.ts';
 import { TransferLegRowSchema, TransferLegWire } from './transfers.ts';
-import { PlaybackRowSchema } from './live-control.ts';
 import { VoiceMlStateSchema } from './voiceml/walker.ts';
+import { TurnSchema } from './conversation.ts';
+import { HANDLER_KINDS } from './handlers.ts';
 
 export const CALL_IDS = {
   call: { prefix: 'CA', hex: 32 },
@@ -23,6 +24,24 @@ export const STATUS_CALLBACK_EVENTS = ['initiated', 'ringing', 'answered', 'comp
 export type StatusCallbackEvent = (typeof STATUS_CALLBACK_EVENTS)[number];
 export const DEFAULT_STATUS_CALLBACK_EVENTS: StatusCallbackEvent[] = ['initiated', 'ringing', 'answered', 'completed'];
 /** Names the platform fills during a call; `Variables` may not set them (createCall). */
+export const PLAY_TARGETS = ['both', 'caller', 'callee'] as const;
+
+/** A stored playback (call row `playbacks`). */
+export const PlaybackRowSchema = Type.Object(
+  {
+    id: Type.String(), // the playbackId answered
+    at: DateTime(), // when it was accepted and started
+    until: DateTime(), // when it is over
+    target: StringEnum(PLAY_TARGETS),
+    text: Nullable(Type.String()),
+    url: Nullable(Type.String()),
+    language: StringEnum(['ko', 'en', 'ja']),
+    voice: Nullable(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type PlaybackRow = Static<typeof PlaybackRowSchema>;
+
 export const RESERVED_VARIABLES = ['caller', 'callee', 'recording_url', 'recording_duration', 'http_status'] as const;
 
 const TRANSFER_STATUSES = ['completed', 'failed', 'no-answer', 'busy', 'canceled'] as const;
@@ -65,11 +84,14 @@ export const CreateCallBody = Type.Object(
     To: Type.String({ maxLength: 40, description: 'The callee; hyphens and +82 accepted, stored in domestic notation.' }),
     From: Type.String({ maxLength: 40, description: 'A number the account owns.' }),
     Url: Type.Optional(Type.String({ maxLength: 2048, description: 'The URL that returns VoiceML: requested (POST, form-encoded, signed with X-Signature) when the call is answered, then verb by verb; see the README voice section. Exclusive with AgentId and CallFlowId.' })),
-    AgentId: Type.Optional(Type.String({ maxLength: 200, description: 'Managed agent. Exclusive with Url and CallFlowId. No agents exist in the simulator yet: 404.' })),
+    AgentId: Type.Optional(Type.String({ maxLength: 200, description: 'A managed agent of the account handles the call (404 agent_not_found otherwise). Exclusive with Url and CallFlowId.' })),
     CallContext: Type.Optional(
       Type.Object(
-        { Instruction: Type.String({ maxLength: 4000 }), Variables: Type.Optional(Type.Record(Type.String(), VariableValue, { maxProperties: 50 })) },
-        { additionalProperties: false, description: 'Only with AgentId.' },
+        {
+          Instruction: Type.String({ maxLength: 4000, description: 'Instructions for this call only.' }),
+          Variables: Type.Optional(Type.Record(Type.String(), VariableValue, { maxProperties: 50, description: 'At most 50; values become strings; the agent\'s behaviour reads them as {{var.name}}.' })),
+        },
+        { additionalProperties: false, description: 'Only with AgentId; PascalCase keys only (snake_case ones are refused).' },
       ),
     ),
     CallFlowId: Type.Optional(Type.String({ maxLength: 200, description: 'The call flow that runs the call. Exclusive with Url and AgentId.' })),
@@ -82,6 +104,7 @@ export const CreateCallBody = Type.Object(
     StatusCallback: Type.Optional(Type.String({ maxLength: 2048, description: 'Receives the call status events.' })),
     StatusCallbackEvent: Type.Optional(Type.String({ maxLength: 200, description: 'Space-separated: initiated ringing answered completed transfer; default "initiated ringing answered completed".' })),
     MachineDetection: Type.Optional(StringEnum(['Enable', 'Hangup'], { description: 'Enable: report answeredBy and continue; Hangup: end the call when a machine answers.' })),
+    AI: Type.Optional(Type.Unknown({ description: 'Removed: the AI Completion mode is discontinued; a body carrying it is refused with 410 ai_mode_removed (use AgentId, or no mode for the Agent SDK).', deprecated: true })),
   },
   { $id: 'CreateCallRequest', additionalProperties: false },
 );
@@ -142,6 +165,12 @@ export const CallRowSchema = Type.Object(
     transfers: Type.Optional(Type.Array(TransferLegRowSchema)), // transfer legs by sequence (transfer-legs.ts); absent in older snapshots
     playbacks: Type.Optional(Type.Array(PlaybackRowSchema)), // announcements played into the call (live-control.ts)
     voiceml: Type.Optional(VoiceMlStateSchema), // the VoiceML walk (voiceml/walker.ts) of a Url call or a webhook-routed number
+    handler: Type.Optional(Type.Object({ kind: StringEnum(HANDLER_KINDS), target: Type.String() }, { additionalProperties: false })), // who handles the call when no flow or VoiceML does (handlers.ts): an agent id, an SDK-held number
+    context: Type.Optional(Nullable(Type.Object({ instruction: Nullable(Type.String()), variables: Type.Record(Type.String(), Type.String()) }, { additionalProperties: false }))), // CallContext (createCall, or the number's callContextUrl)
+    contextUrl: Type.Optional(Nullable(Type.String())), // an inbound agent call: the number's callContextUrl, fetched just before the answer
+    dictionaryId: Type.Optional(Nullable(Type.String())), // the platform side's number's dictionary (null: the account's default)
+    conversation: Type.Optional(Type.Array(TurnSchema)), // calls handled by a handler: the turns, in order (conversation.ts)
+    talk: Type.Optional(Type.Object({ linesUsed: Type.Integer({ minimum: 0 }) }, { additionalProperties: false })), // the phone's talking state (peers/phone-talk.ts)
   },
   { additionalProperties: false },
 );

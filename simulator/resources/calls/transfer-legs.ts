@@ -3,11 +3,13 @@
 // moves each leg initiated -> ringing -> connected -> ended on the virtual clock, closes open
 // legs when the call ends, and sends the `transfer` status callback. Legs live on the call row
 // (`transfers`); what the wire shows of them is derived in transfers.ts.
+import { Type, type Static, type TProperties } from '@sinclair/typebox';
 import { iso } from '../../core/clock.ts';
 import { ApiError } from '../../core/errors.ts';
 import { normalizePhone } from '../../core/phone.ts';
-import type { Runtime } from '../../runtime.ts';
+import { StringEnum } from '../../core/schema.ts';
 import type { Table } from '../../core/store.ts';
+import type { CallsModelScope } from './ports.ts';
 import { callIdentity } from './announce.ts';
 import type { CallRow } from './schema.ts';
 import { isEnded, legDuration, type LegStatus, type TransferLegRow, type TransferMode } from './transfers.ts';
@@ -37,21 +39,29 @@ export const LEG_ENDINGS = {
 } as const satisfies Record<string, LegEnd>;
 type EndingName = keyof typeof LEG_ENDINGS;
 
-/** What the engine needs of SIP endpoints: whether the account has an active route to this host. */
-export interface SipRoutePort {
-  routes(accountId: string): readonly string[]; // URIs of active routes of active endpoints
-}
+/** The parts of the calls' scope the engine uses: the clock and its leg job, the carrier, the callbacks, the SIP routes. */
+export type LegScope = Pick<CallsModelScope, 'clock' | 'jobs' | 'events' | 'carrier' | 'sipEndpoints'>;
 
 export interface LegRequest {
   to: string;
   mode: TransferMode;
   timeoutSec: number;
-  origin: 'dial' | 'control';
+  origin: 'dial' | 'control' | 'handler';
   context: string | null;
 }
 
+const legPhase = <N extends string, E extends TProperties = {}>(name: N, extra?: E) =>
+  Type.Object({ callId: Type.String(), sequence: Type.Integer(), phase: Type.Literal(name), ...(extra ?? ({} as E)) }, { additionalProperties: false });
+
+/** The 'calls.transferLeg' job: one move of one leg (its kind and payload are in snapshots). */
+export const LegJobSchema = Type.Union([
+  legPhase('ringing'),
+  legPhase('connected'),
+  legPhase('ended', { ending: StringEnum(Object.keys(LEG_ENDINGS) as EndingName[]) }),
+  legPhase('lost'),
+]);
+type LegJob = Static<typeof LegJobSchema>;
 type Phase = { phase: 'ringing' } | { phase: 'connected' } | { phase: 'ended'; ending: EndingName } | { phase: 'lost' };
-type LegJob = { callId: string; sequence: number } & Phase;
 
 /** The host part of a SIP URI (`sip:[user@]host[:port][;params]`), lowercased with its port. */
 export function sipHostOf(uri: string): string | null {
@@ -60,14 +70,20 @@ export function sipHostOf(uri: string): string | null {
 }
 
 export class TransferLegs {
-  /** SIP endpoints of the account; the runtime connects the sip-endpoints family here. */
-  sip: SipRoutePort = { routes: () => [] };
+  /** Told when a leg connects or ends on the clock (a call's handler hears its own legs: handled.ts). */
+  onMoved: (row: CallRow, leg: TransferLegRow) => void = () => undefined;
 
   constructor(
-    private readonly rt: Runtime,
+    private readonly rt: LegScope,
     private readonly calls: () => Table<CallRow>,
   ) {
-    rt.clock.on('calls.transferLeg', (p: LegJob) => this.phase(p));
+    rt.jobs.on('calls.transferLeg', (p) => this.phase(p));
+  }
+
+  /** URIs of the account's active routes of active SIP endpoints. */
+  private sipRoutes(accountId: string): string[] {
+    const sip = this.rt.sipEndpoints;
+    return sip.listFor(accountId, 'active').flatMap((e) => sip.routesOf(e.id).filter((r) => r.status === 'active').map((r) => r.uri));
   }
 
   /**
@@ -99,7 +115,7 @@ export class TransferLegs {
     leg.to = plan.to; // normalised; the leg is not stored yet
     const next: CallRow = { ...row, transfers: [...legs, leg] };
     const job = (seconds: number, phase: Phase) =>
-      this.rt.clock.schedule('calls.transferLeg', now + Math.round(seconds * 1000), { callId: row.id, sequence, ...phase } satisfies LegJob);
+      this.rt.jobs.schedule('calls.transferLeg', now + Math.round(seconds * 1000), { callId: row.id, sequence, ...phase });
     if (plan.connectAfter === null) {
       if (plan.endAfter > 0) job(Math.min(LEG_SETUP_SECONDS, plan.endAfter), { phase: 'ringing' });
       job(plan.endAfter, { phase: 'ended', ending: plan.ending });
@@ -128,7 +144,7 @@ export class TransferLegs {
     const next: CallRow = { ...row, transfers: legs.map((l) => (l === leg ? changed : l)) };
     if (failAfterSeconds !== null) {
       const at = this.rt.clock.now() + Math.round(failAfterSeconds * 1000);
-      this.rt.clock.schedule('calls.transferLeg', at, { callId: row.id, sequence, phase: 'lost' } satisfies LegJob);
+      this.rt.jobs.schedule('calls.transferLeg', at, { callId: row.id, sequence, phase: 'lost' });
     }
     this.callback(next, changed);
     return { row: next, leg: changed };
@@ -153,7 +169,7 @@ export class TransferLegs {
     let dialed: string;
     if (leg.destinationType === 'sip') {
       const host = sipHostOf(leg.to!);
-      const routed = host !== null && this.sip.routes(accountId).some((uri) => sipHostOf(uri) === host);
+      const routed = host !== null && this.sipRoutes(accountId).some((uri) => sipHostOf(uri) === host);
       if (!routed) return { to: leg.to!, connectAfter: null, endAfter: 0, ending: 'no-route' };
       // The carrier decides the party behind a SIP URI by its user part when that is a number.
       const user = /^sips?:([^@]+)@/i.exec(leg.to!)?.[1];
@@ -186,7 +202,10 @@ export class TransferLegs {
     else if (p.phase === 'lost') changed = this.ended(leg, 'failed', at);
     else changed = this.ended(leg, p.ending, at);
     const next = rows.replace({ ...row, transfers: legs.map((l) => (l === leg ? changed : l)) });
-    if (p.phase !== 'ringing') this.callback(next, changed);
+    if (p.phase !== 'ringing') {
+      this.callback(next, changed);
+      this.onMoved(next, changed);
+    }
   }
 
   private ended(leg: TransferLegRow, ending: EndingName, at: string): TransferLegRow {
@@ -201,7 +220,7 @@ export class TransferLegs {
   private callback(row: CallRow, leg: TransferLegRow): void {
     if (row.statusCallback === null || !row.statusCallbackEvents.includes('transfer')) return;
     const now = this.rt.clock.now();
-    this.rt.events.emit({ type: 'call.status', accountId: row.accountId, resourceId: row.id, at: now, payload: transferPayload(row, leg, iso(now)) });
+    this.rt.events.emit('call.status', { accountId: row.accountId, resourceId: row.id, at: now, payload: transferPayload(row, leg, iso(now)) });
   }
 }
 

@@ -30,7 +30,7 @@ export const TransferLegRowSchema = Type.Object(
     startedAt: DateTime(),
     connectedAt: Nullable(DateTime()), // the fact; the wire hides it for legs before the cutoff
     endedAt: Nullable(DateTime()),
-    origin: StringEnum(['dial', 'control']), // a call-flow dial block, or /_sim/calls/{callId}/transfers
+    origin: StringEnum(['dial', 'control', 'handler']), // a call-flow dial block, /_sim/calls/{callId}/transfers, or a call's handler (an agent)
     context: Nullable(Type.String()), // TransferContext of the callback (control plane), JSON text
   },
   { additionalProperties: false },

@@ -2,7 +2,7 @@
 // either a result or `failed` (the lookup itself failed), because a failed lookup must leave
 // the stored value unchanged rather than count as "record missing". Pure: the caller passes
 // the lookup function and decides what to store.
-import type { LookupResult, RecordType } from '../../peers/dns.ts';
+import type { LookupResult, RecordType } from '../../peers/dns/model.ts';
 import type { DmarcStatus, ReceivingStatus } from './schema.ts';
 import { dkimName, dkimTarget, dmarcName, feedbackHost, inboundHost, mailFromName } from './records.ts';
 

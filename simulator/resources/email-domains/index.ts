@@ -1,38 +1,30 @@
-// The email-domain family: sender domains, their DNS verification and inbound receiving.
-import { Type } from '@sinclair/typebox';
-import type { Family } from '../family.ts';
-import type { FixtureSection } from '../../fixture/schema.ts';
+// The email-domain family: sender domains, their DNS verification and inbound receiving. Behind
+// its door: it needs the fake DNS (ports.ts), declares its periodic check job and the
+// email.received event the public document names, and hands the runtime its settings and
+// domains as its snapshot part (the model checks they are unique after the runtime validated).
+import { ownPart } from '../../core/table-state.ts';
+import { webhookEvents } from '../../core/events.ts';
+import { defineFamily } from '../family.ts';
 import { EmailDomainsModel } from './model.ts';
 import { operations } from './routes.ts';
-import { EMAIL_DOMAIN_IDS, REGION_PATTERN } from './schema.ts';
-import { operations as control } from '../../control/email-provider.ts';
+import { operations as control } from './control.ts';
+import { emailDomainsFixture } from './fixture.ts';
+import { jobs, needs } from './ports.ts';
+import { EMAIL_DOMAIN_IDS, EmailDomainsStateSchema, type EmailDomainsState } from './schema.ts';
 
-/** Its fixture section: the email provider's settings. */
-const fixture = {
-  email: Type.Optional(
-    Type.Object(
-      {
-        region: Type.Optional(Type.String({ pattern: REGION_PATTERN, description: 'Region given to new sender domains (default ap-northeast-2).' })),
-        receivingRegions: Type.Optional(Type.Array(Type.String({ pattern: REGION_PATTERN }), { description: 'Regions that support inbound receiving.' })),
-      },
-      { additionalProperties: false, description: 'Email provider settings.' },
-    ),
-  ),
-};
-declare module '../../fixture/schema.ts' {
-  interface Fixture extends FixtureSection<typeof fixture> {}
-}
-
-export const emailDomains: Family<'emailDomains', EmailDomainsModel> = {
+export const emailDomains = defineFamily({
   key: 'emailDomains',
-  create: (rt) => new EmailDomainsModel(rt),
+  needs,
+  jobs,
+  create: (scope) => new EmailDomainsModel(scope),
+  state: ownPart<EmailDomainsState, EmailDomainsModel>(EmailDomainsStateSchema),
+  fixture: emailDomainsFixture,
   operations,
   control,
   tags: {
     'Email domains': 'Outbound-email sender domains: DNS verification (DKIM), custom MAIL FROM, DMARC and optional inbound receiving.',
   },
   idFormats: EMAIL_DOMAIN_IDS,
-  events: ['email.received'],
+  events: webhookEvents('email.received'),
   capabilities: ['email-provider'],
-  fixture,
-};
+});

@@ -7,27 +7,18 @@ import { Table } from '../../core/store.ts';
 import { ApiError, defineError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { iso, parseInstant } from '../../core/clock.ts';
-import { validate } from '../../core/schema.ts';
 import { HOST_NAME, parseDomainName } from '../../core/domain.ts';
 import { WireCache } from '../../core/wire.ts';
-import type { Kernel } from '../../core/ports.ts';
-import type { FakeDns } from '../../peers/dns.ts';
-import type { Fixture } from '../../fixture/schema.ts';
+import type { EmailDomainsModelScope } from './ports.ts';
 import { FAILED, observe, type Observation } from './checks.ts';
 import { dnsRecordsOf } from './records.ts';
 import {
-  EmailDomainsStateSchema,
   type EmailDomainRow,
   type EmailDomainWire,
   type EmailDomainsState,
   type EmailProviderSettings,
   EMAIL_DOMAIN_IDS,
 } from './schema.ts';
-
-/** What the model uses beyond its own tables; the descriptor passes the runtime. */
-export interface EmailDomainsPorts extends Pick<Kernel, 'clock' | 'random'> {
-  dns: Pick<FakeDns, 'outage' | 'lookup'>;
-}
 
 const HOUR = 3_600_000;
 /** An unverified registration holds the domain this long after registration or the last verification request (guides: 72 hours). */
@@ -36,7 +27,7 @@ export const PENDING_CLAIM_MS = 72 * HOUR;
 export const CHECK_INTERVAL_MS = HOUR;
 /** MAIL FROM detection gives up when the records are still missing this long after it (re)started. */
 export const MAIL_FROM_GIVE_UP_MS = 72 * HOUR;
-export const CHECK_JOB = 'email-domains.check';
+export const CHECK_JOB = 'email-domains.check' as const;
 
 export const DEFAULT_PROVIDER_SETTINGS: EmailProviderSettings = {
   region: 'ap-northeast-2',
@@ -103,15 +94,13 @@ export class EmailDomainsModel {
   private owners = new Map<string, string>(); // maps a normalised domain to the id of its registration (derived)
   readonly wire = new WireCache(emailDomainWire);
 
-  constructor(private readonly rt: EmailDomainsPorts) {
-    rt.clock.on(CHECK_JOB, (p: { emailDomainId: string }, job) => this.periodicCheck(p.emailDomainId, job.due));
+  constructor(private readonly rt: EmailDomainsModelScope) {
+    rt.jobs.on(CHECK_JOB, (p, job) => this.periodicCheck(p.emailDomainId, job.due));
   }
 
-  loadFixture(f: Fixture): void {
-    this.settings = {
-      region: f.email?.region ?? DEFAULT_PROVIDER_SETTINGS.region,
-      receivingRegions: [...(f.email?.receivingRegions ?? DEFAULT_PROVIDER_SETTINGS.receivingRegions)],
-    };
+  /** Back to no domains and the default settings (reset; the fixture part then loads its settings). */
+  clear(): void {
+    this.settings = structuredClone(DEFAULT_PROVIDER_SETTINGS);
     this.domains = new Table();
     this.owners = new Map();
   }
@@ -120,9 +109,8 @@ export class EmailDomainsModel {
     return { settings: structuredClone(this.settings), domains: [...this.domains.all()] };
   }
 
-  restore(state: unknown): void {
-    validate(EmailDomainsStateSchema, state, 'snapshot emailDomains', 'emailDomains');
-    const s = state as EmailDomainsState;
+  /** A state the runtime validated against EmailDomainsStateSchema; ids and domains must be unique and domains normalised. */
+  restore(s: EmailDomainsState): void {
     const owners = new Map<string, string>();
     const ids = new Set<string>();
     s.domains.forEach((r, i) => {
@@ -234,7 +222,7 @@ export class EmailDomainsModel {
       throw emailDomainErrors.EMAIL_PROVIDER_UNAVAILABLE(`the DNS lookups of ${row.domain}'s DKIM records timed out; the domain keeps its last result`);
     }
     const next = this.applyCheck(row, obs, 'request');
-    if (row.verifiedAt === null && next.verifiedAt !== null) this.rt.clock.scheduleIn(CHECK_JOB, CHECK_INTERVAL_MS, { emailDomainId: id });
+    if (row.verifiedAt === null && next.verifiedAt !== null) this.rt.jobs.schedule(CHECK_JOB, this.rt.clock.now() + CHECK_INTERVAL_MS, { emailDomainId: id });
     return this.domains.replace(next);
   }
 
@@ -242,7 +230,7 @@ export class EmailDomainsModel {
   private periodicCheck(id: string, due: number): void {
     const row = this.domains.get(id);
     if (!row) return; // deleted: the chain of checks ends
-    this.rt.clock.schedule(CHECK_JOB, due + CHECK_INTERVAL_MS, { emailDomainId: id });
+    this.rt.jobs.schedule(CHECK_JOB, due + CHECK_INTERVAL_MS, { emailDomainId: id });
     const obs = this.observe(row);
     if (obs === 'outage' || obs.dkimFound === FAILED) return;
     this.domains.replace(this.applyCheck(row, obs, 'periodic'));
@@ -331,7 +319,7 @@ export class EmailDomainsModel {
     this.domains.delete(row.id);
     this.owners.delete(row.domain);
     for (const job of this.rt.clock.pendingJobs()) {
-      if (job.kind === CHECK_JOB && (job.payload as { emailDomainId: string }).emailDomainId === row.id) this.rt.clock.cancel(job.id);
+      if (job.kind === CHECK_JOB && (job.payload as { emailDomainId: string }).emailDomainId === row.id) this.rt.jobs.cancel(job.id);
     }
   }
 

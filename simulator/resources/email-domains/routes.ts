@@ -2,11 +2,11 @@
 // request, the receiving switch and delete are not shown by the spec and are shaped after the
 // guides (docs/decisions.md, "Email domains").
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply, type Reply } from '../../core/operation.ts';
+import { reply, type Reply } from '../../core/operation.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
-import type { Runtime } from '../../runtime.ts';
 import { emailDomainErrors } from './model.ts';
 import { CreateEmailDomainBody, EmailDomain, EmailDomainList, UpdateEmailDomainBody, type EmailDomainRow } from './schema.ts';
+import { operation, type EmailDomainsScope } from './scope.ts';
 
 const TAG = 'Email domains';
 const BASIS = 'guides (email-domains page); docs/decisions.md "Email domains"';
@@ -14,12 +14,12 @@ const account = { accountId: Type.String({ description: 'Account id.' }) };
 const domainParams = { ...account, emailDomainId: Type.String({ description: 'The email domain\'s id.' }) };
 const notFound = emailDomainErrors.EMAIL_DOMAIN_NOT_FOUND;
 
-function rowReply(rt: Runtime, status: number, row: EmailDomainRow): Reply {
-  return reply.json(status, rt.emailDomains.wire.json(row));
+function rowReply(scope: EmailDomainsScope, status: number, row: EmailDomainRow): Reply {
+  return reply.json(status, scope.emailDomains.wire.json(row));
 }
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'listEmailDomains',
     method: 'GET',
     path: '/v1/accounts/{accountId}/email-domains',
@@ -32,11 +32,11 @@ export const operations = [
     query: standardPagingParams,
     responses: { 200: { description: 'A page of email domains.', schema: EmailDomainList } },
     handler: (ctx) => {
-      const page = pageOf(ctx.rt.emailDomains.list(ctx.accountId), parsePaging(ctx.query as PagingQuery));
-      return reply.json(200, ctx.rt.emailDomains.wire.list(page.data, page.meta));
+      const page = pageOf(ctx.scope.emailDomains.list(ctx.accountId), parsePaging(ctx.query as PagingQuery));
+      return reply.json(200, ctx.scope.emailDomains.wire.list(page.data, page.meta));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'getEmailDomain',
     method: 'GET',
     path: '/v1/accounts/{accountId}/email-domains/{emailDomainId}',
@@ -48,9 +48,9 @@ export const operations = [
     params: domainParams,
     responses: { 200: { description: 'The domain.', schema: EmailDomain } },
     errors: [notFound],
-    handler: (ctx) => rowReply(ctx.rt, 200, ctx.rt.emailDomains.get(ctx.accountId, ctx.params.emailDomainId)),
+    handler: (ctx) => rowReply(ctx.scope, 200, ctx.scope.emailDomains.get(ctx.accountId, ctx.params.emailDomainId)),
   }),
-  defineOperation({
+  operation({
     operationId: 'createEmailDomain',
     method: 'POST',
     path: '/v1/accounts/{accountId}/email-domains',
@@ -70,11 +70,11 @@ export const operations = [
     },
     errors: [emailDomainErrors.INVALID_EMAIL_DOMAIN, emailDomainErrors.EMAIL_DOMAIN_TAKEN],
     handler: (ctx) => {
-      const { row, created } = ctx.rt.emailDomains.register(ctx.accountId, ctx.body.domain);
-      return rowReply(ctx.rt, created ? 201 : 200, row);
+      const { row, created } = ctx.scope.emailDomains.register(ctx.accountId, ctx.body.domain);
+      return rowReply(ctx.scope, created ? 201 : 200, row);
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'verifyEmailDomain',
     method: 'POST',
     path: '/v1/accounts/{accountId}/email-domains/{emailDomainId}/verification',
@@ -88,9 +88,9 @@ export const operations = [
     params: domainParams,
     responses: { 200: { description: 'The domain after the check.', schema: EmailDomain } },
     errors: [notFound, emailDomainErrors.EMAIL_PROVIDER_UNAVAILABLE],
-    handler: (ctx) => rowReply(ctx.rt, 200, ctx.rt.emailDomains.verify(ctx.accountId, ctx.params.emailDomainId)),
+    handler: (ctx) => rowReply(ctx.scope, 200, ctx.scope.emailDomains.verify(ctx.accountId, ctx.params.emailDomainId)),
   }),
-  defineOperation({
+  operation({
     operationId: 'updateEmailDomain',
     method: 'PATCH',
     path: '/v1/accounts/{accountId}/email-domains/{emailDomainId}',
@@ -107,9 +107,9 @@ export const operations = [
     immutable: { fields: ['domain'], advice: 'delete the domain and register the new name' },
     responses: { 200: { description: 'The domain.', schema: EmailDomain } },
     errors: [notFound, emailDomainErrors.EMAIL_DOMAIN_NOT_VERIFIED],
-    handler: (ctx) => rowReply(ctx.rt, 200, ctx.rt.emailDomains.setReceiving(ctx.accountId, ctx.params.emailDomainId, ctx.body.receivingEnabled)),
+    handler: (ctx) => rowReply(ctx.scope, 200, ctx.scope.emailDomains.setReceiving(ctx.accountId, ctx.params.emailDomainId, ctx.body.receivingEnabled)),
   }),
-  defineOperation({
+  operation({
     operationId: 'deleteEmailDomain',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/email-domains/{emailDomainId}',
@@ -123,7 +123,7 @@ export const operations = [
     responses: { 204: { description: 'Deleted.' } },
     errors: [notFound],
     handler: (ctx) => {
-      ctx.rt.emailDomains.delete(ctx.accountId, ctx.params.emailDomainId);
+      ctx.scope.emailDomains.delete(ctx.accountId, ctx.params.emailDomainId);
       return reply.noContent();
     },
   }),

@@ -2,32 +2,19 @@
 // templates of a channel and the account's uploaded brand images. The public API document has
 // none of these operations; paths and field names follow the SDK.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, header, reply } from '../../core/operation.ts';
+import { header, reply } from '../../core/operation.ts';
 import { DateTime, Nullable } from '../../core/schema.ts';
 import { ListMetaSchema, pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { messageErrors } from '../messages/errors.ts';
 import { BRAND_IMAGE_MAX_BYTES } from '../messages/brand-assets.ts';
 import type { BrandImageRow, BrandTemplateRow } from '../messages/schema.ts';
+import { BrandTemplate, brandTemplateWire } from '../messages/brand-wire.ts';
 import { requiredChannelId } from './channel-query.ts';
+import { operation } from './scope.ts';
 
 const TAG = 'Kakao channels';
 const BASIS = 'the official Node SDK calls it (docs/compatibility.md); the public API document has no such operation';
 const account = { accountId: Type.String({ description: 'Account id.' }) };
-
-export const BrandTemplate = Type.Object(
-  {
-    id: Type.String({ description: 'Send it as Brand.TemplateId.' }),
-    channelId: Type.String({ description: 'The connection\'s own id when the channel is connected, else the messenger\'s channel id.' }),
-    name: Type.String(),
-    chatBubbleType: Type.String({ description: 'An open set: TEXT, IMAGE, WIDE, WIDE_ITEM_LIST, CAROUSEL_FEED, COMMERCE, CAROUSEL_COMMERCE.' }),
-    content: Nullable(Type.String({ description: 'Only TEXT, IMAGE and WIDE bubbles have a text slot.' })),
-    header: Nullable(Type.String({ description: 'WIDE_ITEM_LIST only.' })),
-    variables: Type.Array(Type.String()),
-    createdAt: DateTime(),
-    updatedAt: DateTime(),
-  },
-  { $id: 'KakaoBrandTemplate', additionalProperties: false },
-);
 
 const BrandImage = Type.Object(
   {
@@ -57,7 +44,7 @@ async function formParts(body: string | Uint8Array | undefined, contentType: str
 }
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'listKakaoBrandTemplates',
     method: 'GET',
     path: '/v1/accounts/{accountId}/kakao/brand-templates',
@@ -72,14 +59,14 @@ export const operations = [
     responses: { 200: { description: 'A page of brand templates.', schema: Type.Object({ data: Type.Array(BrandTemplate), meta: ListMetaSchema }, { $id: 'KakaoBrandTemplateList', additionalProperties: false }) } },
     handler: (ctx) => {
       const named = requiredChannelId(ctx.query.channelId);
-      const connection = ctx.rt.kakaoChannels.find(ctx.accountId, named);
+      const connection = ctx.scope.kakaoChannels.find(ctx.accountId, named);
       const channelId = connection?.channelId ?? named;
-      const page = pageOf(ctx.rt.messages.brandTemplates.list(ctx.accountId, channelId), parsePaging(ctx.query as PagingQuery));
+      const page = pageOf(ctx.scope.messages.brandTemplates.list(ctx.accountId, channelId), parsePaging(ctx.query as PagingQuery));
       const shown = connection?.id ?? channelId;
-      return reply.ok({ data: page.data.map((t: BrandTemplateRow) => ({ ...wireOf(t), channelId: shown })), meta: page.meta });
+      return reply.ok({ data: page.data.map((t: BrandTemplateRow) => ({ ...brandTemplateWire(t), channelId: shown })), meta: page.meta });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'createKakaoBrandImage',
     method: 'POST',
     path: '/v1/accounts/{accountId}/kakao/brand-images',
@@ -103,7 +90,7 @@ export const operations = [
         throw messageErrors.BRAND_IMAGE_INVALID('the form needs a bubbleType field (TEXT, IMAGE, WIDE, ...)', { errors: [{ path: 'bubbleType', message: 'is required' }] });
       }
       const slot = form.get('slot');
-      const row = ctx.rt.messages.brandImages.upload(ctx.accountId, {
+      const row = ctx.scope.messages.brandImages.upload(ctx.accountId, {
         bytes: new Uint8Array(await file.arrayBuffer()),
         bubbleType: bubbleType.trim(),
         slot: typeof slot === 'string' && slot !== '' ? slot.slice(0, 40) : null,
@@ -111,7 +98,7 @@ export const operations = [
       return reply.created(brandImageWire(row));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'listKakaoBrandImages',
     method: 'GET',
     path: '/v1/accounts/{accountId}/kakao/brand-images',
@@ -124,22 +111,8 @@ export const operations = [
     query: { ...standardPagingParams },
     responses: { 200: { description: 'A page of images.', schema: Type.Object({ data: Type.Array(BrandImage), meta: ListMetaSchema }, { $id: 'KakaoBrandImageList', additionalProperties: false }) } },
     handler: (ctx) => {
-      const page = pageOf(ctx.rt.messages.brandImages.list(ctx.accountId), parsePaging(ctx.query as PagingQuery));
+      const page = pageOf(ctx.scope.messages.brandImages.list(ctx.accountId), parsePaging(ctx.query as PagingQuery));
       return reply.ok({ data: page.data.map(brandImageWire), meta: page.meta });
     },
   }),
 ];
-
-export function wireOf(t: BrandTemplateRow) {
-  return {
-    id: t.id,
-    channelId: t.channelId,
-    name: t.name,
-    chatBubbleType: t.chatBubbleType,
-    content: t.content,
-    header: t.header,
-    variables: t.variables,
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-  };
-}

@@ -1,15 +1,21 @@
 // The messenger-channel family: the account's connections to business channels at the messenger.
-import type { Family } from '../family.ts';
+// Behind its door: it needs the fake messenger and the messages family (ports.ts), plugs its
+// directory into messages, and hands the runtime its one table as its snapshot part.
+import { defineFamily } from '../family.ts';
+import { tablesPart } from '../../core/table-state.ts';
 import { KakaoChannelsModel } from './model.ts';
 import { operations } from './routes.ts';
-import { KAKAO_CHANNEL_IDS } from './schema.ts';
+import { needs } from './ports.ts';
+import { KAKAO_CHANNEL_IDS, KakaoChannelsStateSchema } from './schema.ts';
 
-export const kakaoChannels: Family<'kakaoChannels', KakaoChannelsModel> = {
+export const kakaoChannels = defineFamily({
   key: 'kakaoChannels',
-  create: (rt) => new KakaoChannelsModel(rt),
+  needs,
+  create: (scope) => new KakaoChannelsModel(scope),
+  state: tablesPart(KakaoChannelsStateSchema, (m: KakaoChannelsModel) => ({ channels: m.channels })),
   operations,
   tags: {
     'Kakao channels': 'Messenger business channels connected to the account (a token sent to a channel manager\'s phone proves control); template messages (ata) go out through them.',
   },
   idFormats: KAKAO_CHANNEL_IDS,
-};
+});

@@ -2,24 +2,16 @@
 // channel that exists at the messenger by proving a manager's phone with a token the messenger
 // sends it. One channel belongs to at most one account. The list shows what is stored; getting
 // one channel checks it at the messenger and updates its status. Disconnecting deletes the
-// account's templates on that channel.
-import { TableState } from '../../core/table-state.ts';
+// account's templates on that channel. Built from its scope (ports.ts); the runtime snapshots
+// and restores its table (index.ts).
 import { Table } from '../../core/store.ts';
 import { defineError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
-import type { Kernel } from '../../core/ports.ts';
-import type { FakeMessenger } from '../../peers/messenger.ts';
-import type { MessagesModel } from '../messages/model.ts';
-import { CATEGORIES, maskPhone, searchIdOf } from '../../peers/messenger.ts';
-import { KakaoChannelsStateSchema, type ConnectInput, type KakaoChannelRow, type KakaoChannelWire, KAKAO_CHANNEL_IDS } from './schema.ts';
-
-/** What the model uses beyond its own tables; the descriptor passes the runtime. */
-export interface KakaoChannelsPorts extends Pick<Kernel, 'clock' | 'random'> {
-  messenger: Pick<FakeMessenger, 'call' | 'channel' | 'requireManager' | 'sendToken' | 'useToken'>;
-  messages: Pick<MessagesModel, 'templates'>;
-}
+import { CATEGORIES, maskPhone, searchIdOf } from '../../peers/messenger/model.ts';
+import type { KakaoChannelsModelScope } from './ports.ts';
+import { type ConnectInput, type KakaoChannelRow, type KakaoChannelWire, KAKAO_CHANNEL_IDS } from './schema.ts';
 
 export const kakaoChannelErrors = {
   CHANNEL_NOT_FOUND: defineError({
@@ -49,25 +41,12 @@ export class KakaoChannelsModel {
   readonly channels = new Table<KakaoChannelRow>(); // maps a connection id to the connection
   readonly wire = new WireCache<KakaoChannelRow>(wire);
 
-  // Snapshot, restore and reset of the tables above (core/table-state.ts).
-  private readonly state = new TableState(KakaoChannelsStateSchema, 'kakaoChannels', { channels: this.channels });
-
-  constructor(private readonly rt: KakaoChannelsPorts) {}
+  constructor(private readonly rt: KakaoChannelsModelScope) {
+    rt.messages.useChannelDirectory(this); // a sent ChannelId may name one of our connections
+  }
 
   list(accountId: string, status: 'connected' | 'needs_attention' | 'all'): readonly KakaoChannelRow[] {
     return this.channels.newestFirst((c) => c.accountId === accountId && (status === 'all' || c.status === status));
-  }
-
-  clear(): void {
-    this.state.clear();
-  }
-
-  snapshot() {
-    return this.state.snapshot();
-  }
-
-  restore(state: unknown): void {
-    this.state.restore(state);
   }
 
   /** requestKakaoChannelToken: the messenger sends a token to the manager's phone. */

@@ -2,12 +2,13 @@
 // categories, the token request (202), connect (201, or 200 when already connected), list,
 // get (checks the channel at the messenger) and disconnect (200 with the channel).
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { requiredChannelId } from './channel-query.ts';
+import { operation } from './scope.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
-import { CATEGORIES, messengerErrors } from '../../peers/messenger.ts';
+import { CATEGORIES, messengerErrors } from '../../peers/messenger/model.ts';
 import { kakaoChannelErrors as E } from './model.ts';
 import { ConnectBody, KakaoCategoryList, KakaoChannel, KakaoChannelList, KakaoTemplateList, TokenRequestBody, TokenRequested } from './schema.ts';
 import type { TemplateRow } from '../messages/schema.ts';
@@ -22,7 +23,7 @@ const channelParams = {
 const phoneErrors = [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY];
 
 const channelOperations = [
-  defineOperation({
+  operation({
     operationId: 'listKakaoChannelCategories',
     method: 'GET',
     path: '/v1/accounts/{accountId}/kakao/channel-categories',
@@ -35,11 +36,11 @@ const channelOperations = [
     responses: { 200: { description: 'Every category (one page).', schema: KakaoCategoryList } },
     errors: [messengerErrors.PROVIDER_UNAVAILABLE],
     handler: (ctx) => {
-      ctx.rt.messenger.call();
-      return reply.ok({ data: CATEGORIES, meta: { fetchedAt: ctx.rt.nowIso(), cached: false } });
+      ctx.scope.messenger.call();
+      return reply.ok({ data: CATEGORIES, meta: { fetchedAt: ctx.scope.clock.nowIso(), cached: false } });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'listKakaoChannels',
     method: 'GET',
     path: '/v1/accounts/{accountId}/kakao/channels',
@@ -53,11 +54,11 @@ const channelOperations = [
     responses: { 200: { description: 'A page of channels.', schema: KakaoChannelList } },
     handler: (ctx) => {
       const paging = parsePaging(ctx.query as PagingQuery);
-      const page = pageOf(ctx.rt.kakaoChannels.list(ctx.accountId, (ctx.query.status as 'all' | undefined) ?? 'all'), paging);
-      return reply.json(200, ctx.rt.kakaoChannels.wire.list(page.data, page.meta));
+      const page = pageOf(ctx.scope.kakaoChannels.list(ctx.accountId, (ctx.query.status as 'all' | undefined) ?? 'all'), paging);
+      return reply.json(200, ctx.scope.kakaoChannels.wire.list(page.data, page.meta));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'requestKakaoChannelToken',
     method: 'POST',
     path: '/v1/accounts/{accountId}/kakao/channels/token',
@@ -71,9 +72,9 @@ const channelOperations = [
     bodyRequired: true,
     responses: { 202: { description: 'Sent to the manager.', schema: TokenRequested } },
     errors: [...phoneErrors, messengerErrors.CHANNEL_NOT_FOUND, messengerErrors.MANAGER_NOT_REGISTERED, messengerErrors.RATE_LIMITED, messengerErrors.PROVIDER_UNAVAILABLE],
-    handler: (ctx) => ({ status: 202, body: ctx.rt.kakaoChannels.requestToken(ctx.accountId, ctx.body) }),
+    handler: (ctx) => ({ status: 202, body: ctx.scope.kakaoChannels.requestToken(ctx.accountId, ctx.body) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'createKakaoChannel',
     method: 'POST',
     path: '/v1/accounts/{accountId}/kakao/channels',
@@ -91,11 +92,11 @@ const channelOperations = [
     },
     errors: [...phoneErrors, E.UNKNOWN_CATEGORY, messengerErrors.CHANNEL_NOT_FOUND, messengerErrors.MANAGER_NOT_REGISTERED, E.ALREADY_LINKED, E.TOKEN_INVALID, messengerErrors.RATE_LIMITED, messengerErrors.PROVIDER_UNAVAILABLE],
     handler: (ctx) => {
-      const { row, created } = ctx.rt.kakaoChannels.connect(ctx.accountId, ctx.body);
-      return reply.json(created ? 201 : 200, ctx.rt.kakaoChannels.wire.json(row));
+      const { row, created } = ctx.scope.kakaoChannels.connect(ctx.accountId, ctx.body);
+      return reply.json(created ? 201 : 200, ctx.scope.kakaoChannels.wire.json(row));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'getKakaoChannel',
     method: 'GET',
     path: '/v1/accounts/{accountId}/kakao/channels/{channelId}',
@@ -107,9 +108,9 @@ const channelOperations = [
     params: channelParams,
     responses: { 200: { description: 'The channel.', schema: KakaoChannel } },
     errors: [E.CHANNEL_NOT_FOUND],
-    handler: (ctx) => reply.json(200, ctx.rt.kakaoChannels.wire.json(ctx.rt.kakaoChannels.check(ctx.accountId, ctx.params.channelId))),
+    handler: (ctx) => reply.json(200, ctx.scope.kakaoChannels.wire.json(ctx.scope.kakaoChannels.check(ctx.accountId, ctx.params.channelId))),
   }),
-  defineOperation({
+  operation({
     operationId: 'deleteKakaoChannel',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/kakao/channels/{channelId}',
@@ -121,9 +122,9 @@ const channelOperations = [
     params: channelParams,
     responses: { 200: { description: 'The channel as it was.', schema: KakaoChannel } },
     errors: [E.CHANNEL_NOT_FOUND, messengerErrors.RATE_LIMITED, messengerErrors.PROVIDER_UNAVAILABLE],
-    handler: (ctx) => reply.json(200, ctx.rt.kakaoChannels.wire.json(ctx.rt.kakaoChannels.disconnect(ctx.accountId, ctx.params.channelId))),
+    handler: (ctx) => reply.json(200, ctx.scope.kakaoChannels.wire.json(ctx.scope.kakaoChannels.disconnect(ctx.accountId, ctx.params.channelId))),
   }),
-  defineOperation({
+  operation({
     operationId: 'listKakaoTemplates',
     method: 'GET',
     path: '/v1/accounts/{accountId}/kakao/templates',
@@ -137,10 +138,10 @@ const channelOperations = [
     query: { channelId: Type.String({ description: 'Required (400 without, as the real service): the connection\'s id or the messenger\'s channel id.' }), ...standardPagingParams },
     responses: { 200: { description: 'A page of templates.', schema: KakaoTemplateList } },
     handler: (ctx) => {
-      const channels = ctx.rt.kakaoChannels;
+      const channels = ctx.scope.kakaoChannels;
       const named = requiredChannelId(ctx.query.channelId);
       const wanted = channels.find(ctx.accountId, named)?.channelId ?? named;
-      const rows = ctx.rt.messages.templates.list(ctx.accountId).filter((t) => t.channelId === wanted);
+      const rows = ctx.scope.messages.templates.list(ctx.accountId).filter((t) => t.channelId === wanted);
       const page = pageOf(rows, parsePaging(ctx.query as PagingQuery));
       const shown = (t: TemplateRow) => channels.find(ctx.accountId, t.channelId)?.id ?? t.channelId;
       return reply.ok({ data: page.data.map((t) => templateListWire(t, shown(t))), meta: page.meta });

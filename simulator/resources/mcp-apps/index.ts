@@ -1,16 +1,24 @@
-// The platform's own MCP server (/mcp) and the apps connected to it (registered through the
-// control plane's POST /_sim/accounts/{accountId}/mcp-apps, which lives in control/mcp.ts).
-import type { Family } from '../family.ts';
+// The platform's own MCP server (/mcp) and the apps connected to it (registered through its
+// /_sim route, control.ts). Behind its door: it needs an account check and the usage
+// aggregation get_usage answers with (ports.ts), and hands the runtime its table as its
+// snapshot part.
+import { defineFamily } from '../family.ts';
+import { tablesPart } from '../../core/table-state.ts';
 import { McpAppsModel } from './model.ts';
 import { operations } from './routes.ts';
-import { MCP_APP_IDS } from './schema.ts';
+import { operations as control } from './control.ts';
+import { needs } from './ports.ts';
+import { MCP_APP_IDS, McpAppsStateSchema } from './schema.ts';
 
-export const mcpApps: Family<'mcpApps', McpAppsModel> = {
+export const mcpApps = defineFamily({
   key: 'mcpApps',
-  create: (rt) => new McpAppsModel(rt),
+  needs,
+  create: (scope) => new McpAppsModel(scope),
+  state: tablesPart(McpAppsStateSchema, (m: McpAppsModel) => ({ apps: m.apps })),
   operations,
+  control,
   tags: {
     'MCP server': 'The platform\'s own MCP server (streamable HTTP at /mcp): tools for connected apps, per the permissions fixed when they connected.',
   },
   idFormats: MCP_APP_IDS,
-};
+});

@@ -1,14 +1,14 @@
 // Apps of the platform's own MCP server: registration (control plane), token lookup, and which
 // tools an app sees. A tool needs its permission in the app's grant, and the app must have
 // connected after the permission came to exist: apps connected earlier do not see the tool (no
-// error) and must reconnect (spec "Usage aggregation", MCP tool paragraph).
+// error) and must reconnect (spec "Usage aggregation", MCP tool paragraph). The runtime
+// snapshots and restores its table (the descriptor's state part).
 import crypto from 'node:crypto';
 import { Table } from '../../core/store.ts';
 import { freshId, newId } from '../../core/ids.ts';
 import { parseInstant, iso } from '../../core/clock.ts';
-import { validate } from '../../core/schema.ts';
-import type { Runtime } from '../../runtime.ts';
-import { MCP_APP_IDS, McpAppsStateSchema, type McpAppRow, type McpAppsState, type RegisterMcpAppInput } from './schema.ts';
+import type { McpAppsModelScope } from './ports.ts';
+import { MCP_APP_IDS, type McpAppRow, type RegisterMcpAppInput } from './schema.ts';
 
 /**
  * When each permission came to exist on the platform. The spec gives no date for read:usage;
@@ -23,29 +23,16 @@ function hash(token: string): string {
 }
 
 export class McpAppsModel {
-  private apps = new Table<McpAppRow>(); // maps an app id to its account, grant, connection instant and token hash
+  readonly apps = new Table<McpAppRow>(); // maps an app id to its account, grant, connection instant and token hash
 
-  constructor(private readonly rt: Runtime) {}
-
-  clear(): void {
-    this.apps = new Table();
-  }
-
-  snapshot(): McpAppsState {
-    return { apps: [...this.apps.all()] };
-  }
-
-  restore(state: unknown): void {
-    validate(McpAppsStateSchema, state, 'snapshot mcpApps', 'mcpApps');
-    this.apps = new Table((state as McpAppsState).apps);
-  }
+  constructor(private readonly rt: McpAppsModelScope) {}
 
   register(accountId: string, input: RegisterMcpAppInput): { appId: string; token: string } {
     this.rt.accounts.require(accountId);
-    const connectedAt = input.connectedAt === undefined ? this.rt.nowIso() : iso(parseInstant(input.connectedAt)!);
+    const connectedAt = input.connectedAt === undefined ? this.rt.clock.nowIso() : iso(parseInstant(input.connectedAt)!);
     const id = freshId(this.rt.random, MCP_APP_IDS.mcpApp, (x) => this.apps.has(x));
     const token = newId(this.rt.random, MCP_APP_IDS.mcpAppToken);
-    this.apps.insert({ id, accountId, permissions: [...new Set(input.permissions)], connectedAt, tokenHash: hash(token), createdAt: this.rt.nowIso() });
+    this.apps.insert({ id, accountId, permissions: [...new Set(input.permissions)], connectedAt, tokenHash: hash(token), createdAt: this.rt.clock.nowIso() });
     return { appId: id, token };
   }
 

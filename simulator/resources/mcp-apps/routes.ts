@@ -2,14 +2,15 @@
 // the official SDK's server and its web-standard transport, so it runs inside the pipeline like
 // any operation (sim.handle and sim.fetch reach it too). The bearer is an app token from POST
 // /_sim/accounts/{accountId}/mcp-apps; tools are listed per the app's grant (tools.ts).
-import { defineOperation, header, type Reply, type SimRequest } from '../../core/operation.ts';
+import { header, type Reply, type SimRequest } from '../../core/operation.ts';
 // Only POST is served: the server is stateless, so GET (a server-initiated stream) and DELETE
 // (ending a session) get the router's 405 with Allow: POST, as the MCP transport permits.
 import { errorCodes } from '../../core/errors.ts';
-import type { Runtime } from '../../runtime.ts';
 import { PASS_THROUGH_VALIDATOR } from '../../peers/mcp/sdk-options.ts';
 import { PLATFORM_TOOLS } from './tools.ts';
 import { McpJsonRpcResponse, type McpAppRow } from './schema.ts';
+import type { McpAppsModel } from './model.ts';
+import { operation, type McpAppsScope } from './scope.ts';
 
 const TAG = 'MCP server';
 const BASIS = 'spec "Usage aggregation" (MCP tool get_usage) and Authentication 4; MCP streamable HTTP transport';
@@ -28,9 +29,9 @@ const loadSdk = () =>
     import('@modelcontextprotocol/sdk/types.js'),
   ]).then(([s, t, types]) => ({ Server: s.Server, Transport: t.WebStandardStreamableHTTPServerTransport, types })));
 
-function appOf(rt: Runtime, req: SimRequest): McpAppRow {
+function appOf(apps: McpAppsModel, req: SimRequest): McpAppRow {
   const m = /^Bearer[ ]+(\S+)\s*$/i.exec(header(req, 'authorization') ?? '');
-  const app = m ? rt.mcpApps.forToken(m[1]!) : undefined;
+  const app = m ? apps.forToken(m[1]!) : undefined;
   if (!app) throw errorCodes.UNAUTHORIZED('the MCP server needs "Authorization: Bearer <app token>" (POST /_sim/accounts/{accountId}/mcp-apps)');
   return app;
 }
@@ -45,10 +46,10 @@ function webRequest(req: SimRequest): Request {
   return new Request('http://simulator.local/mcp', { method: req.method.toUpperCase(), headers, body: req.method.toUpperCase() === 'POST' ? body : undefined });
 }
 
-async function serve(rt: Runtime, app: McpAppRow, req: SimRequest): Promise<Reply> {
+async function serve(scope: McpAppsScope, app: McpAppRow, req: SimRequest): Promise<Reply> {
   const { Server, Transport, types } = await loadSdk();
   const server = new Server({ name: 'platform-simulator', version: '1.0.0' }, { capabilities: { tools: {} }, jsonSchemaValidator: PASS_THROUGH_VALIDATOR });
-  const visible = () => PLATFORM_TOOLS.filter((t) => rt.mcpApps.holds(app, t.permission));
+  const visible = () => PLATFORM_TOOLS.filter((t) => scope.mcpApps.holds(app, t.permission));
   server.setRequestHandler(types.ListToolsRequestSchema, () => ({
     tools: visible().map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
   }));
@@ -56,7 +57,7 @@ async function serve(rt: Runtime, app: McpAppRow, req: SimRequest): Promise<Repl
     const tool = visible().find((t) => t.name === request.params.name);
     // An unknown tool, or one the grant does not cover, is a protocol error: the tool is absent.
     if (!tool) throw new types.McpError(types.ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    const out = tool.call(rt, app, (request.params.arguments ?? {}) as Record<string, unknown>);
+    const out = tool.call(scope.usage, app, (request.params.arguments ?? {}) as Record<string, unknown>);
     return { content: [{ type: 'text' as const, text: out.text }], ...(out.structured ? { structuredContent: out.structured } : {}), isError: out.isError };
   });
   const transport = new Transport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -73,7 +74,7 @@ async function serve(rt: Runtime, app: McpAppRow, req: SimRequest): Promise<Repl
 }
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'mcpServer',
     method: 'POST',
     path: '/mcp',
@@ -86,6 +87,6 @@ export const operations = [
     auth: 'none',
     responses: { 200: { description: 'A JSON-RPC answer.', schema: McpJsonRpcResponse }, 202: { description: 'A notification was accepted.' } },
     errors: [errorCodes.UNAUTHORIZED],
-    handler: (ctx) => serve(ctx.rt, appOf(ctx.rt, ctx.request), ctx.request),
+    handler: (ctx) => serve(ctx.scope, appOf(ctx.scope.mcpApps, ctx.request), ctx.request),
   }),
 ];

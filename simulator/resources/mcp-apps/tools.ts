@@ -4,9 +4,8 @@
 // so a tool call and an HTTP query accept and refuse the same things.
 import { ApiError, errorBody } from '../../core/errors.ts';
 import { coerceQuery, type RawQuery } from '../../core/query.ts';
-import type { Runtime } from '../../runtime.ts';
 import { UsageQuery } from '../usage/schema.ts';
-import type { UsageQueryInput } from '../usage/model.ts';
+import type { UsageArgs, UsageReport } from './ports.ts';
 import type { McpAppRow } from './schema.ts';
 
 export const MCP_USAGE_PAGE_SIZE = 50;
@@ -22,7 +21,7 @@ export interface PlatformTool {
   permission: string;
   description: string;
   inputSchema: Record<string, unknown>;
-  call(rt: Runtime, app: McpAppRow, args: Record<string, unknown>): { text: string; structured?: Record<string, unknown>; isError: boolean };
+  call(usage: UsageReport, app: McpAppRow, args: Record<string, unknown>): { text: string; structured?: Record<string, unknown>; isError: boolean };
 }
 
 const getUsage: PlatformTool = {
@@ -37,7 +36,7 @@ const getUsage: PlatformTool = {
     },
     additionalProperties: false,
   },
-  call(rt, app, args) {
+  call(usage, app, args) {
     try {
       const unknown = Object.keys(args).filter((k) => !(USAGE_ARGS as readonly string[]).includes(k));
       if (unknown.length > 0) throw ApiError.validation(`unknown argument ${unknown[0]}`, unknown.map((k) => ({ path: k, message: 'is not an argument of get_usage' })));
@@ -47,9 +46,9 @@ const getUsage: PlatformTool = {
         raw.set(k, (Array.isArray(v) ? v : [v]).map((x) => (typeof x === 'string' ? x : JSON.stringify(x))));
       }
       const declared = Object.fromEntries(USAGE_ARGS.map((k) => [k, UsageQuery[k]]));
-      const q = coerceQuery(raw, declared) as UsageQueryInput;
+      const q = coerceQuery(raw, declared) as UsageArgs;
       if (q.pageSize === undefined) q.pageSize = MCP_USAGE_PAGE_SIZE;
-      const result = rt.usage.aggregate(app.accountId, q) as unknown as Record<string, unknown>;
+      const result = usage.aggregate(app.accountId, q) as Record<string, unknown>;
       return { text: JSON.stringify(result), structured: result, isError: false };
     } catch (e) {
       if (e instanceof ApiError) return { text: JSON.stringify(errorBody(e)), isError: true };

@@ -1,20 +1,24 @@
-// External MCP connections, with the control plane of the peers they talk to: fake MCP servers,
-// the call runtime's switch, strict egress and DNS rebinding (the runner and the fake servers
-// live on the runtime, like the webhook receiver policy: they are live I/O, not state).
-import type { Family } from '../family.ts';
+// External MCP connections agents use: registration with a write-only credential, and a test in
+// which the call runtime connects over MCP and lists the tools. Behind its door: it needs the
+// egress guard and the call runtime's MCP client (ports.ts), both live I/O the runtime offers;
+// its table is its snapshot part. The fake MCP servers, the runner's switch and strict egress
+// are scripted through the MCP peers' routes (peers/mcp/).
+import { tablesPart } from '../../core/table-state.ts';
+import { defineFamily } from '../family.ts';
 import { McpConnectionsModel } from './model.ts';
 import { operations } from './routes.ts';
-import { MCP_CONNECTION_IDS } from './schema.ts';
-import { operations as control } from '../../control/mcp.ts';
+import { needs } from './ports.ts';
+import { MCP_CONNECTION_IDS, McpConnectionsStateSchema } from './schema.ts';
 
-export const mcpConnections: Family<'mcpConnections', McpConnectionsModel> = {
+export const mcpConnections = defineFamily({
   key: 'mcpConnections',
-  create: (rt) => new McpConnectionsModel(rt, rt.mcpRunner),
+  needs,
+  create: (scope) => new McpConnectionsModel(scope),
+  state: tablesPart(McpConnectionsStateSchema, (m: McpConnectionsModel) => ({ connections: m.connections })),
   operations,
-  control,
   tags: {
     'MCP connections': 'External MCP servers agents use: registration with a write-only credential, and a test in which the call runtime connects over MCP and lists the tools.',
   },
   idFormats: MCP_CONNECTION_IDS,
-  capabilities: ['mcp-servers', 'egress', 'mcp-apps'],
-};
+  capabilities: ['mcp-apps'],
+});

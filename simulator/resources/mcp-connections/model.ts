@@ -4,49 +4,25 @@
 // any other failure keeps the status and records lastErrorCode (docs/decisions.md "MCP
 // connections"). Every check runs before the first write: a refused request changes nothing.
 import { Table } from '../../core/store.ts';
-import { ApiError, defineError } from '../../core/errors.ts';
+import { ApiError } from '../../core/errors.ts';
+import { mcpConnectionErrors } from './errors.ts';
 import { freshId } from '../../core/ids.ts';
-import { validate } from '../../core/schema.ts';
-import { WireCache } from '../../core/wire.ts';
-import type { Runtime } from '../../runtime.ts';
+import type { AgentBindingsPort, McpConnectionsModelScope } from './ports.ts';
 import { blockedHostReason } from '../../peers/egress.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
 import { openSecret, sealSecret } from './secret.ts';
 import {
   MCP_CONNECTION_IDS,
-  MAX_TOOLS,
-  McpConnectionsStateSchema,
   type AuthType,
   type CreateMcpConnectionInput,
   type LastErrorCode,
   type McpConnectionRow,
-  type McpConnectionsState,
-  type McpToolWire,
   type RotateMcpCredentialInput,
   type Transport,
   type UpdateMcpConnectionInput,
 } from './schema.ts';
 
-/** What the runner needs to connect: the URL, transport and the auth header in clear. */
-export interface ProbeRequest {
-  url: string;
-  transport: Transport;
-  headers: Record<string, string>;
-}
-
-export type ProbeOutcome = { ok: true; tools: McpToolWire[] } | { ok: false; code: LastErrorCode; detail: string };
-
-/** The call runtime that connects to MCP servers (peers/mcp/runner.ts). */
-export interface McpRunnerPort {
-  /** False while the runtime is scripted unreachable (tests and rotation answer 503). */
-  available(): boolean;
-  probe(req: ProbeRequest): Promise<ProbeOutcome>;
-}
-
-/** The agents that use a connection (none until agents exist in the simulator). */
-export interface AgentBindingsPort {
-  agentsUsing(accountId: string, connectionId: string): { agentId: string; name: string }[];
-}
+const NO_AGENTS: AgentBindingsPort = { agentsUsing: () => [], unbind: () => undefined };
 
 /** Statuses of failed tests, after the API document: 422 for too many tools, else 502. */
 const FAILURE_STATUS: Record<LastErrorCode, number> = {
@@ -67,16 +43,7 @@ export function probeFailure(code: LastErrorCode, message: string, status = FAIL
   return new ApiError(status, code, message);
 }
 
-export const mcpConnectionErrors = {
-  MCP_CONNECTION_NOT_FOUND: defineError({
-    code: 'mcp_connection_not_found', status: 404, origin: 'simulator',
-    description: 'No MCP connection with this id in the account.',
-  }),
-  MCP_RUNNER_UNAVAILABLE: defineError({
-    code: 'MCP_RUNNER_UNAVAILABLE', status: 503, origin: 'reference',
-    description: 'The call runtime that connects to MCP servers cannot be reached (scripted through PUT /_sim/mcp/runner); nothing changed. Retry later, or rotate with force=true.',
-  }),
-};
+export { mcpConnectionErrors };
 
 /** Header names the platform sets itself or that would change the request's meaning. */
 export const RESERVED_HEADERS = new Set([
@@ -124,28 +91,23 @@ function authHeaders(c: { authType: AuthType; headerName: string | null; secret:
 }
 
 export class McpConnectionsModel {
-  private connections = new Table<McpConnectionRow>(); // maps a connection id to its settings, sealed secret and last test
-  readonly wire: WireCache<McpConnectionRow>;
+  readonly connections = new Table<McpConnectionRow>(); // maps a connection id to its settings, sealed secret and last test
+  /** Answers are not cached: agentCount follows the agents' bindings, not the row. */
+  readonly wire = {
+    json: (r: McpConnectionRow) => JSON.stringify(this.toWire(r)),
+    dataOnly: (rows: readonly McpConnectionRow[]) => `{"data":[${rows.map((r) => JSON.stringify(this.toWire(r))).join(',')}]}`,
+  };
+  private agents: AgentBindingsPort = NO_AGENTS;
 
-  constructor(
-    private readonly rt: Runtime,
-    private readonly runner: McpRunnerPort,
-    private readonly agents: AgentBindingsPort = { agentsUsing: () => [] },
-  ) {
-    this.wire = new WireCache((r) => this.toWire(r));
+  constructor(private readonly rt: McpConnectionsModelScope) {}
+
+  private get runner() {
+    return this.rt.mcpRunner;
   }
 
-  clear(): void {
-    this.connections = new Table();
-  }
-
-  snapshot(): McpConnectionsState {
-    return { connections: [...this.connections.all()] };
-  }
-
-  restore(state: unknown): void {
-    validate(McpConnectionsStateSchema, state, 'snapshot mcpConnections', 'mcpConnections');
-    this.connections = new Table((state as McpConnectionsState).connections);
+  /** The agents family registers the bindings here (agentCount, affectedAgents, unbinding). */
+  useAgents(port: AgentBindingsPort): void {
+    this.agents = port;
   }
 
   private toWire(r: McpConnectionRow) {
@@ -214,7 +176,7 @@ export class McpConnectionsModel {
     const { url, host } = this.checkUrl(input.url);
     const cred = checkCredential(input);
     const id = freshId(this.rt.random, MCP_CONNECTION_IDS.mcpConnection, (x) => this.connections.has(x));
-    const now = this.rt.nowIso();
+    const now = this.rt.clock.nowIso();
     return this.connections.insert({
       id,
       accountId,
@@ -248,7 +210,7 @@ export class McpConnectionsModel {
       host: target.host,
       transport,
       enabled: input.enabled ?? row.enabled,
-      dateUpdated: this.rt.nowIso(),
+      dateUpdated: this.rt.clock.nowIso(),
     };
     if (moved) Object.assign(next, { status: 'untested', tools: [], lastErrorCode: null });
     return this.connections.replace(next);
@@ -258,6 +220,7 @@ export class McpConnectionsModel {
     const row = this.get(accountId, id);
     const affectedAgents = this.agents.agentsUsing(accountId, row.id);
     this.connections.delete(row.id);
+    this.agents.unbind(accountId, row.id);
     return { deleted: true, affectedAgents };
   }
 
@@ -272,7 +235,7 @@ export class McpConnectionsModel {
     return this.runner.probe({ url: row.url, transport: row.transport, headers: authHeaders({ ...row, headerName: row.authHeaderName, secret }) }).then((outcome) => {
       // The connection may have changed or gone while the test ran: apply to what is there now.
       const current = this.get(accountId, id);
-      const now = this.rt.nowIso();
+      const now = this.rt.clock.nowIso();
       if (outcome.ok) {
         return this.connections.replace({ ...current, status: 'tested', tools: outcome.tools, lastTestedAt: now, lastErrorCode: null, dateUpdated: now });
       }
@@ -298,7 +261,7 @@ export class McpConnectionsModel {
     return this.runner.probe({ url: row.url, transport: row.transport, headers: authHeaders(cred) }).then((outcome) => {
       if (!outcome.ok) throw probeFailure(outcome.code, `the new credential was not stored: ${outcome.detail}`, 502);
       const current = this.get(accountId, id);
-      const now = this.rt.nowIso();
+      const now = this.rt.clock.nowIso();
       return this.connections.replace(this.withCredential(current, cred, { status: 'tested', tools: outcome.tools, lastTestedAt: now, lastErrorCode: null }));
     });
   }
@@ -310,8 +273,15 @@ export class McpConnectionsModel {
       authType: cred.authType,
       authHeaderName: cred.headerName,
       sealedSecret: this.seal(cred.secret, row.id),
-      dateUpdated: this.rt.nowIso(),
+      dateUpdated: this.rt.clock.nowIso(),
     };
+  }
+
+  /** Where an agent's tool calls through this connection go, with the credential in clear (call runtime only). */
+  toolTarget(accountId: string, id: string): { url: string; transport: Transport; headers: Record<string, string> } | undefined {
+    const row = this.connections.get(id);
+    if (!row || row.accountId !== accountId) return undefined;
+    return { url: row.url, transport: row.transport, headers: authHeaders({ ...row, headerName: row.authHeaderName, secret: this.open(row) }) };
   }
 
   private requireRunner(): void {
@@ -333,4 +303,3 @@ function urlBlocked(message: string, field: string): ApiError {
   return receiverErrors.URL_BLOCKED(message, { errors: [{ path: field, message: 'internal address' }] });
 }
 
-export { MAX_TOOLS };

@@ -3,9 +3,10 @@
 // { deleted, affectedAgents }, the credential rotation and the connection test (200, or 422/502
 // with the lastErrorCode as code, 503 when the runtime cannot test).
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
+import { operation } from './scope.ts';
 import { ErrorBodySchema } from '../../core/error-schema.ts';
-import { mcpConnectionErrors } from './model.ts';
+import { mcpConnectionErrors } from './errors.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
 import {
   CreateMcpConnectionBody,
@@ -30,7 +31,7 @@ const testFailures = {
 };
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'listMcpConnections',
     method: 'GET',
     path: '/v1/accounts/{accountId}/mcp-connections',
@@ -43,11 +44,11 @@ export const operations = [
     params: account,
     responses: { 200: { description: 'The connections.', schema: McpConnectionList } },
     handler: (ctx) => {
-      const m = ctx.rt.mcpConnections;
+      const m = ctx.scope.mcpConnections;
       return reply.json(200, m.wire.dataOnly(m.list(ctx.accountId)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'createMcpConnection',
     method: 'POST',
     path: '/v1/accounts/{accountId}/mcp-connections',
@@ -66,11 +67,11 @@ export const operations = [
     },
     errors: [receiverErrors.URL_BLOCKED],
     handler: (ctx) => {
-      const m = ctx.rt.mcpConnections;
+      const m = ctx.scope.mcpConnections;
       return reply.json(201, m.wire.json(m.create(ctx.accountId, ctx.body)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'getMcpConnection',
     method: 'GET',
     path: '/v1/accounts/{accountId}/mcp-connections/{connectionId}',
@@ -83,11 +84,11 @@ export const operations = [
     responses: { 200: { description: 'The connection.', schema: McpConnection } },
     errors: [mcpConnectionErrors.MCP_CONNECTION_NOT_FOUND],
     handler: (ctx) => {
-      const m = ctx.rt.mcpConnections;
+      const m = ctx.scope.mcpConnections;
       return reply.json(200, m.wire.json(m.get(ctx.accountId, ctx.params.connectionId)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'updateMcpConnection',
     method: 'PATCH',
     path: '/v1/accounts/{accountId}/mcp-connections/{connectionId}',
@@ -103,11 +104,11 @@ export const operations = [
     responses: { 200: { description: 'The connection.', schema: McpConnection } },
     errors: [mcpConnectionErrors.MCP_CONNECTION_NOT_FOUND, receiverErrors.URL_BLOCKED],
     handler: (ctx) => {
-      const m = ctx.rt.mcpConnections;
+      const m = ctx.scope.mcpConnections;
       return reply.json(200, m.wire.json(m.update(ctx.accountId, ctx.params.connectionId, ctx.body)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'deleteMcpConnection',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/mcp-connections/{connectionId}',
@@ -120,9 +121,9 @@ export const operations = [
     params: connection,
     responses: { 200: { description: '{ deleted: true, affectedAgents }', schema: DeleteMcpConnectionResponse } },
     errors: [mcpConnectionErrors.MCP_CONNECTION_NOT_FOUND],
-    handler: (ctx) => reply.ok(ctx.rt.mcpConnections.delete(ctx.accountId, ctx.params.connectionId)),
+    handler: (ctx) => reply.ok(ctx.scope.mcpConnections.delete(ctx.accountId, ctx.params.connectionId)),
   }),
-  defineOperation({
+  operation({
     operationId: 'rotateMcpCredential',
     method: 'POST',
     path: '/v1/accounts/{accountId}/mcp-connections/{connectionId}/credential',
@@ -142,12 +143,12 @@ export const operations = [
     },
     errors: [mcpConnectionErrors.MCP_CONNECTION_NOT_FOUND, mcpConnectionErrors.MCP_RUNNER_UNAVAILABLE],
     handler: (ctx) => {
-      const m = ctx.rt.mcpConnections;
+      const m = ctx.scope.mcpConnections;
       const out = m.rotate(ctx.accountId, ctx.params.connectionId, ctx.body);
       return out instanceof Promise ? out.then((row) => reply.json(200, m.wire.json(row))) : reply.json(200, m.wire.json(out));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'testMcpConnection',
     method: 'POST',
     path: '/v1/accounts/{accountId}/mcp-connections/{connectionId}/test',
@@ -161,7 +162,7 @@ export const operations = [
     responses: { 200: { description: 'The tested connection.', schema: McpConnection }, ...testFailures },
     errors: [mcpConnectionErrors.MCP_CONNECTION_NOT_FOUND, mcpConnectionErrors.MCP_RUNNER_UNAVAILABLE],
     handler: (ctx) => {
-      const m = ctx.rt.mcpConnections;
+      const m = ctx.scope.mcpConnections;
       return m.test(ctx.accountId, ctx.params.connectionId).then((row) => reply.json(200, m.wire.json(row)));
     },
   }),

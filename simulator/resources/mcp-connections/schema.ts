@@ -4,6 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
+import { MAX_TOOLS, PROBE_FAILURES } from '../../peers/mcp/probe.ts';
 
 export const MCP_CONNECTION_IDS = {
   mcpConnection: { prefix: 'mcp_', hex: 24 },
@@ -12,7 +13,8 @@ export const MCP_CONNECTION_IDS = {
 export const TRANSPORTS = ['streamable_http', 'sse'] as const;
 export const AUTH_TYPES = ['none', 'bearer', 'api_key'] as const;
 export const CONNECTION_STATUSES = ['untested', 'tested', 'credential_error'] as const;
-export const LAST_ERROR_CODES = ['URL_BLOCKED', 'AUTH_FAILED', 'TIMEOUT', 'TLS_ERROR', 'PROTOCOL_ERROR', 'TOO_MANY_TOOLS'] as const;
+/** Why the last test failed: the call runtime's failure codes (peers/mcp/probe.ts). */
+export const LAST_ERROR_CODES = PROBE_FAILURES;
 export type Transport = (typeof TRANSPORTS)[number];
 export type AuthType = (typeof AUTH_TYPES)[number];
 export type LastErrorCode = (typeof LAST_ERROR_CODES)[number];
@@ -21,7 +23,7 @@ export const NAME_MAX = 80; // reference: name maxLength
 export const URL_MAX = 2048; // reference: url maxLength
 export const HEADER_NAME_MAX = 64; // reference: headerName maxLength
 export const SECRET_MAX = 8192; // reference: secret maxLength
-export const MAX_TOOLS = 50; // reference: testMcpConnection 422 "at most 50 tools"
+export { MAX_TOOLS };
 
 const Name = Type.String({ minLength: 1, maxLength: NAME_MAX, description: `1 to ${NAME_MAX} characters.` });
 const Url = Type.String({

@@ -19,7 +19,7 @@ interface Kernel {
 }
 
 export class BrandTemplates {
-  rows = new Table<BrandTemplateRow>(); // maps a templateId to its brand template
+  readonly rows = new Table<BrandTemplateRow>(); // maps a templateId to its brand template
 
   constructor(private readonly k: Kernel) {}
 
@@ -70,7 +70,7 @@ export function sniffImageType(bytes: Uint8Array): 'image/jpeg' | 'image/png' | 
 }
 
 export class BrandImages {
-  rows = new Table<BrandImageRow>(); // maps an image id to the uploaded image's description
+  readonly rows = new Table<BrandImageRow>(); // maps an image id to the uploaded image's description
 
   constructor(private readonly k: Kernel) {}
 

@@ -1,21 +1,36 @@
-// The messages family: outbound and inbound texts (sms, lms, mms) and template messages (ata).
-import type { Family } from '../family.ts';
+// The messages family: outbound and inbound texts (sms, lms, mms), template messages (ata) and
+// brand messages (bms). Behind its door: it needs the accounts, numbers, block lists, usage, the
+// carrier and the image host (ports.ts), emits the message webhooks (events.ts), lets the
+// messenger-channel family plug in its directory, and hands the runtime its four tables as its
+// snapshot part (the quota and idempotency keys are rebuilt from the rows).
+import { defineFamily } from '../family.ts';
+import { tablesPart } from '../../core/table-state.ts';
 import { OutboundRules } from '../../rules/outbound.ts';
 import { MessagesModel } from './model.ts';
 import { operations } from './routes.ts';
-import { MESSAGE_IDS } from './schema.ts';
-import { operations as control } from '../../control/messaging.ts';
+import { operations as control } from './control.ts';
+import { MESSAGE_IDS, MessagesStateSchema } from './schema.ts';
+import { messageEvents } from './events.ts';
+import { messagesFixture } from './fixture.ts';
+import { needs } from './ports.ts';
 
-export const messages: Family<'messages', MessagesModel> = {
+export const messages = defineFamily({
   key: 'messages',
-  create: (rt) => new MessagesModel(rt, new OutboundRules(rt)), // rt's numbers, accounts and blockLists are its ports
+  needs,
+  events: messageEvents,
+  create: (scope) => new MessagesModel(scope, new OutboundRules(scope)), // its numbers, accounts and blockLists are the rules' ports
+  state: tablesPart(
+    MessagesStateSchema,
+    (m: MessagesModel) => ({ messages: m.messages, templates: m.templates.rows, brandTemplates: m.brandTemplates.rows, brandImages: m.brandImages.rows }),
+    (m) => m.reindex(),
+  ),
+  fixture: messagesFixture,
   operations,
   control,
   tags: {
     Messages: 'Text messages (sms, lms, mms) and messenger notification template messages (ata), sent through the carrier and received on the account\'s numbers.',
   },
   idFormats: MESSAGE_IDS,
-  events: ['message.sent', 'message.failed', 'message.received'],
-  capabilities: ['kakao-templates', 'plans'],
+  capabilities: ['kakao-templates', 'plans'], // plans: the monthly caps the sends enforce (the routes defining plans are the accounts')
   carrierOwners: ['message'],
-};
+});

@@ -4,9 +4,9 @@
 // The row stores the paths only and each answer puts the origin it was reached at in front, so a
 // forged Host reaches no other reader and a restored snapshot points at the serving simulator.
 import { header, type SimRequest } from '../../core/operation.ts';
-import type { FakeImageHost } from '../../peers/image-host.ts';
-import { whitePixel } from '../../peers/image-host.ts';
+import { whitePixel } from '../../peers/image-host/model.ts';
 import { messageErrors as E } from './errors.ts';
+import type { ImageDownloads } from './ports.ts';
 import type { StoredMedia } from './schema.ts';
 
 /**
@@ -15,7 +15,7 @@ import type { StoredMedia } from './schema.ts';
  * simulator does so for the host's default 1x1 white images (their JPEG is known exactly) and keeps
  * scripted PNG or BMP bytes as they are, having no image codec (docs/decisions.md, "Messages").
  */
-export function downloadMedia(host: FakeImageHost, urls: readonly string[], field: string): StoredMedia[] {
+export function downloadMedia(host: ImageDownloads, urls: readonly string[], field: string): StoredMedia[] {
   return urls.map((source, i) => {
     const got = host.download(source);
     if (!got.ok) {

@@ -1,38 +1,28 @@
 // Messages (spec "Message"; guides "Messages"): outbound texts are checked in full, stored as
 // queued and handed to the fake carrier, which reports sent or failed on the virtual clock;
 // inbound texts arrive through the control plane as received. A refused send stores nothing,
-// counts nothing and draws no id. A failed ata message is followed by its fallback text.
+// counts nothing and draws no id. A failed ata message is followed by its fallback text. Built
+// from its scope (ports.ts); the runtime snapshots and restores its tables (index.ts).
 import { Table } from '../../core/store.ts';
 import { freshId } from '../../core/ids.ts';
-import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
 import { ApiError } from '../../core/errors.ts';
-import type { Kernel } from '../../core/ports.ts';
-import type { AccountsModel } from '../accounts/model.ts';
-import type { NumbersModel } from '../numbers/model.ts';
-import type { BlockListsModel } from '../blocklists/model.ts';
-import type { UsageModel } from '../usage/model.ts';
-import type { Carrier } from '../../peers/carrier.ts';
-import type { FakeImageHost } from '../../peers/image-host.ts';
-import type { Fixture } from '../../fixture/schema.ts';
-import type { DeliveryRow } from '../../peers/carrier.ts';
+import type { DeliveryRow } from '../../peers/carrier/schema.ts';
 import { sharedErrors } from '../../rules/errors.ts';
 import { messageErrors as E } from './errors.ts';
 import { chooseTextType, planContent, type PlannedContent } from './content.ts';
 import { downloadMedia, mediaApiPaths, mediaUrlsAt } from './media.ts';
 import type { OutboundRules } from '../../rules/outbound.ts';
-import type { KakaoChannelsModel } from '../kakao-channels/model.ts';
-import { MessageQuota, countsTowardUsage, type QuotaPorts } from './quota.ts';
-import { KakaoTemplates, type TemplatesPorts } from './templates.ts';
+import type { ChannelDirectory, MessagesModelScope } from './ports.ts';
+import { MessageQuota, countsTowardUsage } from './quota.ts';
+import { KakaoTemplates } from './templates.ts';
 import { BrandImages, BrandTemplates } from './brand-assets.ts';
 import { isBrandNight, planBrand } from './brand-content.ts';
 import {
-  MessagesStateSchema,
   type InboundMessageInput,
   type MessageRow,
   type MessageStatus,
-  type MessagesState,
   type MessageType,
   type SendMessageInput,
   type StoredMedia,
@@ -71,20 +61,8 @@ type OutboundFields = Pick<MessageRow, 'accountId' | 'from' | 'to' | 'idempotenc
 /** How many origins keep a cache of serialised messages (a client sends one Host; forged ones come and go). */
 const CACHED_ORIGINS = 8;
 
-/** What the model uses beyond its own tables (and what its quota and templates use); the descriptor passes the runtime. */
-export interface MessagesPorts extends QuotaPorts, TemplatesPorts, Pick<Kernel, 'clock' | 'random' | 'events'> {
-  accounts: Pick<AccountsModel, 'get' | 'hasAddon' | 'plan' | 'subscriptionActive'>;
-  numbers: Pick<NumbersModel, 'ownerOf'>;
-  blockLists: Pick<BlockListsModel, 'isRecipientBlocked'>;
-  usage: Pick<UsageModel, 'register'>;
-  carrier: Pick<Carrier, 'onOutcome' | 'submit'>;
-  imageHost: FakeImageHost;
-  /** Read at send time only (the channels family is built after this one). */
-  kakaoChannels: Pick<KakaoChannelsModel, 'find'>;
-}
-
 export class MessagesModel {
-  messages = new Table<MessageRow>(); // maps a messageId to a sent or received message
+  readonly messages = new Table<MessageRow>(); // maps a messageId to a sent or received message
   readonly templates: KakaoTemplates;
   readonly brandTemplates: BrandTemplates;
   readonly brandImages: BrandImages;
@@ -102,9 +80,10 @@ export class MessagesModel {
   }
   private readonly quota: MessageQuota; // monthly counts per type (derived from the rows)
   private idempotency = new Map<string, string>(); // maps account|IdempotencyKey to the first message's id (derived)
+  private channels: ChannelDirectory | undefined; // the messenger-channel family's directory, once it plugged it in
 
   constructor(
-    private readonly rt: MessagesPorts,
+    private readonly rt: MessagesModelScope,
     private readonly outbound: OutboundRules,
   ) {
     this.templates = new KakaoTemplates(rt);
@@ -118,34 +97,13 @@ export class MessagesModel {
     );
   }
 
-  loadFixture(f: Fixture): void {
-    this.messages = new Table();
-    this.templates.loadFixture(f);
-    this.brandTemplates.rows = new Table();
-    this.brandImages.rows = new Table();
-    this.reindex();
+  /** The messenger-channel family plugs in how a sent ChannelId names a channel (messages do not depend on it). */
+  useChannelDirectory(directory: ChannelDirectory): void {
+    this.channels = directory;
   }
 
-  snapshot(): MessagesState {
-    return {
-      messages: [...this.messages.all()],
-      templates: [...this.templates.rows.all()],
-      brandTemplates: [...this.brandTemplates.rows.all()],
-      brandImages: [...this.brandImages.rows.all()],
-    };
-  }
-
-  restore(state: unknown): void {
-    validate(MessagesStateSchema, state, 'snapshot messages', 'messages');
-    const s = state as MessagesState;
-    this.messages = new Table(s.messages);
-    this.templates.rows = new Table(s.templates);
-    this.brandTemplates.rows = new Table(s.brandTemplates ?? []);
-    this.brandImages.rows = new Table(s.brandImages ?? []);
-    this.reindex();
-  }
-
-  private reindex(): void {
+  /** Rebuilds what is derived from the rows (monthly counts, idempotency keys) after a restore or a clear. */
+  reindex(): void {
     this.quota.rebuild(this.messages.all());
     this.idempotency = new Map();
     for (const r of this.messages.all()) if (r.idempotencyKey !== null) this.idempotency.set(`${r.accountId}|${r.idempotencyKey}`, r.id);
@@ -156,7 +114,7 @@ export class MessagesModel {
    * (docs/compatibility.md), the public document the messenger's; templates are filed under the latter.
    */
   private messengerChannelId(accountId: string, channelId: string): string {
-    return this.rt.kakaoChannels.find(accountId, channelId)?.channelId ?? channelId;
+    return this.channels?.find(accountId, channelId)?.channelId ?? channelId;
   }
 
   /**
@@ -400,6 +358,6 @@ export class MessagesModel {
       payload.NumMedia = String(row.mediaUrl.length);
       mediaUrlsAt(origin, row.mediaUrl).forEach((url, i) => (payload[`MediaUrl${i}`] = url));
     }
-    this.rt.events.emit({ type, accountId: row.accountId, resourceId: row.id, at, payload });
+    this.rt.events.emit(type, { accountId: row.accountId, resourceId: row.id, at, payload });
   }
 }

@@ -2,16 +2,13 @@
 // calendar month, not each billing cycle; queued counts, failed does not; an overage add-on
 // lifts the cap; a cap of 0 means the plan does not offer the type). Months are UTC, like the
 // usage aggregation's days. Counts are derived from the message rows and kept up to date.
-import type { Kernel } from '../../core/ports.ts';
-import type { AccountsModel } from '../accounts/model.ts';
 import type { ApiError } from '../../core/errors.ts';
 import { messageErrors as E } from './errors.ts';
+import type { MessagesModelScope } from './ports.ts';
 import { MESSAGE_TYPES, type MessageRow, type MessageType } from './schema.ts';
 
-/** What the model uses beyond its own tables; the descriptor passes the runtime. */
-export interface QuotaPorts extends Pick<Kernel, 'clock'> {
-  accounts: Pick<AccountsModel, 'get' | 'hasAddon' | 'plan'>;
-}
+/** What the counts are checked against: the clock (the month) and the account's plan, add-ons and operations cap. */
+export type QuotaPorts = Pick<MessagesModelScope, 'clock' | 'accounts'>;
 
 /** Whether a message counts toward quota and usage: outbound and not (yet) failed. */
 export function countsTowardUsage(r: MessageRow): boolean {

@@ -1,19 +1,20 @@
 // HTTP surface of messages: sendMessage, listMessages and getMessage with the public API
 // document's paths, operationIds, wire names and statuses (201 for a send).
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { messageErrors as E } from './errors.ts';
 import { apiOrigin } from './media.ts';
 import { MESSAGE_STATUSES, MESSAGE_TYPES, Message, MessageList, SendMessageBody } from './schema.ts';
+import { operation } from './scope.ts';
 
 const TAG = 'Messages';
 const account = { accountId: Type.String({ description: 'Account id.' }) };
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'sendMessage',
     method: 'POST',
     path: '/v1/accounts/{accountId}/messages',
@@ -60,11 +61,11 @@ export const operations = [
       E.KAKAO_BRAND_NIGHT_BLOCKED,
     ],
     handler: (ctx) => {
-      const { row } = ctx.rt.messages.send(ctx.accountId, ctx.body);
-      return reply.json(201, ctx.rt.messages.wireAt(apiOrigin(ctx.request)).json(row));
+      const { row } = ctx.scope.messages.send(ctx.accountId, ctx.body);
+      return reply.json(201, ctx.scope.messages.wireAt(apiOrigin(ctx.request)).json(row));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'listMessages',
     method: 'GET',
     path: '/v1/accounts/{accountId}/messages',
@@ -84,12 +85,12 @@ export const operations = [
     errors: [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
     handler: (ctx) => {
       const paging = parsePaging(ctx.query as PagingQuery);
-      const rows = ctx.rt.messages.list(ctx.accountId, { type: ctx.query.type, status: ctx.query.status, number: ctx.query.number });
+      const rows = ctx.scope.messages.list(ctx.accountId, { type: ctx.query.type, status: ctx.query.status, number: ctx.query.number });
       const page = pageOf(rows, paging);
-      return reply.json(200, ctx.rt.messages.wireAt(apiOrigin(ctx.request)).list(page.data, page.meta));
+      return reply.json(200, ctx.scope.messages.wireAt(apiOrigin(ctx.request)).list(page.data, page.meta));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'getMessage',
     method: 'GET',
     path: '/v1/accounts/{accountId}/messages/{messageId}',
@@ -100,9 +101,9 @@ export const operations = [
     params: { ...account, messageId: Type.String() },
     responses: { 200: { description: 'The message.', schema: Message } },
     errors: [E.MESSAGE_NOT_FOUND],
-    handler: (ctx) => reply.json(200, ctx.rt.messages.wireAt(apiOrigin(ctx.request)).json(ctx.rt.messages.get(ctx.accountId, ctx.params.messageId))),
+    handler: (ctx) => reply.json(200, ctx.scope.messages.wireAt(apiOrigin(ctx.request)).json(ctx.scope.messages.get(ctx.accountId, ctx.params.messageId))),
   }),
-  defineOperation({
+  operation({
     operationId: 'getMessageMedia',
     method: 'GET',
     path: '/v1/accounts/{accountId}/messages/{messageId}/media/{index}',
@@ -116,7 +117,7 @@ export const operations = [
     responses: { 200: { description: 'The image.', contentType: 'image/*' } },
     errors: [E.MESSAGE_NOT_FOUND, E.MEDIA_NOT_FOUND],
     handler: (ctx) => {
-      const media = ctx.rt.messages.media(ctx.accountId, ctx.params.messageId, ctx.params.index);
+      const media = ctx.scope.messages.media(ctx.accountId, ctx.params.messageId, ctx.params.index);
       return { status: 200, headers: { 'content-type': media.contentType }, bytes: Buffer.from(media.base64, 'base64') };
     },
   }),

@@ -5,13 +5,13 @@ import { Table } from '../../core/store.ts';
 import { ApiError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { MESSAGE_IDS } from './schema.ts';
-import type { Kernel } from '../../core/ports.ts';
+import type { KernelParts } from '../../core/scope.ts';
 import type { Fixture } from '../../fixture/schema.ts';
 import { messageErrors as E } from './errors.ts';
 import type { CreateTemplateInput, TemplateRow, UpdateTemplateInput } from './schema.ts';
 
 /** What the model uses beyond its own tables; the descriptor passes the runtime. */
-export type TemplatesPorts = Pick<Kernel, 'clock' | 'random'>;
+export type TemplatesPorts = Pick<KernelParts, 'clock' | 'random'>;
 
 /** "#{name}" and "name" both name the variable `name` (API document: both spellings accepted). */
 export function variableName(key: string): string {
@@ -60,12 +60,12 @@ export function variablesOrRefuse(body: string, declared: readonly string[] | un
 }
 
 export class KakaoTemplates {
-  rows = new Table<TemplateRow>(); // maps a templateId to its template
+  readonly rows = new Table<TemplateRow>(); // maps a templateId to its template
 
   constructor(private readonly rt: TemplatesPorts) {}
 
-  loadFixture(f: Fixture): void {
-    this.rows = new Table();
+  /** The fixture's templates, into a cleared table (the messages' fixture part). */
+  seed(f: Fixture): void {
     for (const a of f.accounts) {
       for (const t of a.kakaoTemplates ?? []) {
         this.rows.insert({

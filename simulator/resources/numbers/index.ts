@@ -1,39 +1,28 @@
 // The numbers family: the account's phone numbers, the pools they come from, inbound routing.
-import { Type } from '@sinclair/typebox';
-import type { Family } from '../family.ts';
-import type { FixtureSection } from '../../fixture/schema.ts';
+// Behind its door: it needs the accounts and the receiver policy (ports.ts), offers its model
+// (calls, call flows, SIP, agents and the webhook engine read numbers through their own ports),
+// and registers itself with the accounts, whose control-plane view lists an account's numbers
+// (`useNumbers`: numbers need accounts, so accounts cannot need numbers).
+import { ownPart } from '../../core/table-state.ts';
+import { defineFamily } from '../family.ts';
 import { NumbersModel } from './model.ts';
 import { operations } from './routes.ts';
+import { operations as control } from './control.ts';
+import { numbersFixture } from './fixture.ts';
+import { needs } from './ports.ts';
+import { NumbersStateSchema, type NumbersState } from './schema.ts';
 
-/** Its fixture sections: the pools numbers are issued from. */
-const fixture = {
-  numberPool: Type.Object(
-    {
-      first: Type.String({ pattern: '^070\\d{8}$', description: 'First number of the pool (070 numbers).' }),
-      size: Type.Integer({ minimum: 1, maximum: 100000000 }),
-    },
-    { additionalProperties: false },
-  ),
-  representativeNumberPool: Type.Optional(
-    Type.Object(
-      {
-        first: Type.String({ pattern: '^1[5-9]\\d{6}$', description: 'First representative number of the pool (15xx to 19xx, 8 digits).' }),
-        size: Type.Integer({ minimum: 1, maximum: 10000000 }),
-      },
-      { additionalProperties: false, description: 'Where createRepresentativeNumber issues from; without it the pool is empty (409).' },
-    ),
-  ),
-};
-declare module '../../fixture/schema.ts' {
-  interface Fixture extends FixtureSection<typeof fixture> {}
-}
-
-export const numbers: Family<'numbers', NumbersModel, 'agent' | 'dictionary'> = {
+export const numbers = defineFamily({
   key: 'numbers',
-  create: (rt) => new NumbersModel(rt),
+  needs,
+  create: (scope) => {
+    const model = new NumbersModel(scope);
+    scope.accounts.useNumbers(model);
+    return model;
+  },
+  state: ownPart<NumbersState, NumbersModel>(NumbersStateSchema),
   operations,
+  control,
   tags: { Numbers: 'Phone numbers the account owns and how inbound calls and messages route.' },
-  // Routing names agents and dictionaries; until their families exist nobody answers (call flows: their family).
-  refKinds: ['agent', 'dictionary'],
-  fixture,
-};
+  fixture: numbersFixture,
+});

@@ -1,19 +1,16 @@
 // Numbers an account owns, the pool they are issued from, and the history of who held which
-// number when (the usage `number` axis is cut at these boundaries, usage rule 6).
-import { sharedErrors } from '../../rules/errors.ts';
+// number when (the usage `number` axis is cut at these boundaries, usage rule 6). Built from
+// its scope (ports.ts); the runtime runs its snapshot part (index.ts) and its fixture part
+// loads the fixture's numbers and pools (fixture.ts).
 import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
 import { Table } from '../../core/store.ts';
-import { defineError, ApiError } from '../../core/errors.ts';
+import { ApiError } from '../../core/errors.ts';
+import { numberErrors } from './errors.ts';
 import { iso } from '../../core/clock.ts';
-import { validate } from '../../core/schema.ts';
 import { isRepresentativeNumber, normalizePhone, tryNormalizePhone } from '../../core/phone.ts';
-import type { RefKind } from '../index.ts';
-import type { Kernel } from '../../core/ports.ts';
-import type { AccountsModel } from '../accounts/model.ts';
-import type { ReceiverPolicy } from '../../peers/webhooks/receiver-policy.ts';
-import type { Fixture } from '../../fixture/schema.ts';
+import type { NumbersModelScope } from './ports.ts';
+import { checkWebhookHeaders } from '../../peers/webhooks/headers.ts';
 import {
-  NumbersStateSchema,
   STATUS_CALLBACK_EVENTS,
   type AssignmentRow,
   type NumberRow,
@@ -24,65 +21,7 @@ import {
   type UpdateNumberInput,
 } from './schema.ts';
 
-/** What the model uses beyond its own tables; the descriptor passes the runtime. */
-export interface NumbersPorts extends Pick<Kernel, 'clock' | 'refs'> {
-  accounts: Pick<AccountsModel, 'hasAddon' | 'plan' | 'subscriptionActive'>;
-  receiverPolicy: Pick<ReceiverPolicy, 'refuseInternal'>;
-}
-
-export const numberErrors = {
-  NUMBER_NOT_FOUND: sharedErrors.NUMBER_NOT_FOUND, // rules/errors.ts
-  NUMBER_NOT_OWNED: defineError({
-    code: 'number_not_owned', status: 403, origin: 'reference',
-    description: 'The number exists but belongs to another account (reference: updateNumber/deleteNumber 403).',
-  }),
-  NO_ACTIVE_SUBSCRIPTION: defineError({
-    code: 'no_active_subscription', status: 403, origin: 'reference',
-    description: 'Issuing a number needs an active subscription (reference: registerNumber 403).',
-  }),
-  QUOTA_EXCEEDED: defineError({
-    code: 'QUOTA_EXCEEDED', status: 422, origin: 'spec',
-    description: 'The plan\'s line limit is reached.',
-  }),
-  ADDON_REQUIRED: defineError({
-    code: 'ADDON_REQUIRED', status: 402, origin: 'reference',
-    description: 'Representative numbers need the representative_number add-on (reference: createRepresentativeNumber 402).',
-  }),
-  REPRESENTATIVE_POOL_EMPTY: defineError({
-    code: 'REPRESENTATIVE_POOL_EMPTY', status: 409, origin: 'reference',
-    description: 'The representative number pool has no free number (reference: createRepresentativeNumber 409).',
-  }),
-  REPRESENTATIVE_FORWARD_ONLY: defineError({
-    code: 'REPRESENTATIVE_FORWARD_ONLY', status: 400, origin: 'reference',
-    description: 'A representative number routes only by forward (guides).',
-  }),
-  NUMBER_POOL_EMPTY: defineError({
-    code: 'NUMBER_POOL_EMPTY', status: 503, origin: 'reference',
-    description: 'The number pool has no free number (reference: registerNumber 503).',
-  }),
-  NOTHING_TO_UPDATE: sharedErrors.NOTHING_TO_UPDATE, // rules/errors.ts
-  ROUTING_TARGET_MISSING: defineError({
-    code: 'ROUTING_TARGET_MISSING', status: 400, origin: 'reference',
-    description: 'The routing type needs its target field (webhook: webhookUrl, agent: agentId, callflow: callFlowId, forward: forwardTo, sip: sipEndpointId, softphone: sipCredentialId).',
-  }),
-  ROUTING_FIELD_MISMATCH: defineError({
-    code: 'ROUTING_FIELD_MISMATCH', status: 400, origin: 'simulator',
-    description: 'A routing target was sent for a routing type the number does not use.',
-  }),
-  INVALID_FORWARD_TO: defineError({
-    code: 'INVALID_FORWARD_TO', status: 400, origin: 'reference',
-    description: 'forwardTo must be another number the same account owns.',
-  }),
-  INVALID_AGENT: defineError({ code: 'INVALID_AGENT', status: 400, origin: 'reference', description: 'agentId is not an agent of this account.' }),
-  INVALID_CALL_FLOW: defineError({ code: 'INVALID_CALL_FLOW', status: 400, origin: 'simulator', description: 'callFlowId is not a call flow of this account.' }),
-  INVALID_ENDPOINT: defineError({ code: 'INVALID_ENDPOINT', status: 400, origin: 'reference', description: 'sipEndpointId is not a SIP endpoint of this account.' }),
-  INVALID_CREDENTIAL: defineError({ code: 'INVALID_CREDENTIAL', status: 400, origin: 'reference', description: 'sipCredentialId is not a SIP credential of this account.' }),
-  INVALID_DICTIONARY: defineError({ code: 'INVALID_DICTIONARY', status: 400, origin: 'simulator', description: 'dictionaryId is not a dictionary of this account.' }),
-  TARGET_INACTIVE: defineError({
-    code: 'TARGET_INACTIVE', status: 409, origin: 'reference',
-    description: 'The SIP endpoint or credential is disabled, or the endpoint has no active route.',
-  }),
-};
+export { numberErrors };
 
 /** The routing target field each routing type needs. */
 const ROUTING_TARGET: Record<RoutingType, keyof NumberRow> = {
@@ -105,7 +44,10 @@ const FIELD_ROUTING: Record<(typeof ROUTING_ONLY_FIELDS)[number], RoutingType> =
   callContextUrl: 'agent',
 };
 
-const REF_CHECKS: { field: 'agentId' | 'callFlowId' | 'sipEndpointId' | 'sipCredentialId' | 'dictionaryId'; kind: RefKind; error: keyof typeof numberErrors }[] = [
+/** Reference kinds routing names (core/refs.ts): the family that owns each answers; without it, nobody does. */
+type RoutingRef = 'agent' | 'callFlow' | 'sipEndpoint' | 'sipCredential' | 'dictionary';
+
+const REF_CHECKS: { field: 'agentId' | 'callFlowId' | 'sipEndpointId' | 'sipCredentialId' | 'dictionaryId'; kind: RoutingRef; error: keyof typeof numberErrors }[] = [
   { field: 'agentId', kind: 'agent', error: 'INVALID_AGENT' },
   { field: 'callFlowId', kind: 'callFlow', error: 'INVALID_CALL_FLOW' },
   { field: 'sipEndpointId', kind: 'sipEndpoint', error: 'INVALID_ENDPOINT' },
@@ -113,32 +55,35 @@ const REF_CHECKS: { field: 'agentId' | 'callFlowId' | 'sipEndpointId' | 'sipCred
   { field: 'dictionaryId', kind: 'dictionary', error: 'INVALID_DICTIONARY' },
 ];
 
-const RESERVED_HEADER = /^(x-signature|x-forwarded-.*|x-real-ip)$/i;
-
 export class NumbersModel {
   numbers = new Table<NumberRow>(); // maps a domestic number to its settings and owner
   assignments = new Table<AssignmentRow>(); // maps an assignment id to one holding period of a number
   pool: Pool = { first: '07040000000', size: 1, nextOffset: 0, returned: [] }; // the free numbers
   representativePool: Pool | null = null; // the free 15xx-19xx numbers, when the fixture has a pool
 
-  constructor(private readonly rt: NumbersPorts) {}
+  constructor(private readonly rt: NumbersModelScope) {}
 
-  loadFixture(f: Fixture): void {
+  /** Back to no numbers and an empty pool (reset, before the fixture loads). */
+  clear(): void {
     this.numbers = new Table();
     this.assignments = new Table();
-    this.pool = { first: f.numberPool.first, size: f.numberPool.size, nextOffset: 0, returned: [] };
-    const rep = f.representativeNumberPool;
-    this.representativePool = rep ? { first: rep.first, size: rep.size, nextOffset: 0, returned: [] } : null;
-    for (const a of f.accounts) {
-      for (const n of a.numbers ?? []) {
-        const spec = typeof n === 'string' ? { number: n } : n;
-        const row = this.newRow(a.accountId, normalizePhone(spec.number), spec.createdAt ?? a.subscription.startedAt);
-        if (spec.webhookUrl !== undefined) row.webhookUrl = spec.webhookUrl;
-        if (spec.webhookMethod) row.webhookMethod = spec.webhookMethod;
-        this.numbers.insert(row);
-        this.openAssignment(row.id, a.accountId, row.createdAt, null);
-      }
-    }
+    this.pool = { first: '07040000000', size: 1, nextOffset: 0, returned: [] };
+    this.representativePool = null;
+  }
+
+  /** Puts the fixture's pools and an account's numbers in place (its fixture part loads them). */
+  loadPools(pool: { first: string; size: number }, representative: { first: string; size: number } | undefined): void {
+    this.pool = { first: pool.first, size: pool.size, nextOffset: 0, returned: [] };
+    this.representativePool = representative ? { first: representative.first, size: representative.size, nextOffset: 0, returned: [] } : null;
+  }
+
+  /** A seed number held by the account since `createdAt` (its fixture part). */
+  loadNumber(accountId: string, number: string, createdAt: string, webhook: { url?: string | null; method?: 'POST' | 'GET' }): void {
+    const row = this.newRow(accountId, number, createdAt);
+    if (webhook.url !== undefined) row.webhookUrl = webhook.url;
+    if (webhook.method) row.webhookMethod = webhook.method;
+    this.numbers.insert(row);
+    this.openAssignment(row.id, accountId, row.createdAt, null);
   }
 
   snapshot(): NumbersState {
@@ -151,9 +96,8 @@ export class NumbersModel {
     };
   }
 
-  restore(state: unknown): void {
-    validate(NumbersStateSchema, state, 'snapshot numbers', 'numbers');
-    const s = state as NumbersState;
+  /** A part the runtime validated (index.ts). */
+  restore(s: NumbersState): void {
     this.numbers = new Table(s.numbers);
     this.assignments = new Table(s.assignments);
     this.pool = { ...s.pool, returned: [...s.pool.returned] };
@@ -174,6 +118,15 @@ export class NumbersModel {
     return this.numbers
       .all()
       .filter((n) => n.accountId === accountId && n.routingType === 'sip' && n.sipEndpointId === endpointId)
+      .map((n) => n.id)
+      .sort();
+  }
+
+  /** The account's numbers whose inbound calls route to the call flow (routingType callflow), sorted. */
+  routedToCallFlow(accountId: string, callFlowId: string): string[] {
+    return this.numbers
+      .all()
+      .filter((n) => n.accountId === accountId && n.routingType === 'callflow' && n.callFlowId === callFlowId)
       .map((n) => n.id)
       .sort();
   }
@@ -293,10 +246,31 @@ export class NumbersModel {
     return next;
   }
 
+  /** Listeners told when a number leaves its account (the Agent SDK closes its sockets with 4403). */
+  private readonly releasedListeners: ((accountId: string, number: string) => void)[] = [];
+
+  /** Hears every number released from its account, after the release. */
+  onReleased(listener: (accountId: string, number: string) => void): void {
+    this.releasedListeners.push(listener);
+  }
+
+  /** A deleted dictionary: the account's numbers that named it fall back to the default (reference: SetNull). */
+  detachDictionary(accountId: string, dictionaryId: string): void {
+    for (const n of this.numbers.all()) {
+      if (n.accountId === accountId && n.dictionaryId === dictionaryId) this.numbers.replace({ ...n, dictionaryId: null });
+    }
+  }
+
+  /** Numbers of the account routed to this managed agent (the agent's phoneNumbers). */
+  routedToAgent(accountId: string, agentId: string): string[] {
+    return this.numbers.all().filter((n) => n.accountId === accountId && n.routingType === 'agent' && n.agentId === agentId).map((n) => n.id);
+  }
+
   /** deleteNumber: the number returns to the pool and its holding period ends. */
   release(accountId: string, raw: string): void {
     const row = this.requireOwned(accountId, raw);
     this.numbers.delete(row.id);
+    for (const l of this.releasedListeners) l(accountId, row.id);
     this.closeAssignment(row.id);
     (row.numberType === 'representative' && this.representativePool ? this.representativePool : this.pool).returned.push(row.id);
     // Numbers that forwarded to it lose their target (reference: numbers guide).
@@ -396,21 +370,4 @@ function checkHttpUrl(value: string, field: string): void {
     ok = false;
   }
   if (!ok) throw ApiError.validation(`${field} must be an http or https URL, got "${value}"`, [{ path: field, message: 'must be an http(s) URL' }]);
-}
-
-/** The rules for headers a customer adds to the webhooks sent to them (also the control plane's trigger). */
-export function checkWebhookHeaders(headers: Record<string, string>, field = 'webhookHeaders'): void {
-  const entries = Object.entries(headers);
-  const fail = (key: string, message: string): never => {
-    throw ApiError.validation(`${field}: ${message}`, [{ path: `${field}.${key}`, message }]);
-  };
-  if (entries.length > 10) fail('', `at most 10 headers, got ${entries.length}`);
-  for (const [k, v] of entries) {
-    if (!/^x-/i.test(k)) fail(k, `header "${k}" must start with "X-"`);
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) fail(k, `header name "${k}" has characters not allowed in a header name`);
-    if (RESERVED_HEADER.test(k)) fail(k, `header "${k}" is reserved`);
-    if (Buffer.byteLength(k) > 64) fail(k, `header name "${k}" is longer than 64 bytes`);
-    if (Buffer.byteLength(v) > 2048) fail(k, `value of "${k}" is longer than 2048 bytes`);
-    if (!/^[\x20-\x7e]*$/.test(v)) fail(k, `value of "${k}" must be printable ASCII`);
-  }
 }

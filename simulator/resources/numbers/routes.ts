@@ -2,9 +2,10 @@
 // unpaged, `{data}`), registerNumber (201), updateNumber (PUT, partial), deleteNumber (204).
 import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
+import { operation } from './scope.ts';
 import { WireCache } from '../../core/wire.ts';
-import { numberErrors } from './model.ts';
+import { numberErrors } from './errors.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
 import { NumberList, PhoneNumber, RegisterNumberBody, UpdateNumberBody, type NumberRow, type PhoneNumberWire } from './schema.ts';
 
@@ -37,7 +38,7 @@ const wire = new WireCache(numberWire);
 const TAG = 'Numbers';
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'listNumbers',
     method: 'GET',
     path: '/v1/accounts/{accountId}/numbers',
@@ -48,9 +49,9 @@ export const operations = [
     auth: 'account',
     params: account,
     responses: { 200: { description: 'Every number of the account.', schema: NumberList } },
-    handler: (ctx) => reply.json(200, wire.dataOnly(ctx.rt.numbers.listFor(ctx.accountId))),
+    handler: (ctx) => reply.json(200, wire.dataOnly(ctx.scope.numbers.listFor(ctx.accountId))),
   }),
-  defineOperation({
+  operation({
     operationId: 'registerNumber',
     method: 'POST',
     path: '/v1/accounts/{accountId}/numbers',
@@ -63,9 +64,9 @@ export const operations = [
     body: RegisterNumberBody,
     responses: { 201: { description: 'The issued number.', schema: PhoneNumber } },
     errors: [numberErrors.NO_ACTIVE_SUBSCRIPTION, numberErrors.QUOTA_EXCEEDED, numberErrors.NUMBER_POOL_EMPTY, receiverErrors.URL_BLOCKED],
-    handler: (ctx) => reply.json(201, wire.json(ctx.rt.numbers.issue(ctx.accountId, ctx.body ?? {}))),
+    handler: (ctx) => reply.json(201, wire.json(ctx.scope.numbers.issue(ctx.accountId, ctx.body ?? {}))),
   }),
-  defineOperation({
+  operation({
     operationId: 'createRepresentativeNumber',
     method: 'POST',
     path: '/v1/accounts/{accountId}/representative-numbers',
@@ -77,9 +78,9 @@ export const operations = [
     params: account,
     responses: { 201: { description: 'The issued number.', schema: PhoneNumber } },
     errors: [numberErrors.ADDON_REQUIRED, numberErrors.NO_ACTIVE_SUBSCRIPTION, numberErrors.REPRESENTATIVE_POOL_EMPTY],
-    handler: (ctx) => reply.json(201, wire.json(ctx.rt.numbers.issueRepresentative(ctx.accountId))),
+    handler: (ctx) => reply.json(201, wire.json(ctx.scope.numbers.issueRepresentative(ctx.accountId))),
   }),
-  defineOperation({
+  operation({
     operationId: 'updateNumber',
     method: 'PUT',
     path: '/v1/accounts/{accountId}/numbers/{number}',
@@ -109,9 +110,9 @@ export const operations = [
       numberErrors.NUMBER_NOT_OWNED,
       SIP_TRUNK_REQUIRED,
     ],
-    handler: (ctx) => reply.json(200, wire.json(ctx.rt.numbers.update(ctx.accountId, ctx.params.number, ctx.body))),
+    handler: (ctx) => reply.json(200, wire.json(ctx.scope.numbers.update(ctx.accountId, ctx.params.number, ctx.body))),
   }),
-  defineOperation({
+  operation({
     operationId: 'deleteNumber',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/numbers/{number}',
@@ -124,7 +125,7 @@ export const operations = [
     responses: { 204: { description: 'Returned.' } },
     errors: [numberErrors.NUMBER_NOT_FOUND, numberErrors.NUMBER_NOT_OWNED],
     handler: (ctx) => {
-      ctx.rt.numbers.release(ctx.accountId, ctx.params.number);
+      ctx.scope.numbers.release(ctx.accountId, ctx.params.number);
       return reply.noContent();
     },
   }),

@@ -2,20 +2,21 @@
 // (getRecording, deleteRecording 204, getVerbRecording, getTranscript, requestTranscript 202,
 // getSummary). Recordings are WAV bytes with the document's Content-Disposition.
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply, type HandlerRuntime, type Reply } from '../../core/operation.ts';
-import { callErrors } from '../calls/model.ts';
-import { recordingErrors } from './model.ts';
-import { linkErrors } from './links.ts';
+import { reply, type Reply } from '../../core/operation.ts';
+import { linkErrors } from '../../rules/recording-links.ts';
+import { callErrors } from '../calls/errors.ts';
+import { recordingErrors } from './errors.ts';
+import { operation, type RecordingsScope } from './scope.ts';
 import { Summary, Transcript, TranscriptRequested } from './schema.ts';
 
 const TAG = 'Calls';
 const params = { accountId: Type.String({ description: 'Account id.' }), callId: Type.String() };
-/** A link issued before 2026-07-28 carries these and downloads without the bearer header for 24 hours (links.ts). */
+/** A link issued before 2026-07-28 carries these and downloads without the bearer header for 24 hours (rules/recording-links.ts). */
 const signedQuery = {
   expires: Type.Optional(Type.String({ description: 'Signed links (issued before 2026-07-28): Unix seconds after which the link no longer downloads without the bearer header.' })),
   signature: Type.Optional(Type.String({ description: 'Signed links: the signature of the path and expires. Ignored when the bearer header is sent.' })),
 };
-const signedLink = (rt: HandlerRuntime, url: string) => rt.recordings.signedAccess(url);
+const signedLink = (scope: RecordingsScope, url: string) => scope.recordings.signedAccess(url);
 const SIGNED_NOTE = ' Links issued before 2026-07-28 (recordingUrl, record-block variables, RecordingUrl) are signed: the path plus expires and signature, downloadable without the bearer header for 24 hours (401 recording_link_expired after, 401 recording_link_invalid when altered); with the bearer header the path downloads as always.';
 
 /** A WAV answer; the file name keeps to characters a header can carry. */
@@ -29,7 +30,7 @@ export function wavReply(file: { bytes: Buffer; filename: string }): Reply {
 }
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'getRecording',
     method: 'GET',
     path: '/v1/accounts/{accountId}/recordings/{callId}',
@@ -44,9 +45,9 @@ export const operations = [
     query: signedQuery,
     responses: { 200: { description: 'The WAV file.', contentType: 'audio/wav' } },
     errors: [callErrors.CALL_NOT_FOUND, recordingErrors.RECORDING_NOT_FOUND, linkErrors.RECORDING_LINK_INVALID, linkErrors.RECORDING_LINK_EXPIRED],
-    handler: (ctx) => wavReply(ctx.rt.recordings.wholeFile(ctx.accountId, ctx.params.callId)),
+    handler: (ctx) => wavReply(ctx.scope.recordings.wholeFile(ctx.accountId, ctx.params.callId)),
   }),
-  defineOperation({
+  operation({
     operationId: 'deleteRecording',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/recordings/{callId}',
@@ -60,11 +61,11 @@ export const operations = [
     responses: { 204: { description: 'Deleted (or there was nothing to delete).' } },
     errors: [callErrors.CALL_NOT_FOUND],
     handler: (ctx) => {
-      ctx.rt.recordings.delete(ctx.accountId, ctx.params.callId);
+      ctx.scope.recordings.delete(ctx.accountId, ctx.params.callId);
       return reply.noContent();
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'getVerbRecording',
     method: 'GET',
     path: '/v1/accounts/{accountId}/recordings/{callId}/verb/{recordingName}',
@@ -79,9 +80,9 @@ export const operations = [
     query: signedQuery,
     responses: { 200: { description: 'The WAV file.', contentType: 'audio/wav' } },
     errors: [callErrors.CALL_NOT_FOUND, recordingErrors.RECORDING_NOT_FOUND, linkErrors.RECORDING_LINK_INVALID, linkErrors.RECORDING_LINK_EXPIRED],
-    handler: (ctx) => wavReply(ctx.rt.recordings.verbFile(ctx.accountId, ctx.params.callId, ctx.params.recordingName)),
+    handler: (ctx) => wavReply(ctx.scope.recordings.verbFile(ctx.accountId, ctx.params.callId, ctx.params.recordingName)),
   }),
-  defineOperation({
+  operation({
     operationId: 'getTranscript',
     method: 'GET',
     path: '/v1/accounts/{accountId}/calls/{callId}/transcript',
@@ -94,9 +95,9 @@ export const operations = [
     params,
     responses: { 200: { description: 'The transcript.', schema: Transcript } },
     errors: [callErrors.CALL_NOT_FOUND],
-    handler: (ctx) => reply.ok(ctx.rt.recordings.transcriptWire(ctx.accountId, ctx.params.callId)),
+    handler: (ctx) => reply.ok(ctx.scope.recordings.transcriptWire(ctx.accountId, ctx.params.callId)),
   }),
-  defineOperation({
+  operation({
     operationId: 'requestTranscript',
     method: 'POST',
     path: '/v1/accounts/{accountId}/calls/{callId}/transcript',
@@ -109,9 +110,9 @@ export const operations = [
     params,
     responses: { 202: { description: 'Queued.', schema: TranscriptRequested } },
     errors: [callErrors.CALL_NOT_FOUND, recordingErrors.NO_RECORDING, recordingErrors.TRANSCRIPT_ALREADY_REQUESTED, recordingErrors.TRANSCRIPT_RETRY_LIMIT],
-    handler: (ctx) => ({ status: 202, body: ctx.rt.recordings.requestTranscript(ctx.accountId, ctx.params.callId) }),
+    handler: (ctx) => ({ status: 202, body: ctx.scope.recordings.requestTranscript(ctx.accountId, ctx.params.callId) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'getSummary',
     method: 'GET',
     path: '/v1/accounts/{accountId}/calls/{callId}/summary',
@@ -124,6 +125,6 @@ export const operations = [
     params,
     responses: { 200: { description: 'The summary.', schema: Summary } },
     errors: [callErrors.CALL_NOT_FOUND],
-    handler: (ctx) => reply.ok(ctx.rt.recordings.summaryWire(ctx.accountId, ctx.params.callId)),
+    handler: (ctx) => reply.ok(ctx.scope.recordings.summaryWire(ctx.accountId, ctx.params.callId)),
   }),
 ];

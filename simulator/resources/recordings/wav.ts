@@ -4,10 +4,11 @@
 // tone per half second, which a player shows with the right duration. A whole-call file holds at
 // most MAX_WHOLE_SECONDS (the model cuts the pieces), so no download grows without bound.
 import { SeededRandom, textSeed } from '../../core/random.ts';
+import { WAV_HEADER_BYTES, wavHeader } from '../../peers/speech/wav.ts';
 
 export const SAMPLE_RATE = 8000;
 const BYTES_PER_SAMPLE = 2;
-export const WAV_HEADER_BYTES = 44;
+export { WAV_HEADER_BYTES } from '../../peers/speech/wav.ts';
 /** The longest whole-call recording: an hour (57.6 MB); a flow that records in a loop keeps its first hour. */
 export const MAX_WHOLE_SECONDS = 3600;
 
@@ -27,19 +28,7 @@ export function wavFile(pieces: readonly AudioPiece[]): Buffer {
   const samples = pieces.reduce((n, p) => n + p.seconds * SAMPLE_RATE, 0);
   const dataBytes = samples * BYTES_PER_SAMPLE;
   const buf = Buffer.alloc(WAV_HEADER_BYTES + dataBytes);
-  buf.write('RIFF', 0, 'ascii');
-  buf.writeUInt32LE(36 + dataBytes, 4);
-  buf.write('WAVE', 8, 'ascii');
-  buf.write('fmt ', 12, 'ascii');
-  buf.writeUInt32LE(16, 16); // fmt chunk size
-  buf.writeUInt16LE(1, 20); // PCM
-  buf.writeUInt16LE(1, 22); // mono
-  buf.writeUInt32LE(SAMPLE_RATE, 24);
-  buf.writeUInt32LE(SAMPLE_RATE * BYTES_PER_SAMPLE, 28); // byte rate
-  buf.writeUInt16LE(BYTES_PER_SAMPLE, 32); // block align
-  buf.writeUInt16LE(16, 34); // bits per sample
-  buf.write('data', 36, 'ascii');
-  buf.writeUInt32LE(dataBytes, 40);
+  wavHeader(dataBytes, SAMPLE_RATE).copy(buf, 0);
   let at = WAV_HEADER_BYTES;
   for (const p of pieces) {
     const random = new SeededRandom(p.seed);

@@ -1,13 +1,20 @@
-// The SIP authentication family: IP ACLs, SIP credentials, WebRTC tokens and the fake registrar.
-import type { Family } from '../family.ts';
+// The SIP authentication family: IP ACLs, SIP credentials, WebRTC tokens and the fake registrar
+// (its /_sim route, control.ts). Behind its door: it needs the add-on check and who owns a number
+// (ports.ts), answers the `sipCredential` reference numbers make, and hands the runtime its
+// three tables as its snapshot part.
+import { defineFamily } from '../family.ts';
+import { tablesPart } from '../../core/table-state.ts';
 import { SipAuthModel } from './model.ts';
 import { operations } from './routes.ts';
-import { SIP_AUTH_IDS } from './schema.ts';
-import { operations as control } from '../../control/sip-auth.ts';
+import { operations as control } from './control.ts';
+import { needs } from './ports.ts';
+import { SIP_AUTH_IDS, SipAuthStateSchema } from './schema.ts';
 
-export const sipAuth: Family<'sipAuth', SipAuthModel, 'sipCredential'> = {
+export const sipAuth = defineFamily({
   key: 'sipAuth',
-  create: (rt) => new SipAuthModel(rt),
+  needs,
+  create: (scope) => new SipAuthModel(scope),
+  state: tablesPart(SipAuthStateSchema, (m: SipAuthModel) => ({ acls: m.acls, credentials: m.credentials, tokens: m.tokens })),
   operations,
   control,
   tags: {
@@ -17,4 +24,4 @@ export const sipAuth: Family<'sipAuth', SipAuthModel, 'sipCredential'> = {
   idFormats: SIP_AUTH_IDS,
   refKinds: ['sipCredential'],
   capabilities: ['sip-auth'],
-};
+});

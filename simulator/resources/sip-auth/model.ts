@@ -2,8 +2,8 @@
 // An ACL is soft-deleted (kept, answers 404) and cannot be deleted while a credential that is not
 // deleted refers to it. A credential stores only its digest HA1; DELETE retires it (status
 // deleted, enabled false) and it stays readable by id. Every check runs before the first write, so
-// a refused request changes nothing, not even the random state (docs/decisions.md).
-import { TableState } from '../../core/table-state.ts';
+// a refused request changes nothing, not even the random state (docs/decisions.md). The runtime
+// snapshots and restores its three tables (the descriptor's state part).
 import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
 import { cidrProblem } from './cidr.ts';
 import { digestHa1, realmOf, signJwt, WS_URL } from './digest.ts';
@@ -13,12 +13,10 @@ import { ApiError, defineError, errorCodes } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
-import type { Kernel } from '../../core/ports.ts';
-import type { AccountsModel } from '../accounts/model.ts';
 import { sharedErrors } from '../../rules/errors.ts';
+import type { SipAuthModelScope } from './ports.ts';
 import {
   GENERATED_PASSWORD_LENGTH,
-  SipAuthStateSchema,
   type CreateSipCredentialInput,
   type CreateSipIpAclInput,
   type SipCredentialRow,
@@ -29,11 +27,6 @@ import {
   type UpdateSipIpAclInput,
   SIP_AUTH_IDS,
 } from './schema.ts';
-
-/** What the model uses beyond its own tables; the descriptor passes the runtime. */
-export interface SipAuthPorts extends Pick<Kernel, 'clock' | 'random' | 'refs'> {
-  accounts: Pick<AccountsModel, 'hasAddon'>;
-}
 
 export const sipAuthErrors = {
   SIP_IP_ACL_NOT_FOUND: defineError({
@@ -112,10 +105,7 @@ export class SipAuthModel {
   readonly aclWire = new WireCache(aclWire);
   readonly credentialWire = new WireCache(credentialWire);
 
-  // Snapshot, restore and reset of the tables above (core/table-state.ts).
-  private readonly state = new TableState(SipAuthStateSchema, 'sipAuth', { acls: this.acls, credentials: this.credentials, tokens: this.tokens });
-
-  constructor(private readonly rt: SipAuthPorts) {
+  constructor(private readonly rt: SipAuthModelScope) {
     rt.refs.register('sipCredential', (accountId, id) => {
       const row = this.credentials.get(id);
       if (!row || row.accountId !== accountId) return false;
@@ -123,18 +113,6 @@ export class SipAuthModel {
       if (row.status === 'disabled' || !row.enabled) return 'the SIP credential is disabled';
       return true;
     });
-  }
-
-  clear(): void {
-    this.state.clear();
-  }
-
-  snapshot() {
-    return this.state.snapshot();
-  }
-
-  restore(state: unknown): void {
-    this.state.restore(state);
   }
 
   /** A successful registration: the credential's lastUsedAt becomes now (spec Authentication 6). */

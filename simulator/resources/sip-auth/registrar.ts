@@ -1,10 +1,10 @@
 // The fake SIP registrar behind the control plane: what a SIP client presenting these credentials
 // would get (spec Authentication 6).
 import { normalizePhone } from '../../core/phone.ts';
-import type { NumberOwnership } from '../../rules/outbound.ts';
 import { ipInCidr } from './cidr.ts';
 import { digestHa1 } from './digest.ts';
 import type { SipAuthModel } from './model.ts';
+import type { NumberOwner } from './ports.ts';
 
 export type SipAuthOutcome = 'ok' | 'unknown_user' | 'credential_disabled' | 'wrong_password' | 'ip_not_allowed' | 'number_not_allowed';
 
@@ -20,7 +20,7 @@ export interface SipAuthAttempt {
  * Spec Authentication 6: username, realm and password, then the ACL (a disabled ACL admits no
  * address) and allowedNumbers (empty: any number the account holds). Success records lastUsedAt.
  */
-export function authenticateSip(m: SipAuthModel, numbers: Pick<NumberOwnership, 'ownerOf'>, a: SipAuthAttempt): { outcome: SipAuthOutcome; credentialId: string | null } {
+export function authenticateSip(m: SipAuthModel, numbers: NumberOwner, a: SipAuthAttempt): { outcome: SipAuthOutcome; credentialId: string | null } {
   // A WebRTC token's ephemeral username stands for its parent credential while it lives.
   const token = m.tokens.all().find((t) => t.realm === a.realm && t.username === a.username);
   const row = token

@@ -3,11 +3,12 @@
 // {ok: true}. Changes need the sip_trunk add-on (403 SIP_TRUNK_REQUIRED); reads do not.
 import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply, type Ctx } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { sipAuthErrors, type StatusFilter } from './model.ts';
+import { operation } from './scope.ts';
 import {
   CreateWebrtcTokenBody,
   WebrtcTokenResponse,
@@ -36,13 +37,13 @@ const listQuery = (what: string) => ({
 const phoneErrors = [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY];
 const OK = '{"ok":true}';
 
-function paging(ctx: Ctx<any, any, any>) {
+function paging(ctx: { query: unknown }) {
   return parsePaging(ctx.query as PagingQuery);
 }
 
 export const operations = [
   // --- IP ACLs ---
-  defineOperation({
+  operation({
     operationId: 'listSipIpAcls',
     method: 'GET',
     path: '/v1/accounts/{accountId}/sip-ip-acls',
@@ -55,12 +56,12 @@ export const operations = [
     query: listQuery('ACLs'),
     responses: { 200: { description: 'A page of ACLs.', schema: SipIpAclList } },
     handler: (ctx) => {
-      const m = ctx.rt.sipAuth;
+      const m = ctx.scope.sipAuth;
       const page = pageOf(m.listAcls(ctx.accountId, ctx.query.status as StatusFilter | undefined), paging(ctx));
       return reply.json(200, m.aclWire.list(page.data, page.meta));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'createSipIpAcl',
     method: 'POST',
     path: '/v1/accounts/{accountId}/sip-ip-acls',
@@ -75,11 +76,11 @@ export const operations = [
     responses: { 201: { description: 'The new ACL (status active).', schema: SipIpAcl } },
     errors: [SIP_TRUNK_REQUIRED],
     handler: (ctx) => {
-      const m = ctx.rt.sipAuth;
+      const m = ctx.scope.sipAuth;
       return reply.json(201, m.aclWire.json(m.createAcl(ctx.accountId, ctx.body)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'getSipIpAcl',
     method: 'GET',
     path: '/v1/accounts/{accountId}/sip-ip-acls/{aclId}',
@@ -92,11 +93,11 @@ export const operations = [
     responses: { 200: { description: 'The ACL.', schema: SipIpAcl } },
     errors: [sipAuthErrors.SIP_IP_ACL_NOT_FOUND],
     handler: (ctx) => {
-      const m = ctx.rt.sipAuth;
+      const m = ctx.scope.sipAuth;
       return reply.json(200, m.aclWire.json(m.getAcl(ctx.accountId, ctx.params.aclId)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'updateSipIpAcl',
     method: 'PUT',
     path: '/v1/accounts/{accountId}/sip-ip-acls/{aclId}',
@@ -111,11 +112,11 @@ export const operations = [
     responses: { 200: { description: 'The ACL.', schema: SipIpAcl } },
     errors: [SIP_TRUNK_REQUIRED, sipAuthErrors.SIP_IP_ACL_NOT_FOUND, sipAuthErrors.NOTHING_TO_UPDATE],
     handler: (ctx) => {
-      const m = ctx.rt.sipAuth;
+      const m = ctx.scope.sipAuth;
       return reply.json(200, m.aclWire.json(m.updateAcl(ctx.accountId, ctx.params.aclId, ctx.body)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'deleteSipIpAcl',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/sip-ip-acls/{aclId}',
@@ -128,13 +129,13 @@ export const operations = [
     responses: { 200: { description: '{ ok: true }', schema: OkResponse } },
     errors: [SIP_TRUNK_REQUIRED, sipAuthErrors.SIP_IP_ACL_NOT_FOUND, sipAuthErrors.IN_USE],
     handler: (ctx) => {
-      ctx.rt.sipAuth.deleteAcl(ctx.accountId, ctx.params.aclId);
+      ctx.scope.sipAuth.deleteAcl(ctx.accountId, ctx.params.aclId);
       return reply.json(200, OK);
     },
   }),
 
   // --- credentials ---
-  defineOperation({
+  operation({
     operationId: 'listSipCredentials',
     method: 'GET',
     path: '/v1/accounts/{accountId}/sip-credentials',
@@ -147,12 +148,12 @@ export const operations = [
     query: listQuery('credentials'),
     responses: { 200: { description: 'A page of credentials.', schema: SipCredentialList } },
     handler: (ctx) => {
-      const m = ctx.rt.sipAuth;
+      const m = ctx.scope.sipAuth;
       const page = pageOf(m.listCredentials(ctx.accountId, ctx.query.status as StatusFilter | undefined), paging(ctx));
       return reply.json(200, m.credentialWire.list(page.data, page.meta));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'createSipCredential',
     method: 'POST',
     path: '/v1/accounts/{accountId}/sip-credentials',
@@ -168,12 +169,12 @@ export const operations = [
     responses: { 201: { description: 'The credential, with `password` only when it was generated.', schema: SipCredentialCreateResponse } },
     errors: [SIP_TRUNK_REQUIRED, sipAuthErrors.INVALID_ACL, sipAuthErrors.USERNAME_TAKEN, ...phoneErrors],
     handler: (ctx) => {
-      const { row, generatedPassword } = ctx.rt.sipAuth.createCredential(ctx.accountId, ctx.body);
-      const body = generatedPassword === null ? (ctx.rt.sipAuth.credentialWire.wire(row) as object) : { ...(ctx.rt.sipAuth.credentialWire.wire(row) as object), password: generatedPassword };
+      const { row, generatedPassword } = ctx.scope.sipAuth.createCredential(ctx.accountId, ctx.body);
+      const body = generatedPassword === null ? (ctx.scope.sipAuth.credentialWire.wire(row) as object) : { ...(ctx.scope.sipAuth.credentialWire.wire(row) as object), password: generatedPassword };
       return reply.json(201, JSON.stringify(body));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'getSipCredential',
     method: 'GET',
     path: '/v1/accounts/{accountId}/sip-credentials/{credentialId}',
@@ -186,11 +187,11 @@ export const operations = [
     responses: { 200: { description: 'The credential.', schema: SipCredential } },
     errors: [sipAuthErrors.SIP_CREDENTIAL_NOT_FOUND],
     handler: (ctx) => {
-      const m = ctx.rt.sipAuth;
+      const m = ctx.scope.sipAuth;
       return reply.json(200, m.credentialWire.json(m.getCredential(ctx.accountId, ctx.params.credentialId)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'updateSipCredential',
     method: 'PUT',
     path: '/v1/accounts/{accountId}/sip-credentials/{credentialId}',
@@ -207,11 +208,11 @@ export const operations = [
     responses: { 200: { description: 'The credential (without password).', schema: SipCredential } },
     errors: [SIP_TRUNK_REQUIRED, sipAuthErrors.SIP_CREDENTIAL_NOT_FOUND, sipAuthErrors.INVALID_ACL, sipAuthErrors.NOTHING_TO_UPDATE, errorCodes.IMMUTABLE_FIELD, ...phoneErrors],
     handler: (ctx) => {
-      const m = ctx.rt.sipAuth;
+      const m = ctx.scope.sipAuth;
       return reply.json(200, m.credentialWire.json(m.updateCredential(ctx.accountId, ctx.params.credentialId, ctx.body)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'deleteSipCredential',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/sip-credentials/{credentialId}',
@@ -224,13 +225,13 @@ export const operations = [
     responses: { 200: { description: '{ ok: true }', schema: OkResponse } },
     errors: [SIP_TRUNK_REQUIRED, sipAuthErrors.SIP_CREDENTIAL_NOT_FOUND],
     handler: (ctx) => {
-      ctx.rt.sipAuth.deleteCredential(ctx.accountId, ctx.params.credentialId);
+      ctx.scope.sipAuth.deleteCredential(ctx.accountId, ctx.params.credentialId);
       return reply.json(200, OK);
     },
   }),
 
   // --- WebRTC tokens ---
-  defineOperation({
+  operation({
     operationId: 'createWebrtcToken',
     method: 'POST',
     path: '/v1/accounts/{accountId}/sip-credentials/{credentialId}/tokens',
@@ -244,9 +245,9 @@ export const operations = [
     body: CreateWebrtcTokenBody,
     responses: { 201: { description: 'The token.', schema: WebrtcTokenResponse } },
     errors: [sipAuthErrors.SIP_CREDENTIAL_NOT_FOUND, sipAuthErrors.CREDENTIAL_INACTIVE],
-    handler: (ctx) => reply.created(ctx.rt.sipAuth.createToken(ctx.accountId, ctx.params.credentialId, ctx.body)),
+    handler: (ctx) => reply.created(ctx.scope.sipAuth.createToken(ctx.accountId, ctx.params.credentialId, ctx.body)),
   }),
-  defineOperation({
+  operation({
     operationId: 'revokeWebrtcToken',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/sip-credentials/{credentialId}/tokens/{jti}',
@@ -259,7 +260,7 @@ export const operations = [
     responses: { 204: { description: 'Revoked; no body.' } },
     errors: [sipAuthErrors.SIP_CREDENTIAL_NOT_FOUND, sipAuthErrors.WEBRTC_TOKEN_NOT_FOUND],
     handler: (ctx) => {
-      ctx.rt.sipAuth.revokeToken(ctx.accountId, ctx.params.credentialId, ctx.params.jti);
+      ctx.scope.sipAuth.revokeToken(ctx.accountId, ctx.params.credentialId, ctx.params.jti);
       return reply.noContent();
     },
   }),

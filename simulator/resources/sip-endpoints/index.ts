@@ -1,16 +1,23 @@
-// The SIP endpoint family: the account's SIP endpoints and their origination routes.
-import type { Family } from '../family.ts';
+// The SIP endpoint family: the account's SIP endpoints and their origination routes. Behind its
+// door: it needs the add-on check and the numbers that route to an endpoint (ports.ts), answers
+// the `sipEndpoint` reference numbers make, and hands the runtime its two tables as its
+// snapshot part.
+import { defineFamily } from '../family.ts';
+import { tablesPart } from '../../core/table-state.ts';
 import { SipEndpointsModel } from './model.ts';
 import { operations } from './routes.ts';
-import { SIP_ENDPOINT_IDS } from './schema.ts';
+import { needs } from './ports.ts';
+import { SIP_ENDPOINT_IDS, SipEndpointsStateSchema } from './schema.ts';
 
-export const sipEndpoints: Family<'sipEndpoints', SipEndpointsModel, 'sipEndpoint'> = {
+export const sipEndpoints = defineFamily({
   key: 'sipEndpoints',
-  create: (rt) => new SipEndpointsModel(rt),
+  needs,
+  create: (scope) => new SipEndpointsModel(scope),
+  state: tablesPart(SipEndpointsStateSchema, (m: SipEndpointsModel) => ({ endpoints: m.endpoints, routes: m.routes })),
   operations,
   tags: {
     'SIP endpoints': 'The account\'s SIP endpoints and their origination routes (`sip:` URIs tried by priority, shared by weight); a number can route its inbound calls to an endpoint.',
   },
   idFormats: SIP_ENDPOINT_IDS,
   refKinds: ['sipEndpoint'],
-};
+});

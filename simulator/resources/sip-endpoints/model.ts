@@ -1,18 +1,15 @@
 // SIP endpoints and their origination routes. Numbers route to an endpoint (routingType sip);
 // this model answers the cross-reference check for them (refs 'sipEndpoint') and refuses to
 // disable or delete an endpoint while numbers still route to it (409 IN_USE with `blockers`).
-import { TableState } from '../../core/table-state.ts';
+// The runtime snapshots and restores its two tables (the descriptor's state part).
 import { SIP_TRUNK_REQUIRED } from './trunk.ts';
 import { Table } from '../../core/store.ts';
 import { ApiError, defineError, errorCodes } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
-import type { Kernel } from '../../core/ports.ts';
-import type { AccountsModel } from '../accounts/model.ts';
-import type { NumbersModel } from '../numbers/model.ts';
 import { sharedErrors } from '../../rules/errors.ts';
+import type { SipEndpointsModelScope } from './ports.ts';
 import {
   ROUTE_DEFAULTS,
-  SipEndpointsStateSchema,
   type CreateSipEndpointInput,
   type CreateSipRouteInput,
   type EndpointRow,
@@ -21,12 +18,6 @@ import {
   type UpdateSipRouteInput,
   SIP_ENDPOINT_IDS,
 } from './schema.ts';
-
-/** What the model uses beyond its own tables; the descriptor passes the runtime. */
-export interface SipEndpointsPorts extends Pick<Kernel, 'clock' | 'random' | 'refs'> {
-  accounts: Pick<AccountsModel, 'hasAddon'>;
-  numbers: Pick<NumbersModel, 'routedToSipEndpoint'>;
-}
 
 export const sipEndpointErrors = {
   SIP_ENDPOINT_NOT_FOUND: defineError({
@@ -97,10 +88,7 @@ export class SipEndpointsModel {
   readonly endpoints = new Table<EndpointRow>(); // maps an endpoint id to its settings and owner (deleted ones kept)
   readonly routes = new Table<RouteRow>(); // maps a route id to its target and owning endpoint
 
-  // Snapshot, restore and reset of the tables above (core/table-state.ts).
-  private readonly state = new TableState(SipEndpointsStateSchema, 'sipEndpoints', { endpoints: this.endpoints, routes: this.routes });
-
-  constructor(private readonly rt: SipEndpointsPorts) {
+  constructor(private readonly rt: SipEndpointsModelScope) {
     rt.refs.register('sipEndpoint', (accountId, id) => {
       const e = this.endpoints.get(id);
       if (!e || e.accountId !== accountId || e.status === 'deleted') return false;
@@ -108,18 +96,6 @@ export class SipEndpointsModel {
       if (!this.routes.find((r) => r.endpointId === id && r.status === 'active')) return 'the SIP endpoint has no active route';
       return true;
     });
-  }
-
-  clear(): void {
-    this.state.clear();
-  }
-
-  snapshot() {
-    return this.state.snapshot();
-  }
-
-  restore(state: unknown): void {
-    this.state.restore(state);
   }
 
   // --- endpoints ---

@@ -3,12 +3,12 @@
 // (spec "SIP route list"), deletes answer 200 `{ ok: true }`.
 import { SIP_TRUNK_REQUIRED } from './trunk.ts';
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { WireCache } from '../../core/wire.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
-import type { Runtime } from '../../runtime.ts';
-import { sipEndpointErrors } from './model.ts';
+import { sipEndpointErrors, type SipEndpointsModel } from './model.ts';
+import { operation } from './scope.ts';
 import {
   CreateSipEndpointBody,
   CreateSipRouteBody,
@@ -46,14 +46,14 @@ export function sipRouteWire(r: RouteRow): SipRouteWire {
 const routeWire = new WireCache(sipRouteWire);
 
 /** The endpoint with its routes (priority ascending). Endpoints are only ever shown live. */
-export function sipEndpointWire(rt: Runtime, e: EndpointRow): SipEndpointWire {
+export function sipEndpointWire(model: SipEndpointsModel, e: EndpointRow): SipEndpointWire {
   return {
     id: e.id,
     accountId: e.accountId,
     name: e.name,
     maxConcurrent: e.maxConcurrent,
     status: e.status === 'deleted' ? 'disabled' : e.status,
-    routes: rt.sipEndpoints.routesOf(e.id).map(sipRouteWire),
+    routes: model.routesOf(e.id).map(sipRouteWire),
     dateCreated: e.dateCreated,
     dateUpdated: e.dateUpdated,
   };
@@ -67,7 +67,7 @@ const E = sipEndpointErrors;
 const basis = 'docs/decisions.md, "SIP endpoints and routes"';
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'listSipEndpoints',
     method: 'GET',
     path: '/v1/accounts/{accountId}/sip-endpoints',
@@ -82,11 +82,11 @@ export const operations = [
     responses: { 200: { description: 'A page of endpoints.', schema: SipEndpointList } },
     handler: (ctx) => {
       const paging = parsePaging(ctx.query as PagingQuery);
-      const page = pageOf(ctx.rt.sipEndpoints.listFor(ctx.accountId, ctx.query.status), paging);
-      return reply.ok({ data: page.data.map((e) => sipEndpointWire(ctx.rt, e)), meta: page.meta });
+      const page = pageOf(ctx.scope.sipEndpoints.listFor(ctx.accountId, ctx.query.status), paging);
+      return reply.ok({ data: page.data.map((e) => sipEndpointWire(ctx.scope.sipEndpoints, e)), meta: page.meta });
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'createSipEndpoint',
     method: 'POST',
     path: '/v1/accounts/{accountId}/sip-endpoints',
@@ -100,9 +100,9 @@ export const operations = [
     bodyRequired: true,
     responses: { 201: { description: 'The endpoint.', schema: SipEndpoint } },
     errors: [SIP_TRUNK_REQUIRED],
-    handler: (ctx) => reply.created(sipEndpointWire(ctx.rt, ctx.rt.sipEndpoints.create(ctx.accountId, ctx.body))),
+    handler: (ctx) => reply.created(sipEndpointWire(ctx.scope.sipEndpoints, ctx.scope.sipEndpoints.create(ctx.accountId, ctx.body))),
   }),
-  defineOperation({
+  operation({
     operationId: 'getSipEndpoint',
     method: 'GET',
     path: '/v1/accounts/{accountId}/sip-endpoints/{endpointId}',
@@ -114,9 +114,9 @@ export const operations = [
     params: endpointParam,
     responses: { 200: { description: 'The endpoint.', schema: SipEndpoint } },
     errors: [E.SIP_ENDPOINT_NOT_FOUND],
-    handler: (ctx) => reply.ok(sipEndpointWire(ctx.rt, ctx.rt.sipEndpoints.get(ctx.accountId, ctx.params.endpointId))),
+    handler: (ctx) => reply.ok(sipEndpointWire(ctx.scope.sipEndpoints, ctx.scope.sipEndpoints.get(ctx.accountId, ctx.params.endpointId))),
   }),
-  defineOperation({
+  operation({
     operationId: 'updateSipEndpoint',
     method: 'PUT',
     path: '/v1/accounts/{accountId}/sip-endpoints/{endpointId}',
@@ -132,9 +132,9 @@ export const operations = [
     bodyRequired: true,
     responses: { 200: { description: 'The endpoint with its routes.', schema: SipEndpoint } },
     errors: [E.SIP_ENDPOINT_NOT_FOUND, E.NOTHING_TO_UPDATE, E.IN_USE, SIP_TRUNK_REQUIRED],
-    handler: (ctx) => reply.ok(sipEndpointWire(ctx.rt, ctx.rt.sipEndpoints.update(ctx.accountId, ctx.params.endpointId, ctx.body))),
+    handler: (ctx) => reply.ok(sipEndpointWire(ctx.scope.sipEndpoints, ctx.scope.sipEndpoints.update(ctx.accountId, ctx.params.endpointId, ctx.body))),
   }),
-  defineOperation({
+  operation({
     operationId: 'deleteSipEndpoint',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/sip-endpoints/{endpointId}',
@@ -149,12 +149,12 @@ export const operations = [
     responses: { 200: { description: 'Deleted.', schema: OkResult } },
     errors: [E.SIP_ENDPOINT_NOT_FOUND, E.IN_USE, SIP_TRUNK_REQUIRED],
     handler: (ctx) => {
-      ctx.rt.sipEndpoints.delete(ctx.accountId, ctx.params.endpointId);
+      ctx.scope.sipEndpoints.delete(ctx.accountId, ctx.params.endpointId);
       return reply.ok({ ok: true });
     },
   }),
   // --- routes ---
-  defineOperation({
+  operation({
     operationId: 'listSipOriginationRoutes',
     method: 'GET',
     path: '/v1/accounts/{accountId}/sip-endpoints/{endpointId}/routes',
@@ -167,11 +167,11 @@ export const operations = [
     responses: { 200: { description: 'Every route of the endpoint.', schema: SipOriginationRouteList } },
     errors: [E.SIP_ENDPOINT_NOT_FOUND],
     handler: (ctx) => {
-      const endpoint = ctx.rt.sipEndpoints.get(ctx.accountId, ctx.params.endpointId);
-      return reply.json(200, routeWire.dataOnly(ctx.rt.sipEndpoints.routesOf(endpoint.id)));
+      const endpoint = ctx.scope.sipEndpoints.get(ctx.accountId, ctx.params.endpointId);
+      return reply.json(200, routeWire.dataOnly(ctx.scope.sipEndpoints.routesOf(endpoint.id)));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'createSipOriginationRoute',
     method: 'POST',
     path: '/v1/accounts/{accountId}/sip-endpoints/{endpointId}/routes',
@@ -187,9 +187,9 @@ export const operations = [
     bodyRequired: true,
     responses: { 201: { description: 'The route.', schema: SipOriginationRoute } },
     errors: [E.SIP_ENDPOINT_NOT_FOUND, E.INVALID_SIP_URI, SIP_TRUNK_REQUIRED],
-    handler: (ctx) => reply.json(201, routeWire.json(ctx.rt.sipEndpoints.createRoute(ctx.accountId, ctx.params.endpointId, ctx.body))),
+    handler: (ctx) => reply.json(201, routeWire.json(ctx.scope.sipEndpoints.createRoute(ctx.accountId, ctx.params.endpointId, ctx.body))),
   }),
-  defineOperation({
+  operation({
     operationId: 'getSipOriginationRoute',
     method: 'GET',
     path: '/v1/accounts/{accountId}/sip-endpoints/{endpointId}/routes/{routeId}',
@@ -200,9 +200,9 @@ export const operations = [
     params: routeParam,
     responses: { 200: { description: 'The route.', schema: SipOriginationRoute } },
     errors: [E.SIP_ENDPOINT_NOT_FOUND, E.SIP_ROUTE_NOT_FOUND],
-    handler: (ctx) => reply.json(200, routeWire.json(ctx.rt.sipEndpoints.getRoute(ctx.accountId, ctx.params.endpointId, ctx.params.routeId))),
+    handler: (ctx) => reply.json(200, routeWire.json(ctx.scope.sipEndpoints.getRoute(ctx.accountId, ctx.params.endpointId, ctx.params.routeId))),
   }),
-  defineOperation({
+  operation({
     operationId: 'updateSipOriginationRoute',
     method: 'PUT',
     path: '/v1/accounts/{accountId}/sip-endpoints/{endpointId}/routes/{routeId}',
@@ -218,9 +218,9 @@ export const operations = [
     responses: { 200: { description: 'The route.', schema: SipOriginationRoute } },
     errors: [E.SIP_ENDPOINT_NOT_FOUND, E.SIP_ROUTE_NOT_FOUND, E.INVALID_SIP_URI, E.NOTHING_TO_UPDATE, SIP_TRUNK_REQUIRED],
     handler: (ctx) =>
-      reply.json(200, routeWire.json(ctx.rt.sipEndpoints.updateRoute(ctx.accountId, ctx.params.endpointId, ctx.params.routeId, ctx.body))),
+      reply.json(200, routeWire.json(ctx.scope.sipEndpoints.updateRoute(ctx.accountId, ctx.params.endpointId, ctx.params.routeId, ctx.body))),
   }),
-  defineOperation({
+  operation({
     operationId: 'deleteSipOriginationRoute',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/sip-endpoints/{endpointId}/routes/{routeId}',
@@ -234,7 +234,7 @@ export const operations = [
     responses: { 200: { description: 'Deleted.', schema: OkResult } },
     errors: [E.SIP_ENDPOINT_NOT_FOUND, E.SIP_ROUTE_NOT_FOUND, SIP_TRUNK_REQUIRED],
     handler: (ctx) => {
-      ctx.rt.sipEndpoints.deleteRoute(ctx.accountId, ctx.params.endpointId, ctx.params.routeId);
+      ctx.scope.sipEndpoints.deleteRoute(ctx.accountId, ctx.params.endpointId, ctx.params.routeId);
       return reply.ok({ ok: true });
     },
   }),

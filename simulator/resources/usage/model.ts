@@ -1,16 +1,14 @@
 // Usage aggregation (spec "Usage aggregation"): recomputed at every query from the entries the
-// resources leave (rule 3), so nothing here is stored or snapshotted. Resources register a
-// source; today the messages slice does (sms, lms, mms, ata counts), and call, transcript and
-// summary slices plug in the same way.
+// resources leave (rule 3), so nothing here is stored but what the control plane records.
+// Families register a source with `register` (messages: sms, lms, mms, ata, bms counts; calls,
+// recordings); entries injected through the control plane stand in for slices not run yet.
 import { ApiError } from '../../core/errors.ts';
 import { defineError } from '../../core/errors.ts';
 import { iso, parseInstant } from '../../core/clock.ts';
-import { validate } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
-import { parsePaging, type PagingQuery, type PagingRules } from '../../core/paging.ts';
-import type { Kernel } from '../../core/ports.ts';
-import type { AccountsModel } from '../accounts/model.ts';
+import { parsePaging, type PagingRules } from '../../core/paging.ts';
 import { cycleAt, RANGE_DAY_MS, startOfUtcDay, utcDate } from './cycle.ts';
+import type { UsageModelScope } from './ports.ts';
 import {
   DEFAULT_USAGE_PAGE_SIZE,
   MAX_RANGE_DAYS,
@@ -21,17 +19,15 @@ import {
   type Meter,
   type InjectedEntry,
   type UsageEntry,
+  type UsageQueryInput,
+  type UsageSource,
   type UsageState,
-  UsageStateSchema,
   type UsageRecordWire,
   type UsageResponseWire,
   type UsageTotalWire,
 } from './schema.ts';
 
-/** What the model uses beyond its own tables; the descriptor passes the runtime. */
-export interface UsagePorts extends Pick<Kernel, 'clock'> {
-  accounts: Pick<AccountsModel, 'get' | 'require' | 'subscriptionActive'>;
-}
+export type { UsageQueryInput, UsageSource } from './schema.ts';
 
 export const USAGE_PAGING: PagingRules = { firstPage: 1, defaultPageSize: DEFAULT_USAGE_PAGE_SIZE, maxPageSize: MAX_USAGE_PAGE_SIZE };
 
@@ -42,24 +38,13 @@ export const usageErrors = {
   }),
 };
 
-export interface UsageQueryInput extends PagingQuery {
-  from?: string;
-  to?: string;
-  groupBy?: Axis[];
-  meter?: Meter[];
-  includeToday?: boolean;
-}
-
-/** A source of entries for one account (every entry it has; the model cuts the range). */
-export type UsageSource = (accountId: string) => readonly UsageEntry[];
-
 const METER_ORDER = new Map<string, number>(METERS.map((m, i) => [m, i]));
 
 export class UsageModel {
   private readonly sources: UsageSource[] = [];
   private injected: InjectedEntry[] = []; // control plane: usage of slices the simulator does not run yet
 
-  constructor(private readonly rt: UsagePorts) {
+  constructor(private readonly rt: UsageModelScope) {
     this.register((accountId) => this.injected.filter((e) => e.accountId === accountId));
   }
 
@@ -71,9 +56,9 @@ export class UsageModel {
     return { injected: this.injected.map((e) => ({ ...e })) };
   }
 
-  restore(state: unknown): void {
-    validate(UsageStateSchema, state, 'snapshot usage', 'usage');
-    this.injected = (state as UsageState).injected.map((e) => ({ ...e }));
+  /** A state the runtime validated against UsageStateSchema. */
+  restore(state: UsageState): void {
+    this.injected = state.injected.map((e) => ({ ...e }));
   }
 
   /** Control plane: records usage as a resource would (e.g. call seconds before calls exist). */

@@ -1,12 +1,13 @@
 // HTTP surface of the usage aggregation: getUsage with the spec's query and result, shaped after
 // the public API document (its operationId, 1-based paging, 403 without a billing cycle).
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
-import { usageErrors, type UsageQueryInput } from './model.ts';
-import { UsageQuery, UsageResponse } from './schema.ts';
+import { reply } from '../../core/operation.ts';
+import { usageErrors } from './model.ts';
+import { UsageQuery, UsageResponse, type UsageQueryInput } from './schema.ts';
+import { operation } from './scope.ts';
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'getUsage',
     method: 'GET',
     path: '/v1/accounts/{accountId}/usage',
@@ -20,6 +21,6 @@ export const operations = [
     query: UsageQuery,
     responses: { 200: { description: 'The aggregation.', schema: UsageResponse } },
     errors: [usageErrors.USAGE_PERIOD_REQUIRED],
-    handler: (ctx) => reply.ok(ctx.rt.usage.aggregate(ctx.accountId, ctx.query as UsageQueryInput)),
+    handler: (ctx) => reply.ok(ctx.scope.usage.aggregate(ctx.accountId, ctx.query as UsageQueryInput)),
   }),
 ];

@@ -2,6 +2,7 @@
 // document's UsageResponse) and the entries resources leave for it.
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import type { PagingQuery } from '../../core/paging.ts';
 
 /** Every meter: the spec's table, in its order (the API document lists the same but bms). */
 export const METERS = [
@@ -126,3 +127,15 @@ export const UsageQuery = {
   page_size: usagePageSize('Deprecated alias of pageSize.', true),
   limit: usagePageSize('Deprecated alias of pageSize.', true),
 };
+
+/** getUsage's query as the aggregation reads it (others that query usage name it too). */
+export interface UsageQueryInput extends PagingQuery {
+  from?: string;
+  to?: string;
+  groupBy?: Axis[];
+  meter?: Meter[];
+  includeToday?: boolean;
+}
+
+/** A source of entries for one account (every entry it has; the aggregation cuts the range): what a family registers. */
+export type UsageSource = (accountId: string) => readonly UsageEntry[];

@@ -1,17 +1,23 @@
 // The verifications family: one-time codes sent by text or call and checked against their hash.
-import type { Family } from '../family.ts';
-import { OutboundRules } from '../../rules/outbound.ts';
+// Behind its door: it needs the carrier, the account's numbers, subscriptions and opt-outs
+// (ports.ts), declares its expiry job, and hands the runtime its table as its snapshot part.
+import { defineFamily } from '../family.ts';
+import { tablesPart } from '../../core/table-state.ts';
 import { VerificationsModel } from './model.ts';
 import { operations } from './routes.ts';
-import { VERIFICATION_IDS } from './schema.ts';
+import { jobs, needs } from './ports.ts';
+import { VERIFICATION_IDS, VerificationsStateSchema } from './schema.ts';
 
-export const verifications: Family<'verifications', VerificationsModel> = {
+export const verifications = defineFamily({
   key: 'verifications',
-  create: (rt) => new VerificationsModel(rt, new OutboundRules(rt)), // rt's numbers, accounts and blockLists are its ports
+  needs,
+  jobs,
+  create: (scope) => new VerificationsModel(scope),
+  state: tablesPart(VerificationsStateSchema, (m: VerificationsModel) => ({ verifications: m.rows })),
   operations,
   tags: {
     Verifications: 'One-time codes sent by text or call and checked against their hash; the account comes from the API key.',
   },
   idFormats: VERIFICATION_IDS,
   carrierOwners: ['verification'],
-};
+});

@@ -7,7 +7,6 @@
 //   pending -> canceled      cancel, or another verification of the same number verified first
 //   pending -> failed        the carrier reports the text failed or the call not answered
 // Every other state is final.
-import { TableState } from '../../core/table-state.ts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Table } from '../../core/store.ts';
 import { defineError, ApiError } from '../../core/errors.ts';
@@ -15,28 +14,19 @@ import { freshId } from '../../core/ids.ts';
 import { iso, parseInstant } from '../../core/clock.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
-import type { Kernel } from '../../core/ports.ts';
-import type { Carrier } from '../../peers/carrier.ts';
-import type { NumbersModel } from '../numbers/model.ts';
-import type { DeliveryRow } from '../../peers/carrier.ts';
-import type { OutboundRules } from '../../rules/outbound.ts';
+import type { DeliveryRow } from '../../peers/carrier/schema.ts';
+import { OutboundRules } from '../../rules/outbound.ts';
+import type { VerificationsModelScope } from './ports.ts';
 import {
   CODE_LENGTH,
   MAX_ATTEMPTS,
   TTL_SECONDS,
-  VerificationsStateSchema,
   type CreateVerificationInput,
   type VerificationChannel,
   type VerificationRow,
   type VerificationStatus,
   VERIFICATION_IDS,
 } from './schema.ts';
-
-/** What the model uses beyond its own tables; the descriptor passes the runtime. */
-export interface VerificationsPorts extends Pick<Kernel, 'clock' | 'random'> {
-  carrier: Pick<Carrier, 'onOutcome' | 'submit'>;
-  numbers: Pick<NumbersModel, 'listFor'>;
-}
 
 export const verificationErrors = {
   VERIFICATION_NOT_FOUND: defineError({
@@ -93,32 +83,16 @@ export interface VerificationFilter {
 }
 
 export class VerificationsModel {
-  readonly rows = new Table<VerificationRow>(); // maps a verificationId to the verification
+  readonly rows = new Table<VerificationRow>(); // maps a verificationId to the verification (the runtime snapshots it)
   readonly wire = new WireCache<VerificationRow>(verificationWire);
+  private readonly outbound: OutboundRules;
 
-  // Snapshot, restore and reset of the tables above (core/table-state.ts).
-  private readonly state = new TableState(VerificationsStateSchema, 'verifications', { verifications: this.rows });
-
-  constructor(
-    private readonly rt: VerificationsPorts,
-    private readonly outbound: OutboundRules,
-  ) {
-    rt.clock.on('verifications.expire', (p: { verificationId: string }) => this.finishIfPending(p.verificationId, 'expired'));
+  constructor(private readonly rt: VerificationsModelScope) {
+    this.outbound = new OutboundRules(rt);
+    rt.jobs.on('verifications.expire', (p) => this.finishIfPending(p.verificationId, 'expired'));
     rt.carrier.onOutcome('verification', (d: DeliveryRow) => {
       if (d.status !== 'delivered') this.finishIfPending(d.ownerId, 'failed');
     });
-  }
-
-  clear(): void {
-    this.state.clear();
-  }
-
-  snapshot() {
-    return this.state.snapshot();
-  }
-
-  restore(state: unknown): void {
-    this.state.restore(state);
   }
 
   /** createVerification: every check first, then the code is drawn, hashed and handed to the carrier. */
@@ -150,7 +124,7 @@ export class VerificationsModel {
     };
     this.rows.insert(row);
     // Scheduled before the delivery: when both fall due at the same instant, expiry wins.
-    this.rt.clock.schedule('verifications.expire', now + ttlSeconds * 1000, { verificationId: id });
+    this.rt.jobs.schedule('verifications.expire', now + ttlSeconds * 1000, { verificationId: id });
     this.rt.carrier.submit({
       accountId,
       owner: 'verification',

@@ -2,12 +2,13 @@
 // the API key, spec Conventions 1); create, get, check and cancel are not shown anywhere and
 // live beside it under /v2/verifications (docs/decisions.md, "Verifications").
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { DateTime, StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { messageErrors } from '../messages/errors.ts';
 import { verificationErrors as E } from './model.ts';
+import { operation } from './scope.ts';
 import {
   CheckVerificationBody,
   CreateVerificationBody,
@@ -23,7 +24,7 @@ const byId = { verificationId: Type.String() };
 const one = { description: 'The verification.', schema: Verification };
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'listVerifications',
     method: 'GET',
     path: '/v2/verifications',
@@ -45,12 +46,12 @@ export const operations = [
     handler: (ctx) => {
       const paging = parsePaging(ctx.query as PagingQuery);
       const { channel, status, to, createdAfter, createdBefore } = ctx.query;
-      const rows = ctx.rt.verifications.list(ctx.accountId, { channel, status, to, createdAfter, createdBefore });
+      const rows = ctx.scope.verifications.list(ctx.accountId, { channel, status, to, createdAfter, createdBefore });
       const page = pageOf(rows, paging);
-      return reply.json(200, ctx.rt.verifications.wire.list(page.data, page.meta));
+      return reply.json(200, ctx.scope.verifications.wire.list(page.data, page.meta));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'createVerification',
     method: 'POST',
     path: '/v2/verifications',
@@ -72,9 +73,9 @@ export const operations = [
       messageErrors.RECIPIENT_BLOCKED,
       E.NO_SENDER_NUMBER,
     ],
-    handler: (ctx) => reply.json(201, ctx.rt.verifications.wire.json(ctx.rt.verifications.create(ctx.accountId, ctx.body))),
+    handler: (ctx) => reply.json(201, ctx.scope.verifications.wire.json(ctx.scope.verifications.create(ctx.accountId, ctx.body))),
   }),
-  defineOperation({
+  operation({
     operationId: 'getVerification',
     method: 'GET',
     path: '/v2/verifications/{verificationId}',
@@ -86,9 +87,9 @@ export const operations = [
     params: byId,
     responses: { 200: one },
     errors: [E.VERIFICATION_NOT_FOUND],
-    handler: (ctx) => reply.json(200, ctx.rt.verifications.wire.json(ctx.rt.verifications.get(ctx.accountId, ctx.params.verificationId))),
+    handler: (ctx) => reply.json(200, ctx.scope.verifications.wire.json(ctx.scope.verifications.get(ctx.accountId, ctx.params.verificationId))),
   }),
-  defineOperation({
+  operation({
     operationId: 'checkVerification',
     method: 'POST',
     path: '/v2/verifications/{verificationId}/check',
@@ -105,9 +106,9 @@ export const operations = [
     responses: { 200: { description: 'The verification after the comparison: check `status`.', schema: Verification } },
     errors: [E.VERIFICATION_NOT_FOUND, E.VERIFICATION_NOT_PENDING, E.INVALID_CODE_FORMAT],
     handler: (ctx) =>
-      reply.json(200, ctx.rt.verifications.wire.json(ctx.rt.verifications.check(ctx.accountId, ctx.params.verificationId, ctx.body.code))),
+      reply.json(200, ctx.scope.verifications.wire.json(ctx.scope.verifications.check(ctx.accountId, ctx.params.verificationId, ctx.body.code))),
   }),
-  defineOperation({
+  operation({
     operationId: 'cancelVerification',
     method: 'POST',
     path: '/v2/verifications/{verificationId}/cancel',
@@ -119,6 +120,6 @@ export const operations = [
     params: byId,
     responses: { 200: { description: 'The canceled verification.', schema: Verification } },
     errors: [E.VERIFICATION_NOT_FOUND, E.VERIFICATION_NOT_PENDING],
-    handler: (ctx) => reply.json(200, ctx.rt.verifications.wire.json(ctx.rt.verifications.cancel(ctx.accountId, ctx.params.verificationId))),
+    handler: (ctx) => reply.json(200, ctx.scope.verifications.wire.json(ctx.scope.verifications.cancel(ctx.accountId, ctx.params.verificationId))),
   }),
 ];

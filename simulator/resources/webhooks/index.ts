@@ -1,23 +1,22 @@
 // The webhooks family: account webhooks (which events go to which URL) and their delivery logs.
-// Delivering them is the webhook engine's (peers/webhooks), listed as its own entry.
-import type { Family } from '../family.ts';
-import { registry } from '../index.ts';
+// Delivering them is the webhook engine's (peers/webhooks), a peer this family needs: the model
+// registers itself as the engine's directory of subscribers, so the engine needs no family.
+// Behind its door: its ports are declared in ports.ts, its table is its snapshot part.
+import { defineFamily } from '../family.ts';
+import { tablesPart } from '../../core/table-state.ts';
 import { WebhooksModel } from './model.ts';
 import { operations } from './routes.ts';
-import { WEBHOOK_IDS } from './schema.ts';
+import { needs } from './ports.ts';
+import { WEBHOOK_IDS, WebhooksStateSchema } from './schema.ts';
 
-export const webhooks: Family<'webhooks', WebhooksModel> = {
+export const webhooks = defineFamily({
   key: 'webhooks',
-  create: (rt) => new WebhooksModel(rt, registry().events),
+  needs,
+  create: (scope) => new WebhooksModel(scope),
+  state: tablesPart(WebhooksStateSchema, (m: WebhooksModel) => ({ webhooks: m.webhooks })),
   operations,
   tags: {
     Webhooks: 'Account webhooks: which events go to which URL, their delivery logs and a test send. Deliveries are form-encoded, signed with X-Signature, and retried until a 2xx answer.',
   },
   idFormats: WEBHOOK_IDS,
-  // Named by the public API document; the families that emit them (calls, transcripts,
-  // recordings, agents, assignments) move them into their own descriptors when they arrive.
-  events: [
-    'transcript.completed', 'transcript.failed', 'summary.completed', 'summary.failed', 'recording.completed', 'recording.failed',
-    'agent.disconnected', 'agent.connected', 'callflow.ended',
-  ],
-};
+});

@@ -1,25 +1,18 @@
 // Account webhook registrations (spec "Webhook registration"; shaped after the public API
-// document). The delivery engine (peers/webhooks) asks this model who subscribes to an event;
-// this model knows nothing about delivery.
-import { TableState } from '../../core/table-state.ts';
+// document). The model registers itself with the delivery engine (peers/webhooks), which asks it
+// who subscribes to an event; this model knows nothing about delivery. The runtime snapshots
+// and restores its table (the descriptor's state part).
 import { Table } from '../../core/store.ts';
 import { defineError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
-import type { Kernel } from '../../core/ports.ts';
-import type { ReceiverPolicy } from '../../peers/webhooks/receiver-policy.ts';
 import { sharedErrors } from '../../rules/errors.ts';
+import type { WebhooksModelScope } from './ports.ts';
 import {
-  WebhooksStateSchema,
   type CreateWebhookInput,
   type UpdateWebhookInput,
   type WebhookRow,
   WEBHOOK_IDS,
 } from './schema.ts';
-
-/** What the model uses beyond its own tables; the descriptor passes the runtime. */
-export interface WebhooksPorts extends Pick<Kernel, 'clock' | 'random'> {
-  receiverPolicy: Pick<ReceiverPolicy, 'check'>;
-}
 
 export const webhookErrors = {
   WEBHOOK_NOT_FOUND: defineError({
@@ -48,38 +41,24 @@ function checkEvents(events: readonly string[], known: readonly string[]): strin
 
 export class WebhooksModel {
   readonly webhooks = new Table<WebhookRow>(); // maps a webhook id to its URL, events, state and owner
+  /** The subscribable events every descriptor declares, in list order. */
+  private readonly events: readonly string[];
 
-  // Snapshot, restore and reset of the tables above (core/table-state.ts).
-  private readonly state = new TableState(WebhooksStateSchema, 'webhooks', { webhooks: this.webhooks });
-
-  /** `events`: the subscribable events every descriptor declares (resources/index.ts). */
-  constructor(
-    private readonly rt: WebhooksPorts,
-    private readonly events: readonly string[],
-  ) {}
+  constructor(private readonly rt: WebhooksModelScope) {
+    this.events = rt.listed.events;
+    rt.webhookEngine.targets.useWebhooks(this);
+  }
 
   listFor(accountId: string): WebhookRow[] {
     return this.webhooks.newestFirst((w) => w.accountId === accountId);
   }
 
-  clear(): void {
-    this.state.clear();
-  }
-
-  snapshot() {
-    return this.state.snapshot();
-  }
-
-  restore(state: unknown): void {
-    this.state.restore(state);
-  }
-
-  /** A webhook of this account; another account's webhook is 404 like an unknown one. */
   /** A webhook by id, whoever owns it (the delivery engine checks the owner). */
   find(id: string): WebhookRow | undefined {
     return this.webhooks.get(id);
   }
 
+  /** A webhook of this account; another account's webhook is 404 like an unknown one. */
   get(accountId: string, id: string): WebhookRow {
     const row = this.webhooks.get(id);
     if (!row || row.accountId !== accountId) throw webhookErrors.WEBHOOK_NOT_FOUND(`no webhook ${id} in this account`);

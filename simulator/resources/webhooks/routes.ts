@@ -2,13 +2,14 @@
 // (201), listWebhooks (`{data}`, unpaged), updateWebhook (PUT, partial), deleteWebhook (204),
 // listWebhookLogs (paged, one row per attempt), testWebhook (200 `{ok, message}`).
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply } from '../../core/operation.ts';
+import { reply } from '../../core/operation.ts';
 import { WireCache } from '../../core/wire.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
 import type { AttemptRow } from '../../peers/webhooks/schema.ts';
 import type { ListedNames } from '../family.ts';
 import { webhookErrors } from './model.ts';
+import { operation } from './scope.ts';
 import {
   createWebhookBody,
   updateWebhookBody,
@@ -52,7 +53,7 @@ const urlErrors = [receiverErrors.URL_BLOCKED];
 
 /** Built once the list exists: the request bodies enumerate the subscribable events. */
 export const operations = ({ events }: ListedNames) => [
-  defineOperation({
+  operation({
     operationId: 'createWebhook',
     method: 'POST',
     path: '/v1/accounts/{accountId}/webhooks',
@@ -67,9 +68,9 @@ export const operations = ({ events }: ListedNames) => [
     bodyRequired: true,
     responses: { 201: { description: 'The webhook.', schema: Webhook } },
     errors: [webhookErrors.UNKNOWN_EVENT, ...urlErrors],
-    handler: (ctx) => reply.json(201, wire.json(ctx.rt.webhooks.create(ctx.accountId, ctx.body))),
+    handler: (ctx) => reply.json(201, wire.json(ctx.scope.webhooks.create(ctx.accountId, ctx.body))),
   }),
-  defineOperation({
+  operation({
     operationId: 'listWebhooks',
     method: 'GET',
     path: '/v1/accounts/{accountId}/webhooks',
@@ -80,9 +81,9 @@ export const operations = ({ events }: ListedNames) => [
     auth: 'account',
     params: account,
     responses: { 200: { description: 'Every webhook of the account.', schema: WebhookList } },
-    handler: (ctx) => reply.json(200, wire.dataOnly(ctx.rt.webhooks.listFor(ctx.accountId))),
+    handler: (ctx) => reply.json(200, wire.dataOnly(ctx.scope.webhooks.listFor(ctx.accountId))),
   }),
-  defineOperation({
+  operation({
     operationId: 'updateWebhook',
     method: 'PUT',
     path: '/v1/accounts/{accountId}/webhooks/{webhookId}',
@@ -96,9 +97,9 @@ export const operations = ({ events }: ListedNames) => [
     bodyRequired: true,
     responses: { 200: { description: 'The webhook.', schema: Webhook } },
     errors: [webhookErrors.WEBHOOK_NOT_FOUND, webhookErrors.UNKNOWN_EVENT, webhookErrors.NOTHING_TO_UPDATE, ...urlErrors],
-    handler: (ctx) => reply.json(200, wire.json(ctx.rt.webhooks.update(ctx.accountId, ctx.params.webhookId, ctx.body))),
+    handler: (ctx) => reply.json(200, wire.json(ctx.scope.webhooks.update(ctx.accountId, ctx.params.webhookId, ctx.body))),
   }),
-  defineOperation({
+  operation({
     operationId: 'deleteWebhook',
     method: 'DELETE',
     path: '/v1/accounts/{accountId}/webhooks/{webhookId}',
@@ -111,11 +112,11 @@ export const operations = ({ events }: ListedNames) => [
     responses: { 204: { description: 'Deleted.' } },
     errors: [webhookErrors.WEBHOOK_NOT_FOUND],
     handler: (ctx) => {
-      ctx.rt.webhooks.delete(ctx.accountId, ctx.params.webhookId);
+      ctx.scope.webhooks.delete(ctx.accountId, ctx.params.webhookId);
       return reply.noContent();
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'listWebhookLogs',
     method: 'GET',
     path: '/v1/accounts/{accountId}/webhooks/{webhookId}/logs',
@@ -130,12 +131,12 @@ export const operations = ({ events }: ListedNames) => [
     errors: [webhookErrors.WEBHOOK_NOT_FOUND],
     handler: (ctx) => {
       const paging = parsePaging(ctx.query as PagingQuery);
-      const webhook = ctx.rt.webhooks.get(ctx.accountId, ctx.params.webhookId);
-      const page = pageOf(ctx.rt.webhookEngine.journal({ webhookId: webhook.id }).reverse(), paging);
+      const webhook = ctx.scope.webhooks.get(ctx.accountId, ctx.params.webhookId);
+      const page = pageOf(ctx.scope.webhookEngine.journal({ webhookId: webhook.id }).reverse(), paging);
       return reply.json(200, logWire.list(page.data, page.meta));
     },
   }),
-  defineOperation({
+  operation({
     operationId: 'testWebhook',
     method: 'POST',
     path: '/v1/accounts/{accountId}/webhooks/{webhookId}/test',
@@ -149,8 +150,8 @@ export const operations = ({ events }: ListedNames) => [
     responses: { 200: { description: 'The outcome.', schema: WebhookTestResult } },
     errors: [webhookErrors.WEBHOOK_NOT_FOUND],
     handler: (ctx) => {
-      const webhook = ctx.rt.webhooks.get(ctx.accountId, ctx.params.webhookId);
-      return ctx.rt.webhookEngine.sendTest(webhook).then((d) => {
+      const webhook = ctx.scope.webhooks.get(ctx.accountId, ctx.params.webhookId);
+      return ctx.scope.webhookEngine.sendTest(webhook).then((d) => {
         if (d?.status === 'delivered') return reply.ok({ ok: true, message: 'Test webhook sent' });
         return reply.ok({ ok: false, message: `Test webhook failed: ${d?.reason ?? 'the simulator state was reset while sending'}` });
       });

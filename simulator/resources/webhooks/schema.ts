@@ -11,9 +11,6 @@ export const WEBHOOK_IDS = {
   webhook: { prefix: 'WH', hex: 16 },
 } as const satisfies Record<string, IdFormat>;
 
-/** The event name of the test delivery testWebhook sends; not subscribable. */
-export const TEST_EVENT = 'webhook.test';
-
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An http or https URL that receives the events.' });
 // The enum documents the names (as the reference does); the request validator does not enforce
 // `enum` on a plain string, so the model checks them and an unknown name gets its own code

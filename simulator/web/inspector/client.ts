@@ -2,8 +2,11 @@
 // control plane and the API, changes nothing but the clock (its buttons), follows the
 // simulator's domain events over server-sent events, and says so in the page when something
 // cannot be read: a wrong token, an unknown id, a simulator reset under it.
+import { CONVERSATION_VIEW } from './conversation-view.ts';
+
 export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
   'use strict';
+  ${CONVERSATION_VIEW}
   var view = document.getElementById('view');
   var alertBox = document.getElementById('alert');
   var tokenForm = document.getElementById('token-form');
@@ -100,7 +103,8 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
       if (e instanceof Failure && e.status === 404) return null; // a simulator without the artifacts routes
       throw e;
     });
-    return Promise.all([walkRead, sent, artifacts]).then(function (r) {
+    var sdk = control('/agent-sdk/calls/' + encodeURIComponent(id)).catch(function () { return null; }); // not an Agent SDK call
+    return Promise.all([walkRead, sent, artifacts, sdk]).then(function (r) {
       var w = r[0];
       var c = w.call;
       var html = '<h2>Call <code>' + esc(c.callId) + '</code></h2><p><a href="#/calls/' + esc(c.accountId) + '">All calls of ' + esc(c.accountId) + '</a></p>';
@@ -112,12 +116,14 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
       html += section('call-timeline', 'Status timeline', table(['Status', 'At', 'Since the call was placed'], w.timeline.map(function (t) {
         return ['<span class="' + statusClass(t.status) + '">' + esc(t.status) + '</span>', esc(t.at), esc(seconds(first, t.at))];
       }), 'No status yet.'));
+      if (w.conversation) html += section('call-conversation', 'Conversation', conversationView(w));
       html += section('call-walk', 'Flow walk', walkTable(w.walk));
       html += section('call-heard', 'What the phone heard and entered', (w.phone.heard.length ? '<ol>' + w.phone.heard.map(function (t) { return '<li>' + esc(t) + '</li>'; }).join('') + '</ol>' : '<p class="muted">Nothing: the call was not answered or said nothing.</p>') +
         (w.phone.entered.length ? '<p>Entered at each prompt: ' + w.phone.entered.map(keysPressed).join(', ') + '</p>' : ''));
       html += section('call-ended', 'callflow.ended', endedPayload(w, r[1].data));
       html += section('call-recordings', 'Recordings', recordings(c.callId, r[2]));
       html += section('call-transcript', 'Transcript and summary', transcriptFacts(r[2]));
+      if (r[3] && window.inspectorSections) html += section('call-sdk', 'Agent SDK', window.inspectorSections.sdkCall(r[3], { esc: esc, table: table, section: section, fact: fact }));
       return html;
     }, function (e) {
       if (e instanceof Failure && e.status === 404) return '<div class="notice error">No call ' + esc(id) + ' in this simulator.</div>';

@@ -35,8 +35,8 @@ ul.vars { list-style: none; margin: 0; padding: 0; }
 kbd { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; padding: 0 .3rem; border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4px; background: var(--alt); }
 `;
 
-/** The whole page; `title` is fixed text, so nothing here is user input. */
-export function inspectorPage(): string {
+/** The whole page with the families' section scripts (their descriptors' `inspectorSections`); nothing here is user input. */
+export function inspectorPage(sections: readonly string[]): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -80,7 +80,7 @@ export function inspectorPage(): string {
   </form>
   <section id="view" aria-live="polite"></section>
 </main>
-<script>${INSPECTOR_CLIENT_SCRIPT}</script>
+${sections.map((script) => `<script>${script}</script>\n`).join('')}<script>${INSPECTOR_CLIENT_SCRIPT}</script>
 </body>
 </html>`;
 }

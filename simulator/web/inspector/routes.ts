@@ -3,12 +3,21 @@
 // page itself holds no data, so it is served without the control-plane token; everything it
 // shows is read with the token the person enters (docs/control-plane.md, "Inspector").
 import { Type } from '@sinclair/typebox';
-import { defineOperation, reply, type EventStream } from '../../core/operation.ts';
-import { iso } from '../../core/clock.ts';
-import type { Runtime } from '../../runtime.ts';
+import { reply, scopedOperations, type EventStream } from '../../core/operation.ts';
+import { iso, type VirtualClock } from '../../core/clock.ts';
+import type { DomainEvents } from '../../core/events.ts';
 import { inspectorPage } from './page.ts';
 
 const TAG = 'Control plane';
+
+/** What the inspector reads: the whole event feed, the clock and the families' section scripts (the runtime offers them). */
+export interface InspectorScope {
+  readonly events: Pick<DomainEvents, 'subscribe'>;
+  readonly clock: Pick<VirtualClock, 'watch' | 'pendingJobs'>;
+  readonly inspectorSections: readonly string[];
+}
+
+const operation = scopedOperations<InspectorScope>();
 
 /** One server-sent event: a name and one line of JSON. */
 function sse(event: string, data: unknown): string {
@@ -16,11 +25,11 @@ function sse(event: string, data: unknown): string {
 }
 
 /** Domain events (what happened, not the payload) and clock moves, as they occur. */
-export function liveFeed(rt: Runtime): EventStream {
+export function liveFeed(scope: InspectorScope): EventStream {
   return {
     open(write) {
-      const offEvents = rt.events.subscribe((e) => write(sse('domain', { type: e.type, accountId: e.accountId, resourceId: e.resourceId, at: iso(e.at) })));
-      const offClock = rt.clock.watch((now) => write(sse('clock', { now: iso(now) })));
+      const offEvents = scope.events.subscribe((e) => write(sse('domain', { type: e.type, accountId: e.accountId, resourceId: e.resourceId, at: iso(e.at) })));
+      const offClock = scope.clock.watch((now) => write(sse('clock', { now: iso(now) })));
       return () => {
         offEvents();
         offClock();
@@ -35,7 +44,7 @@ const Job = Type.Object(
 );
 
 export const operations = [
-  defineOperation({
+  operation({
     operationId: 'simInspector',
     method: 'GET',
     path: '/_sim/ui',
@@ -45,9 +54,9 @@ export const operations = [
     origin: 'simulator',
     auth: 'none',
     responses: { 200: { description: 'The page.', contentType: 'text/html' } },
-    handler: () => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, raw: inspectorPage() }),
+    handler: ({ scope }) => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }, raw: inspectorPage(scope.inspectorSections) }),
   }),
-  defineOperation({
+  operation({
     operationId: 'simEvents',
     method: 'GET',
     path: '/_sim/events',
@@ -57,14 +66,14 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'An event stream.', contentType: 'text/event-stream' } },
-    handler: ({ rt }) => ({
+    handler: ({ scope }) => ({
       status: 200,
       headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
       raw: ': connected\n\n',
-      stream: liveFeed(rt),
+      stream: liveFeed(scope),
     }),
   }),
-  defineOperation({
+  operation({
     operationId: 'simListClockJobs',
     method: 'GET',
     path: '/_sim/clock/jobs',
@@ -73,6 +82,6 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     responses: { 200: { description: 'The jobs.', schema: Type.Object({ data: Type.Array(Job) }, { additionalProperties: false }) } },
-    handler: ({ rt }) => reply.ok({ data: rt.clock.pendingJobs().map((j) => ({ id: j.id, due: iso(j.due), kind: j.kind })) }),
+    handler: ({ scope }) => reply.ok({ data: scope.clock.pendingJobs().map((j) => ({ id: j.id, due: iso(j.due), kind: j.kind })) }),
   }),
 ];

@@ -10,6 +10,7 @@ import type { Agent } from 'undici';
 import { InFlight, type PendingIo } from '../../../core/io.ts';
 import type { EgressGuard } from '../../../peers/egress.ts';
 import { guardedLookup, loadUndici, outboundUrl } from '../flow-http.ts';
+import { encodeSample } from '../../../peers/speech/mulaw.ts';
 
 /** Each media frame carries 20 ms of audio: 160 bytes of 8 kHz mono μ-law. */
 export const FRAME_MS = 20;
@@ -43,20 +44,8 @@ export type StreamOutcome =
   | { ok: true; sent: number }
   | { ok: false; reason: string };
 
-/** G.711 μ-law of one 16-bit linear sample. */
-export function muLaw(sample: number): number {
-  const BIAS = 0x84;
-  const CLIP = 32635;
-  let s = Math.max(-32768, Math.min(32767, Math.round(sample)));
-  const sign = s < 0 ? 0x80 : 0;
-  if (s < 0) s = -s;
-  if (s > CLIP) s = CLIP;
-  s += BIAS;
-  let exponent = 7;
-  for (let mask = 0x4000; (s & mask) === 0 && exponent > 0; exponent--, mask >>= 1);
-  const mantissa = (s >> (exponent + 3)) & 0x0f;
-  return ~(sign | (exponent << 4) | mantissa) & 0xff;
-}
+/** G.711 μ-law of one 16-bit linear sample (the speech peer's codec). */
+export const muLaw = encodeSample;
 
 /** Frame `i` (from 0) of the phone's audio: a continuous 440 Hz tone at a third of full scale. */
 export function frameAudio(i: number): Buffer {

@@ -1,0 +1,85 @@
+// The speech peer: what a phone says, as telephone audio (8 kHz mono μ-law, whole 20 ms frames),
+// offline and deterministic (espeak.ts). Korean and English: the text is cut into runs of Hangul
+// and of other letters, each spoken with its language's voice (digits, spaces and punctuation
+// stay with the run they follow), so "1번을 눌러 주세요. Press one." speaks both parts properly.
+// Utterances are kept in a bounded cache: phones in many calls say the same lines.
+import { espeakEngine, MAX_UTTERANCE_BYTES, type Engine, type Voice } from './espeak.ts';
+import { encode, MULAW_SILENCE } from './mulaw.ts';
+import { resample } from './resample.ts';
+
+export const LINE_RATE = 8000;
+export const FRAME_BYTES = 160;
+/** Longest text one utterance may hold, in characters (a phone line is a sentence or two). */
+export const MAX_TEXT_CHARS = 1000;
+const CACHE_ENTRIES = 512;
+
+const HANGUL = /[\u1100-\u11ff\u3130-\u318f\uac00-\ud7af]/;
+const LETTER = /\p{L}/u;
+
+/** The text cut into runs by voice, in order. */
+export function voiceRuns(text: string): { voice: Voice; text: string }[] {
+  const runs: { voice: Voice; text: string }[] = [];
+  let voice: Voice | undefined;
+  let current = '';
+  for (const ch of text) {
+    const v: Voice | undefined = HANGUL.test(ch) ? 'ko' : LETTER.test(ch) ? 'en-us' : undefined;
+    if (v !== undefined && voice !== undefined && v !== voice) {
+      runs.push({ voice, text: current });
+      current = '';
+    }
+    if (v !== undefined) voice = v;
+    current += ch;
+  }
+  if (current.trim() !== '') runs.push({ voice: voice ?? 'en-us', text: current });
+  return runs;
+}
+
+export interface Utterance {
+  text: string;
+  /** μ-law bytes, a whole number of 160-byte frames (the last one padded with silence). */
+  audio: Buffer;
+  /** Length in milliseconds (frames × 20). */
+  ms: number;
+}
+
+export class Synthesizer {
+  private readonly cache = new Map<string, Utterance>();
+
+  constructor(private readonly engine: Engine) {}
+
+  /** The utterance of the text; the same text always gives the same bytes. */
+  speak(text: string): Utterance {
+    const hit = this.cache.get(text);
+    if (hit) {
+      // Least recently used goes first: re-insert on use.
+      this.cache.delete(text);
+      this.cache.set(text, hit);
+      return hit;
+    }
+    if ([...text].length > MAX_TEXT_CHARS) throw new RangeError(`a phone line holds at most ${MAX_TEXT_CHARS} characters`);
+    const parts = voiceRuns(text).map((r) => resample(this.engine.synthesize(r.voice, r.text), this.engine.sampleRate, LINE_RATE));
+    const samples = parts.reduce((n, p) => n + p.length, 0);
+    const frames = Math.ceil(samples / FRAME_BYTES);
+    const audio = Buffer.alloc(frames * FRAME_BYTES, MULAW_SILENCE);
+    let at = 0;
+    for (const p of parts) {
+      encode(p).copy(audio, at);
+      at += p.length;
+    }
+    const u: Utterance = { text, audio, ms: frames * 20 };
+    this.cache.set(text, u);
+    if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    return u;
+  }
+}
+
+// UTF-8 of MAX_TEXT_CHARS characters fits one engine utterance (at most 4 bytes each).
+if (MAX_TEXT_CHARS * 4 > MAX_UTTERANCE_BYTES) throw new Error('MAX_TEXT_CHARS exceeds what one utterance holds');
+
+let shared: Promise<Synthesizer> | undefined;
+
+/** The process-wide synthesiser (its engine loads once, on first use). */
+export function speechSynthesizer(): Promise<Synthesizer> {
+  shared ??= espeakEngine().then((e) => new Synthesizer(e));
+  return shared;
+}

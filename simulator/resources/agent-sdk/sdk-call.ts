@@ -1,0 +1,63 @@
+// One Agent SDK call as the family keeps it: where its control events go, where it stands
+// (ringing, waiting for media, media open, transferred, ended), its media session, and the control
+// events exchanged for it (the inspector's view). Live data: a call's media socket cannot outlive
+// the process, so none of this is in the state snapshot; the call's record is the calls family's.
+import type { ControlPeer } from './slots.ts';
+import type { MediaSession } from './media-session.ts';
+
+export interface SdkCallInfo {
+  callId: string;
+  accountId: string;
+  /** The agent's number: the called number (inbound) or `From` (outbound). */
+  number: string;
+  direction: 'inbound' | 'outbound';
+  from: string;
+  to: string;
+  callerIdRestricted: boolean;
+}
+
+export type SdkCallPhase = 'ringing' | 'waiting-media' | 'media' | 'transferred' | 'ended';
+
+export interface ControlEventEntry {
+  /** Virtual ms. */
+  at: number;
+  way: 'sent' | 'received';
+  event: string;
+  detail?: string;
+}
+
+export class SdkCall {
+  phase: SdkCallPhase = 'ringing';
+  /** Virtual ms of the answer (the call's media clock starts here). */
+  answeredAt: number | undefined;
+  /** Virtual ms the media stream started, if it did. */
+  mediaStartedAt: number | undefined;
+  stuckTimer: number | undefined;
+  session: MediaSession | undefined;
+  accepted = false;
+  /** The phone's lines are audio (the call is handed over only then). */
+  speechReady = false;
+  handOverPending = false;
+  ended: { status: string; duration: number } | undefined;
+  /** Virtual ms the call ended. */
+  endedAt: number | undefined;
+  endedSent = false;
+  readonly reports = { telemetry: 0, metrics: 0 };
+  readonly control: ControlEventEntry[] = [];
+  /** Transfer requests, in order: the requestId echoed and how each went. */
+  readonly transfers: { requestId: string | null; to: string; status: string }[] = [];
+  /** What the platform said to the caller (failure messages), in ms from the answer. */
+  readonly announcements: { atMs: number; text: string }[] = [];
+  /** Wall-clock agent response latency per phone turn (ms), observational only. */
+  readonly latencies: number[] = [];
+
+  constructor(
+    readonly info: SdkCallInfo,
+    /** The connection the call was routed to (the slot's owner when it came or was placed). */
+    public peer: ControlPeer | undefined,
+  ) {}
+
+  log(at: number, way: ControlEventEntry['way'], event: string, detail?: string): void {
+    if (this.control.length < 1000) this.control.push({ at, way, event, ...(detail ? { detail } : {}) });
+  }
+}

@@ -1,0 +1,39 @@
+// The speech peer as the Agent SDK family uses it: texts are synthesised ahead (the engine loads on
+// first use, then each text once: peers/speech), tracked by the I/O barrier so a clock advance
+// waits for them, and read back synchronously while frames flow. Audio of a text that was never
+// prepared is a defect of the caller (the family prepares every line before the call's media).
+import { InFlight, type PendingIo } from '../../core/io.ts';
+import { speechSynthesizer, type Synthesizer } from '../../peers/speech/synthesizer.ts';
+import type { SpeechPort } from './call-ports.ts';
+
+export class SdkSpeech implements SpeechPort, PendingIo {
+  private synth: Synthesizer | undefined;
+  private readonly inFlight = new InFlight();
+
+  get busy(): boolean {
+    return this.inFlight.busy;
+  }
+
+  whenIdle(): Promise<void> {
+    return this.inFlight.whenIdle();
+  }
+
+  prepare(texts: readonly string[]): Promise<void> {
+    // Nothing to say: the engine (40 MB, a few hundred ms) is not loaded for it.
+    if (texts.every((t) => t === '')) return Promise.resolve();
+    const work = speechSynthesizer().then((synth) => {
+      this.synth = synth;
+      for (const t of texts) if (t !== '') synth.speak(t);
+    });
+    this.inFlight.track(
+      work.catch(() => undefined),
+      () => {},
+    );
+    return work;
+  }
+
+  audio(text: string): Buffer {
+    if (!this.synth) throw new Error('speech was not prepared before it was needed');
+    return this.synth.speak(text).audio;
+  }
+}

@@ -1,0 +1,26 @@
+// A call's start variables (createCall `Variables`, and each call batch task's): strings, checked
+// as createCall documents them, with a 400 naming the variable. Apart from the model so that
+// call batches check their tasks the same way without importing it.
+import { ApiError } from '../../core/errors.ts';
+import { RESERVED_VARIABLES } from './schema.ts';
+
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const MAX_START_VARIABLES = 50;
+const MAX_START_VARIABLE_BYTES = 8192;
+
+/** Start variables as strings, checked as createCall documents them (400 naming the variable). */
+export function startVariables(raw: Record<string, string | number | boolean>): Record<string, string> {
+  const names = Object.keys(raw);
+  const bad = (path: string, message: string): never => {
+    throw ApiError.validation(`${path} ${message}`, [{ path, message }]);
+  };
+  if (names.length > MAX_START_VARIABLES) bad('Variables', `has ${names.length} entries; at most ${MAX_START_VARIABLES}`);
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    if (!VARIABLE_NAME.test(name)) bad(`Variables.${name}`, 'is not a valid name: letters, digits and _, not starting with a digit');
+    if ((RESERVED_VARIABLES as readonly string[]).includes(name)) bad(`Variables.${name}`, 'is filled by the platform during the call and cannot be set');
+    out[name] = String(raw[name]);
+  }
+  if (Buffer.byteLength(JSON.stringify(out)) > MAX_START_VARIABLE_BYTES) bad('Variables', `is over ${MAX_START_VARIABLE_BYTES} bytes`);
+  return out;
+}
