@@ -6,16 +6,19 @@ import { FILTER_PARAMS, idFieldOf, numberFieldOf, type FilterParam, type PagedLi
 
 type Row = Record<string, unknown>;
 
-/** Row number `pick` (wrapping) of the list's first page of everything, or undefined (the case then proves nothing). */
-export async function foundRow(c: CaseContext, list: PagedList, pick: number): Promise<Row | undefined> {
+/**
+ * Row number `pick` (wrapping) of the rows `usable` keeps of the list's first page of everything,
+ * or undefined (the case then proves nothing).
+ */
+export async function foundRow(c: CaseContext, list: PagedList, pick: number, usable: { test: (row: Row) => boolean; what: string } = { test: () => true, what: 'rows' }): Promise<Row | undefined> {
   const r = await c.exec({
     name: 'the rows found on the target',
     request: { operationId: list.list, query: { pageSize: 100, ...list.everyRow } },
     found: 'body.data',
     save: { found: 'body.data' },
   });
-  const rows = c.saved('found') as Row[] | undefined;
-  if (r.status !== 'passed' || !rows?.length) return c.inconclusive(r.skipReason ?? `${list.list} found no rows`);
+  const rows = (c.saved('found') as Row[] | undefined)?.filter(usable.test);
+  if (r.status !== 'passed' || !rows?.length) return c.inconclusive(r.skipReason ?? `${list.list} found no ${usable.what}`);
   return rows[pick % rows.length];
 }
 

@@ -18,7 +18,8 @@ interface PhoneCase {
 
 /** Read-only: a row found on the target is found again by its number in the generated spelling. */
 async function driveFound(list: PagedList, v: PhoneCase, c: CaseContext): Promise<string | undefined> {
-  const row = await foundRow(c, list, v.variant);
+  // Only rows that hold a phone number: a blocked recipient may hold an email address (today's SDK's third channel).
+  const row = await foundRow(c, list, v.variant, { test: (r) => /^0\d+$/.test(String(r[numberFieldOf(list)])), what: 'rows with a phone number' });
   if (!row) return undefined;
   const domestic = String(row[numberFieldOf(list)]);
   c.set('n', domestic);
