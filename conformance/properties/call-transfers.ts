@@ -106,6 +106,8 @@ export const callTransfersProperty: PropertyDef = generatedProperty<Case>({
       expectSim: { status: 201 },
       save: { call: 'body.callId' },
     });
+    // The caller waits on hold (a pause that loops) until hung up: hang up after the case if it still is (409: it ended).
+    c.afterCase({ request: { operationId: 'updateCall', as: 'shop', params: { callId: '{{ call }}' }, body: { Status: 'completed' } }, expectSim: { status: [200, 409] } });
     await c.exec({ control: { advance: { seconds: 10 } } });
     for (const [i, leg] of v.legs.entries()) {
       const started = await c.exec({

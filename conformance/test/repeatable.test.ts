@@ -5,11 +5,11 @@
 // two CI runs would) on a simulator of its own, whose state only grows. During the first run the
 // target's footprint (footprint.ts) is read between units, and a difference is charged to the
 // unit that just ran; state the kit did not make (a prefix carrier script, an image script, a
-// foreign range) must still be there at the end. The second configuration lets the resetting
-// scenarios run (allowReset): the kit puts the state back after each and makes again the given
-// accounts a reset removed, so they keep working. The kit reaches the simulator in process (the
-// same state as over HTTP, at half the cost); saving and restoring a served simulator's state
-// over HTTP is remote-state.test.ts's.
+// foreign range) must still be there at the end, and no call the kit placed may still be going.
+// The second configuration lets the resetting scenarios run (allowReset): the kit puts the state
+// back after each and makes again the given accounts a reset removed, so they keep working. The
+// kit reaches the simulator in process (the same state as over HTTP, at half the cost); saving
+// and restoring a served simulator's state over HTTP is remote-state.test.ts's.
 import { describe, expect, it } from 'vitest';
 import { accountsFromControlPlane } from '../control-accounts.ts';
 import { allProperties } from '../properties/index.ts';
@@ -56,7 +56,7 @@ async function sharedSimulator() {
 
 describe('the kit run twice in a row against one simulator', () => {
   it('with the demo accounts it finds through the control plane: the same verdicts, and no trace of any unit', async () => {
-    const { base, target } = await sharedSimulator();
+    const { base, sim, target } = await sharedSimulator();
     try {
       const demo = target(new Map());
       const found = await accountsFromControlPlane(demo);
@@ -75,6 +75,9 @@ describe('the kit run twice in a row against one simulator', () => {
       expect(left.global.geoip.foreign).toEqual(['192.0.2.0/24']);
       expect(left.global.carrierScripts.map((s) => s.prefix)).toContain('0108887');
       expect(left.global.images.data.map((i) => i.url)).toEqual(['https://cdn.someone-else.example/logo.png']);
+      // No call the kit placed is still going (a call on hold loops until hung up, and its clock jobs with it).
+      const calls = (sim.snapshot().models.calls as { calls: { id: string; status: string }[] }).calls;
+      expect(calls.filter((c) => ['queued', 'ringing', 'in-progress'].includes(c.status)).map((c) => `${c.id} ${c.status}`)).toEqual([]);
     } finally {
       await base.close();
     }
