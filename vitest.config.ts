@@ -18,7 +18,6 @@ export const WHOLE_SUITE_ONLY = [
   'simulator/test/inspector-browser.test.ts', // Chromium
   'simulator/test/http-edge.test.ts', // a spawned simulator
   'bin/test/cli.test.ts', // spawned `npm start`
-  'bin/test/readme-commands.test.ts', // npm pack, the README's commands from an installed project
   'simulator/test/openapi.test.ts', // the spawned OpenAPI linter
 ];
 
