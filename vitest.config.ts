@@ -16,6 +16,7 @@ export const WHOLE_SUITE_ONLY = [
   'bin/test/package.test.ts', // npm pack, npm install, the bins as child processes
   'simulator/test/assign-browser.test.ts', // Chromium
   'simulator/test/inspector-browser.test.ts', // Chromium
+  'simulator/test/batch-view-browser.test.ts', // Chromium
   'simulator/test/http-edge.test.ts', // a spawned simulator
   'bin/test/cli.test.ts', // spawned `npm start`
   'simulator/test/openapi.test.ts', // the spawned OpenAPI linter

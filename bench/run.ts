@@ -13,6 +13,7 @@ import { CALLS_BUDGET_MS, benchCalls } from './calls.ts';
 import { AGENT_RATIO_BUDGET, AGENT_SPACING_P99_BUDGET_MS, benchAgentSdk, CALLS as AGENT_CALLS, SECONDS as AGENT_SECONDS } from './agent-sdk.ts';
 import { BATCH_BUDGET_MS, BATCH_RSS_BUDGET_MB, PAGE_BUDGET_MS, type BatchBench } from './call-batches.ts';
 import { AGENT_CALLS_BUDGET_MS, type AgentCallsBench } from './agent-calls.ts';
+import { CHART_BYTES_BUDGET, CHART_READ_BUDGET_MS, SERIES_CPU_RATIO_BUDGET, type BatchViewBench } from './batch-view.ts';
 import { benchKit, KIT_BUDGET_MS, KIT_TAIL_BUDGET_MS, type KitBench } from './kit.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -114,6 +115,15 @@ async function main() {
     child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`bench/call-batches.ts exited with ${code}`))));
   });
 
+  // 1c'. The inspector's batch view over the same campaign (issue 32): what its series costs the
+  // dialer and what a read of its data costs, in a process of its own.
+  const batchView = await new Promise<BatchViewBench>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/batch-view.ts', '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`bench/batch-view.ts exited with ${code}`))));
+  });
+
   // 1d. 10,000 managed agent calls with a real MCP tool call each (issue 27), in a process of its
   // own (its fake MCP server and sessions are its own too).
   const agentCalls = await new Promise<AgentCallsBench>((resolve, reject) => {
@@ -191,6 +201,16 @@ async function main() {
       batch.ms < BATCH_BUDGET_MS,
     ],
     [`call batch peak RSS (< ${BATCH_RSS_BUDGET_MB} MB)`, `${fmt(batch.peakRssMb, 0)} MB peak (heap ${fmt(batch.heapMb, 0)} MB); one ended call keeps ${fmt(batch.bytesPerCall, 0)} bytes, 300,000 calls about ${fmt((batch.bytesPerCall * 300_000) / 1024 / 1024, 0)} MB`, batch.peakRssMb < BATCH_RSS_BUDGET_MB],
+    [
+      `batch view: the series' CPU over a virtual week of ${batchView.recipients} recipients (ratio < ${SERIES_CPU_RATIO_BUDGET})`,
+      `${fmt(batchView.weekCpuMs.withSeries, 0)} ms with, ${fmt(batchView.weekCpuMs.withoutSeries, 0)} ms without: ratio ${fmt(batchView.ratio, 3)}; the series alone ${fmt(batchView.seriesNsPerChange, 0)} ns a status change`,
+      batchView.ratio < SERIES_CPU_RATIO_BUDGET,
+    ],
+    [
+      `batch view: its data read after each virtual day (< ${CHART_READ_BUDGET_MS} ms, < ${CHART_BYTES_BUDGET / 1024} KB)`,
+      `worst ${fmt(batchView.worstReadMs, 2)} ms, largest ${fmt(batchView.largestBytes / 1024, 0)} KB (${batchView.reads.map((r) => `${r.buckets}x${r.minutes} min`).join(', ')})`,
+      batchView.worstReadMs < CHART_READ_BUDGET_MS && batchView.largestBytes < CHART_BYTES_BUDGET,
+    ],
     [`call batch task pages (< ${PAGE_BUDGET_MS} ms)`, `first ${fmt(batch.pageMs.first)} ms, deep ${fmt(batch.pageMs.deep)} ms, status filter ${fmt(batch.pageMs.filtered)} ms`, Math.max(batch.pageMs.first, batch.pageMs.deep, batch.pageMs.filtered) < PAGE_BUDGET_MS],
     [
       `${agentCalls.calls} agent calls of 10 turns, one real MCP tool call each, placed and run to their end (< ${AGENT_CALLS_BUDGET_MS} ms)`,

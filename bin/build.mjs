@@ -1,4 +1,5 @@
-// `npm run build` (and `prepare`, so `npm install`, `npm pack` and a git-URL install run it):
+// `npm run build` (and `prepack`, so `npm pack`, `npm publish` and a git-URL install run it; not
+// `prepare`, which npm 11 counts as an install script of the installed package and warns about):
 // compiles simulator/, conformance/ and the two CLIs to JavaScript with type declarations in
 // dist/, for customers who use the package without a TypeScript loader (README, "From another project").
 // The kit reads its YAML and JSON beside its modules (new URL(..., import.meta.url)), so those
@@ -35,7 +36,7 @@ function stale() {
   return SOURCES.some((p) => existsSync(join(root, p)) && newestMtime(join(root, p)) > built);
 }
 
-// `--if-stale` (prepare): skip when dist/ is current, and when typescript is absent (an install
+// `--if-stale` (prepack): skip when dist/ is current, and when typescript is absent (an install
 // from a packed tarball, whose dist/ came built).
 if (process.argv.includes('--if-stale') && (!stale() || !existsSync(join(root, 'tsconfig.build.json')))) process.exit(0);
 
@@ -44,7 +45,7 @@ for (const part of ['simulator', 'conformance', 'bin', 'scenarios']) rmSync(join
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (compiled.status !== 0) {
-  // `prepare` passes --keep-going: a build defect must not stop `npm install` of a checkout
+  // `prepack` passes --keep-going: a build defect must not stop the pack of a git-URL install
   // (npm start and the tests run from source); the package test reports it.
   const keepGoing = process.argv.includes('--keep-going');
   rmSync(join(dist, 'simulator', 'index.js'), { force: true }); // stale again: the next build retries

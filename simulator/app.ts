@@ -6,6 +6,7 @@ import { ApiError, errorBody, errorCodes } from './core/errors.ts';
 import { coerceQuery, parseQueryString } from './core/query.ts';
 import { validate } from './core/schema.ts';
 import { formToBody, isFormType } from './core/form-body.ts';
+import { MAX_BODY_DEPTH, tooDeepAt } from './core/body-depth.ts';
 import { header, type Operation, type Reply, type SimRequest, type SimResponse } from './core/operation.ts';
 
 export { header };
@@ -154,6 +155,10 @@ function parseBody(op: Operation, req: SimRequest): unknown {
     } catch (e) {
       throw errorCodes.INVALID_JSON(`the request body is not valid JSON: ${(e as Error).message}`);
     }
+  }
+  const deep = tooDeepAt(value);
+  if (deep !== undefined) {
+    throw ApiError.validation(`the request body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels (the limit), at ${deep}`, [{ path: deep, message: `nests deeper than ${MAX_BODY_DEPTH} levels` }]);
   }
   if (op.immutable && value && typeof value === 'object' && !Array.isArray(value)) {
     const touched = op.immutable.fields.filter((f) => f in value);

@@ -5,13 +5,14 @@
 // `FixedControlScope` below (the runtime offers it: runtime.ts checks), not the whole object.
 import { Type, type Static } from '@sinclair/typebox';
 import { reply, scopedOperations } from './core/operation.ts';
-import { ApiError, errorCodes } from './core/errors.ts';
+import { ApiError, defineError, errorCodes } from './core/errors.ts';
 import { DateTime, Nullable } from './core/schema.ts';
 import { iso, parseInstant, type VirtualClock } from './core/clock.ts';
 import type { ClockAdvancer } from './core/advance.ts';
 import type { ClockDriver } from './core/realtime.ts';
 import { accountErrors } from './resources/accounts/errors.ts';
 import { CreateAccountBody, CreatedAccount } from './resources/accounts/schema.ts';
+import { withRules } from './core/schema-rules.ts';
 
 const TAG = 'Control plane';
 const FIXED = 'fixed control-plane contract (DESIGN.md)';
@@ -24,12 +25,15 @@ const ClockView = Type.Object(
   { now: DateTime(), mode: Type.String({ description: '"manual" or "realtime".' }), speed: Nullable(Type.Number()), pendingJobs: Type.Integer() },
   { $id: 'SimClock', additionalProperties: false },
 );
-const AdvanceBody = Type.Object(
-  {
-    seconds: Type.Optional(Type.Number({ minimum: 0, maximum: 3_153_600_000, description: 'Move forward by this many seconds (at most 100 years).' })),
-    to: Type.Optional(DateTime({ description: 'Move forward to this instant.' })),
-  },
-  { $id: 'SimAdvanceRequest', additionalProperties: false },
+const AdvanceBody = withRules(
+  Type.Object(
+    {
+      seconds: Type.Optional(Type.Number({ minimum: 0, maximum: 3_153_600_000, description: 'Move forward by this many seconds (at most 100 years).' })),
+      to: Type.Optional(DateTime({ description: 'Move forward to this instant: not before now (400 VALIDATION: the clock never moves backwards).' })),
+    },
+    { $id: 'SimAdvanceRequest', additionalProperties: false },
+  ),
+  [{ description: 'Exactly one of seconds and to.', code: 'VALIDATION', schema: { oneOf: [{ required: ['seconds'], properties: { seconds: {} } }, { required: ['to'], properties: { to: {} } }] } }],
 );
 const AdvanceResult = Type.Object(
   { now: DateTime(), fired: Type.Integer({ description: 'Scheduled jobs that ran.' }) },
@@ -46,7 +50,7 @@ const Snapshot = Type.Object(
     random: Type.Array(Type.Integer()),
     models: Type.Object({}, { additionalProperties: true }),
   },
-  { $id: 'SimSnapshot', description: 'All state as plain JSON; PUT it back to restore exactly.' },
+  { $id: 'SimSnapshot', description: 'All state as plain JSON; PUT it back to restore exactly. Only a snapshot GET /_sim/state wrote restores: `format` platform-simulator-state, its `version`, and `models` holding each family\'s state as its state schema requires (checked field by field, 400 naming the field).' },
 );
 /** What the fixed contract's handlers use: the clock and its driver, the state as a whole, and two families' doors. */
 export interface FixedControlScope {
@@ -59,12 +63,19 @@ export interface FixedControlScope {
   nowIso(): string;
   reset(seed?: number): void;
   snapshot(): unknown;
+  /** Live work no snapshot can hold (an Agent SDK call in progress); a snapshot is refused meanwhile. */
+  liveWork(): string[];
   restore(snapshot: unknown): void;
   readonly accounts: { create(input: Static<typeof CreateAccountBody>): { id: string; apiKeys: string[] } };
   readonly numbers: { grant(accountId: string, number?: string): { id: string } };
 }
 
 const operation = scopedOperations<FixedControlScope>();
+
+const STATE_HAS_LIVE_CALLS = defineError({
+  code: 'STATE_HAS_LIVE_CALLS', status: 409, origin: 'simulator',
+  description: 'Control plane: a snapshot was asked for while an Agent SDK call is in progress (live sockets are not state); `live` names each.',
+});
 
 function health(scope: FixedControlScope) {
   return { status: 'ok' as const, now: scope.nowIso(), seed: scope.seed, capabilities: [...scope.capabilities] };
@@ -138,7 +149,7 @@ export const operations = [
     auth: 'control',
     body: CreateAccountBody,
     responses: { 201: { description: 'The account, its key and its numbers.', schema: CreatedAccount } },
-    errors: [accountErrors.ACCOUNT_EXISTS, accountErrors.API_KEY_TAKEN, accountErrors.PLAN_NOT_FOUND],
+    errors: [accountErrors.ACCOUNT_EXISTS, accountErrors.API_KEY_TAKEN, accountErrors.PLAN_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
     handler: ({ scope, body }) => {
       const input = body ?? {};
       const before = scope.snapshot();
@@ -180,8 +191,15 @@ export const operations = [
     origin: 'simulator',
     basis: FIXED,
     auth: 'control',
+    description:
+      'Refused with 409 STATE_HAS_LIVE_CALLS while an Agent SDK call is in progress: its sockets, media queue and the customer\'s own agent are live, not state, so no snapshot could bring it back. Ended SDK calls are ordinary call records and are in snapshots (docs/decisions.md "Agent SDK", row "Reset and snapshots").',
     responses: { 200: { description: 'The snapshot.', schema: Snapshot } },
-    handler: ({ scope }) => reply.ok(scope.snapshot()),
+    errors: [STATE_HAS_LIVE_CALLS],
+    handler: ({ scope }) => {
+      const live = scope.liveWork();
+      if (live.length > 0) throw STATE_HAS_LIVE_CALLS(`a snapshot cannot hold live work: ${live.join('; ')}; end it (or take the snapshot before or after)`, { live });
+      return reply.ok(scope.snapshot());
+    },
   }),
   operation({
     operationId: 'simPutState',

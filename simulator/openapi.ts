@@ -3,8 +3,9 @@
 // simulator) so a reader knows whether the interface spec shows it or the simulator chose it.
 import type { TSchema } from '@sinclair/typebox';
 import { errorCatalogue, errorCodes, type ErrorCodeInfo } from './core/errors.ts';
-import type { Operation } from './core/operation.ts';
+import type { Operation, OperationExample } from './core/operation.ts';
 import { ErrorBodySchema } from './core/error-schema.ts';
+import { ruleEntries } from './core/schema-rules.ts';
 
 type Json = Record<string, unknown>;
 
@@ -21,6 +22,9 @@ function hoist(schema: unknown, components: Record<string, Json>): unknown {
     if (k === '$id') continue;
     out[k] = hoist(src[k], components);
   }
+  // Rules across fields (core/schema-rules.ts) are stated as allOf entries beside the schema's own.
+  const rules = ruleEntries(src);
+  if (rules.length > 0) out.allOf = [...((out.allOf as unknown[]) ?? []), ...rules];
   const id = src.$id;
   if (typeof id === 'string') {
     const existing = components[id];
@@ -32,14 +36,56 @@ function hoist(schema: unknown, components: Record<string, Json>): unknown {
   return out;
 }
 
-function paramDoc(name: string, where: 'path' | 'query', schema: TSchema, components: Record<string, Json>): Json {
+function paramDoc(name: string, where: 'path' | 'query' | 'header', schema: TSchema, components: Record<string, Json>, examples: readonly OperationExample[]): Json {
   const s = hoist(schema, components) as Json;
-  const { description, deprecated, ...rest } = s;
-  const doc: Json = { name, in: where, required: where === 'path', schema: rest };
+  // `required` of a query parameter is carried on its schema as `x-required` (core/schema.ts RequiredParam).
+  const { description, deprecated, 'x-required': required, ...rest } = s;
+  // An empty path segment routes elsewhere (`/numbers/` is not `/numbers/{number}`), so a path parameter is never empty.
+  const schemaDoc = where === 'path' && rest.type === 'string' && rest.minLength === undefined && rest.enum === undefined && rest.pattern === undefined ? { ...rest, minLength: 1 } : rest;
+  const doc: Json = { name, in: where, required: where === 'path' || required === true, schema: schemaDoc };
   if (description) doc.description = description;
   if (deprecated) doc.deprecated = true;
   if (rest.type === 'array') Object.assign(doc, { style: 'form', explode: true });
+  const given = (e: OperationExample) => (where === 'path' ? e.params : where === 'query' ? e.query : e.headers)?.[name];
+  const shown = examples.filter((e) => given(e) !== undefined);
+  if (shown.length > 0) doc.examples = Object.fromEntries(shown.map((e) => [e.name, { summary: e.summary, value: given(e) }]));
   return doc;
+}
+
+/** Form fields whose schema is an object travel as JSON text (core/form-body.ts parses them). */
+function formEncoding(body: TSchema): Json | undefined {
+  const props = (body as { properties?: Record<string, { type?: unknown; anyOf?: { type?: unknown }[] }> }).properties ?? {};
+  const json = Object.entries(props).filter(([, p]) => p.type === 'object' || p.anyOf?.some((b) => b.type === 'object'));
+  return json.length > 0 ? Object.fromEntries(json.map(([k]) => [k, { contentType: 'application/json' }])) : undefined;
+}
+
+/** The request body of `op`, its examples under the media type they are sent in. */
+function requestBodyDoc(op: Operation, components: Record<string, Json>): Json | undefined {
+  const content: Record<string, Json> = {};
+  if (op.body) {
+    const schema = hoist(op.body, components);
+    content['application/json'] = { schema };
+    // Form bodies are the same schema: form-body.ts converts the fields before validation.
+    if (op.bodyEncodings?.includes('form')) {
+      const encoding = formEncoding(op.body);
+      content['application/x-www-form-urlencoded'] = { schema, ...(encoding ? { encoding } : {}) };
+    }
+  }
+  for (const [type, part] of Object.entries(op.bodyDoc?.content ?? {})) {
+    content[type] = { schema: hoist(part.schema, components), ...(part.encoding ? { encoding: part.encoding } : {}) };
+  }
+  const types = Object.keys(content);
+  if (types.length === 0) {
+    if (op.examples?.some((e) => e.body !== undefined)) throw new Error(`${op.operationId}: an example has a body, but the operation declares none`);
+    return undefined;
+  }
+  for (const e of op.examples ?? []) {
+    if (e.body === undefined) continue;
+    const media = content[e.contentType ?? types[0]!];
+    if (!media) throw new Error(`${op.operationId}: example ${e.name} is sent as ${e.contentType}, which the operation does not take`);
+    media.examples = { ...(media.examples as Json), [e.name]: { summary: e.summary, value: e.body } };
+  }
+  return { required: Boolean(op.bodyRequired ?? op.bodyDoc?.required), content };
 }
 
 /** Error statuses an operation can answer, with the codes behind each. */
@@ -56,7 +102,9 @@ export function errorStatuses(op: Operation): Map<number, ErrorCodeInfo[]> {
   }
   if (op.auth === 'account') add(errorCodes.FORBIDDEN.info);
   if (op.auth === 'control') add(errorCodes.UNAUTHORIZED.info);
-  if (op.query || op.body) add(errorCodes.VALIDATION.info);
+  // A path parameter with a pattern or an enum is checked by its handler, with 400 VALIDATION.
+  const checkedPath = Object.values(op.params ?? {}).some((s) => 'pattern' in (s as object) || 'enum' in (s as object));
+  if (op.query || op.body || checkedPath) add(errorCodes.VALIDATION.info);
   if (op.body) {
     add(errorCodes.INVALID_JSON.info);
     add(errorCodes.PAYLOAD_TOO_LARGE.info);
@@ -77,8 +125,10 @@ export function buildOpenApi(ops: readonly Operation[], tagDescriptions: Readonl
   for (const op of ops) {
     tags.add(op.tag);
     const parameters: Json[] = [];
-    for (const [name, schema] of Object.entries(op.params ?? {})) parameters.push(paramDoc(name, 'path', schema as TSchema, components));
-    for (const [name, schema] of Object.entries(op.query ?? {})) parameters.push(paramDoc(name, 'query', schema as TSchema, components));
+    const examples = op.examples ?? [];
+    for (const [name, schema] of Object.entries(op.params ?? {})) parameters.push(paramDoc(name, 'path', schema as TSchema, components, examples));
+    for (const [name, schema] of Object.entries(op.query ?? {})) parameters.push(paramDoc(name, 'query', schema as TSchema, components, examples));
+    for (const [name, schema] of Object.entries(op.headerParams ?? {})) parameters.push(paramDoc(name, 'header', schema, components, examples));
 
     const responses: Json = {};
     for (const [status, r] of Object.entries(op.responses)) {
@@ -105,13 +155,8 @@ export function buildOpenApi(ops: readonly Operation[], tagDescriptions: Readonl
       ...(op.basis ? { 'x-basis': op.basis } : {}),
       ...(parameters.length ? { parameters } : {}),
     };
-    if (op.body) {
-      const schema = hoist(op.body, components);
-      const content: Record<string, unknown> = { 'application/json': { schema } };
-      // Form bodies are the same schema: form-body.ts converts the fields before validation.
-      if (op.bodyEncodings?.includes('form')) content['application/x-www-form-urlencoded'] = { schema };
-      doc.requestBody = { required: Boolean(op.bodyRequired), content };
-    }
+    const requestBody = requestBodyDoc(op, components);
+    if (requestBody) doc.requestBody = requestBody;
     doc.responses = responses;
     if (op.auth === 'none') doc.security = [];
     if (op.auth === 'control') doc.security = [{}, { controlToken: [] }];
@@ -128,7 +173,7 @@ export function buildOpenApi(ops: readonly Operation[], tagDescriptions: Readonl
       title: API_TITLE,
       version: API_VERSION,
       description:
-        'The platform interface as served by the deterministic simulator. `x-origin` on each operation says whether the interface specification shows it (`spec`), it is shaped after the public API reference (`reference`), or the simulator chose it (`simulator`). `x-error-codes` lists every wire error code. Every GET operation also answers HEAD: the same status and headers, no body. Request bodies are limited to 1 MiB (413 `PAYLOAD_TOO_LARGE`), snapshots for PUT /_sim/state to 256 MiB; requests the HTTP parser refuses get the same error body with 400, 414, 431 or 501.',
+        'The platform interface as served by the deterministic simulator. `x-origin` on each operation says whether the interface specification shows it (`spec`), it is shaped after the public API reference (`reference`), or the simulator chose it (`simulator`). `x-error-codes` lists every wire error code. Every GET operation also answers HEAD: the same status and headers, no body. Request bodies are limited to 1 MiB (413 `PAYLOAD_TOO_LARGE`), snapshots for PUT /_sim/state to 256 MiB, and nest at most 32 levels of arrays and objects (400 `VALIDATION` naming where). `x-error-code` on a schema names the code its handler answers when a value breaks it (instead of 400 `VALIDATION`); requests the HTTP parser refuses get the same error body with 400, 414, 431 or 501.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: serverUrl, description: 'This simulator' }],

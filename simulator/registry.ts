@@ -81,12 +81,16 @@ export function build(families: readonly Entry[]): Registry {
     const list = typeof o === 'function' ? o(listed) : (o ?? []);
     return owner === undefined ? list : list.map((op) => ({ ...op, owner }));
   };
+  // Each entry's request examples (its examples.ts) join the operations they name.
+  const examples = merge('examples of operation', all.map((c) => c.examples ?? {}));
   const operations = [
     ...families.flatMap((f) => [...ops(f.operations, f.key), ...ops(f.pages, f.key)]),
     ...ops(k.control),
     ...families.flatMap((f) => ops(f.control, f.key)),
     ...ops(k.operations),
-  ];
+  ].map((op) => (examples[op.operationId] ? { ...op, examples: [...(op.examples ?? []), ...examples[op.operationId]!] } : op));
+  const unknown = Object.keys(examples).filter((id) => !operations.some((op) => op.operationId === id));
+  if (unknown.length > 0) throw new Error(`examples name no operation: ${unknown.join(', ')}`);
   const fixtureParts = all.map((c) => c.fixture ?? {});
   const sections = merge('fixture section', fixtureParts.map((p) => p.sections ?? {})) as TProperties;
   const accountFields = merge('account fixture field', fixtureParts.map((p) => p.accountFields ?? {})) as TProperties;

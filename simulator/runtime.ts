@@ -251,6 +251,11 @@ export class Runtime {
     ) as Snapshot;
   }
 
+  /** Live work no snapshot can hold (StatePart.live), each described; empty when a snapshot is the whole truth. */
+  liveWork(): string[] {
+    return this.stateful().flatMap((b) => b.part!.live?.(b.model) ?? []);
+  }
+
   /** Replaces all state with the snapshot; on any error the previous state stays. */
   restore(snapshot: unknown): void {
     validate(SnapshotEnvelope, snapshot, 'snapshot');

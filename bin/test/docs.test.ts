@@ -57,7 +57,7 @@ describe('documents', () => {
     expect(prose.match(/\b[\w./-]+\.md\b/g) ?? []).toEqual([]);
   });
 
-  it("README's sendMessage example uses the demo account's key, account and numbers, and works", async () => {
+  it("README's sendMessage example uses the demo account's key, account and numbers, and works after the steps before it, answering fields in the order shown", async () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const example = /<!-- send-example -->\s*```sh\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(example, 'README.md has a curl example after <!-- send-example -->').toBeDefined();
@@ -69,10 +69,20 @@ describe('documents', () => {
     const body = /-d '([^']+)'/.exec(example!)?.[1];
     const sim = createSimulator();
     try {
-      const res = await sim.fetch(path!, { method: 'POST', headers: { authorization: `Bearer ${acme.apiKeys[0]}`, 'content-type': 'application/json' }, body });
-      const sent = (await res.json()) as { status: string; from: string };
+      const headers = { authorization: `Bearer ${acme.apiKeys[0]}`, 'content-type': 'application/json' };
+      // A reader follows the README in order: the opt-out of the block before must not hit the send.
+      const before = readme.slice(readme.indexOf('Then:'), readme.indexOf('<!-- send-example -->'));
+      const optOut = /-d '([^']+)' \\\n\s*\S+(\/v1\/accounts\/[^/\s]+\/blocked-recipients)/.exec(before);
+      expect(optOut, 'the block before the send example opts a number out').not.toBeNull();
+      expect((await sim.fetch(optOut![2]!, { method: 'POST', headers, body: optOut![1] })).status).toBe(201);
+      const res = await sim.fetch(path!, { method: 'POST', headers, body });
+      const sent = (await res.json()) as Record<string, unknown>;
       expect(res.status).toBe(201);
       expect((acme.numbers ?? []).map((n) => (typeof n === 'string' ? n : n.number))).toContain(sent.from);
+      // The sample answer names the first fields in the order the simulator sends them.
+      const shown = [...(/# 201 (\{.*)$/m.exec(example!)?.[1] ?? '').matchAll(/"(\w+)":/g)].map((m) => m[1]);
+      expect(shown.length).toBeGreaterThan(3);
+      expect(Object.keys(sent).slice(0, shown.length)).toEqual(shown);
     } finally {
       await sim.close();
     }

@@ -7,7 +7,7 @@
 // Usage lines and hints name the command the customer typed. Packed and installed once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -28,16 +28,18 @@ async function npm(args: string[], cwd: string) {
   return run('npm', args, { cwd, env: quiet, maxBuffer: 16 * 1024 * 1024 });
 }
 
+let installed: { stdout: string; stderr: string };
+
 beforeAll(async () => {
-  // The compiled build (dist/) is made by `prepare`; rebuild here only if a source is newer.
+  // The compiled build (dist/) is made by `prepack`; rebuild here only if a source is newer.
   await run(process.execPath, ['bin/build.mjs', '--if-stale'], { cwd: root });
   const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], root);
   tarball = join(scratch, JSON.parse(packed.stdout)[0].filename as string);
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'customer-app', version: '1.0.0', private: true, type: 'module' }));
   try {
-    await npm(['install', '--offline', tarball], scratch); // dependencies from the npm cache
+    installed = await npm(['install', '--offline', tarball], scratch); // dependencies from the npm cache
   } catch {
-    await npm(['install', '--prefer-offline', tarball], scratch); // first run on this machine: the registry fills the cache
+    installed = await npm(['install', '--prefer-offline', tarball], scratch); // first run on this machine: the registry fills the cache
   }
 }, 240_000);
 
@@ -63,6 +65,12 @@ console.log(JSON.stringify({ status: res.status, numbers: body.data.length, veri
 `;
 
 describe('the packed package, installed in a scratch project', () => {
+  it('has no install script of its own, so npm 11 installs it without an install-scripts warning', () => {
+    const manifest = JSON.parse(readFileSync(join(scratch, 'node_modules', 'platform-simulator', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts?.[hook], hook).toBeUndefined();
+    expect(`${installed.stdout}${installed.stderr}`).not.toMatch(/platform-simulator@[^\n]*\((preinstall|install|postinstall|prepare):/);
+  });
+
   it('imports from plain JavaScript without a TypeScript loader and serves', async () => {
     writeFileSync(join(scratch, 'use.mjs'), USE_FROM_JS);
     const { stdout } = await run(process.execPath, ['use.mjs'], { cwd: scratch });

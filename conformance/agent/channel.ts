@@ -18,6 +18,9 @@ export class Channel {
   readonly inbox: Record<string, unknown>[] = [];
   /** Every message received, in order (taken or not). */
   readonly history: Record<string, unknown>[] = [];
+  /** Messages diverted (media frames) before each kept message arrived. */
+  private readonly divertedBefore = new WeakMap<Record<string, unknown>, number>();
+  private diverted = 0;
   closed: Closed | undefined;
   private readonly ws: WebSocket;
   private wake: (() => void) | undefined;
@@ -58,7 +61,11 @@ export class Channel {
         msg = { event: '(not JSON)', text: data.toString('utf8').slice(0, 200) };
       }
       const m = (typeof msg === 'object' && msg !== null ? msg : { event: '(not an object)', value: msg }) as Record<string, unknown>;
-      if (this.divert?.(m)) return this.poke();
+      if (this.divert?.(m)) {
+        this.diverted++;
+        return this.poke();
+      }
+      this.divertedBefore.set(m, this.diverted);
       this.history.push(m);
       this.inbox.push(m);
       this.poke();
@@ -67,6 +74,11 @@ export class Channel {
       this.closed = { code, reason: reason.toString('utf8') };
       this.poke();
     });
+  }
+
+  /** How many diverted messages (media frames) had arrived before this kept message did. */
+  divertedBeforeOf(m: Record<string, unknown>): number | undefined {
+    return this.divertedBefore.get(m);
   }
 
   opened(): Promise<OpenResult> {

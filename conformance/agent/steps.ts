@@ -9,7 +9,8 @@
 //   close {code?}                                         closes the socket
 // and expectations, level `sim` (the spec does not show this protocol): `open` (true, or the HTTP
 // status that refused it, with the body), `event` (the first message matching, within `within`
-// wall seconds; later steps see the others), `closed` (code and reason), `frames` (inbound frames
+// wall seconds; later steps see the others) with `framesBefore` (inbound frames that had arrived
+// before it: when an echo came on the media clock), `closed` (code and reason), `frames` (inbound frames
 // received, every one 160 bytes with integer-string timestamps 20 ms apart). `save` reads the
 // matched message (`callId`, `start.streamId`, …). Sockets close when the scenario ends.
 import type { Static } from '@sinclair/typebox';
@@ -86,7 +87,7 @@ export async function runAgentAction(action: AgentAction, expect: AgentExpectati
   };
   if (action.connect) {
     const c = action.connect;
-    const { client, open } = await ControlClient.connect(target(c.account), c.number, { retiring: c.retiring ?? false, hello: c.hello ?? ['retire'] });
+    const { client, open } = await ControlClient.connect(target(c.account), c.number, { retiring: c.retiring ?? false, hello: c.hello ?? ['retire'], ...(c.key === undefined ? {} : { apiKey: c.key }) });
     all.set(c.as, { control: client });
     subject = open;
     did = `connect ${c.as} for ${c.number}${c.retiring ? ' (retiring)' : ''}`;
@@ -135,6 +136,11 @@ export async function runAgentAction(action: AgentAction, expect: AgentExpectati
       const got = await channelOf(s).take(expect.event, waitMs);
       if ('message' in got) subject = got.message;
       judged.push({ part: 'event', mismatches: 'message' in got ? [] : [...got.mismatches, { path: 'event', message: `no matching message within ${waitMs / 1000} s (unclaimed: ${got.seen.join(', ') || 'none'})` }] });
+      if (expect.framesBefore !== undefined) {
+        const before = 'message' in got ? channelOf(s).divertedBeforeOf(got.message) : undefined;
+        const mismatches = before === undefined ? [{ path: 'framesBefore', message: 'no matched message to count the frames before' }] : match(expect.framesBefore, before, 'framesBefore');
+        judged.push({ part: 'framesBefore', mismatches });
+      }
     }
     if (expect?.frames !== undefined) {
       const m = needMedia('frames');

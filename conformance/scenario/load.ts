@@ -164,7 +164,7 @@ export function loadScenario(file: string, ctx: LoadContext): Scenario {
       checkExpressions(source, w, `${at}/webhook`, known, problems);
     } else if (step.kind === 'agent') {
       checkExpressions(source, step.agent, `${at}/agent`, known, problems);
-      checkMatchers(source, step.expect as Record<string, unknown> | undefined, ['open', 'event', 'closed', 'frames'], `${at}/expect`, problems);
+      checkMatchers(source, step.expect as Record<string, unknown> | undefined, ['open', 'event', 'framesBefore', 'closed', 'frames'], `${at}/expect`, problems);
       checkExpressions(source, step.expect, `${at}/expect`, known, problems);
     } else {
       checkExpressions(source, step.receiver, `${at}/receiver`, known, problems);

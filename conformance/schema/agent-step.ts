@@ -22,10 +22,11 @@ export const AgentAction = Strict(
               description: 'The hello\'s capabilities (default `[retire]`); `false`: no hello.',
             }),
           ),
+          key: Opt(Type.String({ description: 'An API key sent instead of the account\'s (a wrong key, to see the refusal).' })),
         },
         {
           description:
-            '`{ as, number, account?, retiring?, hello? }`: opens a control socket for the number with the account\'s key (`main` by default, `alt`, or a `createAccount` name) and sends `agent.hello` with `hello` as its capabilities (default `[retire]`; `false`: none); `retiring: true` adds `&role=retiring`.',
+            '`{ as, number, account?, retiring?, hello?, key? }`: opens a control socket for the number with the account\'s key (`main` by default, `alt`, or a `createAccount` name; `key` sends that key instead, to see a refusal) and sends `agent.hello` with `hello` as its capabilities (default `[retire]`; `false`: none); `retiring: true` adds `&role=retiring`.',
         },
       ),
     ),
@@ -71,6 +72,11 @@ export const AgentExpectation = Strict(
   {
     open: Opt(Type.Unknown({ description: 'After `connect`/`media`: `true` (default), or the refusal `{ status, body }`.' })),
     event: Opt(Type.Unknown({ description: 'The first message on the socket matching (partial match, matchers); later steps still see the others.' })),
+    framesBefore: Opt(
+      Type.Unknown({
+        description: 'With `event`: how many inbound `media` frames had arrived when the matched message arrived (a count or a matcher): when an echo came on the media clock, e.g. a mark after 1 s of audio `{ $gte: 45 }`.',
+      }),
+    ),
     closed: Opt(Type.Unknown({ description: 'The socket closed: `{ code, reason }` (partial match).' })),
     frames: Opt(
       Type.Unknown({

@@ -34,6 +34,8 @@ describe('agent steps', () => {
     expect(clean(ok)).toEqual([]);
     const refused = await runAgentAction({ connect: { as: 'bad', number: '07012340001', account: 'bad' } }, { open: { status: 401, body: { code: 'UNAUTHORIZED' } } }, scope, t.of);
     expect(clean(refused)).toEqual([]);
+    const keyed = await runAgentAction({ connect: { as: 'keyed', number: '07012340001', key: 'sk_test_nope' } }, { open: { status: 401 } }, scope, t.of);
+    expect(clean(keyed)).toEqual([]); // `key` replaces the account's key
     const wrong = await runAgentAction({ connect: { as: 'bad2', number: '07012340001', account: 'bad' } }, { open: true }, scope, t.of);
     expect(wrong.judged[0]!.mismatches[0]!.message).toMatch(/expected true|status/);
     await closeAgentSockets(scope);
@@ -46,8 +48,9 @@ describe('agent steps', () => {
     const error = await runAgentAction({ on: 'bot', send: { event: 'call.accept', callId: 'CA0' } }, { event: { event: 'error', code: 'CALL_NOT_FOUND' } }, scope, t.of);
     expect(clean(error)).toEqual([]);
     expect(error.subject).toMatchObject({ callId: 'CA0' });
-    const none = await runAgentAction({ on: 'bot', within: 0.2 }, { event: { event: 'call.incoming' } }, scope, t.of);
+    const none = await runAgentAction({ on: 'bot', within: 0.2 }, { event: { event: 'call.incoming' }, framesBefore: 0 }, scope, t.of);
     expect(none.judged[0]!.mismatches.at(-1)!.message).toMatch(/no matching message within 0.2 s/);
+    expect(none.judged[1]).toEqual({ part: 'framesBefore', mismatches: [{ path: 'framesBefore', message: 'no matched message to count the frames before' }] });
     // A second connection for the number replaces the first (no retire capability declared: 4409).
     await runAgentAction({ connect: { as: 'old', number: '07012340002', hello: [] } }, undefined, scope, t.of);
     await new Promise((r) => setTimeout(r, 50));

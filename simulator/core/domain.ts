@@ -15,6 +15,14 @@ export interface DomainRules {
 export const HOST_NAME: DomainRules = { underscore: false, minLabels: 2 };
 export const DNS_NAME: DomainRules = { underscore: true, minLabels: 1 };
 
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+/** An ASCII host name of two labels or more, the last starting with a letter (not an address), an optional final dot: HOST_NAME, unanchored. */
+export const HOST_NAME_BODY = `(?:${LABEL}\\.)+[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.?`;
+
+const DNS_LABEL = '[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?';
+/** A name of the fake DNS (DNS_NAME: underscores allowed, one label or more, the last not numeric), surrounding spaces and a final dot allowed. */
+export const DNS_NAME_PATTERN = `^\\s*(?:${DNS_LABEL}\\.)*[A-Za-z_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?\\.?\\s*$`;
+
 export const MAX_NAME_LENGTH = 253; // RFC 1035 2.3.4, in its presentation form without the root dot
 export const MAX_LABEL_LENGTH = 63;
 

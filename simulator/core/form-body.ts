@@ -5,7 +5,8 @@
 //   integer/number: a decimal numeral; boolean: "true"/"false"; array: every repetition of the
 //   key; object: a JSON object string (the reference's encoding of Variables and CallContext);
 //   string: one value, or for `spaceLists` fields the repetitions joined by spaces
-//   (StatusCallbackEvent=initiated&StatusCallbackEvent=completed is "initiated completed").
+//   (StatusCallbackEvent=initiated&StatusCallbackEvent=completed is "initiated completed");
+//   a field of any type (no `type` in its schema): one value as it is, repetitions as a list.
 // A value that cannot be converted is left as the string it is, so validation names the field.
 import type { TSchema } from '@sinclair/typebox';
 import { ApiError } from './errors.ts';
@@ -63,6 +64,8 @@ export function formToBody(text: string, schema: TSchema, spaceLists: readonly s
     if (type === 'array') {
       const items = (props[key] as { items?: SchemaShape }).items;
       out[key] = values.map((v) => convertOne(targetType(items), v));
+    } else if (values.length > 1 && type === undefined && key in props) {
+      out[key] = values; // a field of any type: its repetitions are the list a form can say
     } else if (values.length > 1 && spaceLists.includes(key)) {
       out[key] = values.join(' ');
     } else if (values.length > 1) {

@@ -85,6 +85,29 @@ export interface ResponseDoc {
   contentType?: string;
 }
 
+/**
+ * One request the operation accepts, shown in the OpenAPI document: its parameters beside each
+ * parameter and its body under the request body's `examples`, all under the same `name`.
+ * Sent in document order against the default fixture, each succeeds (openapi-examples.test.ts).
+ */
+export interface OperationExample {
+  /** The key that pairs the example's parameters and body in the document. */
+  name: string;
+  summary: string;
+  params?: Record<string, string>;
+  query?: Record<string, string | number | boolean | readonly string[]>;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** The encoding of `body` when not JSON (a form, or multipart/form-data). */
+  contentType?: string;
+}
+
+/** A request body the handler reads itself (multipart, a form, JSON-RPC): documented, not validated by the pipeline. */
+export interface BodyDoc {
+  required: boolean;
+  content: Record<string, { schema: TSchema; encoding?: Record<string, { contentType: string }> }>;
+}
+
 type StaticRecord<R> = { [K in keyof R]: R[K] extends TSchema ? Static<R[K]> : never };
 
 export interface OperationSpec<
@@ -113,6 +136,8 @@ export interface OperationSpec<
   signedLink?: (scope: S, url: string) => true | undefined;
   params?: P;
   query?: Q;
+  /** Request headers the handler reads itself (documented as header parameters; the pipeline does not check them). */
+  headerParams?: Record<string, TSchema>;
   body?: B;
   /** Whether a body must be present; an empty body with a JSON content type counts as none. */
   bodyRequired?: boolean;
@@ -124,6 +149,10 @@ export interface OperationSpec<
   bodyEncodings?: readonly ('json' | 'form')[];
   /** Form bodies: string fields whose repeated keys are joined by spaces (space-separated lists). */
   formSpaceLists?: readonly string[];
+  /** A body the handler parses itself, for the document only (an operation has this or `body`). */
+  bodyDoc?: BodyDoc;
+  /** Requests to show in the document; every public operation has at least one. */
+  examples?: readonly OperationExample[];
   /** Body fields that exist on the resource but cannot be changed here, with the advice to give. */
   immutable?: { fields: string[]; advice: string };
   /** The success responses. */

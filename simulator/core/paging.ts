@@ -66,12 +66,15 @@ export function pageOf<T>(rows: readonly T[], paging: Paging, rules: PagingRules
   };
 }
 
+/** What a deprecated paging alias says (a rule across parameters, which OpenAPI cannot state). */
+export const ALIAS_OF_PAGE_SIZE = 'Deprecated alias of pageSize. Given together with pageSize or the other alias, the values must be equal (else 400 VALIDATION).';
+
 /** Query parameter declarations shared by every standard list (for validation docs and OpenAPI). */
 export const standardPagingParams = {
   page: Type.Integer({ minimum: 0, default: 0, description: 'Page number, counted from 0.' }),
   pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Rows per page (1 to 100).' }),
-  page_size: Type.Integer({ minimum: 1, maximum: 100, deprecated: true, description: 'Deprecated alias of pageSize.' }),
-  limit: Type.Integer({ minimum: 1, maximum: 100, deprecated: true, description: 'Deprecated alias of pageSize.' }),
+  page_size: Type.Integer({ minimum: 1, maximum: 100, deprecated: true, description: ALIAS_OF_PAGE_SIZE }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, deprecated: true, description: ALIAS_OF_PAGE_SIZE }),
 };
 
 export const ListMetaSchema = Type.Object(

@@ -17,6 +17,25 @@ const DOMESTIC_PLAN: { pattern: RegExp; kind: string }[] = [
   { pattern: /^1[5-9]\d{6}$/, kind: 'representative (15xx to 19xx)' },
 ];
 
+/**
+ * The numbers tryNormalizePhone accepts, as one regular expression (for OpenAPI's `pattern`):
+ * each digit of the plan may be followed by separators, and the international spellings
+ * (`+82` or `0082`, then the number without its trunk 0, which may still be written) are
+ * spelled out. phone.test.ts checks that it accepts exactly what tryNormalizePhone does.
+ */
+export const PHONE_PATTERN = phonePattern();
+
+function phonePattern(): string {
+  const sep = '[\\s().-]*';
+  // Each atom of a plan pattern (a digit, a class, \d) gets the separators after it; quantifiers stay.
+  const spaced = (source: string) => source.replace(/\{\d+(?:,\d+)?\}|\\d|\[[^\]]*\]|[0-9]/g, (atom) => (atom.startsWith('{') ? atom : `(?:${atom}${sep})`));
+  const bodies = DOMESTIC_PLAN.map((p) => p.pattern.source.replace(/^\^|\$$/g, ''));
+  const domestic = bodies.map(spaced).join('|');
+  const withoutTrunk = bodies.map((b) => spaced(b.startsWith('0') ? b.slice(1) : b)).join('|');
+  const country = `(?:\\+${sep}|0${sep}0${sep})8${sep}2${sep}(?:0${sep})?`;
+  return `^${sep}(?:${country}(?:${withoutTrunk})|(?:${domestic}))$`;
+}
+
 export type PhoneResult = { ok: true; number: string } | { ok: false; code: 'INVALID_PHONE_NUMBER' | 'UNSUPPORTED_COUNTRY'; message: string };
 
 /** Normalises without throwing; `field` names the input in messages. */

@@ -3,7 +3,7 @@
 // then validated against those same schemas. Undeclared parameters are ignored.
 import type { TSchema } from '@sinclair/typebox';
 import { ApiError, type FieldError } from './errors.ts';
-import { schemaErrors } from './schema.ts';
+import { isRequiredParam, schemaErrors } from './schema.ts';
 
 export type RawQuery = Map<string, string[]>;
 
@@ -55,7 +55,10 @@ export function coerceQuery(raw: RawQuery, declared: Record<string, TSchema>): R
   const errors: FieldError[] = [];
   for (const [name, schema] of Object.entries(declared)) {
     const values = raw.get(name);
-    if (!values) continue;
+    if (!values) {
+      if (isRequiredParam(schema)) errors.push({ path: name, message: 'is required' });
+      continue;
+    }
     if ((schema as { type?: unknown }).type === 'array') {
       const items = (schema as unknown as { items: TSchema & { enum?: unknown[] } }).items;
       const itemType = scalarType(items);

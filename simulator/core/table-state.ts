@@ -27,6 +27,12 @@ export interface StatePart<M> {
   restore(model: M, state: any): void;
   /** Back to empty, before the fixture loads (reset). */
   clear(model: M): void;
+  /**
+   * Live work the part's state cannot hold (one description each: an Agent SDK call whose
+   * sockets are open). While there is any, the control plane refuses a snapshot (GET /_sim/state):
+   * restoring it could not bring that work back.
+   */
+  live?(model: M): string[];
 }
 
 function snapshotTables(tables: Tables): Record<string, Row[]> {

@@ -7,7 +7,7 @@
 // its snapshot part, its upgrade routes and its sections of the inspector (docs/contributing.md,
 // "Adding or migrating a family").
 import type { TProperties } from '@sinclair/typebox';
-import type { Operation, SimRequest } from '../core/operation.ts';
+import type { Operation, OperationExample, SimRequest } from '../core/operation.ts';
 import type { UpgradeAnswer } from '../core/live-socket.ts';
 import type { IdFormat } from '../core/ids.ts';
 import type { EventDecls } from '../core/events.ts';
@@ -56,6 +56,12 @@ export interface Contribution<Refs extends string = never> {
   pages?: Operations;
   /** Every OpenAPI tag its operations use, with the tag's description. */
   tags?: Readonly<Record<string, string>>;
+  /**
+   * Request examples of its operations by operationId (its `examples.ts`), shown in the OpenAPI
+   * document. Sent in document order against the default fixture, each succeeds, so an example
+   * may name what an earlier one created (ids are deterministic).
+   */
+  examples?: Readonly<Record<string, readonly OperationExample[]>>;
   /** Id formats of its rows (the models use them through their schema.ts constant). */
   idFormats?: Readonly<Record<string, IdFormat>>;
   /** Reference kinds it answers (`refs.register`), or checks before their family exists. */

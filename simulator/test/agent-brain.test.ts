@@ -13,7 +13,7 @@ function behaviour(input: BehaviourInputBody): Behaviour {
 }
 
 function ctx(b: Behaviour, extra: Partial<BrainContext> = {}): BrainContext {
-  return { behaviour: b, greet: true, vars: { name: '김민수' }, knowledge: null, goodbye: 'bye', ...extra };
+  return { behaviour: b, greet: true, vars: { name: '김민수' }, knowledge: null, goodbye: 'bye', whisper: (u) => `brief: ${u}`, ...extra };
 }
 
 /** Runs inputs from the start; returns every action (as short strings) and the last state. */
@@ -136,6 +136,24 @@ describe('agent brain', () => {
     expect(step(c, s, heard('hello')).actions).toEqual([]);
   });
 
+  it('a warm transfer carries its whisper (rendered like say, else the default briefing); a blind one none', () => {
+    const b = behaviour({
+      greeting: 'g',
+      rules: [
+        { heard: 'order (\\d+)', tool: { name: 'echo' }, transfer: { to: '010-3000-0099', mode: 'warm', whisper: 'order {{1}}: {{tool.status}} for {{var.name}}' } },
+        { heard: 'human', say: 'connecting', transfer: { to: '010-3000-0099', mode: 'warm' } },
+        { heard: 'desk', transfer: { to: '010-3000-0099' } },
+      ],
+    });
+    const c = ctx(b);
+    const warm = step(c, INITIAL_BRAIN, heard('a human please'));
+    expect(warm.actions.at(-1)).toMatchObject({ type: 'transfer', mode: 'warm', whisper: 'brief: a human please' });
+    const pending = step(c, INITIAL_BRAIN, heard('order 77')).state;
+    const done = step(c, pending, { kind: 'tool', ok: true, text: '{"status":"shipped"}' });
+    expect(done.actions).toEqual([{ type: 'transfer', to: '010-3000-0099', mode: 'warm', whisper: 'order 77: shipped for 김민수', fired: { kind: 'rule', index: 0, heard: 'order (\\d+)' } }]);
+    expect(step(c, INITIAL_BRAIN, heard('desk')).actions).toMatchObject([{ type: 'transfer', mode: 'blind', whisper: null }]);
+  });
+
   it('{{knowledge}} asks the knowledge search with the utterance, only when knowledge is on', () => {
     const b = behaviour({ greeting: 'g', rules: [], fallback: '{{knowledge}}' });
     const asked: string[] = [];
@@ -172,6 +190,8 @@ describe('agent behaviour checks', () => {
     ['{{knowledge}} in the greeting', { greeting: '{{knowledge}}', rules: [] }, 'greeting'],
     ['a rule that does nothing', { rules: [{ heard: 'a' }] }, 'rules[0]'],
     ['transfer with hangup', { rules: [{ heard: 'a', transfer: { to: '01012345678' }, hangup: true }] }, 'rules[0].hangup'],
+    ['a whisper in a blind transfer', { rules: [{ heard: 'a', transfer: { to: '01012345678', whisper: 'hi' } }] }, 'rules[0].transfer.whisper'],
+    ['a whisper naming nothing', { rules: [{ heard: 'a', transfer: { to: '01012345678', mode: 'warm', whisper: '{{2}}' } }] }, 'rules[0].transfer.whisper'],
   ])('refuses %s', (_, input, path) => {
     expect(refused(input).path).toBe(path);
   });
@@ -185,7 +205,7 @@ describe('agent behaviour checks', () => {
     const b = checkBehaviour({ rules: [{ heard: 'a', transfer: { to: ' 01012345678 ' } }] }, 'en', TOOLS);
     expect(b).toEqual({
       greeting: 'Hello, how can I help you?',
-      rules: [{ heard: 'a', say: null, tool: null, transfer: { to: '01012345678', mode: 'blind' }, optOut: null, hangup: false }],
+      rules: [{ heard: 'a', say: null, tool: null, transfer: { to: '01012345678', mode: 'blind', whisper: null }, optOut: null, hangup: false }],
       fallback: defaultBehaviour('en').fallback,
       maxTurns: 20,
     });

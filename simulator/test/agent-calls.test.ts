@@ -126,6 +126,12 @@ describe('agent calls', () => {
     expect(call).toMatchObject({ status: 'completed', transferTo: '01030000099', transferStatus: 'completed', transferDuration: 20 });
     // The fixture's clock is before 2026-07-10: legs of then carry no destinationType (spec Versioning 6).
     expect(call.transfers[0]).toMatchObject({ sequence: 1, mode: 'warm', destinationType: null, status: 'completed' });
+    // Warm: the caller holds while the party rings (2 s); the party hears the whisper, then the caller is bridged.
+    const turns = (await ctl('GET', `/calls/${callId}`)).conversation as { text: string | null; startMs: number; endMs: number; detail: { events?: string[] } }[];
+    const events = turns.flatMap((t) => (t.detail.events ?? []).map((e) => `${t.startMs / 1000}:${e}`));
+    expect(events).toEqual(['6:transfer:010-3000-0099', '6:hold', '8:whisper', '12:bridged']);
+    expect(call.duration).toBe(28); // the party talks 20 s from its answer at 8 s
+    expect(turns.find((t) => t.detail.events?.includes('whisper'))!.text).toBe('고객님 전화를 연결합니다. 고객님 말씀: "a human please"');
   });
 
   it('inbound calls to a number routed agent: callContextUrl fetched before the answer, the number\'s dictionary rewrites what the agent hears', async () => {

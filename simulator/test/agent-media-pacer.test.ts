@@ -3,7 +3,7 @@
 // a defect and leaves the grid; nothing ticks once the last stream is gone; control sockets are
 // pinged and the silent ones closed. Wall-clock bounds are
 // loose on purpose (a shared machine): the exact counts are the invariants.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LEAD_IN, MediaPacer, type PacedStream } from '../resources/agent-sdk/media/pacer.ts';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -59,19 +59,26 @@ describe('media pacer', () => {
 });
 
 describe('control socket heartbeat', () => {
+  // On fake timers: the beat count is the invariant, and a busy machine must not change it.
   it('pings every interval and closes a socket that answered none of its last two pings', async () => {
     const { Heartbeat } = await import('../resources/agent-sdk/heartbeat.ts');
-    const hb = new Heartbeat(10);
-    const log: string[] = [];
-    const alive = { ping: () => { log.push('ping alive'); hb.pong(alive); }, dead: () => log.push('dead alive') };
-    const silent = { ping: () => log.push('ping silent'), dead: () => log.push('dead silent') };
-    hb.add(alive);
-    hb.add(silent);
-    await wait(75);
-    hb.stop();
-    expect(log.filter((l) => l === 'ping silent')).toHaveLength(2);
-    expect(log).toContain('dead silent');
-    expect(log).not.toContain('dead alive');
-    expect(log.filter((l) => l === 'ping alive').length).toBeGreaterThanOrEqual(3);
+    vi.useFakeTimers();
+    try {
+      const hb = new Heartbeat(10);
+      const log: string[] = [];
+      const alive = { ping: () => { log.push('ping alive'); hb.pong(alive); }, dead: () => log.push('dead alive') };
+      const silent = { ping: () => log.push('ping silent'), dead: () => log.push('dead silent') };
+      hb.add(alive);
+      hb.add(silent);
+      vi.advanceTimersByTime(25);
+      expect(log).toEqual(['ping alive', 'ping silent', 'ping alive', 'ping silent']);
+      vi.advanceTimersByTime(10);
+      hb.stop();
+      expect(log.slice(4)).toEqual(['ping alive', 'dead silent']);
+      vi.advanceTimersByTime(50);
+      expect(log).toHaveLength(6); // stopped: no beat after stop()
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

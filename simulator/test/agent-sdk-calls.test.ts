@@ -88,9 +88,11 @@ describe('Agent SDK inbound calls', () => {
   });
 
   it('with the realtime clock, virtual time follows wall time while frames flow (the frames do not move it twice)', async () => {
+    // Wall time is taken before the simulator exists: the clock's reading is only brought up to
+    // date at syncs, so a stale t0 would count time from before a later w0.
+    const w0 = performance.now();
     const { host, agent } = await setup({}, { clock: 'realtime' });
     const t0 = host.clock.now();
-    const w0 = performance.now();
     host.inbound(['hi']);
     const call = await agent.nextCall();
     await call.media!.framesReceived(40);

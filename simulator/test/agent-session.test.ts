@@ -180,6 +180,35 @@ describe('agent call sessions', () => {
     expect(w.said().at(-1)).toBe('5-5 agent: (transfer:sip:desk@pbx.example.com)');
   });
 
+  it('a warm transfer holds the caller; the answering party hears the whisper, then the caller is bridged', async () => {
+    const w = world({ replies: [], lines: ['사람 바꿔 주세요'] });
+    w.agents.setBehaviour(w.agent, { greeting: 'hi', rules: [{ heard: '사람', say: '연결합니다', transfer: { to: '01012345678', mode: 'warm' } }] });
+    w.answer();
+    await w.advance(20);
+    expect(w.transfers).toEqual(['01012345678:warm']);
+    expect(w.said().at(-1)).toBe('5-5 agent: (transfer:01012345678,hold)');
+    w.sessions.transferProgress('CA1', { phase: 'connected' }); // at 20 s
+    const whisper = '고객님 전화를 연결합니다. 고객님 말씀: "사람 바꿔 주세요"'; // 34 characters: 4 s
+    expect(w.turns.at(-1)).toMatchObject({ speaker: 'agent', text: whisper, startMs: 20_000, endMs: 24_000, detail: { events: ['whisper'] } });
+    await w.advance(10);
+    expect(w.said().at(-1)).toBe('24-24 agent: (bridged)');
+    expect(w.ended()).toBeNull();
+    w.sessions.transferProgress('CA1', { phase: 'ended', status: 'completed', duration: 60, connected: true });
+    expect(w.ended()).toBe('party');
+  });
+
+  it('a warm transfer that does not connect returns the caller to the agent, with no whisper', async () => {
+    const w = world({ replies: [], lines: ['사람 바꿔 주세요', '여보세요?'] });
+    w.agents.setBehaviour(w.agent, { greeting: 'hi', rules: [{ heard: '사람', transfer: { to: '01012345678', mode: 'warm', whisper: 'VIP {{var.tier}}' } }, { heard: '.', say: 'back' }] });
+    w.answer({ tier: 'gold' });
+    await w.advance(10);
+    w.sessions.transferProgress('CA1', { phase: 'ended', status: 'busy', duration: 0, connected: false });
+    w.sessions.transferProgress('CA1', { phase: 'connected' }); // a stray connect after the end says nothing
+    await w.advance(10);
+    expect(w.turns.some((t) => t.detail.events?.includes('whisper'))).toBe(false);
+    expect(w.said().slice(-2)).toEqual(['11-12 caller: 여보세요?', '13-14 agent: back']);
+  });
+
   it('hears through the number\'s dictionary: the transcript shows the rewritten words, the turn keeps what was said', async () => {
     const w = world({ replies: [], lines: ['클로옵스 문의요'] }, { dictionary: { 클로옵스: 'ClawOps' } });
     w.agents.setBehaviour(w.agent, { greeting: 'hi', rules: [{ heard: 'ClawOps', say: 'ClawOps입니다' }] });

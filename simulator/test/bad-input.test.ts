@@ -9,6 +9,7 @@ import { dispatch, DEFAULT_MAX_BODY_BYTES } from '../app.ts';
 import type { SimResponse } from '../core/operation.ts';
 import { ACME } from './helpers.ts';
 import { runtimeOf } from '../internal.ts';
+import { MAX_BODY_DEPTH } from '../core/body-depth.ts';
 
 // simStartMcpServer opens a socket for a valid script (answered asynchronously); its refusals
 // are covered in mcp-connections.test.ts.
@@ -40,6 +41,28 @@ const request = fc.constantFrom(...ops).chain((op) =>
 );
 
 describe('malformed requests', () => {
+  it('a body nested thousands of levels deep is a 400 naming the depth limit, for every operation that takes a body', async () => {
+    const sim = createSimulator();
+    const opts = { maxBodyBytes: DEFAULT_MAX_BODY_BYTES };
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const shapes = [deep, `{"a":${deep}}`, `{"a":{"b":${'{"c":'.repeat(3000)}1${'}'.repeat(3000)}}}`];
+    for (const op of allOperations().filter((o) => o.body)) {
+      const path = op.path.replace('{accountId}', ACME.accountId).replace(/\{[^}]+\}/g, 'x1');
+      for (const body of shapes) {
+        const res = await dispatch(runtimeOf(sim), opts, { method: op.method, url: path, headers: { authorization: `Bearer ${ACME.key}`, 'content-type': 'application/json' }, body });
+        expect([op.operationId, res.status, JSON.parse(res.body).code]).toEqual([op.operationId, 400, 'VALIDATION']);
+        expect(JSON.parse(res.body).error).toContain(`deeper than ${MAX_BODY_DEPTH} levels`);
+      }
+    }
+    // Bodies the handler reads itself (multipart, forms, JSON-RPC) never get a 5xx either.
+    for (const op of allOperations().filter((o) => !o.body && o.method === 'POST')) {
+      const path = op.path.replace('{accountId}', ACME.accountId).replace(/\{[^}]+\}/g, 'x1');
+      const res = await dispatch(runtimeOf(sim), opts, { method: op.method, url: path, headers: { authorization: `Bearer ${ACME.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: shapes[1] });
+      expect(res.status, `${op.operationId}: ${res.body}`).toBeLessThan(500);
+    }
+    await sim.close();
+  });
+
   it('never get a 5xx; refusals carry the error body and leave state unchanged', async () => {
     const sim = createSimulator();
     const opts = { maxBodyBytes: DEFAULT_MAX_BODY_BYTES };

@@ -94,6 +94,8 @@ describe('createCall with a form body', () => {
     // Variables as a form string follows the JSON rules (reserved names refused).
     const reserved = await post(`To=010-2000-0001&From=070-1234-0001&CallFlowId=x&Variables=${encodeURIComponent('{"caller":"x"}')}`);
     expect(reserved.status).toBe(400);
+    // The removed AI field takes any value, so a repeated one is a list, refused as the mode it names.
+    for (const ai of ['AI=x', 'AI=&AI=']) expect((await post(`To=010-2000-0001&From=070-1234-0001&${ai}`)).json.code, ai).toBe('ai_mode_removed');
     expect((await h.call('GET', h.acme('/calls'))).json.data).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -41,4 +41,16 @@ export async function launchChromium(): Promise<{ browser: BrowserContext; close
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Collects a page's script errors and console errors into `errors`, except the browser's own
+ * "Failed to load resource … 4xx" lines: the inspector answers 4xx on purpose (the token prompt's
+ * 401, unknown ids), and the browser logs each of those as a console error.
+ */
+export function collectConsoleErrors(page: Page, errors: string[]): void {
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
 }

@@ -2,6 +2,7 @@
 // templates and free-form bubbles, uploaded brand images, the night rule in Korea time, and every
 // refusal storing nothing and using no quota.
 import { beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ACME, harness } from './helpers.ts';
 
 type H = ReturnType<typeof harness>;
@@ -55,11 +56,21 @@ describe('brand messages', () => {
     expect([text.status, text.json.type, text.json.body]).toEqual([201, 'bms', '오늘만 무료 배송']);
     const image = await upload(h, PNG, { bubbleType: 'IMAGE', slot: 'main' });
     expect(image.status).toBe(201);
-    expect(image.json).toEqual({ id: expect.stringMatching(/^bimg_[0-9a-f]{24}$/), bubbleType: 'IMAGE', slot: 'main', contentType: 'image/png', size: PNG.length, createdAt: h.sim.clock.now() });
+    expect(image.json).toEqual({ id: expect.stringMatching(/^bimg_[0-9a-f]{24}$/), bubbleType: 'IMAGE', slot: 'main', name: 'banner.png', contentType: 'image/png', size: PNG.length, createdAt: h.sim.clock.now() });
     const sent = await send(h, { Brand: { ChannelId: CHANNEL, Free: { chatBubbleType: 'IMAGE', imageId: image.json.id } } });
     expect([sent.status, sent.json.type, sent.json.body]).toEqual([201, 'bms', null]);
     const images = await h.call('GET', h.acme('/kakao/brand-images'));
     expect(images.json).toEqual({ data: [image.json], meta: { page: 0, pageSize: 20, total: 1 } });
+  });
+
+  it('lists images in the shape today\'s SDK parses: slot a string (main by default), name the file name', async () => {
+    // The SDK's list item: id, bubbleType, slot (string), name (string or null), createdAt; more fields pass through.
+    const SdkBrandImage = z.looseObject({ id: z.string(), bubbleType: z.string(), slot: z.string(), name: z.string().nullable(), createdAt: z.string() });
+    await upload(h, PNG, { bubbleType: 'WIDE' });
+    await upload(h, PNG, { bubbleType: 'WIDE_ITEM_LIST', slot: 'sub' });
+    const listed = await h.call('GET', h.acme('/kakao/brand-images'));
+    const items = listed.json.data.map((item: unknown) => SdkBrandImage.parse(item));
+    expect(items.map((i: { slot: string; name: string | null }) => [i.slot, i.name])).toEqual([['sub', 'banner.png'], ['main', 'banner.png']]);
   });
 
   it('refuses, storing nothing and using no quota', async () => {
@@ -139,6 +150,8 @@ describe('brand image uploads', () => {
     big.set(PNG);
     expect(await upload(h, big)).toMatchObject({ status: 413, json: { code: 'kakao_brand_image_too_large' } });
     expect(await upload(h, PNG, {})).toMatchObject({ status: 400, json: { code: 'kakao_brand_image_invalid', errors: [{ path: 'bubbleType' }] } });
+    expect(await upload(h, PNG, { bubbleType: 'TEXT' })).toMatchObject({ status: 400, json: { code: 'kakao_brand_image_invalid', errors: [{ path: 'bubbleType' }] } });
+    expect(await upload(h, PNG, { bubbleType: 'WIDE', slot: 'side' })).toMatchObject({ status: 400, json: { code: 'kakao_brand_image_invalid', errors: [{ path: 'slot' }] } });
     const json = await h.call('POST', h.acme('/kakao/brand-images'), { image: 'x' });
     expect([json.status, json.json.code]).toEqual([400, 'kakao_brand_image_invalid']);
     const broken = await h.call('POST', h.acme('/kakao/brand-images'), undefined, { headers: { 'content-type': 'multipart/form-data; boundary=zz' }, rawBody: '--zz\r\nnonsense' });

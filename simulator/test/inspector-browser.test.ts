@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { artifactsDir, chromiumAvailable, launchChromium } from './chromium.ts';
+import { artifactsDir, chromiumAvailable, collectConsoleErrors, launchChromium } from './chromium.ts';
 import { createSimulator, type ListeningServer } from '../index.ts';
 import { call, ACME } from './helpers.ts';
 import { closeAllReceivers, startReceiver } from './receivers.ts';
@@ -84,12 +84,7 @@ describe.skipIf(!available)('the inspector in Chromium', () => {
 
   async function open(hash = ''): Promise<Page> {
     const page = await browser.newPage();
-    page.on('console', (m) => {
-      // The browser logs every 4xx answer as a console error; the test provokes those on purpose
-      // (a wrong token, unknown ids). Anything else logged as an error, and every script error, counts.
-      if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) consoleErrors.push(m.text());
-    });
-    page.on('pageerror', (e) => consoleErrors.push(String(e)));
+    collectConsoleErrors(page, consoleErrors);
     await page.goto(`${server.url}/_sim/ui${hash}`);
     return page;
   }

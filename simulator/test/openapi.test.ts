@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document: lints clean with Redocly, every operation is identified and marked,
 // the reference's operations keep their wire identity, and real answers match their schemas.
 import { describe, expect, it } from 'vitest';
+import { Kind } from '@sinclair/typebox';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,6 +74,41 @@ describe('OpenAPI document', () => {
     }
     const spec = ['listBlockedCallers', 'getBlockedCaller'];
     for (const op of allOperations().filter((o) => spec.includes(o.operationId))) expect(op.origin).toBe('spec');
+  });
+
+  it('documents, on each operation, every code its schemas name in x-error-code', () => {
+    const codesIn = (node: unknown, seen = new Set<string>()): string[] => {
+      if (Array.isArray(node)) return node.flatMap((n) => codesIn(n, seen));
+      if (!node || typeof node !== 'object') return [];
+      const n = node as Record<string, unknown>;
+      if (typeof n.$ref === 'string') {
+        if (seen.has(n.$ref)) return [];
+        seen.add(n.$ref);
+        return codesIn(doc.components.schemas[n.$ref.split('/').pop()!], seen);
+      }
+      return Object.entries(n).flatMap(([k, v]) => (k === 'x-error-code' ? [v as string] : codesIn(v, seen)));
+    };
+    const missing: string[] = [];
+    for (const item of Object.values<any>(doc.paths)) {
+      for (const op of Object.values<any>(item)) {
+        const documented = Object.values<any>(op.responses).flatMap((r) => r['x-error-codes'] ?? []);
+        for (const code of codesIn([op.parameters, op.requestBody])) if (!documented.includes(code)) missing.push(`${op.operationId}: ${code}`);
+      }
+    }
+    expect([...new Set(missing)]).toEqual([]);
+  });
+
+  it('enforces every enum a request schema declares (StringEnum), unless the handler answers its own code', () => {
+    const unenforced: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}[${i}]`));
+      if (!node || typeof node !== 'object') return;
+      const n = node as Record<string | symbol, unknown>;
+      if (Array.isArray(n.enum) && n.type === 'string' && n[Kind] !== 'StringEnum' && !('x-error-code' in n)) unenforced.push(where);
+      for (const [k, v] of Object.entries(n)) walk(v, `${where}.${k}`);
+    };
+    for (const op of allOperations()) walk([op.params, op.query, op.body], op.operationId);
+    expect(unenforced).toEqual([]);
   });
 
   it('routes every documented operation', () => {

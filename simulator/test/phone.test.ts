@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizePhone, tryNormalizePhone } from '../core/phone.ts';
+import fc from 'fast-check';
+import { normalizePhone, PHONE_PATTERN, tryNormalizePhone } from '../core/phone.ts';
 import { ApiError } from '../core/errors.ts';
 
 describe('phone normalisation (spec Conventions 4)', () => {
@@ -67,5 +68,16 @@ describe('phone normalisation (spec Conventions 4)', () => {
   it('refuses non-strings', () => {
     expect(tryNormalizePhone(1012345678).ok).toBe(false);
     expect(tryNormalizePhone(null).ok).toBe(false);
+  });
+
+  it('PHONE_PATTERN (the OpenAPI pattern) accepts exactly the numbers normalisation accepts', () => {
+    const pattern = new RegExp(PHONE_PATTERN, 'u');
+    const same = (s: string) => {
+      expect(pattern.test(s), JSON.stringify(s)).toBe(tryNormalizePhone(s).ok);
+    };
+    fc.assert(fc.property(fc.stringMatching(new RegExp(PHONE_PATTERN)), same));
+    const typed = fc.string({ unit: fc.constantFrom('0', '1', '2', '5', '7', '8', '9', '+', ' ', '-', '(', ')', '.', 'x'), maxLength: 16 });
+    const plausible = fc.tuple(fc.constantFrom('', '+82', '+82 0', '0082', '+1', ' ', '('), fc.constantFrom('010', '011', '02', '031', '070', '050', '15', '19', '0'), fc.string({ unit: fc.constantFrom('0', '3', '9', '-', ' '), maxLength: 11 })).map((p) => p.join(''));
+    fc.assert(fc.property(fc.oneof(typed, plausible), same), { numRuns: 2000 });
   });
 });

@@ -74,6 +74,22 @@ describe('speech peer', () => {
     expect(createHash('sha256').update(u.audio).digest('hex').slice(0, 16)).toBe('26fcd027a60584c6');
   });
 
+  it('fits a line into a slot: spoken faster when the default rate overruns it, cut only past the fastest rate', async () => {
+    const synth = await speechSynthesizer();
+    const line = '죄송합니다. 잘 이해하지 못했어요. 다시 한 번 말씀해 주시겠어요?';
+    const natural = synth.speak(line);
+    expect(synth.speakWithin(line, natural.ms + 1000)).toBe(natural); // it fits: the same utterance
+    const slot = Math.round((natural.ms * 0.75) / 20) * 20;
+    const faster = synth.speakWithin(line, slot);
+    expect(faster.ms).toBeLessThanOrEqual(slot);
+    expect(faster.ms).toBeGreaterThan(slot / 2); // spoken faster, not cut down to a fragment
+    expect(rms(faster.audio)).toBeGreaterThan(500);
+    expect(faster.audio.equals(synth.speakWithin(line, slot).audio)).toBe(true);
+    const cut = synth.speakWithin(line, 200);
+    expect(cut.ms).toBe(200);
+    expect(cut.audio.length).toBe(10 * 160);
+  });
+
   it('refuses a line longer than 1000 characters', async () => {
     const synth = await speechSynthesizer();
     expect(() => synth.speak('a'.repeat(1001))).toThrow(/at most 1000 characters/);

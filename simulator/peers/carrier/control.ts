@@ -5,7 +5,7 @@
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
-import { StringEnum } from '../../core/schema.ts';
+import { PhoneNumber, StringEnum } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import type { ListedNames } from '../../core/scope.ts';
 import { checkReplies, OUTCOMES } from './schema.ts';
@@ -101,7 +101,7 @@ export const operations = ({ carrierOwners }: ListedNames) => [
     origin: 'simulator',
     auth: 'control',
     query: {
-      number: Type.String({ description: 'Destination, any accepted spelling.' }),
+      number: PhoneNumber({ description: 'Destination, any accepted spelling.' }),
       status: StringEnum(['pending', ...OUTCOMES]),
     },
     responses: { 200: { description: 'Deliveries.', schema: Type.Object({ data: Type.Array(deliveryViewSchema(carrierOwners)) }, { additionalProperties: false }) } },
@@ -120,7 +120,7 @@ export const operations = ({ carrierOwners }: ListedNames) => [
     description: 'The only place a one-time code is shown: in the body of a verification text or in what a verification call said, and as `code`.',
     origin: 'simulator',
     auth: 'control',
-    params: { number: Type.String({ description: 'Any accepted spelling.' }) },
+    params: { number: PhoneNumber({ description: 'Any accepted spelling.' }) },
     responses: { 200: { description: 'The phone.', schema: PhoneView } },
     errors: phoneErrors,
     handler: ({ scope, params }) => reply.ok(scope.carrier.phone(normalizePhone(params.number, 'number'))),

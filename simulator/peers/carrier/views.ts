@@ -3,7 +3,8 @@
 // that script how an answering phone behaves (shared with the inbound-call route of calls).
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../core/errors.ts';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, Nullable, PhoneNumber, StringEnum, StringRefusedBy } from '../../core/schema.ts';
+import { present, withRules } from '../../core/schema-rules.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { CalleeSchema, ReplySchema, DELIVERY_TYPES, OUTCOMES, type DeliveryRow, type ScriptRow } from './schema.ts';
 import { normalizePrefix } from './rules.ts';
@@ -51,7 +52,7 @@ export const CalleeFields = {
       Type.Array(
         Type.Object(
           {
-            heard: Type.String({ minLength: 1, maxLength: 200, description: 'A regular expression, matched case-insensitively against what the phone heard since its previous input.' }),
+            heard: Type.String({ minLength: 1, maxLength: 200, description: 'A regular expression (JavaScript syntax, which must compile), matched case-insensitively against what the phone heard since its previous input.' }),
             keys: Type.String({ pattern: '^[0-9*#]*$', maxLength: 64, description: 'What the phone enters when it matches; "" = no input.' }),
             speakSeconds: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 3600, description: 'At a record prompt: seconds it talks instead of the script\'s speakSeconds.' }))),
             say: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2000, description: 'Calls handled by an agent: what the phone says when this reply is chosen (with its keys pressed, if any).' }))),
@@ -72,22 +73,25 @@ export const CalleeFields = {
   ),
 };
 
-export const ScriptBody = Type.Object(
-  {
-    number: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 40, description: 'The destination; any accepted spelling. Give number or prefix.' }))),
-    prefix: Type.Optional(
-      Nullable(Type.String({ minLength: 1, maxLength: 40, description: 'Every destination starting with this prefix (domestic notation; separators and +82 are normalised as in numbers, digits only). Give number or prefix; a number script wins over a prefix script.' })),
-    ),
-    share: Type.Optional(
-      Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'The share of matching attempts it decides, picked from the seed and the attempt (0 < share <= 1, default 1); the others go on to the next script, the magic numbers, then success.' })),
-    ),
-    outcome: StringEnum(OUTCOMES, { description: 'delivered (answered), failed, no-answer, busy or rejected; for texts anything but delivered means failed.' }),
-    types: Type.Optional(Nullable(Type.Array(StringEnum(DELIVERY_TYPES), { maxItems: 5, description: 'Delivery types it applies to; default all (sms, lms, mms, ata, call).' }))),
-    delaySeconds: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 2_592_000, description: 'Seconds until the outcome; default the carrier\'s (2 for texts, 5 for calls, 30 for no-answer).' }))),
-    times: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Deliveries it applies to, then it is used up; default unlimited.' }))),
-    ...CalleeFields,
-  },
-  { $id: 'SimCarrierScriptRequest', additionalProperties: false },
+export const ScriptBody = withRules(
+  Type.Object(
+    {
+      number: Type.Optional(Nullable(PhoneNumber({ description: 'The destination; any accepted spelling. Give number or prefix.' }))),
+      prefix: Type.Optional(
+        Nullable(StringRefusedBy('VALIDATION', { minLength: 1, maxLength: 40, pattern: '^[\\s().-]*(?:\\+[\\s().-]*8[\\s().-]*2[\\s().-]*(?:\\d[\\s().-]*)*|(?:\\d[\\s().-]*)+)$', description: 'Every destination starting with this prefix (domestic notation; separators and +82 are normalised as in numbers, digits only). Give number or prefix; a number script wins over a prefix script.' })),
+      ),
+      share: Type.Optional(
+        Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'The share of matching attempts it decides, picked from the seed and the attempt (0 < share <= 1, default 1); the others go on to the next script, the magic numbers, then success.' })),
+      ),
+      outcome: StringEnum(OUTCOMES, { description: 'delivered (answered), failed, no-answer, busy or rejected; for texts anything but delivered means failed.' }),
+      types: Type.Optional(Nullable(Type.Array(StringEnum(DELIVERY_TYPES), { maxItems: 5, description: 'Delivery types it applies to; default all (sms, lms, mms, ata, call).' }))),
+      delaySeconds: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 2_592_000, description: 'Seconds until the outcome; default the carrier\'s (2 for texts, 5 for calls, 30 for no-answer).' }))),
+      times: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Deliveries it applies to, then it is used up; default unlimited.' }))),
+      ...CalleeFields,
+    },
+    { $id: 'SimCarrierScriptRequest', additionalProperties: false },
+  ),
+  [{ description: 'Exactly one of number and prefix.', code: 'VALIDATION', schema: { oneOf: [present('number'), present('prefix')] } }],
 );
 
 /** A delivery as the control plane shows it; `owners` are the descriptors' `carrierOwners`. */

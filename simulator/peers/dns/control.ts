@@ -4,19 +4,38 @@
 // egress". (Planting an email domain's records is the email domains' route.)
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
-import { Nullable, StringEnum } from '../../core/schema.ts';
+import { IpAddress, Nullable, StringEnum, StringRefusedBy } from '../../core/schema.ts';
+import { DNS_NAME_PATTERN } from '../../core/domain.ts';
+import { present, withRules } from '../../core/schema-rules.ts';
 import { DnsFailureSchema, DnsRebindSchema, DnsRecordSchema, FAILURE_KINDS, MAX_TXT_LENGTH, RECORD_TYPES, dnsName } from './model.ts';
 import { operation } from './scope.ts';
 
 const TAG = 'Control plane';
 
-const RecordInputSchema = Type.Object(
-  {
-    type: StringEnum(RECORD_TYPES),
-    value: Type.String({ minLength: 1, maxLength: MAX_TXT_LENGTH, description: 'CNAME/MX: a host name. TXT: the text; quotes you add are kept and become part of the value.' }),
-    priority: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 65535 }), { description: 'Required for MX; absent or null otherwise.' })),
-  },
-  { additionalProperties: false },
+const typeOf = (...types: string[]) => ({ properties: { type: { enum: types } } });
+const RecordInputSchema = withRules(
+  Type.Object(
+    {
+      type: StringEnum(RECORD_TYPES),
+      value: Type.String({ minLength: 1, maxLength: MAX_TXT_LENGTH, description: 'CNAME/MX: a host name. TXT: the text; quotes you add are kept and become part of the value.' }),
+      priority: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 65535 }), { description: 'Required for MX; absent or null otherwise.' })),
+    },
+    { additionalProperties: false },
+  ),
+  [
+    {
+      description: 'A takes an IPv4 address, AAAA an IPv6 address, CNAME and MX a DNS name; MX needs priority, the others have none.',
+      code: 'VALIDATION',
+      schema: {
+        allOf: [
+          { if: typeOf('A'), then: { properties: { value: { format: 'ipv4' } } } },
+          { if: typeOf('AAAA'), then: { properties: { value: { format: 'ipv6' } } } },
+          { if: typeOf('CNAME', 'MX'), then: { properties: { value: { pattern: DNS_NAME_PATTERN } } } },
+          { if: typeOf('MX'), then: { required: ['priority'], properties: { priority: { type: 'integer' } } }, else: { properties: { priority: { type: 'null' } } } },
+        ],
+      },
+    },
+  ],
 );
 const SetRecordsBody = Type.Object(
   { records: Type.Array(RecordInputSchema, { maxItems: 100, description: 'Every record the name holds from now on; [] removes them all.' }) },
@@ -28,22 +47,31 @@ const Zone = Type.Object(
   { records: Type.Array(DnsRecordSchema), failures: Type.Array(DnsFailureSchema) },
   { $id: 'SimDnsZone', additionalProperties: false },
 );
-const AddFailureBody = Type.Object(
-  {
-    kind: StringEnum(FAILURE_KINDS, { description: 'outage: the provider cannot check the domain (verification answers 503); timeout: the lookups covered fail.' }),
-    domain: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'This name and every name under it.' }))),
-    name: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'Exactly this name (timeout only).' }))),
-  },
-  { $id: 'SimDnsAddFailureRequest', additionalProperties: false },
+const AddFailureBody = withRules(
+  Type.Object(
+    {
+      kind: StringEnum(FAILURE_KINDS, { description: 'outage: the provider cannot check the domain (verification answers 503); timeout: the lookups covered fail.' }),
+      domain: Type.Optional(Nullable(StringRefusedBy('VALIDATION', { minLength: 1, pattern: DNS_NAME_PATTERN, description: 'This name and every name under it.' }))),
+      name: Type.Optional(Nullable(StringRefusedBy('VALIDATION', { minLength: 1, pattern: DNS_NAME_PATTERN, description: 'Exactly this name (timeout only).' }))),
+    },
+    { $id: 'SimDnsAddFailureRequest', additionalProperties: false },
+  ),
+  [
+    {
+      description: 'Not both domain and name; an outage takes no name.',
+      code: 'VALIDATION',
+      schema: { allOf: [{ not: { allOf: [present('domain'), present('name')] } }, { if: { properties: { kind: { const: 'outage' } } }, then: { not: present('name') } }] },
+    },
+  ],
 );
 const RebindBody = Type.Object(
   {
     afterLookups: Type.Integer({ minimum: 0, maximum: 1000, description: 'Address lookups answered from the A/AAAA records before the switch.' }),
-    addresses: Type.Array(Type.String(), { maxItems: 16, description: 'The answer after the switch.' }),
+    addresses: Type.Array(IpAddress(), { maxItems: 16, description: 'The answer after the switch: IPv4 (dotted quad) or IPv6 addresses.' }),
   },
   { $id: 'SimDnsRebindRequest', additionalProperties: false },
 );
-const nameParam = { name: Type.String({ description: 'A DNS name; normalised like a domain (case, trailing dot, punycode).' }) };
+const nameParam = { name: Type.String({ pattern: DNS_NAME_PATTERN, description: 'A DNS name; normalised like a domain (case, trailing dot, punycode).' }) };
 
 export const operations = [
   operation({
@@ -145,8 +173,8 @@ export const operations = [
     auth: 'control',
     query: {
       kind: StringEnum(FAILURE_KINDS),
-      domain: Type.String({ minLength: 1 }),
-      name: Type.String({ minLength: 1 }),
+      domain: StringRefusedBy('VALIDATION', { minLength: 1, pattern: DNS_NAME_PATTERN }),
+      name: StringRefusedBy('VALIDATION', { minLength: 1, pattern: DNS_NAME_PATTERN }),
     },
     responses: { 204: { description: 'Lifted.' } },
     handler: ({ scope, query }) => {
@@ -169,7 +197,7 @@ export const operations = [
     description: 'Address lookups of the egress guard count per name; the first `afterLookups` are answered from the A/AAAA records, later ones with `addresses`.',
     origin: 'simulator',
     auth: 'control',
-    params: { name: Type.String() },
+    params: { name: Type.String({ pattern: DNS_NAME_PATTERN }) },
     body: RebindBody,
     bodyRequired: true,
     responses: { 200: { description: 'The rule.', schema: DnsRebindSchema } },
@@ -183,7 +211,7 @@ export const operations = [
     summary: 'Remove a rebinding rule and its lookup count',
     origin: 'simulator',
     auth: 'control',
-    params: { name: Type.String() },
+    params: { name: Type.String({ pattern: DNS_NAME_PATTERN }) },
     responses: { 200: { description: 'Whether a rule was removed.', schema: Type.Object({ removed: Type.Boolean() }, { additionalProperties: false }) } },
     handler: ({ scope, params }) => reply.ok({ removed: scope.dns.removeRebind(dnsName(params.name, 'name')) }),
   }),

@@ -2,12 +2,17 @@
 // overseas refusal (docs/control-plane.md, "Geo-IP").
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
+import { StringRefusedBy } from '../../core/schema.ts';
 import { operation } from './scope.ts';
 
 const TAG = 'Control plane';
 
 const GeoIpView = Type.Object({ foreign: Type.Array(Type.String()) }, { $id: 'SimGeoIp', additionalProperties: false });
-const ForeignBody = Type.Object({ ip: Type.String({ minLength: 1, description: 'An address or an IPv4 CIDR range.' }) }, { additionalProperties: false });
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const ForeignBody = Type.Object(
+  { ip: StringRefusedBy('VALIDATION', { minLength: 1, anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }, { pattern: `^${OCTET}(?:\\.${OCTET}){3}/(?:3[0-2]|[12]?\\d)$` }], description: 'An address (IPv4, or IPv6 in hexadecimal groups: a dotted IPv4 tail only as ::ffff:a.b.c.d) or an IPv4 CIDR range.' }) },
+  { additionalProperties: false },
+);
 
 export const operations = [
   operation({

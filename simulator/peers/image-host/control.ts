@@ -2,7 +2,7 @@
 // each download failure the service reports. Documented in docs/control-plane.md, "Image host".
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
-import { Nullable } from '../../core/schema.ts';
+import { HttpUrl, Nullable } from '../../core/schema.ts';
 import { ImageScriptSchema, MAX_SCRIPTED_BYTES } from './model.ts';
 import { operation } from './scope.ts';
 
@@ -10,11 +10,11 @@ const TAG = 'Control plane';
 
 const ScriptBody = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048, description: 'The image URL, as a MediaUrl names it.' }),
+    url: HttpUrl({ description: 'The image URL, as a MediaUrl names it.' }),
     status: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, description: 'HTTP status; default 200.' })),
     contentType: Type.Optional(Type.String({ maxLength: 200, description: 'Content-Type sent; default from the extension (jpg/jpeg, png, bmp).' })),
-    sizeBytes: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SCRIPTED_BYTES, description: 'Body size; default the 1x1 image, or the decoded base64.' })),
-    base64: Type.Optional(Nullable(Type.String({ description: 'The body; default a 1x1 white image of the content type, padded to sizeBytes.' }))),
+    sizeBytes: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SCRIPTED_BYTES, description: 'Body size; default the 1x1 image, or the decoded base64 (given with base64, it must equal its decoded length).' })),
+    base64: Type.Optional(Nullable(Type.String({ pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$', description: 'The body, padded base64; default a 1x1 white image of the content type, padded to sizeBytes.' }))),
     seconds: Type.Optional(Type.Number({ minimum: 0, maximum: 3600, description: 'Download time; over 10 fails the download as TIMEOUT. Default 0.' })),
   },
   { $id: 'SimImageScriptRequest', additionalProperties: false },

@@ -33,7 +33,7 @@ export const ImageScriptSchema = Type.Object(
     status: Type.Integer({ minimum: 100, maximum: 599, description: 'HTTP status the server answers; anything but 2xx fails the download ("HTTP 404").' }),
     contentType: Type.String({ description: 'Content-Type the server sends; one not image/jpeg, png or bmp fails the download.' }),
     sizeBytes: Type.Integer({ minimum: 0, description: 'Size of the body; over 307,200 bytes fails the download (SIZE_EXCEEDED).' }),
-    base64: Nullable(Type.String({ description: 'The body itself; null: the default 1x1 image of the content type, padded with zero bytes to sizeBytes.' })),
+    base64: Nullable(Type.String({ pattern: '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$', description: 'The body itself, base64 (padded); null: the default 1x1 image of the content type, padded with zero bytes to sizeBytes.' })),
     seconds: Type.Number({ minimum: 0, description: 'How long the download takes; over 10 fails it (TIMEOUT).' }),
   },
   { $id: 'SimImageScript', additionalProperties: false },

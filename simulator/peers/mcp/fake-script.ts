@@ -3,7 +3,8 @@
 // virtual seconds, a broken handshake, a self-signed certificate, a public address on the fake
 // internet. Defaults make a healthy server with one tool and no authentication.
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, StringEnum } from '../../core/schema.ts';
+import { IpAddress, Nullable, StringEnum } from '../../core/schema.ts';
+import { withRules } from '../../core/schema-rules.ts';
 
 export const FAKE_TRANSPORTS = ['streamable_http', 'sse'] as const;
 export const HANDSHAKES = ['ok', 'garbage', 'http_error'] as const;
@@ -31,13 +32,22 @@ export const FakeServerScriptSchema = Type.Object(
     transport: Type.Optional(StringEnum(FAKE_TRANSPORTS, { description: 'What the server speaks; default streamable_http.' })),
     tls: Type.Optional(Type.Boolean({ description: 'Serve https with a self-signed certificate (clients that verify certificates fail with TLS_ERROR).' })),
     auth: Type.Optional(
-      Type.Object(
-        {
-          type: StringEnum(['none', 'bearer', 'api_key'] as const),
-          headerName: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-          secret: Type.Optional(Type.String({ minLength: 1, maxLength: 8192 })),
-        },
-        { additionalProperties: false, description: 'The credential every request must carry; 401 otherwise. The secret is never shown back.' },
+      withRules(
+        Type.Object(
+          {
+            type: StringEnum(['none', 'bearer', 'api_key'] as const),
+            headerName: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+            secret: Type.Optional(Type.String({ minLength: 1, maxLength: 8192 })),
+          },
+          { additionalProperties: false, description: 'The credential every request must carry; 401 otherwise. The secret is never shown back.' },
+        ),
+        [
+          {
+            description: 'bearer and api_key need a secret; api_key a headerName too.',
+            code: 'VALIDATION',
+            schema: { allOf: [{ if: { properties: { type: { enum: ['bearer', 'api_key'] } } }, then: { required: ['secret'], properties: { secret: {} } } }, { if: { properties: { type: { const: 'api_key' } } }, then: { required: ['headerName'], properties: { headerName: {} } } }] },
+          },
+        ],
       ),
     ),
     tools: Type.Optional(Type.Array(FakeToolSchema, { maxItems: 1000 })),
@@ -54,7 +64,7 @@ export const FakeServerScriptSchema = Type.Object(
       ),
     ),
     handshake: Type.Optional(StringEnum(HANDSHAKES, { description: 'garbage: answers that are not MCP; http_error: 500 to every request.' })),
-    publicAddress: Type.Optional(Nullable(Type.String({ description: 'An address on the fake internet: names the fake DNS resolves to it, port 443 or the URL\'s, reach this server.' }))),
+    publicAddress: Type.Optional(Nullable(IpAddress({ description: 'An address on the fake internet, public as strict egress classifies addresses (no private, loopback or other internal range): names the fake DNS resolves to it, port 443 or the URL\'s, reach this server.' }))),
   },
   { $id: 'SimMcpServerScript', additionalProperties: false },
 );

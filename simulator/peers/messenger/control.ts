@@ -4,7 +4,7 @@
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
-import { StringEnum } from '../../core/schema.ts';
+import { PhoneNumber, StringEnum } from '../../core/schema.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { FAILURE_MODES, MessengerChannelSchema, type FakeMessenger } from './model.ts';
 import { operation } from './scope.ts';
@@ -15,11 +15,13 @@ const MessengerView = Type.Object(
   { channels: Type.Array(MessengerChannelSchema), failure: StringEnum(FAILURE_MODES) },
   { $id: 'SimMessenger', additionalProperties: false },
 );
+/** A channel search id as the messenger reads it (model.ts normalizeSearchId). */
+const SEARCH_ID_PATTERN = '^\\s*@?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\\s*$';
 const PutChannelBody = Type.Object(
   {
     channelId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'The messenger\'s channel id (templates name it).' }),
     name: Type.String({ minLength: 1, maxLength: 100 }),
-    managers: Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { minItems: 1, maxItems: 20, description: 'Phones registered as managers; any accepted spelling.' }),
+    managers: Type.Array(PhoneNumber(), { minItems: 1, maxItems: 20, description: 'Phones registered as managers; any accepted spelling.' }),
   },
   { $id: 'SimMessengerChannelRequest', additionalProperties: false },
 );
@@ -65,7 +67,7 @@ export const operations = [
     description: 'Connections to it are unaffected until getKakaoChannel checks them.',
     origin: 'simulator',
     auth: 'control',
-    params: { searchId: Type.String({ description: 'A leading @ is dropped; compared in lowercase.' }) },
+    params: { searchId: Type.String({ pattern: SEARCH_ID_PATTERN, description: 'A leading @ is dropped; compared in lowercase.' }) },
     body: PutChannelBody,
     bodyRequired: true,
     responses: { 200: { description: 'The channel.', schema: MessengerChannelSchema } },
@@ -81,7 +83,7 @@ export const operations = [
     description: 'A connection to it shows needs_attention at its next getKakaoChannel.',
     origin: 'simulator',
     auth: 'control',
-    params: { searchId: Type.String() },
+    params: { searchId: Type.String({ pattern: SEARCH_ID_PATTERN }) },
     responses: { 204: { description: 'Removed (or there was none).' } },
     handler: ({ scope, params }) => {
       scope.messenger.removeChannel(params.searchId);
@@ -114,7 +116,7 @@ export const operations = [
     description: 'The only place a channel token is shown.',
     origin: 'simulator',
     auth: 'control',
-    params: { phoneNumber: Type.String({ description: 'Any accepted spelling.' }) },
+    params: { phoneNumber: PhoneNumber({ description: 'Any accepted spelling.' }) },
     responses: { 200: { description: 'The tokens.', schema: TokenList } },
     errors: [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
     handler: ({ scope, params }) => {

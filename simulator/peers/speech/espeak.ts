@@ -15,12 +15,17 @@ import { dirname, join } from 'node:path';
 export type Voice = 'ko' | 'en-us';
 export const VOICES: readonly Voice[] = ['ko', 'en-us'];
 
+/** eSpeak NG's speaking rates in words per minute: its default and the fastest it takes. */
+export const DEFAULT_RATE = 175;
+export const MAX_RATE = 450;
+
 /** Longest text, in UTF-8 bytes, one utterance may hold (longer texts are split by the caller). */
 export const MAX_UTTERANCE_BYTES = 4096;
 
 interface Worker {
   readonly samplerate: number;
   set_voice(name: string): number;
+  set_rate(wordsPerMinute: number): number;
   synthesize(text: { ptr: number }, onAudio: (samples: Int16Array, events: unknown[]) => boolean): void;
 }
 
@@ -37,8 +42,8 @@ const PACKAGE = '@echogarden/espeak-ng-emscripten';
 export interface Engine {
   /** Samples per second of what synthesize returns (eSpeak NG: 22050). */
   readonly sampleRate: number;
-  /** 16-bit mono samples of the text spoken with the voice; the same arguments always give the same samples. */
-  synthesize(voice: Voice, text: string): Int16Array;
+  /** 16-bit mono samples of the text spoken with the voice (at `rate` words per minute); the same arguments always give the same samples. */
+  synthesize(voice: Voice, text: string, rate?: number): Int16Array;
 }
 
 async function load(): Promise<Engine> {
@@ -48,12 +53,13 @@ async function load(): Promise<Engine> {
   const m = await factory({ locateFile: (p) => join(dir, p), print() {}, printErr() {} });
   const worker = new m.eSpeakNGWorker();
   const textAt = m._malloc(MAX_UTTERANCE_BYTES + 1);
-  const run = (voice: Voice, text: string): Int16Array => {
+  const run = (voice: Voice, text: string, rate = DEFAULT_RATE): Int16Array => {
     const bytes = Buffer.from(text, 'utf8');
     if (bytes.length > MAX_UTTERANCE_BYTES) throw new RangeError(`an utterance holds at most ${MAX_UTTERANCE_BYTES} bytes of UTF-8`);
     m.HEAPU8.set(bytes, textAt);
     m.HEAPU8[textAt + bytes.length] = 0;
     if (worker.set_voice(voice) !== 0) throw new Error(`eSpeak NG has no voice "${voice}"`);
+    worker.set_rate(Math.max(DEFAULT_RATE, Math.min(MAX_RATE, Math.round(rate))));
     const chunks: Int16Array[] = [];
     worker.synthesize({ ptr: textAt }, (samples) => {
       if (samples.length > 0) chunks.push(Int16Array.from(samples));
@@ -72,9 +78,9 @@ async function load(): Promise<Engine> {
   const frozen = m.HEAPU8.slice();
   return {
     sampleRate: worker.samplerate,
-    synthesize(voice, text) {
+    synthesize(voice, text, rate) {
       m.HEAPU8.set(frozen);
-      return run(voice, text);
+      return run(voice, text, rate);
     },
   };
 }

@@ -3,7 +3,7 @@
 // and of other letters, each spoken with its language's voice (digits, spaces and punctuation
 // stay with the run they follow), so "1번을 눌러 주세요. Press one." speaks both parts properly.
 // Utterances are kept in a bounded cache: phones in many calls say the same lines.
-import { espeakEngine, MAX_UTTERANCE_BYTES, type Engine, type Voice } from './espeak.ts';
+import { DEFAULT_RATE, espeakEngine, MAX_RATE, MAX_UTTERANCE_BYTES, type Engine, type Voice } from './espeak.ts';
 import { encode, MULAW_SILENCE } from './mulaw.ts';
 import { resample } from './resample.ts';
 
@@ -47,17 +47,18 @@ export class Synthesizer {
 
   constructor(private readonly engine: Engine) {}
 
-  /** The utterance of the text; the same text always gives the same bytes. */
-  speak(text: string): Utterance {
-    const hit = this.cache.get(text);
+  /** The utterance of the text (at `rate` words per minute); the same text always gives the same bytes. */
+  speak(text: string, rate = DEFAULT_RATE): Utterance {
+    const key = rate === DEFAULT_RATE ? text : `${rate}\u0000${text}`;
+    const hit = this.cache.get(key);
     if (hit) {
       // Least recently used goes first: re-insert on use.
-      this.cache.delete(text);
-      this.cache.set(text, hit);
+      this.cache.delete(key);
+      this.cache.set(key, hit);
       return hit;
     }
     if ([...text].length > MAX_TEXT_CHARS) throw new RangeError(`a phone line holds at most ${MAX_TEXT_CHARS} characters`);
-    const parts = voiceRuns(text).map((r) => resample(this.engine.synthesize(r.voice, r.text), this.engine.sampleRate, LINE_RATE));
+    const parts = voiceRuns(text).map((r) => resample(this.engine.synthesize(r.voice, r.text, rate), this.engine.sampleRate, LINE_RATE));
     const samples = parts.reduce((n, p) => n + p.length, 0);
     const frames = Math.ceil(samples / FRAME_BYTES);
     const audio = Buffer.alloc(frames * FRAME_BYTES, MULAW_SILENCE);
@@ -67,9 +68,24 @@ export class Synthesizer {
       at += p.length;
     }
     const u: Utterance = { text, audio, ms: frames * 20 };
-    this.cache.set(text, u);
+    this.cache.set(key, u);
     if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
     return u;
+  }
+
+  /**
+   * The utterance of the text in at most `maxMs` (a slot the call's timeline gives it): spoken
+   * faster when the default rate overruns (up to eSpeak's fastest), and cut to the slot if even
+   * that is too long. Deterministic: the rate is a function of the text and the slot.
+   */
+  speakWithin(text: string, maxMs: number): Utterance {
+    const fits = (u: Utterance) => u.ms <= maxMs;
+    let u = this.speak(text);
+    if (fits(u)) return u;
+    u = this.speak(text, Math.min(MAX_RATE, Math.ceil((DEFAULT_RATE * u.ms) / Math.max(20, maxMs))));
+    if (fits(u)) return u;
+    const frames = Math.max(0, Math.floor(maxMs / 20));
+    return { text, audio: u.audio.subarray(0, frames * FRAME_BYTES), ms: frames * 20 };
   }
 }
 

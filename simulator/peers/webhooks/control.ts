@@ -11,6 +11,7 @@ import { deliveryErrors } from './engine.ts';
 import { receiverErrors } from './receiver-policy.ts';
 import { operation, type EngineScope } from './scope.ts';
 import { AttemptRowSchema, DeliveryRowSchema, METHODS, type JournalFilter } from './schema.ts';
+import { withRules } from '../../core/schema-rules.ts';
 
 const TAG = 'Control plane';
 const accountParam = { accountId: Type.String() };
@@ -71,14 +72,17 @@ const TriggerBody = Type.Object(
   { $id: 'SimWebhookTrigger', additionalProperties: false },
 );
 
-const DuplicateBody = Type.Object(
-  {
-    deliveryId: Type.Optional(Type.String({ minLength: 1 })),
-    resourceId: Type.Optional(Type.String({ minLength: 1, description: 'Duplicate the newest delivery for this resource (and event, and account when given).' })),
-    event: Type.Optional(Type.String({ minLength: 1 })),
-    accountId: Type.Optional(Type.String({ minLength: 1 })),
-  },
-  { $id: 'SimWebhookDuplicateRequest', additionalProperties: false },
+const DuplicateBody = withRules(
+  Type.Object(
+    {
+      deliveryId: Type.Optional(Type.String({ minLength: 1 })),
+      resourceId: Type.Optional(Type.String({ minLength: 1, description: 'Duplicate the newest delivery for this resource (and event, and account when given).' })),
+      event: Type.Optional(Type.String({ minLength: 1 })),
+      accountId: Type.Optional(Type.String({ minLength: 1 })),
+    },
+    { $id: 'SimWebhookDuplicateRequest', additionalProperties: false },
+  ),
+  [{ description: 'Exactly one of deliveryId and resourceId.', code: 'VALIDATION', schema: { oneOf: [{ required: ['deliveryId'], properties: { deliveryId: {} } }, { required: ['resourceId'], properties: { resourceId: {} } }] } }],
 );
 const Duplicated = Type.Object({ delivery: DeliveryRowSchema }, { $id: 'SimWebhookDuplicated', additionalProperties: false });
 

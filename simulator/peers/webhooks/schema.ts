@@ -3,6 +3,7 @@
 // The stored rows are also the wire shapes of the journal, so what a test reads is what is kept.
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { withRules } from '../../core/schema-rules.ts';
 
 export const METHODS = ['POST', 'GET'] as const;
 
@@ -107,4 +108,23 @@ export interface JournalFilter {
   number?: string;
   deliveryId?: string;
   status?: 'pending' | 'delivered' | 'failed';
+}
+
+/** Header names a receiver's extra headers may not use (the signature and proxy headers). */
+const RESERVED_HEADER_NAME = '^[Xx]-(?:[Ss][Ii][Gg][Nn][Aa][Tt][Uu][Rr][Ee]|[Ff][Oo][Rr][Ww][Aa][Rr][Dd][Ee][Dd]-.*|[Rr][Ee][Aa][Ll]-[Ii][Pp])$';
+
+/**
+ * Extra headers sent to a receiver (numbers, assignment links): names "X-" and token characters
+ * (64 at most), not X-Signature, X-Forwarded-* or X-Real-IP; values printable ASCII up to 2048
+ * characters; at most 10.
+ */
+export function ExtraHeaders(description: string) {
+  return withRules(
+    Type.Record(Type.String({ pattern: "^[Xx]-[!#$%&'*+.^_`|~0-9A-Za-z-]{1,62}$" }), Type.String({ maxLength: 2048, pattern: '^[\\x20-\\x7e]*$' }), {
+      maxProperties: 10,
+      additionalProperties: false,
+      description,
+    }),
+    [{ description: 'X-Signature, X-Forwarded-* and X-Real-IP are reserved.', schema: { propertyNames: { not: { pattern: RESERVED_HEADER_NAME } } } }],
+  );
 }

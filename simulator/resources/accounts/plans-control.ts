@@ -11,7 +11,7 @@ const TAG = 'Control plane';
 
 const PlanView = Type.Composite([Type.Object({ planId: Type.String() }), PlanFixture], { $id: 'SimPlan', additionalProperties: false });
 const PLAN_KEY = /^[a-z][a-z0-9_]{0,63}$/;
-const planParam = { planId: Type.String({ description: 'Plan key: a lowercase letter, then lowercase letters, digits and _ (at most 64), as in the fixture.' }) };
+const planParam = { planId: Type.String({ pattern: '^[a-z][a-z0-9_]{0,63}$', description: 'Plan key: a lowercase letter, then lowercase letters, digits and _ (at most 64), as in the fixture.' }) };
 
 function planView(p: PlanRow) {
   const { id, ...rest } = p;

@@ -1,7 +1,7 @@
 // Stored shapes of accounts and plans (snapshot format), a plan's limits as the fixture and the
 // control plane give them, the add-ons, and the control-plane account bodies.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, Nullable, PhoneNumber, StringEnum } from '../../core/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
 /** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
@@ -92,7 +92,7 @@ export const CreateAccountBody = Type.Object(
       ),
     ),
     numbers: Type.Optional(
-      Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Array(Type.String())], {
+      Type.Union([Type.Integer({ minimum: 0, maximum: 100 }), Type.Array(PhoneNumber())], {
         description: 'How many numbers to issue from the pool (default 1), or the exact numbers to own.',
       }),
     ),

@@ -62,10 +62,14 @@ export class AgentSdk extends AgentSdkModel {
   }
 }
 
-/** No state: an empty part, whose restore and clear close the live sockets. */
+/**
+ * No state: an empty part, whose restore and clear close the live sockets. Its calls in progress
+ * are live work a snapshot cannot hold, so the control plane refuses one meanwhile.
+ */
 export const agentSdkState: StatePart<AgentSdk> = {
   schema: Type.Object({}, { additionalProperties: false }),
   snapshot: () => ({}),
   restore: (m) => m.closeAll(),
   clear: (m) => m.closeAll(),
+  live: (m) => m.liveCalls(),
 };

@@ -139,6 +139,11 @@ export class AgentSdkModel {
     this.slots.ownershipLost(accountId, number);
   }
 
+  /** The SDK calls in progress, described (a snapshot cannot hold them: their sockets are live). */
+  liveCalls(): string[] {
+    return [...this.calls.calls.values()].filter((c) => c.phase !== 'ended').map((c) => `Agent SDK call ${c.info.callId} (${c.phase})`);
+  }
+
   /** Closes every socket (1012, service restart: the runtimes reconnect) and forgets the calls: a reset or a restored snapshot. */
   closeAll(): void {
     for (const call of this.calls.calls.values()) call.session?.stop();

@@ -5,7 +5,9 @@
 // name nothing, a tool the agent may not call, a transfer target that is no number or SIP URI.
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiError } from '../../core/errors.ts';
-import { StringEnum } from '../../core/schema.ts';
+import { StringEnum, StringRefusedBy } from '../../core/schema.ts';
+import { withRules } from '../../core/schema-rules.ts';
+import { PHONE_PATTERN } from '../../core/phone.ts';
 import { tryNormalizePhone } from '../../core/phone.ts';
 import { checkReplies } from '../../peers/carrier/schema.ts';
 import { templateRefs, type TemplateRef } from './templates.ts';
@@ -17,6 +19,8 @@ const TEXT_MAX = 2000;
 const ARGUMENTS_MAX_BYTES = 8192;
 
 export const TRANSFER_MODES = ['blind', 'warm'] as const;
+/** A SIP URI the transfer-leg engine can dial, white space around it allowed (transferTargetProblem). */
+const SIP_URI_PATTERN = '^\\s*[Ss][Ii][Pp][Ss]?:(?:[^@\\s]+@)?[A-Za-z0-9.-]+(?::\\d{1,5})?(?:;\\S*)?\\s*$';
 export const OPT_OUT_CHANNELS = ['call', 'message'] as const;
 
 const Text = (description: string) => Type.String({ minLength: 1, maxLength: TEXT_MAX, description });
@@ -31,24 +35,53 @@ const ToolInput = Type.Object(
   { additionalProperties: false },
 );
 
-const TransferInput = Type.Object(
-  {
-    to: Type.String({ minLength: 1, maxLength: 512, description: 'A phone number (pstn leg) or a sip:/sips: URI (sip leg).' }),
-    mode: Type.Optional(StringEnum(TRANSFER_MODES, { description: 'Default blind.' })),
-  },
-  { additionalProperties: false },
+const TransferInput = withRules(
+  Type.Object(
+    {
+      to: StringRefusedBy('VALIDATION', {
+        minLength: 1,
+        maxLength: 512,
+        anyOf: [{ pattern: PHONE_PATTERN }, { pattern: SIP_URI_PATTERN }],
+        description: 'A phone number (pstn leg) or a sip:/sips: URI sip:[user@]host[:port][;params] (sip leg).',
+      }),
+      mode: Type.Optional(StringEnum(TRANSFER_MODES, { description: 'Default blind. warm: the caller is on hold while the party rings; the party hears the whisper when it answers, then the caller is bridged.' })),
+      whisper: Type.Optional(Text('Warm transfers only: what the party hears before the caller is bridged; a template like say. Default: a briefing quoting what the caller said.')),
+    },
+    { additionalProperties: false },
+  ),
+  [
+    {
+      description: 'whisper goes with mode warm only (only a warm transfer\'s party hears a whisper).',
+      code: 'VALIDATION',
+      schema: { if: { required: ['whisper'], properties: { whisper: {} } }, then: { required: ['mode'], properties: { mode: { const: 'warm' } } } },
+    },
+  ],
 );
 
-export const BehaviourRuleInput = Type.Object(
-  {
-    heard: Type.String({ minLength: 1, maxLength: 200, description: 'A regular expression matched case-insensitively against what the agent heard (after the number\'s dictionary rewrote it).' }),
-    say: Type.Optional(Text('What the agent says; a template ({{1}}, {{tool}}, {{tool.path}}, {{var.name}}, {{knowledge}}).')),
-    tool: Type.Optional(ToolInput),
-    transfer: Type.Optional(TransferInput),
-    optOut: Type.Optional(StringEnum(OPT_OUT_CHANNELS, { description: 'Adds the caller to the account\'s opt-out list on this channel (source agent, sourceRef the call id).' })),
-    hangup: Type.Optional(Type.Boolean({ description: 'The agent hangs up after the rule\'s other actions.' })),
-  },
-  { additionalProperties: false },
+export const BehaviourRuleInput = withRules(
+  Type.Object(
+    {
+      heard: Type.String({ minLength: 1, maxLength: 200, description: 'A regular expression (JavaScript syntax, which must compile, with no quantifier inside a quantified group) matched case-insensitively against what the agent heard (after the number\'s dictionary rewrote it).' }),
+      say: Type.Optional(Text('What the agent says; a template ({{1}}, {{tool}}, {{tool.path}}, {{var.name}}, {{knowledge}}).')),
+      tool: Type.Optional(ToolInput),
+      transfer: Type.Optional(TransferInput),
+      optOut: Type.Optional(StringEnum(OPT_OUT_CHANNELS, { description: 'Adds the caller to the account\'s opt-out list on this channel (source agent, sourceRef the call id).' })),
+      hangup: Type.Optional(Type.Boolean({ description: 'The agent hangs up after the rule\'s other actions.' })),
+    },
+    { additionalProperties: false },
+  ),
+  [
+    {
+      description: 'A rule does something: at least one of say, tool, transfer, optOut, hangup true.',
+      code: 'VALIDATION',
+      schema: { anyOf: [...(['say', 'tool', 'transfer', 'optOut'] as const).map((k) => ({ required: [k], properties: { [k]: {} } })), { required: ['hangup'], properties: { hangup: { const: true } } }] },
+    },
+    {
+      description: 'hangup true cannot go with transfer (after a transfer the caller talks with the transfer party).',
+      code: 'VALIDATION',
+      schema: { not: { required: ['transfer', 'hangup'], properties: { transfer: {}, hangup: { const: true } } } },
+    },
+  ],
 );
 
 export const BehaviourInput = Type.Object(
@@ -67,7 +100,8 @@ const Rule = Type.Object(
     heard: Type.String(),
     say: Type.Union([Type.String(), Type.Null()]),
     tool: Type.Union([Type.Object({ name: Type.String(), arguments: Type.Object({}, { additionalProperties: true }) }, { additionalProperties: false }), Type.Null()]),
-    transfer: Type.Union([Type.Object({ to: Type.String(), mode: StringEnum(TRANSFER_MODES) }, { additionalProperties: false }), Type.Null()]),
+    // whisper: null for blind transfers and for warm ones that use the default briefing (optional: older snapshots lack it).
+    transfer: Type.Union([Type.Object({ to: Type.String(), mode: StringEnum(TRANSFER_MODES), whisper: Type.Optional(Type.Union([Type.String(), Type.Null()])) }, { additionalProperties: false }), Type.Null()]),
     optOut: Type.Union([StringEnum(OPT_OUT_CHANNELS), Type.Null()]),
     hangup: Type.Boolean(),
   },
@@ -94,6 +128,15 @@ const DEFAULT_LINES = {
   ko: { greeting: '안녕하세요, 무엇을 도와드릴까요?', fallback: '죄송합니다. 잘 이해하지 못했어요. 다시 한 번 말씀해 주시겠어요?', goodbye: '통화해 주셔서 감사합니다. 좋은 하루 보내세요.' },
   en: { greeting: 'Hello, how can I help you?', fallback: 'Sorry, I did not catch that. Could you say it again?', goodbye: 'Thank you for calling. Goodbye.' },
 } as const;
+
+/**
+ * A warm transfer's default whisper: a briefing for the party quoting the utterance that led to
+ * the transfer (what a model would sum up), in the agent's language.
+ */
+export function defaultWhisper(language: string, utterance: string): string {
+  const quoted = [...utterance].length > 120 ? `${[...utterance].slice(0, 119).join('')}…` : utterance;
+  return language.toLowerCase().startsWith('ko') ? `고객님 전화를 연결합니다. 고객님 말씀: "${quoted}"` : `Connecting a caller who said: "${quoted}"`;
+}
 
 export function defaultLines(language: string): (typeof DEFAULT_LINES)[keyof typeof DEFAULT_LINES] {
   return language.toLowerCase().startsWith('ko') ? DEFAULT_LINES.ko : DEFAULT_LINES.en;
@@ -184,6 +227,10 @@ export function checkBehaviour(input: BehaviourInputBody, language: string, allo
     if (r.transfer !== undefined) {
       const problem = transferTargetProblem(r.transfer.to);
       if (problem) throw refuse(`rules[${i}].transfer.to`, problem);
+      if (r.transfer.whisper !== undefined) {
+        if (r.transfer.mode !== 'warm') throw refuse(`rules[${i}].transfer.whisper`, 'needs mode warm: only a warm transfer\'s party hears a whisper');
+        checkTemplate(r.transfer.whisper, `rules[${i}].transfer.whisper`, allowed);
+      }
     }
     if (r.transfer !== undefined && r.hangup === true) {
       throw refuse(`rules[${i}].hangup`, 'cannot go with transfer: after a transfer the caller talks with the transfer party (a failed transfer returns to the agent)');
@@ -195,7 +242,7 @@ export function checkBehaviour(input: BehaviourInputBody, language: string, allo
       heard: r.heard,
       say: r.say ?? null,
       tool: r.tool === undefined ? null : { name: r.tool.name, arguments: structuredClone(r.tool.arguments ?? {}) },
-      transfer: r.transfer === undefined ? null : { to: r.transfer.to.trim(), mode: r.transfer.mode ?? 'blind' },
+      transfer: r.transfer === undefined ? null : { to: r.transfer.to.trim(), mode: r.transfer.mode ?? 'blind', whisper: r.transfer.whisper ?? null },
       optOut: r.optOut ?? null,
       hangup: r.hangup === true,
     };

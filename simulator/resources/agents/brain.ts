@@ -17,6 +17,8 @@ export interface BrainContext {
   knowledge: ((query: string) => string) | null;
   /** Said after maxTurns, before the agent hangs up. */
   goodbye: string;
+  /** A warm transfer's default whisper for the utterance that led to it (the party's briefing). */
+  whisper: (utterance: string) => string;
 }
 
 /** Plain JSON, kept with the call between inputs. */
@@ -50,7 +52,8 @@ export type BrainAction =
   | { type: 'say'; text: string; fired: Fired }
   | { type: 'tool'; name: string; arguments: Record<string, unknown>; fired: Fired }
   | { type: 'optOut'; channel: 'call' | 'message'; fired: Fired }
-  | { type: 'transfer'; to: string; mode: 'blind' | 'warm'; fired: Fired }
+  /** whisper: what the party hears before the caller is bridged (warm), null for blind. */
+  | { type: 'transfer'; to: string; mode: 'blind' | 'warm'; whisper: string | null; fired: Fired }
   | { type: 'hangup'; fired: Fired };
 
 export interface BrainStep {
@@ -111,9 +114,10 @@ function heard(ctx: BrainContext, state: BrainState, text: string): BrainStep {
       const args = renderArguments(rule.tool.arguments, scope(ctx, groups, text, null)) as Record<string, unknown>;
       return { state: { ...state, pending: { rule: i, groups, utterance: text } }, actions: [{ type: 'tool', name: rule.tool.name, arguments: args, fired }] };
     }
-    return finish(ctx, state, rule.say === null ? [] : [render(rule.say, scope(ctx, groups, text, null))], rule, fired);
+    const sc = scope(ctx, groups, text, null);
+    return finish(ctx, state, rule.say === null ? [] : [render(rule.say, sc)], rule, fired, sc, text);
   }
-  return finish(ctx, state, [render(ctx.behaviour.fallback, scope(ctx, [], text, null))], null, { kind: 'fallback' });
+  return finish(ctx, state, [render(ctx.behaviour.fallback, scope(ctx, [], text, null))], null, { kind: 'fallback' }, null, text);
 }
 
 function toolDone(ctx: BrainContext, state: BrainState, input: Extract<BrainInput, { kind: 'tool' }>): BrainStep {
@@ -125,20 +129,23 @@ function toolDone(ctx: BrainContext, state: BrainState, input: Extract<BrainInpu
   if (!input.ok) {
     // failureMode continue: the agent goes on without the tool, as the model would, and says its fallback.
     const line = render(ctx.behaviour.fallback, scope(ctx, [], p.utterance, null));
-    return finish(ctx, rest, [line], null, { kind: 'toolFailed', index: p.rule, error: input.error });
+    return finish(ctx, rest, [line], null, { kind: 'toolFailed', index: p.rule, error: input.error }, null, p.utterance);
   }
   const fired: Fired = { kind: 'rule', index: p.rule, heard: rule.heard };
-  const lines = rule.say === null ? [] : [render(rule.say, scope(ctx, p.groups, p.utterance, toolValue(input.text)))];
-  return finish(ctx, rest, lines, rule, fired);
+  const sc = scope(ctx, p.groups, p.utterance, toolValue(input.text));
+  const lines = rule.say === null ? [] : [render(rule.say, sc)];
+  return finish(ctx, rest, lines, rule, fired, sc, p.utterance);
 }
 
 /** The rule's remaining actions in order (say, optOut, transfer, hangup), then the turn limit. */
-function finish(ctx: BrainContext, state: BrainState, lines: string[], rule: BehaviourRule | null, fired: Fired): BrainStep {
+function finish(ctx: BrainContext, state: BrainState, lines: string[], rule: BehaviourRule | null, fired: Fired, sc: TemplateScope | null, utterance: string): BrainStep {
   const actions: BrainAction[] = lines.map((text) => ({ type: 'say', text, fired }));
   let next = state;
   if (rule?.optOut) actions.push({ type: 'optOut', channel: rule.optOut, fired });
   if (rule?.transfer) {
-    actions.push({ type: 'transfer', to: rule.transfer.to, mode: rule.transfer.mode, fired });
+    const t = rule.transfer;
+    const whisper = t.mode !== 'warm' ? null : t.whisper != null && sc !== null ? render(t.whisper, sc) : ctx.whisper(utterance);
+    actions.push({ type: 'transfer', to: t.to, mode: t.mode, whisper, fired });
     next = { ...next, transferring: true };
   }
   if (rule?.hangup) {

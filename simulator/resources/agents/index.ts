@@ -14,6 +14,8 @@ import { operations } from './routes.ts';
 import { operations as control } from './control.ts';
 import { jobs, needs, type AgentsModelScope } from './ports.ts';
 import { AGENT_IDS, AgentsStateSchema, type AgentsState } from './schema.ts';
+import { agentsFixture } from './fixture.ts';
+import { examples } from './examples.ts';
 
 function build(scope: AgentsModelScope): AgentsModel {
   const model = new AgentsModel({
@@ -53,7 +55,9 @@ export const agents = defineFamily({
   jobs,
   create: build,
   state: ownPart<AgentsState, AgentsModel>(AgentsStateSchema),
+  fixture: agentsFixture,
   operations,
+  examples,
   control,
   tags: {
     Agents: 'Managed AI call agents: configuration, voices, knowledge documents and the MCP tools they may call; their calls are scripted through the control plane (docs/agents.md).',

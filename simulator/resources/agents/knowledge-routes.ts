@@ -4,11 +4,11 @@
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
 import { operation } from './scope.ts';
-import { ApiError } from '../../core/errors.ts';
+import { ApiError, errorCodes } from '../../core/errors.ts';
 import { agentErrors } from './errors.ts';
 import { knowledgeErrors, KNOWLEDGE_FILE_MAX_BYTES, type KnowledgeUpload } from './knowledge/intake.ts';
 import { knowledgeWire } from './knowledge/store.ts';
-import { AgentKnowledgeDocument, AgentKnowledgeList, CreateKnowledgeJsonBody } from './schema.ts';
+import { AgentKnowledgeDocument, AgentKnowledgeList, CreateKnowledgeFormBody, CreateKnowledgeJsonBody } from './schema.ts';
 import { formFile, formText, onlyFields, readUpload } from './uploads.ts';
 
 const TAG = 'Agents';
@@ -65,8 +65,15 @@ export const knowledgeOperations = [
     auth: 'account',
     params: agentParams,
     maxBodyBytes: KNOWLEDGE_FILE_MAX_BYTES + FORM_OVERHEAD,
+    bodyDoc: {
+      required: true,
+      content: {
+        'application/json': { schema: CreateKnowledgeJsonBody },
+        'multipart/form-data': { schema: CreateKnowledgeFormBody, encoding: { file: { contentType: 'text/plain, text/markdown, application/pdf' } } },
+      },
+    },
     responses: { 201: { description: 'The document, ready for search.', schema: AgentKnowledgeDocument } },
-    errors: [agentErrors.NOT_FOUND, knowledgeErrors.FILE_TYPE, knowledgeErrors.UNREADABLE, knowledgeErrors.TOO_LARGE, agentErrors.EMBEDDING_FAILED],
+    errors: [errorCodes.VALIDATION, agentErrors.NOT_FOUND, knowledgeErrors.FILE_TYPE, knowledgeErrors.UNREADABLE, knowledgeErrors.TOO_LARGE, agentErrors.EMBEDDING_FAILED],
     handler: async (ctx) => {
       const m = ctx.scope.agents;
       const a = m.get(ctx.accountId, ctx.params.agentId);

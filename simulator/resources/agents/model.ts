@@ -147,6 +147,13 @@ export class AgentsModel {
     });
   }
 
+  /** A fixture's agent (agents/fixture.ts checked it): created at `at`, with its id when the fixture gives one. */
+  seed(accountId: string, input: CreateAgentInput, at: string, id?: string): AgentRow {
+    const agentId = id ?? freshId(this.ports.random, AGENT_IDS.agent, (x) => this.agents.has(x));
+    const configuration = configurationForCreate(input);
+    return this.agents.insert({ id: agentId, accountId, name: input.name, instructions: input.instructions ?? DEFAULT_INSTRUCTIONS, greeting: input.greeting ?? true, configuration, dateCreated: at, dateUpdated: at });
+  }
+
   update(accountId: string, id: string, input: UpdateAgentInput): AgentRow {
     const a = this.get(accountId, id);
     const configuration = configurationForUpdate(a.configuration, input);

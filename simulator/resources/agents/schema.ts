@@ -5,6 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
+import { withRules } from '../../core/schema-rules.ts';
 import { AgentConfigurationInput, AgentConfigurationResponse, REALTIME_MODELS } from './configuration-schema.ts';
 import { SOURCE_TYPES, KNOWLEDGE_TITLE_MAX } from './knowledge/intake.ts';
 import { BehaviourSchema } from './behaviour.ts';
@@ -49,29 +50,42 @@ const Instructions = Type.String({ maxLength: INSTRUCTIONS_MAX, description: `At
 const Model = StringEnum(REALTIME_MODELS, { description: 'Shortcut for configuration.llm.model (OpenAI Realtime agents); not with configuration.' });
 const Voice = Type.String({ format: 'uuid', description: 'Shortcut for configuration.tts.voice (Cartesia agents); not with configuration.' });
 
-export const CreateAgentBody = Type.Object(
-  {
-    name: Name,
-    instructions: Type.Optional(Instructions),
-    greeting: Type.Optional(Type.Boolean({ description: 'Default true.' })),
-    model: Type.Optional(Model),
-    voice: Type.Optional(Voice),
-    configuration: Type.Optional(AgentConfigurationInput),
-  },
-  { $id: 'CreateAgentRequest', additionalProperties: false },
+/** The model and voice shortcuts and a whole configuration exclude each other (configuration.ts). */
+const SHORTCUTS_RULE = {
+  description: 'model and voice cannot go with configuration.',
+  code: 'VALIDATION',
+  schema: { not: { required: ['configuration'], properties: { configuration: {} }, anyOf: [{ required: ['model'], properties: { model: {} } }, { required: ['voice'], properties: { voice: {} } }] } },
+};
+
+export const CreateAgentBody = withRules(
+  Type.Object(
+    {
+      name: Name,
+      instructions: Type.Optional(Instructions),
+      greeting: Type.Optional(Type.Boolean({ description: 'Default true.' })),
+      model: Type.Optional(Model),
+      voice: Type.Optional(Voice),
+      configuration: Type.Optional(AgentConfigurationInput),
+    },
+    { $id: 'CreateAgentRequest', additionalProperties: false },
+  ),
+  [SHORTCUTS_RULE],
 );
 export type CreateAgentInput = Static<typeof CreateAgentBody>;
 
-export const UpdateAgentBody = Type.Object(
-  {
-    name: Type.Optional(Name),
-    instructions: Type.Optional(Instructions),
-    greeting: Type.Optional(Type.Boolean()),
-    model: Type.Optional(Model),
-    voice: Type.Optional(Voice),
-    configuration: Type.Optional(AgentConfigurationInput),
-  },
-  { $id: 'UpdateAgentRequest', additionalProperties: false, minProperties: 1 },
+export const UpdateAgentBody = withRules(
+  Type.Object(
+    {
+      name: Type.Optional(Name),
+      instructions: Type.Optional(Instructions),
+      greeting: Type.Optional(Type.Boolean()),
+      model: Type.Optional(Model),
+      voice: Type.Optional(Voice),
+      configuration: Type.Optional(AgentConfigurationInput),
+    },
+    { $id: 'UpdateAgentRequest', additionalProperties: false, minProperties: 1 },
+  ),
+  [SHORTCUTS_RULE],
 );
 export type UpdateAgentInput = Static<typeof UpdateAgentBody>;
 
@@ -110,12 +124,29 @@ export const AgentKnowledgeDocument = Type.Object(
 );
 export const AgentKnowledgeList = Type.Object({ data: Type.Array(AgentKnowledgeDocument) }, { $id: 'AgentKnowledgeListResponse', additionalProperties: false });
 
+const KnowledgeTitle = Type.String({ maxLength: KNOWLEDGE_TITLE_MAX, description: `At most ${KNOWLEDGE_TITLE_MAX} characters (trimmed); blank is none.` });
+
 export const CreateKnowledgeJsonBody = Type.Object(
   {
-    title: Type.Optional(Type.String({ maxLength: KNOWLEDGE_TITLE_MAX })),
-    text: Type.String({ minLength: 1, maxLength: 200_000 }),
+    title: Type.Optional(KnowledgeTitle),
+    text: Type.String({ minLength: 1, maxLength: 200_000, pattern: '\\S', description: 'Not blank. Without a title the document is named after its first line.' }),
   },
   { $id: 'CreateAgentKnowledgeDocumentRequest', additionalProperties: false },
+);
+
+/** The multipart form of createAgentKnowledgeDocument, as documented (knowledge-routes.ts reads it). */
+export const CreateKnowledgeFormBody = Type.Object(
+  {
+    title: Type.Optional(KnowledgeTitle),
+    file: Type.String({
+      minLength: 1,
+      pattern: '\\S',
+      contentMediaType: 'application/octet-stream',
+      'x-error-code': 'knowledge_unreadable',
+      description: 'The file part: .txt, .text, .md or .markdown UTF-8 text, or a text-based .pdf (judged by its name), with some text in it (400 knowledge_unreadable otherwise). Its name is the default title.',
+    }),
+  },
+  { $id: 'CreateAgentKnowledgeDocumentForm', additionalProperties: false },
 );
 
 export const AgentMcpBinding = Type.Object(
@@ -136,7 +167,7 @@ export const AgentMcpBindingList = Type.Object({ data: Type.Array(AgentMcpBindin
 
 export const SetAgentMcpConnectionBody = Type.Object(
   {
-    allowedTools: Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { minItems: 1, maxItems: MAX_ALLOWED_TOOLS }),
+    allowedTools: Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { minItems: 1, maxItems: MAX_ALLOWED_TOOLS, uniqueItems: true, description: 'Tools the connection\'s last test listed, without repeats.' }),
     failureMode: Type.Optional(StringEnum(FAILURE_MODES, { description: 'Default continue.' })),
   },
   { $id: 'SetAgentMcpConnectionRequest', additionalProperties: false },

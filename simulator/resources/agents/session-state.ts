@@ -14,6 +14,7 @@ export const SessionStepSchema = Type.Union([
   Type.Object({ kind: Type.Literal('agent'), heard: Type.String(), spoken: Type.String() }, { additionalProperties: false }),
   Type.Object({ kind: Type.Literal('actions'), actions: Type.Array(BrainActionSchema) }, { additionalProperties: false }),
   Type.Object({ kind: Type.Literal('tool') }, { additionalProperties: false }),
+  Type.Object({ kind: Type.Literal('bridged') }, { additionalProperties: false }), // a warm transfer's whisper is over
 ]);
 
 const ToolOutcome = Type.Union([
@@ -47,6 +48,8 @@ export const SessionRowSchema = Type.Object(
     ),
     seq: Type.Integer(), // the step that may run next; older scheduled steps are ignored
     agentSaid: Type.Array(Type.String()), // the agent's lines since the phone's last turn
+    // A warm transfer under way: what the party hears when it answers (optional: older snapshots lack it).
+    warm: Type.Optional(Nullable(Type.Object({ to: Type.String(), whisper: Type.String() }, { additionalProperties: false }))),
     tool: Nullable(
       Type.Object(
         {

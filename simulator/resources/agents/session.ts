@@ -9,7 +9,7 @@ import type { jobs } from './ports.ts';
 import { utteranceOf } from '../../peers/phone-talk.ts';
 import type { ToolCallOutcome } from '../../peers/mcp/tool-caller.ts';
 import { INITIAL_BRAIN, step as brainStep, type BrainAction, type BrainContext, type BrainInput } from './brain.ts';
-import { defaultLines } from './behaviour.ts';
+import { defaultLines, defaultWhisper } from './behaviour.ts';
 import { speechMs, type Turn, type TurnDetail } from '../calls/conversation.ts';
 import { unusableReason } from './bindings.ts';
 import type { AgentsModel } from './model.ts';
@@ -62,7 +62,7 @@ export class AgentSessions {
     const required = this.ports.agents.bindings.of(agent.id).filter((b) => b.failureMode === 'fail_session');
     const broken = required.find((b) => unusableReason(this.ports.agents.connection(b.accountId, b.connectionId)) !== null);
     if (broken) return this.ports.call().hangUp(call.callId, 'app_error');
-    const row: SessionRow = { id: call.callId, call, brain: INITIAL_BRAIN, seq: 0, agentSaid: [], tool: null };
+    const row: SessionRow = { id: call.callId, call, brain: INITIAL_BRAIN, seq: 0, agentSaid: [], tool: null, warm: null };
     this.rows.insert(row);
     this.advance(row, { kind: 'start' }, this.now);
   }
@@ -73,25 +73,44 @@ export class AgentSessions {
   }
 
   /**
-   * A transfer leg the agent started: once it ends, a leg that connected handed the caller over
-   * (the call ends with the leg: the party hung up); otherwise the phone speaks again.
+   * A transfer leg the agent started. Warm: when the party answers it hears the whisper (the
+   * caller still on hold), then the caller is bridged. Once the leg ends, a leg that connected
+   * handed the caller over (the call ends with the leg: the party hung up); otherwise the phone
+   * speaks again.
    */
   transferProgress(callId: string, progress: LegProgress): void {
-    if (progress.phase !== 'ended') return;
-    const connected = progress.connected;
     const row = this.rows.get(callId);
     if (!row) return;
+    if (progress.phase === 'connected') return this.whisper(row);
+    const connected = progress.connected;
     if (connected) {
-      this.rows.replace({ ...row, brain: { ...row.brain, transferring: false, done: true } });
+      this.rows.replace({ ...row, warm: null, brain: { ...row.brain, transferring: false, done: true } });
       return this.ports.call().hangUp(row.id, 'party');
     }
     const ctx = this.context(row);
     if (!ctx) return;
     const r = brainStep(ctx, row.brain, { kind: 'transferEnded', connected });
-    const next = this.rows.replace({ ...row, brain: r.state });
+    const next = this.rows.replace({ ...row, warm: null, brain: r.state });
     const at = this.now - row.call.answeredAt;
     this.turn(next, { speaker: 'agent', party: 0, text: null, startMs: at, endMs: at, detail: { rule: 'transfer did not connect', events: ['transferFailed'] } });
     this.schedule(next, this.now + TURN_GAP_MS, { kind: 'phone' });
+  }
+
+  /** A warm transfer's party answered: it hears the whisper; the caller is bridged when it is said. */
+  private whisper(row: SessionRow): void {
+    const warm = row.warm;
+    if (!warm) return;
+    const at = this.now - row.call.answeredAt;
+    const end = at + speechMs(warm.whisper);
+    this.turn(row, { speaker: 'agent', party: 0, text: warm.whisper, startMs: at, endMs: end, detail: { rule: `warm transfer: whisper to ${warm.to}`, events: ['whisper'] } });
+    this.schedule(row, this.now + speechMs(warm.whisper), { kind: 'bridged' });
+  }
+
+  private bridged(row: SessionRow): void {
+    if (!row.warm) return;
+    const at = this.now - row.call.answeredAt;
+    this.rows.replace({ ...row, warm: null });
+    this.turn(row, { speaker: 'agent', party: 0, text: null, startMs: at, endMs: at, detail: { rule: `warm transfer: caller bridged to ${row.warm.to}`, events: ['bridged'] } });
   }
 
   private context(row: SessionRow): BrainContext | undefined {
@@ -104,6 +123,7 @@ export class AgentSessions {
       vars: row.call.variables,
       knowledge: knowledge.enabled ? (q) => this.ports.agents.knowledge.search(agent.id, q, knowledge.topK)[0]?.text ?? '' : null,
       goodbye: defaultLines(agent.configuration.language).goodbye,
+      whisper: (utterance) => defaultWhisper(agent.configuration.language, utterance),
     };
   }
 
@@ -125,6 +145,8 @@ export class AgentSessions {
         return this.run(row, step.actions as unknown as BrainAction[], this.now);
       case 'tool':
         return this.toolDue(row);
+      case 'bridged':
+        return this.bridged(row);
     }
   }
 
@@ -173,7 +195,10 @@ export class AgentSessions {
         return this.ports.call().hangUp(row.id, 'agent');
       } else {
         const started = this.ports.call().transfer(row.id, { to: a.to, mode: a.mode });
-        mark(a, null, t, started.started ? [`transfer:${a.to}`] : [`transferFailed:${a.to} (${started.reason})`]);
+        // Warm: the caller waits on hold while the party rings and hears the whisper.
+        const warm = started.started && a.mode === 'warm' && a.whisper !== null;
+        mark(a, null, t, started.started ? [`transfer:${a.to}`, ...(warm ? ['hold'] : [])] : [`transferFailed:${a.to} (${started.reason})`]);
+        if (warm) row = this.rows.replace({ ...row, warm: { to: a.to, whisper: a.whisper! } });
         if (started.started) return;
         // A transfer that cannot start is a transfer that did not connect: back to the agent.
         const r = brainStep(this.context(row)!, row.brain, { kind: 'transferEnded', connected: false });

@@ -12,7 +12,7 @@ const TAG = 'Control plane';
 const IssuingPage = Type.Composite([Type.Object({ accountId: Type.String() }), IssuingPageSchema], { $id: 'SimIssuingPage', additionalProperties: false });
 const IssuingPageBody = Type.Object(
   {
-    domains: Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 20, description: 'Host names a returnUrl may use, matched exactly (no subdomains implied).' }),
+    domains: Type.Array(Type.String({ minLength: 1, maxLength: 253, pattern: '^\\s*[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\\s*$' }), { maxItems: 20, description: 'Host names a returnUrl may use, matched exactly (no subdomains implied).' }),
     brandServiceName: Type.Optional(IssuingPageSchema.properties.brandServiceName),
     brandColor: Type.Optional(IssuingPageSchema.properties.brandColor),
     brandLogoUrl: Type.Optional(IssuingPageSchema.properties.brandLogoUrl),

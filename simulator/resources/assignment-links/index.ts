@@ -15,6 +15,7 @@ import { assignmentLinksFixture } from './fixture.ts';
 import { assignmentEvents } from './events.ts';
 import { jobs, needs } from './ports.ts';
 import { ASSIGNMENT_IDS, AssignmentLinksStateSchema, type AssignmentLinksState } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const assignmentLinks = defineFamily({
   key: 'assignmentLinks',
@@ -26,6 +27,7 @@ export const assignmentLinks = defineFamily({
   fixture: assignmentLinksFixture,
   operations: [...links, ...sessions],
   pages,
+  examples,
   control,
   tags: {
     'Assignment links': 'One-time links through which an end user obtains a managed number after identity verification; single use, states pending, consumed, expired, revoked.',

@@ -5,6 +5,7 @@
 // the family's port on it.
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../core/errors.ts';
+import { StringEnum } from '../../core/schema.ts';
 import type { Reply } from '../../core/operation.ts';
 import { kycErrors, type KycResult } from '../../peers/kyc/model.ts';
 import { sessionErrors } from './errors.ts';
@@ -14,7 +15,14 @@ import { operation } from './scope.ts';
 
 const TAG = 'Issuing pages';
 const HTML = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY' };
-const lang = { lang: Type.String({ enum: ['ko', 'en'], description: 'Page language; Korean by default.' }) };
+const lang = { lang: StringEnum(['ko', 'en'], { description: 'Page language; Korean by default.' }) };
+
+/** The provider page's form (documented; the handler reads it: a missing field shows the form again). */
+const IdentityForm = Type.Object({
+  action: Type.Optional(Type.String({ description: 'cancel abandons the check; any other value (verify) confirms it.' })),
+  name: Type.Optional(Type.String({ description: 'The person\'s name.' })),
+  birthDate: Type.Optional(Type.String({ description: 'YYYY-MM-DD.' })),
+});
 
 function html(status: number, raw: string): Reply {
   return { status, raw, headers: HTML };
@@ -88,6 +96,7 @@ export const operations = [
     auth: 'none',
     params: { identityVerificationId: Type.String() },
     query: lang,
+    bodyDoc: { required: false, content: { 'application/x-www-form-urlencoded': { schema: IdentityForm } } },
     responses: {
       200: { description: 'The form again with what to fix, or the page saying the check is finished.', contentType: 'text/html' },
       303: { description: 'Back to the issuing page.' },

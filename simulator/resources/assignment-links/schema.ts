@@ -2,9 +2,10 @@
 // user's issuing session behind each link (the document's AssignmentSessions): wire shapes,
 // request bodies and the stored form.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, HttpUrl, Nullable, StringEnum, StringEnumRefusedBy } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
+import { ExtraHeaders } from '../../peers/webhooks/schema.ts';
 
 /** Ids of the session's records (the link token itself is 43 URL-safe characters, model.ts). */
 export const ASSIGNMENT_IDS = {
@@ -24,9 +25,7 @@ export const TTL_MIN = 60;
 export const TTL_MAX = 604800;
 export const NOTE_MAX = 200;
 
-const WebhookHeaders = Type.Record(Type.String(), Type.String(), {
-  description: 'Prefilled on the issued number. Keys start with "X-"; X-Signature, X-Forwarded-*, X-Real-IP refused; at most 10; key at most 64 bytes, value at most 2048 bytes, printable ASCII.',
-});
+const WebhookHeaders = ExtraHeaders('Prefilled on the issued number. Keys start with "X-"; X-Signature, X-Forwarded-*, X-Real-IP refused; at most 10; key at most 64 bytes, value at most 2048 bytes, printable ASCII.');
 
 export const AssignmentLinkAssignment = Type.Object(
   {
@@ -66,11 +65,11 @@ export const AssignmentLinkCreated = Type.Object(
 
 export const CreateLinkBody = Type.Object(
   {
-    webhookUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'Receives calls and messages of the issued number.' })),
+    webhookUrl: Type.Optional(HttpUrl({ description: 'Receives calls and messages of the issued number.' })),
     webhookMethod: Type.Optional(StringEnum(['POST', 'GET'], { default: 'POST' })),
     note: Type.Optional(Type.String({ maxLength: NOTE_MAX, description: 'Internal memo, returned in assignment.completed.' })),
     ttlSeconds: Type.Optional(Type.Integer({ minimum: TTL_MIN, maximum: TTL_MAX, description: 'Default 604800 (7 days).' })),
-    returnUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'Its host must equal a registered issuing-page domain exactly (subdomains are not implied).' })),
+    returnUrl: Type.Optional(HttpUrl({ description: 'Its host must equal a registered issuing-page domain exactly (subdomains are not implied; else 400).' })),
     webhookHeaders: Type.Optional(Nullable(WebhookHeaders)),
   },
   { $id: 'AssignmentLinkCreateRequest', additionalProperties: false },
@@ -90,8 +89,8 @@ export const ConsentsBody = Type.Object(
   { $id: 'AssignmentSessionConsentsRequest', additionalProperties: false },
 );
 export const SubscriberTypeBody = Type.Object(
-  // A plain string: a value outside the enum is the document's 422, not a 400 of the schema.
-  { subscriberType: Type.String({ enum: [...SUBSCRIBER_TYPES], description: 'individual or corporate; any other value is 422.' }) },
+  // A value outside the enum is the document's 422, not a 400 of the schema.
+  { subscriberType: StringEnumRefusedBy('INVALID_SUBSCRIBER_TYPE', SUBSCRIBER_TYPES, { description: 'individual or corporate; any other value is 422 INVALID_SUBSCRIBER_TYPE.' }) },
   { $id: 'AssignmentSessionSubscriberTypeRequest', additionalProperties: false },
 );
 export const EmptyBody = Type.Object({}, { additionalProperties: false });

@@ -3,7 +3,7 @@
 // value (docs/control-plane.md, "Block lists").
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
-import { ApiError } from '../../core/errors.ts';
+import { ApiError, errorCodes } from '../../core/errors.ts';
 import { accountErrors } from '../accounts/errors.ts';
 import { blockErrors } from './model.ts';
 import { operation } from './scope.ts';
@@ -13,7 +13,7 @@ import {
   CALLER_SOURCES,
   IntakeBlockedCallerBody,
   IntakeBlockedRecipientBody,
-  IntakeReleaseBody,
+  intakeReleaseBody,
   RECIPIENT_SOURCES,
 } from './schema.ts';
 
@@ -35,7 +35,7 @@ export const operations = [
     body: IntakeBlockedCallerBody,
     bodyRequired: true,
     responses: { 201: { description: 'A new entry.', schema: BlockedCaller }, 200: { description: 'The existing active entry.', schema: BlockedCaller } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
+    errors: [accountErrors.ACCOUNT_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
     handler: ({ scope, params, body }) => {
       scope.accounts.require(params.accountId);
       const list = scope.blockLists.callers;
@@ -52,7 +52,7 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     params: { ...accountParam, blockedCallerId: Type.String() },
-    body: IntakeReleaseBody,
+    body: intakeReleaseBody(CALLER_SOURCES),
     responses: { 200: { description: 'The released entry.', schema: BlockedCaller } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND, blockErrors.BLOCKED_CALLER_NOT_FOUND],
     handler: ({ scope, params, body }) => {
@@ -77,7 +77,7 @@ export const operations = [
     body: IntakeBlockedRecipientBody,
     bodyRequired: true,
     responses: { 201: { description: 'A new entry.', schema: BlockedRecipient }, 200: { description: 'The existing active entry.', schema: BlockedRecipient } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
+    errors: [accountErrors.ACCOUNT_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
     handler: ({ scope, params, body }) => {
       scope.accounts.require(params.accountId);
       const list = scope.blockLists.recipients;
@@ -101,7 +101,7 @@ export const operations = [
     origin: 'simulator',
     auth: 'control',
     params: { ...accountParam, blockId: Type.String() },
-    body: IntakeReleaseBody,
+    body: intakeReleaseBody(RECIPIENT_SOURCES),
     responses: { 200: { description: 'The released entry.', schema: BlockedRecipient } },
     errors: [accountErrors.ACCOUNT_NOT_FOUND, blockErrors.BLOCKED_RECIPIENT_NOT_FOUND],
     handler: ({ scope, params, body }) => {

@@ -9,6 +9,7 @@ import { operations as control } from './control.ts';
 import { blockListsFixture } from './fixture.ts';
 import { needs } from './ports.ts';
 import { BLOCKLIST_IDS, BlockListsStateSchema } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const blockLists = defineFamily({
   key: 'blockLists',
@@ -24,6 +25,7 @@ export const blockLists = defineFamily({
   ),
   fixture: blockListsFixture,
   operations,
+  examples,
   control,
   tags: {
     'Blocked callers': 'Inbound call blocks: calls from these numbers are rejected without answering.',

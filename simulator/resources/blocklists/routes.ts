@@ -4,31 +4,20 @@
 import { Type } from '@sinclair/typebox';
 import { reply, type Reply, type ScopedCtx } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
-import { StringEnum } from '../../core/schema.ts';
+import { PhoneNumber, StringEnum, withDescription } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import type { BlockList, StatusFilter } from './model.ts';
 import { blockErrors } from './model.ts';
 import type { BlockRow } from './schema.ts';
 import { operation, type BlockListsScope } from './scope.ts';
 import { normalizeRecipient, normalizeRecipientFilter, recipientFromAliases } from './recipient.ts';
-import {
-  BlockedCaller,
-  BlockedCallerList,
-  BlockedRecipient,
-  BlockedRecipientList,
-  CHANNELS,
-  CreateBlockedCallerBody,
-  CreateBlockedRecipientBody,
-  ReleaseBody,
-  STATUS_FILTER,
-  UpdateBlockedRecipientBody,
-} from './schema.ts';
+import { BlockedCaller, BlockedCallerList, BlockedRecipient, BlockedRecipientList, CHANNELS, CreateBlockedCallerBody, CreateBlockedRecipientBody, RecipientValue, ReleaseBody, STATUS_FILTER, UpdateBlockedRecipientBody } from './schema.ts';
 
 const account = { accountId: Type.String({ description: 'Account id.' }) };
 const phoneErrors = [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY];
 
 const listQuery = {
-  number: Type.String({ description: 'Exact match after normalisation (hyphens and +82 accepted).' }),
+  number: PhoneNumber({ description: 'Exact match after normalisation (hyphens and +82 accepted).' }),
   status: StringEnum(STATUS_FILTER, { default: 'active', description: 'active (default), released, or all.' }),
   ...standardPagingParams,
 };
@@ -139,8 +128,8 @@ export const operations = [
     query: {
       channel: StringEnum(CHANNELS, { description: 'call, message or email; all channels when omitted.' }),
       ...listQuery,
-      number: Type.String({ description: 'Exact match after normalisation: a phone number (hyphens and +82 accepted) or, holding "@", an email address.' }),
-      recipient: Type.String({ description: 'Alias of `number` (the real service renamed it); when both are sent they must agree.' }),
+      number: withDescription(RecipientValue, 'Exact match after normalisation: a phone number (hyphens and +82 accepted) or, holding "@", an email address (local part at most 64 characters, the address at most 254); with channel=email it must be an address.'),
+      recipient: withDescription(RecipientValue, 'Alias of `number` (the real service renamed it); when both are sent they must agree.'),
     },
     responses: { 200: { description: 'A page of blocked recipients.', schema: BlockedRecipientList } },
     errors: phoneErrors,

@@ -2,9 +2,12 @@
 // recipient"). Recipient shapes follow the public API document exactly; caller shapes are
 // shaped after them (the reference has no caller block operations).
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, withDescription } from '../../core/schema.ts';
+import { DateTime, Nullable, PhoneNumber, StringEnum, StringEnumRefusedBy, StringRefusedBy, withDescription } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
+import { withRules, type SchemaRule } from '../../core/schema-rules.ts';
+import { PHONE_PATTERN } from '../../core/phone.ts';
+import { HOST_NAME_BODY } from '../../core/domain.ts';
 
 /** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
 export const BLOCKLIST_IDS = {
@@ -74,29 +77,47 @@ export const BlockedRecipientList = Type.Object(
 
 export const CreateBlockedCallerBody = Type.Object(
   {
-    number: Type.String({ minLength: 1, maxLength: 40, description: 'Hyphens and +82 accepted; stored in domestic notation.' }),
+    number: PhoneNumber({ description: 'Hyphens and +82 accepted; stored in domestic notation.' }),
     note: Type.Optional(Nullable(Note)),
   },
   { $id: 'CreateBlockedCallerRequest', additionalProperties: false },
 );
 
 /** An email address at most 254 characters long (RFC 5321's path limit). */
-const RecipientValue = Type.String({
+const LOCAL_ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]{1,64}";
+/** recipient.ts normalizeEmail: a dot-atom local part, "@", a host name; 64 and 254 characters at most (said in words). */
+const EMAIL_PATTERN = `^\\s*${LOCAL_ATOM}(?:\\.${LOCAL_ATOM})*@${HOST_NAME_BODY}\\s*$`;
+
+/** A phone number, or an email address (holding "@"); which one a channel takes is a rule of the body. */
+export const RecipientValue = StringRefusedBy('INVALID_PHONE_NUMBER', {
   minLength: 1,
   maxLength: 254,
-  description: 'A phone number (hyphens and +82 accepted; stored in domestic notation), or an email address for the email channel (stored lowercased).',
+  pattern: `${PHONE_PATTERN}|${EMAIL_PATTERN}`,
+  description: 'A phone number (hyphens and +82 accepted; stored in domestic notation), or an email address for the email channel (stored lowercased; local part at most 64 characters, the address at most 254; 400 VALIDATION otherwise).',
 });
 
-export const CreateBlockedRecipientBody = Type.Object(
-  {
-    number: Type.Optional(RecipientValue),
-    recipient: Type.Optional(withDescription(RecipientValue, 'Alias of `number` (the real service renamed it); when both are sent they must agree.')),
-    channel: StringEnum(CHANNELS),
-    source: Type.Optional(StringEnum(RECIPIENT_API_SOURCES, { default: 'api' })),
-    sourceRef: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
-    note: Type.Optional(Nullable(Note)),
-  },
-  { $id: 'CreateBlockedRecipientRequest', additionalProperties: false },
+const recipientAs = (pattern: string) => ({ properties: { number: { pattern }, recipient: { pattern } } });
+const channelIs = (...channels: string[]) => ({ required: ['channel'], properties: { channel: { enum: channels } } });
+/** createBlockedRecipient across fields (recipient.ts recipientFromAliases and normalizeRecipient). */
+const RECIPIENT_RULES: SchemaRule[] = [
+  { description: 'number or its alias recipient is required.', code: 'VALIDATION', schema: { anyOf: [{ required: ['number'] }, { required: ['recipient'] }] } },
+  { description: 'The email channel takes an email address.', code: 'VALIDATION', schema: { anyOf: [{ not: channelIs('email') }, recipientAs(EMAIL_PATTERN)] } },
+  { description: 'The call and message channels take a phone number.', code: 'INVALID_PHONE_NUMBER', schema: { anyOf: [{ not: channelIs('call', 'message') }, recipientAs(PHONE_PATTERN)] } },
+];
+
+export const CreateBlockedRecipientBody = withRules(
+  Type.Object(
+    {
+      number: Type.Optional(RecipientValue),
+      recipient: Type.Optional(withDescription(RecipientValue, 'Alias of `number` (the real service renamed it); when both are sent they must agree.')),
+      channel: StringEnum(CHANNELS),
+      source: Type.Optional(StringEnum(RECIPIENT_API_SOURCES, { default: 'api' })),
+      sourceRef: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
+      note: Type.Optional(Nullable(Note)),
+    },
+    { $id: 'CreateBlockedRecipientRequest', additionalProperties: false },
+  ),
+  RECIPIENT_RULES,
 );
 
 export const UpdateBlockedRecipientBody = Type.Object(
@@ -143,7 +164,7 @@ export type BlockListsState = Static<typeof BlockListsStateSchema>;
 
 export const IntakeBlockedCallerBody = Type.Object(
   {
-    number: Type.String({ minLength: 1, maxLength: 40 }),
+    number: PhoneNumber(),
     note: Type.Optional(Nullable(Note)),
     source: Type.Optional(StringEnum(CALLER_SOURCES, { default: 'console' })),
     createdBy: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
@@ -151,23 +172,28 @@ export const IntakeBlockedCallerBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const IntakeBlockedRecipientBody = Type.Object(
-  {
-    number: Type.String({ minLength: 1, maxLength: 254, description: 'A phone number, or an email address for the email channel.' }),
-    channel: StringEnum(CHANNELS),
-    note: Type.Optional(Nullable(Note)),
-    source: Type.Optional(StringEnum(RECIPIENT_SOURCES, { default: 'ars' })),
-    sourceRef: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
-    createdBy: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-  },
-  { additionalProperties: false },
+export const IntakeBlockedRecipientBody = withRules(
+  Type.Object(
+    {
+      number: withDescription(RecipientValue, 'A phone number, or an email address for the email channel (local part at most 64 characters, the address at most 254).'),
+      channel: StringEnum(CHANNELS),
+      note: Type.Optional(Nullable(Note)),
+      source: Type.Optional(StringEnum(RECIPIENT_SOURCES, { default: 'ars' })),
+      sourceRef: Type.Optional(Nullable(Type.String({ maxLength: 256 }))),
+      createdBy: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+    },
+    { additionalProperties: false },
+  ),
+  RECIPIENT_RULES.slice(1), // the channel rules; `number` is required here
 );
 
-export const IntakeReleaseBody = Type.Object(
-  {
-    note: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
-    source: Type.Optional(Type.String({ minLength: 1, description: 'unblockedSource; the same value set as the list\'s source.' })),
-    by: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-  },
-  { additionalProperties: false },
-);
+/** The release body of the caller list or the recipient list: `source` takes that list's sources. */
+export const intakeReleaseBody = (sources: readonly string[]) =>
+  Type.Object(
+    {
+      note: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+      source: Type.Optional(StringEnumRefusedBy('VALIDATION', sources, { description: 'unblockedSource; the same value set as the list\'s source.' })),
+      by: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+    },
+    { additionalProperties: false },
+  );

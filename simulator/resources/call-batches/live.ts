@@ -3,6 +3,7 @@
 // pending tasks per round, the calls in progress, the texts waiting for the legal hours.
 import { TaskQueue } from './task-queue.ts';
 import { StatusIndex } from './status-index.ts';
+import type { TaskWatch } from './series.ts';
 import { TASK_STATUSES, type BatchRow, type TaskRow, type TaskStatus } from './schema.ts';
 
 export function newCounts(): Record<TaskStatus, number> {
@@ -26,6 +27,8 @@ export class Live {
   textHead = 0;
   /** the earliest tick job scheduled for this batch and not yet run */
   tick: number | undefined;
+  /** told every status change (the batch's series over time, series.ts) */
+  watch: TaskWatch | undefined;
   /** where the tasks of each status are, for pages of one status */
   private readonly index = new StatusIndex(TASK_STATUSES);
 
@@ -47,6 +50,7 @@ export class Live {
       this.counts[prev.status]--;
       this.counts[next.status]++;
       this.index.move(pos, prev.status, next.status);
+      this.watch?.moved(prev.status, next);
     }
     this.tasks[pos] = next;
     return next;
@@ -56,6 +60,7 @@ export class Live {
     this.tasks.push(task);
     this.counts[task.status]++;
     this.index.push(task.status);
+    this.watch?.moved(null, task);
   }
 
   /** `count` tasks of one status from the `start`-th (0-based), in batch order. */

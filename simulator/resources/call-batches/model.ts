@@ -15,6 +15,7 @@ import { SMS_MAX_BYTES, eucKrBytes } from '../messages/content.ts';
 import { CallingTime, ZoneOffsets, clockText, knownTimeZone, parseClock } from './windows.ts';
 import { Live } from './live.ts';
 import { Dialer } from './dialer.ts';
+import { BatchSeriesBook } from './series.ts';
 import type { CallBatchesModelScope } from './ports.ts';
 import {
   BATCH_ACTIONS,
@@ -87,8 +88,11 @@ export class CallBatchesModel {
   private readonly outbound: OutboundRules;
   readonly time = new CallingTime(new ZoneOffsets());
   private readonly dialer: Dialer;
+  /** each batch's counts and dials over virtual time (the inspector's batch view); snapshot part in state.ts */
+  readonly series: BatchSeriesBook;
 
   constructor(private readonly rt: CallBatchesModelScope) {
+    this.series = new BatchSeriesBook(rt.clock);
     this.outbound = new OutboundRules(rt);
     this.dialer = new Dialer(rt, this.time, (id) => this.lives.get(id));
   }
@@ -108,6 +112,7 @@ export class CallBatchesModel {
     this.dialer.reset();
     for (const b of state.batches) {
       const live = new Live(b.batch, b.tasks);
+      live.watch = this.series.of(live);
       this.lives.set(b.batch.id, live);
       this.dialer.adopt(live);
     }
@@ -171,6 +176,7 @@ export class CallBatchesModel {
       lastDialAt: null,
     };
     const live = new Live(batch, []);
+    live.watch = this.series.of(live);
     this.lives.set(id, live);
     this.dialer.addTasks(live, tasks);
     this.dialer.wake(live, now);

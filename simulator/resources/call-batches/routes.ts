@@ -8,7 +8,7 @@ import { reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { iso } from '../../core/clock.ts';
 import { StringEnum } from '../../core/schema.ts';
-import { parsePaging, type PagingQuery, type PagingRules } from '../../core/paging.ts';
+import { ALIAS_OF_PAGE_SIZE, parsePaging, type PagingQuery, type PagingRules } from '../../core/paging.ts';
 import { outboundErrors } from '../../rules/outbound.ts';
 import { callErrors } from '../calls/errors.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
@@ -177,8 +177,8 @@ export const operations = [
       status: StringEnum(TASK_STATUSES, { description: 'Only tasks in this status.' }),
       page: Type.Integer({ minimum: 1, default: 1, description: 'Page number, counted from 1.' }),
       pageSize: Type.Integer({ minimum: 1, maximum: 500, default: 50, description: 'Rows per page (1 to 500).' }),
-      page_size: Type.Integer({ minimum: 1, maximum: 500, deprecated: true, description: 'Deprecated alias of pageSize.' }),
-      limit: Type.Integer({ minimum: 1, maximum: 500, deprecated: true, description: 'Deprecated alias of pageSize.' }),
+      page_size: Type.Integer({ minimum: 1, maximum: 500, deprecated: true, description: ALIAS_OF_PAGE_SIZE }),
+      limit: Type.Integer({ minimum: 1, maximum: 500, deprecated: true, description: ALIAS_OF_PAGE_SIZE }),
     },
     responses: { 200: { description: 'A page of tasks.', schema: CallBatchTaskList } },
     errors: [batchErrors.NOT_FOUND],

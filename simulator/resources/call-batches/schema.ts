@@ -2,8 +2,10 @@
 // createCallBatch, listCallBatches, getCallBatch, listCallBatchTasks, addCallBatchTasks,
 // controlCallBatch and its CallBatch / CallBatchTask schemas) and the stored rows.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, HttpUrl, Nullable, PhoneNumber, StringEnum, StringEnumRefusedBy } from '../../core/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
+import { StartVariables } from '../../rules/start-variables.ts';
+import { withRules } from '../../core/schema-rules.ts';
 
 export const CALL_BATCH_IDS = {
   callBatch: { prefix: 'CB', hex: 24 },
@@ -40,23 +42,31 @@ export const DEFAULT_TIMEZONE = 'Asia/Seoul';
 
 // --- request bodies (PascalCase, as the reference) ---
 
-const VariableValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
 
 const TaskInput = Type.Object(
   {
-    To: Type.String({ maxLength: 40, description: 'The recipient; hyphens and +82 accepted.' }),
-    Variables: Type.Optional(Type.Record(Type.String(), VariableValue, { description: 'Start variables of the flow for this recipient only (same rules as createCall Variables).' })),
+    To: PhoneNumber({ description: 'The recipient; hyphens and +82 accepted.' }),
+    Variables: Type.Optional(StartVariables('Start variables of the flow for this recipient only (same rules as createCall Variables).')),
   },
   { additionalProperties: false },
 );
 
-const WindowInput = Type.Object(
-  {
-    Days: Type.Array(Type.Integer(), { description: '1 (Monday) to 7 (Sunday), in the batch time zone.' }),
-    Start: Type.String({ maxLength: 5, description: 'HH:MM (24-hour), inclusive.' }),
-    End: Type.String({ maxLength: 5, description: 'HH:MM (24-hour, up to 24:00), exclusive; after Start.' }),
-  },
-  { additionalProperties: false },
+const WindowInput = withRules(
+  Type.Object(
+    {
+      Days: Type.Array(Type.Integer(), { description: '1 (Monday) to 7 (Sunday), in the batch time zone.' }),
+      Start: Type.String({ maxLength: 5, description: 'HH:MM (24-hour), inclusive.' }),
+      End: Type.String({ maxLength: 5, description: 'HH:MM (24-hour, up to 24:00), exclusive; after Start.' }),
+    },
+    { additionalProperties: false },
+  ),
+  [
+    {
+      description: 'Days 1 to 7; Start HH:MM (00:00-23:59), End HH:MM (up to 24:00).',
+      code: 'invalid_window',
+      schema: { properties: { Days: { items: { minimum: 1, maximum: 7 } }, Start: { pattern: '^(?:[01]\\d|2[0-3]):[0-5]\\d$' }, End: { pattern: '^(?:(?:[01]\\d|2[0-3]):[0-5]\\d|24:00)$' } } },
+    },
+  ],
 );
 
 const RoundInput = Type.Object(
@@ -73,10 +83,10 @@ const MessageInput = Type.Object({ Body: Type.String({ minLength: 1, maxLength: 
 export const CreateCallBatchBody = Type.Object(
   {
     Name: Type.String({ minLength: 1, maxLength: 200 }),
-    From: Type.String({ maxLength: 40, description: 'A number the account owns.' }),
+    From: PhoneNumber({ description: 'A number the account owns.' }),
     CallFlowId: Type.Optional(Type.String({ maxLength: 200, description: 'Exactly one of CallFlowId, AgentId, Url.' })),
     AgentId: Type.Optional(Type.String({ maxLength: 200, description: 'A managed agent of the account handles each call (404 agent_not_found otherwise); exactly one of CallFlowId, AgentId, Url.' })),
-    Url: Type.Optional(Type.String({ maxLength: 2048, description: 'The URL that returns VoiceML for each call (exclusive with CallFlowId and AgentId); checked as createCall checks `Url`.' })),
+    Url: Type.Optional(HttpUrl({ description: 'The URL that returns VoiceML for each call (exclusive with CallFlowId and AgentId); checked as createCall checks `Url`.' })),
     Tasks: Type.Array(TaskInput, { description: 'Recipients. No count limit; the body may be up to 10 MB (413 above). Empty only with Status draft.' }),
     Status: Type.Optional(StringEnum(['running', 'paused', 'draft'], { description: 'Status right after creation: running (default; scheduled while StartAt is ahead), paused, or draft (assembling the list; resume starts it).' })),
     MachineDetection: Type.Optional(StringEnum(['None', 'Enable', 'Hangup'])),
@@ -100,7 +110,7 @@ export type CreateCallBatchInput = Static<typeof CreateCallBatchBody>;
 export type TaskInput = Static<typeof TaskInput>;
 
 export const AddCallBatchTasksBody = Type.Object({ Tasks: Type.Array(TaskInput, { minItems: 1 }) }, { $id: 'AddCallBatchTasksRequest', additionalProperties: false });
-export const ControlCallBatchBody = Type.Object({ Action: Type.String({ maxLength: 40, description: 'pause, resume or cancel.' }) }, { $id: 'ControlCallBatchRequest', additionalProperties: false });
+export const ControlCallBatchBody = Type.Object({ Action: StringEnumRefusedBy('invalid_batch_action', BATCH_ACTIONS, { maxLength: 40, description: 'pause, resume or cancel.' }) }, { $id: 'ControlCallBatchRequest', additionalProperties: false });
 
 // --- responses (camelCase, as the reference) ---
 

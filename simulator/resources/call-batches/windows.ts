@@ -69,6 +69,12 @@ export function legalOpen(t: number): boolean {
   return ms >= LEGAL_START_MINUTE * MINUTE && ms < LEGAL_END_MINUTE * MINUTE;
 }
 
+/** The 21:00 Korea time that ends the legal hours an open instant lies in. */
+export function legalEnd(t: number): number {
+  const local = t + KOREA_OFFSET;
+  return Math.floor(local / DAY) * DAY + LEGAL_END_MINUTE * MINUTE - KOREA_OFFSET;
+}
+
 /** The next 08:00 Korea time strictly after a closed instant. */
 export function nextLegalStart(t: number): number {
   const local = t + KOREA_OFFSET;
@@ -108,6 +114,23 @@ export class CallingTime {
       at = Math.max(next, at + 1);
     }
     return undefined;
+  }
+
+  /**
+   * Where the open stretch holding `t` (an instant `open` allows) ends: the legal hours' end or
+   * the end of the windows `t` lies in, whichever comes first. A window that meets the next one
+   * ends a stretch there; the next stretch starts at the same instant.
+   */
+  openUntil(windows: readonly WindowRow[] | null, zone: string, t: number): number {
+    const legal = legalEnd(t);
+    if (windows === null) return legal;
+    const off = this.zones.offset(zone, t);
+    const { day, msOfDay, dayStart } = localParts(t + off);
+    let end = t;
+    for (const w of windows) {
+      if (w.days.includes(day) && msOfDay >= w.start * MINUTE && msOfDay < w.end * MINUTE) end = Math.max(end, dayStart + w.end * MINUTE - off);
+    }
+    return Math.min(legal, end);
   }
 
   /** The next start of one of the windows strictly after `t` (within eight days). */

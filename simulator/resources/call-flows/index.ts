@@ -9,6 +9,7 @@ import { CallFlowsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { operations as control } from './control.ts';
 import { callFlowsFixture } from './fixture.ts';
+import { examples } from './examples.ts';
 import { needs } from './ports.ts';
 import { CALL_FLOW_IDS, CallFlowsStateSchema, type CallFlowsState } from './schema.ts';
 
@@ -18,6 +19,7 @@ export const callFlows = defineFamily({
   create: (scope) => new CallFlowsModel(scope),
   state: ownPart<CallFlowsState, CallFlowsModel>(CallFlowsStateSchema),
   operations,
+  examples,
   control,
   tags: {
     'Call flows': 'Graphs of blocks (deterministic automated response scripts) that handle calls: placed with CallFlowId, or routed to from a number (routingType callflow).',

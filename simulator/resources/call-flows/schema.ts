@@ -346,11 +346,11 @@ export const CallFlowDetail = Type.Object(
 export const CallFlowList = Type.Object({ data: Type.Array(CallFlowSummary) }, { $id: 'CallFlowListResponse', additionalProperties: false });
 
 export const CreateCallFlowBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: NAME_MAX }), graph: FlowGraphInputSchema },
+  { name: Type.String({ minLength: 1, maxLength: NAME_MAX, pattern: '\\S', description: 'Not blank.' }), graph: FlowGraphInputSchema },
   { $id: 'CreateCallFlowRequest', additionalProperties: false },
 );
 export const UpdateCallFlowBody = Type.Object(
-  { name: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_MAX })), graph: Type.Optional(FlowGraphInputSchema) },
+  { name: Type.Optional(Type.String({ minLength: 1, maxLength: NAME_MAX, pattern: '\\S', description: 'Not blank.' })), graph: Type.Optional(FlowGraphInputSchema) },
   { $id: 'UpdateCallFlowRequest', additionalProperties: false, minProperties: 1, description: 'At least one of name and graph.' },
 );
 export interface CallFlowInput {

@@ -5,15 +5,15 @@ import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
 import { operation } from './scope.ts';
 import { errorCodes } from '../../core/errors.ts';
-import { Nullable } from '../../core/schema.ts';
+import { Nullable, PhoneNumber } from '../../core/schema.ts';
 import { sharedErrors } from '../../rules/errors.ts';
 import { checkReplies } from '../../peers/carrier/schema.ts';
 import { CalleeFields } from '../../peers/carrier/views.ts';
 
 const InboundCallBody = Type.Object(
   {
-    from: Type.String({ minLength: 1, maxLength: 40, description: 'The calling phone; any accepted spelling.' }),
-    to: Type.String({ minLength: 1, maxLength: 40, description: 'A number some account owns.' }),
+    from: PhoneNumber({ description: 'The calling phone; any accepted spelling.' }),
+    to: PhoneNumber({ description: 'A number some account owns.' }),
     keys: CalleeFields.keys,
     hangupAfterSeconds: CalleeFields.hangupAfterSeconds,
     speakSeconds: CalleeFields.speakSeconds,

@@ -15,6 +15,7 @@ import { operations as transferControl } from './transfer-control.ts';
 import { operations as inboundControl } from './inbound-control.ts';
 import { jobs, needs } from './ports.ts';
 import { callEvents } from './events.ts';
+import { examples } from './examples.ts';
 import { CALL_IDS, CallsStateSchema, type CallsState } from './schema.ts';
 
 export const calls = defineFamily({
@@ -25,6 +26,7 @@ export const calls = defineFamily({
   create: (scope) => new CallsModel(scope),
   state: ownPart<CallsState, CallsModel>(CallsStateSchema),
   operations: [...operations, ...liveOperations],
+  examples,
   control: [...control, ...transferControl, ...inboundControl],
   tags: {
     Calls: 'Voice calls, outbound and inbound: status on the virtual clock, hang-up, transfer legs, the call\'s events, announcements into a connected call, and the call flow that runs them.',

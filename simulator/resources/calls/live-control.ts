@@ -8,6 +8,7 @@ import { ApiError, defineError } from '../../core/errors.ts';
 import { Nullable, StringEnum } from '../../core/schema.ts';
 import { PLAY_TARGETS, type CallRow, type PlaybackRow } from './schema.ts';
 import { PLAY_SECONDS, speechSeconds } from './interpreter.ts';
+import { withRules } from '../../core/schema-rules.ts';
 
 export const liveErrors = {
   CALL_NOT_CONNECTED: defineError({
@@ -24,15 +25,18 @@ export const liveErrors = {
   }),
 };
 
-export const PlayIntoCallBody = Type.Object(
-  {
-    text: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'Sentence to read. Exclusive with url.' })),
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Audio file (mp3/wav) to play. Exclusive with text. The simulator fetches nothing: it lasts 5 s.' })),
-    language: Type.Optional(StringEnum(['ko', 'en', 'ja'], { description: 'Language of text; default ko.' })),
-    voice: Type.Optional(Type.String({ maxLength: 200, description: 'Voice as VoiceML <Say voice>; omitted: the free voice.' })),
-    target: Type.Optional(StringEnum(PLAY_TARGETS, { description: 'both (default), caller (the phone on the line) or callee (the transferred party).' })),
-  },
-  { $id: 'PlayIntoCallRequest', additionalProperties: false },
+export const PlayIntoCallBody = withRules(
+  Type.Object(
+    {
+      text: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'Sentence to read. Exclusive with url.' })),
+      url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Audio file (mp3/wav) to play. Exclusive with text. The simulator fetches nothing: it lasts 5 s.' })),
+      language: Type.Optional(StringEnum(['ko', 'en', 'ja'], { description: 'Language of text; default ko.' })),
+      voice: Type.Optional(Type.String({ maxLength: 200, description: 'Voice as VoiceML <Say voice>; omitted: the free voice.' })),
+      target: Type.Optional(StringEnum(PLAY_TARGETS, { description: 'both (default), caller (the phone on the line) or callee (the transferred party).' })),
+    },
+    { $id: 'PlayIntoCallRequest', additionalProperties: false },
+  ),
+  [{ description: 'Exactly one of text and url.', code: 'VALIDATION', schema: { oneOf: [{ required: ['text'], properties: { text: {} } }, { required: ['url'], properties: { url: {} } }] } }],
 );
 export type PlayIntoCallInput = Static<typeof PlayIntoCallBody>;
 

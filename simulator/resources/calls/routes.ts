@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
 import { operation } from './scope.ts';
 import { errorCodes } from '../../core/errors.ts';
-import { DateTime, StringEnum } from '../../core/schema.ts';
+import { DateTime, PhoneNumber, StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { outboundErrors } from '../../rules/outbound.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
@@ -15,7 +15,7 @@ import { CALL_STATUSES, Call, CallControlResponse, CallList, CreateCallBody, Upd
 const TAG = 'Calls';
 const account = { accountId: Type.String({ description: 'Account id.' }) };
 const phoneErrors = [errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY];
-const many = (description: string) => Type.Array(Type.String({ maxLength: 40 }), { description: `${description} Repeat the parameter for several (any of them matches).` });
+const many = (description: string) => Type.Array(PhoneNumber(), { description: `${description} Repeat the parameter for several (any of them matches).` });
 
 export const operations = [
   operation({

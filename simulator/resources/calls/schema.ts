@@ -1,13 +1,14 @@
 // Wire shapes of calls (spec "Call", "Calls"; the public API document's CallResponse, createCall,
 // updateCall) and the stored row with the walk of its call flow.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, HttpUrl, Nullable, PhoneNumber, StringEnum, wordListPattern } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import { CalleeSchema } from '../../peers/carrier/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
 import { WalkTraceSchema } from './walk-trace.ts';
 import { TransferLegRowSchema, TransferLegWire } from './transfers.ts';
 import { VoiceMlStateSchema } from './voiceml/walker.ts';
+import { RESERVED_VARIABLES, StartVariables } from '../../rules/start-variables.ts';
 import { TurnSchema } from './conversation.ts';
 import { HANDLER_KINDS } from './handlers.ts';
 
@@ -24,6 +25,8 @@ export const STATUS_CALLBACK_EVENTS = ['initiated', 'ringing', 'answered', 'comp
 export type StatusCallbackEvent = (typeof STATUS_CALLBACK_EVENTS)[number];
 export const DEFAULT_STATUS_CALLBACK_EVENTS: StatusCallbackEvent[] = ['initiated', 'ringing', 'answered', 'completed'];
 /** Names the platform fills during a call; `Variables` may not set them (createCall). */
+export { RESERVED_VARIABLES };
+
 export const PLAY_TARGETS = ['both', 'caller', 'callee'] as const;
 
 /** A stored playback (call row `playbacks`). */
@@ -41,8 +44,6 @@ export const PlaybackRowSchema = Type.Object(
   { additionalProperties: false },
 );
 export type PlaybackRow = Static<typeof PlaybackRowSchema>;
-
-export const RESERVED_VARIABLES = ['caller', 'callee', 'recording_url', 'recording_duration', 'http_status'] as const;
 
 const TRANSFER_STATUSES = ['completed', 'failed', 'no-answer', 'busy', 'canceled'] as const;
 
@@ -81,9 +82,9 @@ const VariableValue = Type.Union([Type.String(), Type.Number(), Type.Boolean()])
 
 export const CreateCallBody = Type.Object(
   {
-    To: Type.String({ maxLength: 40, description: 'The callee; hyphens and +82 accepted, stored in domestic notation.' }),
-    From: Type.String({ maxLength: 40, description: 'A number the account owns.' }),
-    Url: Type.Optional(Type.String({ maxLength: 2048, description: 'The URL that returns VoiceML: requested (POST, form-encoded, signed with X-Signature) when the call is answered, then verb by verb; see the README voice section. Exclusive with AgentId and CallFlowId.' })),
+    To: PhoneNumber({ description: 'The callee; hyphens and +82 accepted, stored in domestic notation.' }),
+    From: PhoneNumber({ description: 'A number the account owns.' }),
+    Url: Type.Optional(HttpUrl({ description: 'The URL that returns VoiceML: requested (POST, form-encoded, signed with X-Signature) when the call is answered, then verb by verb; see the README voice section. Exclusive with AgentId and CallFlowId.' })),
     AgentId: Type.Optional(Type.String({ maxLength: 200, description: 'A managed agent of the account handles the call (404 agent_not_found otherwise). Exclusive with Url and CallFlowId.' })),
     CallContext: Type.Optional(
       Type.Object(
@@ -96,13 +97,11 @@ export const CreateCallBody = Type.Object(
     ),
     CallFlowId: Type.Optional(Type.String({ maxLength: 200, description: 'The call flow that runs the call. Exclusive with Url and AgentId.' })),
     Variables: Type.Optional(
-      Type.Record(Type.String(), VariableValue, {
-        description: 'Start variables of the flow (only with CallFlowId): at most 50, 8 KB in all, names [A-Za-z_][A-Za-z0-9_]*, not a reserved name; values become strings.',
-      }),
+      StartVariables('Start variables of the flow (only with CallFlowId): at most 50, 8 KB in all, names [A-Za-z_][A-Za-z0-9_]*, not a reserved name; values become strings.'),
     ),
     Timeout: Type.Optional(Type.Integer({ description: 'Seconds the call rings before it ends no-answer: 30 when omitted or below 1, at most 600.' })),
-    StatusCallback: Type.Optional(Type.String({ maxLength: 2048, description: 'Receives the call status events.' })),
-    StatusCallbackEvent: Type.Optional(Type.String({ maxLength: 200, description: 'Space-separated: initiated ringing answered completed transfer; default "initiated ringing answered completed".' })),
+    StatusCallback: Type.Optional(HttpUrl({ description: 'Receives the call status events.' })),
+    StatusCallbackEvent: Type.Optional(Type.String({ maxLength: 200, pattern: wordListPattern(STATUS_CALLBACK_EVENTS), description: 'Space-separated: initiated ringing answered completed transfer; default "initiated ringing answered completed".' })),
     MachineDetection: Type.Optional(StringEnum(['Enable', 'Hangup'], { description: 'Enable: report answeredBy and continue; Hangup: end the call when a machine answers.' })),
     AI: Type.Optional(Type.Unknown({ description: 'Removed: the AI Completion mode is discontinued; a body carrying it is refused with 410 ai_mode_removed (use AgentId, or no mode for the Agent SDK).', deprecated: true })),
   },

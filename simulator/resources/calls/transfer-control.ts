@@ -33,7 +33,7 @@ const InterruptBody = Type.Object(
 
 const TransferBody = Type.Object(
   {
-    to: Type.String({ minLength: 1, maxLength: 512, description: 'A phone number (pstn leg) or a sip:/sips: URI (sip leg, routed through the account\'s active SIP endpoint routes by host).' }),
+    to: Type.String({ minLength: 1, maxLength: 512, pattern: '^(?:[Ss][Ii][Pp][Ss]?:[\\s\\S]*|[+\\d][\\d\\s().-]*)$', description: 'A phone number (pstn leg) or a sip:/sips: URI (sip leg, routed through the account\'s active SIP endpoint routes by host).' }),
     mode: StringEnum(TRANSFER_MODES, { description: 'blind and warm: agent transfers; refer and refer-attended: SIP REFER.' }),
     timeoutSec: Type.Optional(Type.Integer({ minimum: 5, maximum: 120, description: 'Ring seconds before the leg ends no-answer; default 30.' })),
     context: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Sent as TransferContext (JSON text) on the transfer callbacks, as SDK transfer({context}).' })),

@@ -3,6 +3,7 @@
 // (the heard form, and an optional canonical spelling that replaces it after transcription).
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable } from '../../core/schema.ts';
+import { atLeastOneField } from '../../core/schema-rules.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
 export const DICTIONARY_IDS = {
@@ -55,26 +56,34 @@ export const CreateDictionaryBody = Type.Object(
   { $id: 'CreateDictionaryRequest', additionalProperties: false },
 );
 
-export const UpdateDictionaryBody = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: DICTIONARY_NAME_MAX })),
-    isDefault: Type.Optional(Type.Boolean({ description: 'true makes it the default (the former default stops being one); false is refused: make another dictionary the default.' })),
-  },
-  { $id: 'UpdateDictionaryRequest', additionalProperties: false },
+export const UpdateDictionaryBody = atLeastOneField(
+  Type.Object(
+    {
+      name: Type.Optional(Type.String({ minLength: 1, maxLength: DICTIONARY_NAME_MAX })),
+      isDefault: Type.Optional(Type.Boolean({ description: 'true makes it the default (the former default stops being one); false is refused: make another dictionary the default.' })),
+    },
+    { $id: 'UpdateDictionaryRequest', additionalProperties: false },
+  ),
+  'VALIDATION',
 );
 export type UpdateDictionaryInput = Static<typeof UpdateDictionaryBody>;
 
 const Canonical = Nullable(Type.String({ maxLength: TERM_MAX }), { description: 'null or "" means no replacement.' });
 
+const Term = Type.String({ minLength: 1, maxLength: TERM_MAX, pattern: '\\S', description: 'The form as heard; not blank (trimmed).' });
+
 export const AddTermBody = Type.Object(
-  { term: Type.String({ minLength: 1, maxLength: TERM_MAX }), canonical: Type.Optional(Canonical) },
+  { term: Term, canonical: Type.Optional(Canonical) },
   { $id: 'AddDictionaryTermRequest', additionalProperties: false },
 );
 export type AddTermInput = Static<typeof AddTermBody>;
 
-export const UpdateTermBody = Type.Object(
-  { term: Type.Optional(Type.String({ minLength: 1, maxLength: TERM_MAX })), canonical: Type.Optional(Canonical), enabled: Type.Optional(Type.Boolean()) },
-  { $id: 'UpdateDictionaryTermRequest', additionalProperties: false },
+export const UpdateTermBody = atLeastOneField(
+  Type.Object(
+    { term: Type.Optional(Term), canonical: Type.Optional(Canonical), enabled: Type.Optional(Type.Boolean()) },
+    { $id: 'UpdateDictionaryTermRequest', additionalProperties: false },
+  ),
+  'VALIDATION',
 );
 export type UpdateTermInput = Static<typeof UpdateTermBody>;
 

@@ -11,6 +11,7 @@ import { operations as control } from './control.ts';
 import { emailDomainsFixture } from './fixture.ts';
 import { jobs, needs } from './ports.ts';
 import { EMAIL_DOMAIN_IDS, EmailDomainsStateSchema, type EmailDomainsState } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const emailDomains = defineFamily({
   key: 'emailDomains',
@@ -20,6 +21,7 @@ export const emailDomains = defineFamily({
   state: ownPart<EmailDomainsState, EmailDomainsModel>(EmailDomainsStateSchema),
   fixture: emailDomainsFixture,
   operations,
+  examples,
   control,
   tags: {
     'Email domains': 'Outbound-email sender domains: DNS verification (DKIM), custom MAIL FROM, DMARC and optional inbound receiving.',

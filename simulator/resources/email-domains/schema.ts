@@ -2,9 +2,10 @@
 // shape is exactly the spec's field table; the stored row adds what the rules need (owner,
 // region, DKIM tokens, the MAIL FROM detection window, whether a DMARC record was seen).
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, Nullable, StringEnum, StringRefusedBy } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
+import { HOST_NAME_BODY } from '../../core/domain.ts';
 
 /** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
 export const EMAIL_DOMAIN_IDS = {
@@ -68,12 +69,17 @@ export const EmailDomainList = Type.Object(
   { $id: 'EmailDomainList', additionalProperties: false },
 );
 
+/** Surrounding spaces allowed, as the handler trims them (core/domain.ts HOST_NAME). */
+const HOST_NAME_PATTERN = `^\\s*${HOST_NAME_BODY}\\s*$`;
+
 export const CreateEmailDomainBody = Type.Object(
   {
-    domain: Type.String({
+    domain: StringRefusedBy('invalid_email_domain', {
       minLength: 1,
       maxLength: 1024,
-      description: 'The domain only (not an address). Case, a trailing dot and internationalised names are normalised.',
+      pattern: HOST_NAME_PATTERN,
+      description:
+        'The domain only (not an address or URL): two or more labels of letters, digits and inner hyphens, the last not numeric (not an IP address), at most 253 characters once normalised. Case, surrounding spaces, a trailing dot are normalised; internationalised names are accepted too and stored in punycode.',
       examples: ['mail.example.com'],
     }),
   },

@@ -7,6 +7,7 @@ import { KakaoChannelsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { needs } from './ports.ts';
 import { KAKAO_CHANNEL_IDS, KakaoChannelsStateSchema } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const kakaoChannels = defineFamily({
   key: 'kakaoChannels',
@@ -14,6 +15,7 @@ export const kakaoChannels = defineFamily({
   create: (scope) => new KakaoChannelsModel(scope),
   state: tablesPart(KakaoChannelsStateSchema, (m: KakaoChannelsModel) => ({ channels: m.channels })),
   operations,
+  examples,
   tags: {
     'Kakao channels': 'Messenger business channels connected to the account (a token sent to a channel manager\'s phone proves control); template messages (ata) go out through them.',
   },

@@ -26,7 +26,7 @@ export interface ChannelMessages {
   brandTemplates: { list(accountId: string, channelId: string): readonly BrandTemplateRow[] };
   brandImages: {
     list(accountId: string): readonly BrandImageRow[];
-    upload(accountId: string, input: { bytes: Uint8Array; bubbleType: string; slot: string | null }): BrandImageRow;
+    upload(accountId: string, input: { bytes: Uint8Array; bubbleType: string; slot: string; name: string | null }): BrandImageRow;
   };
   useChannelDirectory(directory: { find(accountId: string, channelOrConnectionId: string): { channelId: string } | undefined }): void;
 }

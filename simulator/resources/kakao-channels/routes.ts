@@ -6,7 +6,7 @@ import { reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { requiredChannelId } from './channel-query.ts';
 import { operation } from './scope.ts';
-import { StringEnum } from '../../core/schema.ts';
+import { RequiredParam, StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { CATEGORIES, messengerErrors } from '../../peers/messenger/model.ts';
 import { kakaoChannelErrors as E } from './model.ts';
@@ -135,7 +135,7 @@ const channelOperations = [
     basis: 'the official Node SDK lists templates here (docs/compatibility.md); the public API document has no such operation',
     auth: 'account',
     params: account,
-    query: { channelId: Type.String({ description: 'Required (400 without, as the real service): the connection\'s id or the messenger\'s channel id.' }), ...standardPagingParams },
+    query: { channelId: RequiredParam(Type.String({ minLength: 1, description: 'Required (400 without, as the real service): the connection\'s id or the messenger\'s channel id.' })), ...standardPagingParams },
     responses: { 200: { description: 'A page of templates.', schema: KakaoTemplateList } },
     handler: (ctx) => {
       const channels = ctx.scope.kakaoChannels;

@@ -1,7 +1,7 @@
 // Wire shapes of messenger channel connections (the public API document's KakaoChannel, token
 // request and category list) and their stored form.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, Nullable, PhoneNumber, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
@@ -52,8 +52,8 @@ export const KakaoCategoryList = Type.Object(
   { $id: 'KakaoChannelCategoryListResponse', additionalProperties: false },
 );
 
-const searchId = Type.String({ minLength: 1, maxLength: 65, description: 'The channel\'s search id; a leading "@" is dropped.' });
-const phoneNumber = Type.String({ minLength: 1, maxLength: 40, description: 'The channel manager\'s mobile phone; hyphens and +82 accepted.' });
+const searchId = Type.String({ minLength: 1, maxLength: 65, pattern: '^\\s*@?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\\s*$', description: 'The channel\'s search id: a letter or digit, then letters, digits, _ . - (64 at most); a leading "@" is dropped, compared lowercase.' });
+const phoneNumber = PhoneNumber({ description: 'The channel manager\'s mobile phone; hyphens and +82 accepted.' });
 
 export const TokenRequestBody = Type.Object({ searchId, phoneNumber }, { $id: 'KakaoChannelTokenRequest', additionalProperties: false });
 export const TokenRequested = Type.Object(

@@ -9,6 +9,7 @@ import { operations } from './routes.ts';
 import { operations as control } from './control.ts';
 import { needs } from './ports.ts';
 import { MCP_APP_IDS, McpAppsStateSchema } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const mcpApps = defineFamily({
   key: 'mcpApps',
@@ -17,6 +18,7 @@ export const mcpApps = defineFamily({
   state: tablesPart(McpAppsStateSchema, (m: McpAppsModel) => ({ apps: m.apps })),
   operations,
   control,
+  examples,
   tags: {
     'MCP server': 'The platform\'s own MCP server (streamable HTTP at /mcp): tools for connected apps, per the permissions fixed when they connected.',
   },

@@ -8,9 +8,11 @@ import { header, type Reply, type SimRequest } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { PASS_THROUGH_VALIDATOR } from '../../peers/mcp/sdk-options.ts';
 import { PLATFORM_TOOLS } from './tools.ts';
-import { McpJsonRpcResponse, type McpAppRow } from './schema.ts';
+import { McpJsonRpcRequest, McpJsonRpcResponse, type McpAppRow } from './schema.ts';
 import type { McpAppsModel } from './model.ts';
 import { operation, type McpAppsScope } from './scope.ts';
+import { RequiredParam } from '../../core/schema.ts';
+import { Type } from '@sinclair/typebox';
 
 const TAG = 'MCP server';
 const BASIS = 'spec "Usage aggregation" (MCP tool get_usage) and Authentication 4; MCP streamable HTTP transport';
@@ -85,6 +87,8 @@ export const operations = [
     origin: 'spec',
     basis: BASIS,
     auth: 'none',
+    headerParams: { Accept: RequiredParam(Type.Literal('application/json, text/event-stream', { description: 'Both types, as the streamable HTTP transport requires (else 406).' })) },
+    bodyDoc: { required: true, content: { 'application/json': { schema: McpJsonRpcRequest } } },
     responses: { 200: { description: 'A JSON-RPC answer.', schema: McpJsonRpcResponse }, 202: { description: 'A notification was accepted.' } },
     errors: [errorCodes.UNAUTHORIZED],
     handler: (ctx) => serve(ctx.scope, appOf(ctx.scope.mcpApps, ctx.request), ctx.request),

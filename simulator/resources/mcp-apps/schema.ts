@@ -11,6 +11,17 @@ export const MCP_APP_IDS = {
   mcpAppToken: { prefix: 'mcpt_', hex: 40 },
 } as const satisfies Record<string, IdFormat>;
 
+/** One JSON-RPC message to /mcp (documented; the MCP SDK's transport parses and checks it). */
+export const McpJsonRpcRequest = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: Type.Optional(Type.Union([Type.String(), Type.Integer()], { description: 'Absent for a notification (answered 202).' })),
+    method: Type.String({ minLength: 1, description: 'initialize, notifications/initialized, tools/list, tools/call, ping, ...' }),
+    params: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { $id: 'McpJsonRpcRequest' },
+);
+
 export const RegisterMcpAppBody = Type.Object(
   {
     permissions: Type.Array(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*:[a-z][a-z0-9_]*$' }), {

@@ -7,6 +7,7 @@ import { tablesPart } from '../../core/table-state.ts';
 import { defineFamily } from '../family.ts';
 import { McpConnectionsModel } from './model.ts';
 import { operations } from './routes.ts';
+import { examples } from './examples.ts';
 import { needs } from './ports.ts';
 import { MCP_CONNECTION_IDS, McpConnectionsStateSchema } from './schema.ts';
 
@@ -16,6 +17,7 @@ export const mcpConnections = defineFamily({
   create: (scope) => new McpConnectionsModel(scope),
   state: tablesPart(McpConnectionsStateSchema, (m: McpConnectionsModel) => ({ connections: m.connections })),
   operations,
+  examples,
   tags: {
     'MCP connections': 'External MCP servers agents use: registration with a write-only credential, and a test in which the call runtime connects over MCP and lists the tools.',
   },

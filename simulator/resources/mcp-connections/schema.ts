@@ -2,8 +2,9 @@
 // shapes, limits and request rules after the public API document's McpConnection operations).
 // The secret is write-only: the stored row keeps it sealed (secret.ts), never in clear.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, HttpUrl, Nullable, StringEnum } from '../../core/schema.ts';
 import type { IdFormat } from '../../core/ids.ts';
+import { withRules, type SchemaRule } from '../../core/schema-rules.ts';
 import { MAX_TOOLS, PROBE_FAILURES } from '../../peers/mcp/probe.ts';
 
 export const MCP_CONNECTION_IDS = {
@@ -26,8 +27,7 @@ export const SECRET_MAX = 8192; // reference: secret maxLength
 export { MAX_TOOLS };
 
 const Name = Type.String({ minLength: 1, maxLength: NAME_MAX, description: `1 to ${NAME_MAX} characters.` });
-const Url = Type.String({
-  minLength: 1,
+const Url = HttpUrl({
   maxLength: URL_MAX,
   description: 'https only, port omitted or 443, no private or internal address (strict egress; by default local servers are allowed: docs/decisions.md "MCP connections").',
 });
@@ -35,11 +35,13 @@ const TransportField = StringEnum(TRANSPORTS, { description: 'sse is the legacy 
 const AuthTypeField = StringEnum(AUTH_TYPES);
 const HeaderName = Type.String({
   minLength: 1,
+  pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
   maxLength: HEADER_NAME_MAX,
   description: 'authType=api_key only: an HTTP header name (token characters); reserved names such as Authorization, Host and Cookie are refused.',
 });
 const Secret = Type.String({
   minLength: 1,
+  pattern: '^[\\x21-\\x7e](?:[\\x20-\\x7e]*[\\x21-\\x7e])?$',
   maxLength: SECRET_MAX,
   description: 'Required unless authType is none. Printable ASCII. Write-only: never returned (hasSecret tells whether one is set).',
 });
@@ -89,16 +91,34 @@ export const DeleteMcpConnectionResponse = Type.Object(
   { $id: 'DeleteMcpConnectionResponse', additionalProperties: false },
 );
 
-export const CreateMcpConnectionBody = Type.Object(
+const authType = (...types: string[]) => ({ enum: types });
+/** Which credential fields go with which authType (model.ts checkCredential; authType defaults to none). */
+const CREDENTIAL_RULES: SchemaRule[] = [
   {
-    name: Name,
-    url: Url,
-    transport: Type.Optional(TransportField),
-    authType: Type.Optional(AuthTypeField),
-    headerName: Type.Optional(HeaderName),
-    secret: Type.Optional(Secret),
+    description: 'headerName with authType api_key, which needs it; never with another authType.',
+    code: 'VALIDATION',
+    schema: { anyOf: [{ required: ['authType', 'headerName'], properties: { authType: authType('api_key'), headerName: {} } }, { not: { required: ['headerName'], properties: { headerName: {} } }, properties: { authType: authType('none', 'bearer') } }] },
   },
-  { $id: 'CreateMcpConnectionRequest', additionalProperties: false },
+  {
+    description: 'secret with authType bearer or api_key (required), never with none.',
+    code: 'VALIDATION',
+    schema: { anyOf: [{ required: ['authType', 'secret'], properties: { authType: authType('bearer', 'api_key'), secret: {} } }, { not: { required: ['secret'], properties: { secret: {} } }, properties: { authType: authType('none') } }] },
+  },
+];
+
+export const CreateMcpConnectionBody = withRules(
+  Type.Object(
+    {
+      name: Name,
+      url: Url,
+      transport: Type.Optional(TransportField),
+      authType: Type.Optional(AuthTypeField),
+      headerName: Type.Optional(HeaderName),
+      secret: Type.Optional(Secret),
+    },
+    { $id: 'CreateMcpConnectionRequest', additionalProperties: false },
+  ),
+  CREDENTIAL_RULES,
 );
 
 export const UpdateMcpConnectionBody = Type.Object(
@@ -111,14 +131,17 @@ export const UpdateMcpConnectionBody = Type.Object(
   { $id: 'UpdateMcpConnectionRequest', additionalProperties: false, minProperties: 1 },
 );
 
-export const RotateMcpCredentialBody = Type.Object(
-  {
-    authType: AuthTypeField,
-    headerName: Type.Optional(HeaderName),
-    secret: Type.Optional(Secret),
-    force: Type.Optional(Type.Boolean({ description: 'Store without checking the new credential against the server; status becomes untested.' })),
-  },
-  { $id: 'RotateMcpCredentialRequest', additionalProperties: false },
+export const RotateMcpCredentialBody = withRules(
+  Type.Object(
+    {
+      authType: AuthTypeField,
+      headerName: Type.Optional(HeaderName),
+      secret: Type.Optional(Secret),
+      force: Type.Optional(Type.Boolean({ description: 'Store without checking the new credential against the server; status becomes untested.' })),
+    },
+    { $id: 'RotateMcpCredentialRequest', additionalProperties: false },
+  ),
+  CREDENTIAL_RULES,
 );
 
 export type CreateMcpConnectionInput = Static<typeof CreateMcpConnectionBody>;

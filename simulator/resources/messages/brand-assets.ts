@@ -13,6 +13,9 @@ import { MESSAGE_IDS, type BrandImageRow, type BrandTemplateRow, type CreateBran
 /** Brand images: JPEG or PNG, at most 500 KB (the messenger's own ceiling for bubble images). */
 export const BRAND_IMAGE_MAX_BYTES = 500 * 1024;
 
+/** Where an image sits in its bubble: `sub` is the small item image of a wide list (today's SDK); `main` the default. */
+export const BRAND_IMAGE_SLOTS = ['main', 'sub'] as const;
+
 interface Kernel {
   clock: VirtualClock;
   random: () => SeededRandom;
@@ -84,7 +87,7 @@ export class BrandImages {
   }
 
   /** Checks and records an upload; refused uploads store nothing. */
-  upload(accountId: string, input: { bytes: Uint8Array; bubbleType: string; slot: string | null }): BrandImageRow {
+  upload(accountId: string, input: { bytes: Uint8Array; bubbleType: string; slot: string; name: string | null }): BrandImageRow {
     if (input.bytes.length === 0) throw E.BRAND_IMAGE_INVALID('the image part is empty', { errors: [{ path: 'image', message: 'is empty' }] });
     if (input.bytes.length > BRAND_IMAGE_MAX_BYTES) {
       throw E.BRAND_IMAGE_TOO_LARGE(`the image is ${input.bytes.length} bytes; at most ${BRAND_IMAGE_MAX_BYTES}`, { errors: [{ path: 'image', message: `over ${BRAND_IMAGE_MAX_BYTES} bytes` }] });
@@ -96,6 +99,7 @@ export class BrandImages {
       accountId,
       bubbleType: input.bubbleType,
       slot: input.slot,
+      name: input.name,
       contentType,
       size: input.bytes.length,
       sha256: createHash('sha256').update(input.bytes).digest('hex'),

@@ -13,6 +13,7 @@ import { MESSAGE_IDS, MessagesStateSchema } from './schema.ts';
 import { messageEvents } from './events.ts';
 import { messagesFixture } from './fixture.ts';
 import { needs } from './ports.ts';
+import { examples } from './examples.ts';
 
 export const messages = defineFamily({
   key: 'messages',
@@ -26,6 +27,7 @@ export const messages = defineFamily({
   ),
   fixture: messagesFixture,
   operations,
+  examples,
   control,
   tags: {
     Messages: 'Text messages (sms, lms, mms) and messenger notification template messages (ata), sent through the carrier and received on the account\'s numbers.',

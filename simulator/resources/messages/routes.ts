@@ -3,7 +3,7 @@
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
-import { StringEnum } from '../../core/schema.ts';
+import { PhoneNumber, StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { messageErrors as E } from './errors.ts';
 import { apiOrigin } from './media.ts';
@@ -78,7 +78,7 @@ export const operations = [
     query: {
       type: StringEnum(MESSAGE_TYPES, { description: 'sms, lms, mms or ata.' }),
       status: StringEnum(MESSAGE_STATUSES),
-      number: Type.String({ description: 'Sender or recipient (either side), compared after normalisation (hyphens and +82 accepted).' }),
+      number: PhoneNumber({ description: 'Sender or recipient (either side), compared after normalisation (hyphens and +82 accepted).' }),
       ...standardPagingParams,
     },
     responses: { 200: { description: 'A page of messages.', schema: MessageList } },

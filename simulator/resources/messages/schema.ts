@@ -4,8 +4,10 @@
 // `Kakao: {ChannelId, TemplateId, Variables}`; its templates live in the fixture and the
 // control plane.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, withDescription } from '../../core/schema.ts';
+import { DateTime, HTTP_URL_PATTERN, Nullable, PhoneNumber, StringEnum, withDescription } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
+import { present, withRules } from '../../core/schema-rules.ts';
+import { SEND_RULES } from './send-rules.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
 /** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
@@ -75,14 +77,17 @@ const BrandFreeBody = Type.Object(
   { additionalProperties: true },
 );
 
-const BrandBody = Type.Object(
-  {
-    ChannelId: Type.String({ minLength: 1, description: 'The connection\'s own id or the messenger\'s channel id.' }),
-    TemplateId: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'A brand template of that channel (exclusive with Free).' }))),
-    Variables: Type.Optional(Nullable(Type.Record(Type.String(), Type.String(), { description: 'The brand template\'s variables, as for Kakao.' }))),
-    Free: Type.Optional(Nullable(BrandFreeBody)),
-  },
-  { additionalProperties: false },
+const BrandBody = withRules(
+  Type.Object(
+    {
+      ChannelId: Type.String({ minLength: 1, description: 'The connection\'s own id or the messenger\'s channel id.' }),
+      TemplateId: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'A brand template of that channel (exclusive with Free).' }))),
+      Variables: Type.Optional(Nullable(Type.Record(Type.String(), Type.String(), { description: 'The brand template\'s variables, as for Kakao.' }))),
+      Free: Type.Optional(Nullable(BrandFreeBody)),
+    },
+    { additionalProperties: false },
+  ),
+  [{ description: 'Exactly one of TemplateId and Free.', code: 'VALIDATION', schema: { oneOf: [present('TemplateId'), present('Free')] } }],
 );
 
 const FallbackBody = Type.Object(
@@ -95,32 +100,45 @@ const FallbackBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const SendMessageBody = Type.Object(
+/** An image to fetch: a URL (the pipeline checks), http or https, whose path ends in .jpg, .jpeg, .png or .bmp (content.ts checkMediaUrls). */
+const MediaUrlItem = withRules(Type.String({ format: 'uri', maxLength: 2048 }), [
+  { description: 'Only http and https URLs can be fetched.', code: 'media_download_failed', schema: { pattern: HTTP_URL_PATTERN } },
   {
-    To: Type.String({ maxLength: 40, description: 'Recipient; hyphens and +82 accepted, stored in domestic notation.' }),
-    From: Type.String({ maxLength: 40, description: 'A number the account owns.' }),
-    Body: Type.Optional(Nullable(Type.String({ description: 'Required for sms, lms and mms; refused with Kakao (the template is the body).' }))),
-    Type: Type.Optional(
-      Nullable(
-        StringEnum(MESSAGE_TYPES, {
-          description: 'Omitted: ata with Kakao, mms with MediaUrl, lms with Subject or a body over 90 EUC-KR bytes, else sms.',
-        }),
-      ),
-    ),
-    Subject: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: 'LMS and MMS only.' }))),
-    MediaUrl: Type.Optional(
-      Nullable(Type.Array(Type.String({ format: 'uri', maxLength: 2048 }), { maxItems: 3, description: 'MMS images (jpg, jpeg, png, bmp), at most 3.' })),
-    ),
-    IdempotencyKey: Type.Optional(
-      Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'A repeated key returns the first message instead of sending again.' })),
-    ),
-    Kakao: Type.Optional(Nullable(KakaoBody)),
-    Brand: Type.Optional(
-      Nullable(withDescription(BrandBody, 'A messenger brand message (type bms): exactly one of TemplateId and Free; nothing else beside it, no Fallback (docs/compatibility.md).')),
-    ),
-    Fallback: Type.Optional(Nullable(FallbackBody)),
+    description: 'Its path ends in .jpg, .jpeg, .png or .bmp (any case).',
+    code: 'invalid_media_ext',
+    schema: { pattern: '^[^:]+://[^/?#]+/[^?#]*\\.(?:[Jj][Pp][Ee]?[Gg]|[Pp][Nn][Gg]|[Bb][Mm][Pp])(?:[?#].*)?$' },
   },
-  { $id: 'SendMessageRequest', additionalProperties: false },
+]);
+
+export const SendMessageBody = withRules(
+  Type.Object(
+    {
+      To: PhoneNumber({ description: 'Recipient; hyphens and +82 accepted, stored in domestic notation.' }),
+      From: PhoneNumber({ description: 'A number the account owns.' }),
+      Body: Type.Optional(Nullable(Type.String({ description: 'Required for sms, lms and mms; refused with Kakao (the template is the body). An sms body is at most 90 EUC-KR bytes (45 Hangul characters; 400 body_too_long), lms and mms 2000 characters.' }))),
+      Type: Type.Optional(
+        Nullable(
+          StringEnum(MESSAGE_TYPES, {
+            description: 'Omitted: ata with Kakao, mms with MediaUrl, lms with Subject or a body over 90 EUC-KR bytes, else sms.',
+          }),
+        ),
+      ),
+      Subject: Type.Optional(Nullable(Type.String({ maxLength: 2000, description: 'LMS and MMS only.' }))),
+      MediaUrl: Type.Optional(
+        Nullable(Type.Array(MediaUrlItem, { maxItems: 3, description: 'MMS images (jpg, jpeg, png, bmp), at most 3.' })),
+      ),
+      IdempotencyKey: Type.Optional(
+        Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'A repeated key returns the first message instead of sending again.' })),
+      ),
+      Kakao: Type.Optional(Nullable(KakaoBody)),
+      Brand: Type.Optional(
+        Nullable(withDescription(BrandBody, 'A messenger brand message (type bms): exactly one of TemplateId and Free; nothing else beside it, no Fallback (docs/compatibility.md).')),
+      ),
+      Fallback: Type.Optional(Nullable(FallbackBody)),
+    },
+    { $id: 'SendMessageRequest', additionalProperties: false },
+  ),
+  SEND_RULES,
 );
 export type SendMessageInput = Static<typeof SendMessageBody>;
 
@@ -217,7 +235,8 @@ export const BrandImageRowSchema = Type.Object(
     id: Type.String(),
     accountId: Type.String(),
     bubbleType: Type.String(),
-    slot: Nullable(Type.String()),
+    slot: Type.String(), // main or sub (the small items of a wide list)
+    name: Type.Optional(Nullable(Type.String())), // the file name the upload gave its image part; optional: older snapshots
     contentType: Type.String(), // image/jpeg or image/png, from the file's own bytes
     size: Type.Integer(), // bytes
     sha256: Type.String(), // of the uploaded bytes, which are not kept (nothing renders them)
@@ -287,8 +306,8 @@ export type UpdateTemplateInput = Static<typeof UpdateTemplateBody>;
 
 export const InboundMessageBody = Type.Object(
   {
-    from: Type.String({ minLength: 1, maxLength: 40, description: 'The sending phone.' }),
-    to: Type.String({ minLength: 1, maxLength: 40, description: 'A number some account owns.' }),
+    from: PhoneNumber({ description: 'The sending phone.' }),
+    to: PhoneNumber({ description: 'A number some account owns.' }),
     body: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
     subject: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
     mediaUrl: Type.Optional(Type.Array(Type.String({ format: 'uri', maxLength: 2048 }), { maxItems: 3 })),

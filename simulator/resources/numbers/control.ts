@@ -4,11 +4,13 @@
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
 import { operation } from './scope.ts';
+import { errorCodes } from '../../core/errors.ts';
+import { PhoneNumber as PhoneNumberString } from '../../core/schema.ts';
 import { accountErrors } from '../accounts/errors.ts';
 import { PhoneNumber } from './schema.ts';
 import { numberWire } from './routes.ts';
 
-const GrantNumberBody = Type.Object({ number: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false });
+const GrantNumberBody = Type.Object({ number: Type.Optional(PhoneNumberString()) }, { additionalProperties: false });
 
 export const operations = [
   operation({
@@ -23,7 +25,7 @@ export const operations = [
     params: { accountId: Type.String() },
     body: GrantNumberBody,
     responses: { 201: { description: 'The number.', schema: PhoneNumber } },
-    errors: [accountErrors.ACCOUNT_NOT_FOUND],
+    errors: [accountErrors.ACCOUNT_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
     handler: ({ scope, params, body }) => {
       scope.accounts.require(params.accountId);
       return reply.created(numberWire(scope.numbers.grant(params.accountId, body?.number)));

@@ -9,6 +9,7 @@ import { NumbersModel } from './model.ts';
 import { operations } from './routes.ts';
 import { operations as control } from './control.ts';
 import { numbersFixture } from './fixture.ts';
+import { examples } from './examples.ts';
 import { needs } from './ports.ts';
 import { NumbersStateSchema, type NumbersState } from './schema.ts';
 
@@ -23,6 +24,7 @@ export const numbers = defineFamily({
   state: ownPart<NumbersState, NumbersModel>(NumbersStateSchema),
   operations,
   control,
+  examples,
   tags: { Numbers: 'Phone numbers the account owns and how inbound calls and messages route.' },
   fixture: numbersFixture,
 });

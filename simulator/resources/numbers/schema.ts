@@ -1,7 +1,13 @@
 // Phone numbers the account owns, shaped after the public API document (NumberResponse,
 // registerNumber, updateNumber): camelCase bodies, the number itself is the id.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, HttpUrl, Nullable, StringEnum, StringRefusedBy, wordListPattern } from '../../core/schema.ts';
+import { PHONE_PATTERN } from '../../core/phone.ts';
+import { atLeastOneField } from '../../core/schema-rules.ts';
+import { sharedErrors } from '../../rules/errors.ts';
+import { ExtraHeaders } from '../../peers/webhooks/schema.ts';
+
+const NOTHING = sharedErrors.NOTHING_TO_UPDATE.info.code;
 
 export const ROUTING_TYPES = ['webhook', 'sip', 'softphone', 'forward', 'callflow', 'agent'] as const;
 export type RoutingType = (typeof ROUTING_TYPES)[number];
@@ -9,9 +15,7 @@ export type RoutingType = (typeof ROUTING_TYPES)[number];
 /** Inbound status-callback events a number can subscribe to (reference: numbers guide). */
 export const STATUS_CALLBACK_EVENTS = ['initiated', 'ringing', 'answered', 'completed', 'transfer'] as const;
 
-const WebhookHeaders = Type.Record(Type.String(), Type.String(), {
-  description: 'Headers added to inbound webhook requests. Keys start with "X-"; X-Signature, X-Forwarded-* and X-Real-IP are refused; at most 10 entries, key at most 64 bytes, value at most 2048 bytes, printable ASCII.',
-});
+const WebhookHeaders = ExtraHeaders('Headers added to inbound webhook requests. Keys start with "X-"; X-Signature, X-Forwarded-* and X-Real-IP are refused; at most 10 entries, key at most 64 bytes, value at most 2048 bytes, printable ASCII.');
 
 /** What a number holds besides its identity: the same fields on the wire and in storage. */
 const numberSettings = {
@@ -41,37 +45,41 @@ export type PhoneNumberWire = Static<typeof PhoneNumber>;
 
 export const NumberList = Type.Object({ data: Type.Array(PhoneNumber) }, { $id: 'PhoneNumberList', additionalProperties: false });
 
-const UrlString = Type.String({ format: 'uri', maxLength: 2048 });
+const UrlString = HttpUrl({ emptyClears: true });
+const EventList = Type.String({ maxLength: 200, pattern: wordListPattern(STATUS_CALLBACK_EVENTS), description: `Space-separated: ${STATUS_CALLBACK_EVENTS.join(' ')}; duplicates are kept once, "" clears.` });
 
 export const RegisterNumberBody = Type.Object(
   {
     webhookUrl: Type.Optional(Nullable(UrlString)),
     webhookMethod: Type.Optional(StringEnum(['POST', 'GET'])),
     webhookHeaders: Type.Optional(Nullable(WebhookHeaders)),
-    statusCallback: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
-    statusCallbackEvents: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    statusCallback: Type.Optional(Nullable(UrlString)),
+    statusCallbackEvents: Type.Optional(Nullable(EventList)),
   },
   { $id: 'RegisterNumberRequest', additionalProperties: false },
 );
 export type RegisterNumberInput = Static<typeof RegisterNumberBody>;
 
-export const UpdateNumberBody = Type.Object(
-  {
-    routingType: Type.Optional(StringEnum(ROUTING_TYPES)),
-    webhookUrl: Type.Optional(Nullable(UrlString)),
-    webhookMethod: Type.Optional(StringEnum(['POST', 'GET'])),
-    webhookHeaders: Type.Optional(Nullable(WebhookHeaders)),
-    callContextUrl: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
-    statusCallback: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
-    statusCallbackEvents: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-    agentId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-    callFlowId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-    forwardTo: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-    sipEndpointId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-    sipCredentialId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-    dictionaryId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
-  },
-  { $id: 'UpdateNumberRequest', additionalProperties: false },
+export const UpdateNumberBody = atLeastOneField(
+  Type.Object(
+    {
+      routingType: Type.Optional(StringEnum(ROUTING_TYPES)),
+      webhookUrl: Type.Optional(Nullable(UrlString)),
+      webhookMethod: Type.Optional(StringEnum(['POST', 'GET'])),
+      webhookHeaders: Type.Optional(Nullable(WebhookHeaders)),
+      callContextUrl: Type.Optional(Nullable(UrlString)),
+      statusCallback: Type.Optional(Nullable(UrlString)),
+      statusCallbackEvents: Type.Optional(Nullable(EventList)),
+      agentId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+      callFlowId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+      forwardTo: Type.Optional(Nullable(StringRefusedBy('INVALID_FORWARD_TO', { maxLength: 40, pattern: PHONE_PATTERN, description: 'Another number of the account (routingType forward).' }))),
+      sipEndpointId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+      sipCredentialId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+      dictionaryId: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+    },
+    { $id: 'UpdateNumberRequest', additionalProperties: false },
+  ),
+  NOTHING,
 );
 export type UpdateNumberInput = Static<typeof UpdateNumberBody>;
 

@@ -152,9 +152,9 @@ export const operations = [
     params: callParams,
     responses: { 200: { description: 'The WAV file.', contentType: 'audio/wav' } },
     errors: [callErrors.CALL_NOT_FOUND, recordingErrors.RECORDING_NOT_FOUND],
-    handler: ({ scope, params }) => {
+    handler: async ({ scope, params }) => {
       scope.calls.getAny(params.callId);
-      return wavReply(scope.recordings.fileOf(params.callId, null));
+      return wavReply(await scope.recordings.fileOf(params.callId, null));
     },
   }),
   operation({
@@ -168,9 +168,9 @@ export const operations = [
     params: { ...callParams, recordingName: Type.String() },
     responses: { 200: { description: 'The WAV file.', contentType: 'audio/wav' } },
     errors: [callErrors.CALL_NOT_FOUND, recordingErrors.RECORDING_NOT_FOUND],
-    handler: ({ scope, params }) => {
+    handler: async ({ scope, params }) => {
       scope.calls.getAny(params.callId);
-      return wavReply(scope.recordings.fileOf(params.callId, params.recordingName));
+      return wavReply(await scope.recordings.fileOf(params.callId, params.recordingName));
     },
   }),
   operation({

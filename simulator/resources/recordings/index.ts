@@ -9,6 +9,7 @@ import { tablesPart } from '../../core/table-state.ts';
 import { defineFamily } from '../family.ts';
 import { RecordingsModel } from './model.ts';
 import { operations } from './routes.ts';
+import { examples } from './examples.ts';
 import { operations as control } from './control.ts';
 import { jobs, needs } from './ports.ts';
 import { recordingEvents } from './events.ts';
@@ -28,6 +29,7 @@ export const recordings = defineFamily({
     settings: m.settings,
   })),
   operations,
+  examples,
   control,
   capabilities: ['call-artifacts'],
 });

@@ -12,6 +12,8 @@ import type { CallRow } from '../calls/schema.ts';
 import { seedOf, wavFile } from './wav.ts';
 import { defaultSummary, segmentCount, speakerLabels, summaryFor, transcriptSegments } from './text.ts';
 import { conversationSummary, segmentsOf as conversationSegments } from './conversation-text.ts';
+import { audibleTurns, conversationWav } from './conversation-audio.ts';
+import { speechSynthesizer } from '../../peers/speech/synthesizer.ts';
 import { recordingErrors } from './errors.ts';
 import { defaultScript, put, recordingPath, schemaHash, totalSeconds, wholePieces } from './pieces.ts';
 import type { recordingEvents } from './events.ts';
@@ -132,19 +134,22 @@ export class RecordingsModel {
   }
 
   /** getRecording: the whole-call WAV. */
-  wholeFile(accountId: string, callId: string): { bytes: Buffer; filename: string } {
+  wholeFile(accountId: string, callId: string): Promise<{ bytes: Buffer; filename: string }> {
     this.rt.calls.get(accountId, callId);
     return this.fileOf(callId, null);
   }
 
   /** getVerbRecording: one record block's WAV by name (its last take). */
-  verbFile(accountId: string, callId: string, name: string): { bytes: Buffer; filename: string } {
+  verbFile(accountId: string, callId: string, name: string): Promise<{ bytes: Buffer; filename: string }> {
     this.rt.calls.get(accountId, callId);
     return this.fileOf(callId, name);
   }
 
-  /** Control plane (inspector): the same files without an account key. */
-  fileOf(callId: string, name: string | null): { bytes: Buffer; filename: string } {
+  /**
+   * Control plane (inspector): the same files without an account key. Asynchronous because a
+   * conversation's recording is spoken when downloaded (the speech engine loads on first use).
+   */
+  async fileOf(callId: string, name: string | null): Promise<{ bytes: Buffer; filename: string }> {
     const row = this.recordings.get(callId);
     const gone = (why: string) => recordingErrors.RECORDING_NOT_FOUND(`call ${callId} ${why}`);
     if (!row) throw gone('has no recording');
@@ -156,6 +161,9 @@ export class RecordingsModel {
         const bytes = source(callId);
         if (bytes) return { bytes, filename: `${row.id}.wav` };
       }
+      // A managed agent's call: its conversation spoken on its timeline (docs/agents.md).
+      const turns = this.rt.calls.get(row.accountId, callId).conversation;
+      if (turns && audibleTurns(turns)) return { bytes: conversationWav(turns, totalSeconds(row), await speechSynthesizer()), filename: `${row.id}.wav` };
       return { bytes: wavFile(wholePieces(row).map((p, i) => ({ seconds: p.seconds, seed: seedOf(row.seed, row.id, i) }))), filename: `${row.id}.wav` };
     }
     const i = row.pieces.findLastIndex((p) => p.name === name);

@@ -37,7 +37,7 @@ export const operations = [
     tag: TAG,
     summary: 'Download the call\'s recording (WAV)',
     description:
-      'The whole-call recording once the call has ended: 8 kHz mono 16-bit PCM, as long as the record blocks\' recordings together (the simulator records only while a record block runs). 404 when the call recorded nothing, was deleted, or its 90 days of retention are over.' + SIGNED_NOTE,
+      'The whole-call recording once the call has ended: 8 kHz mono 16-bit PCM, as long as the record blocks\' recordings together (the simulator records only while a record block runs); a managed agent\'s call is recorded whole, answer to end, its conversation spoken by the simulator\'s speech synthesis. 404 when the call recorded nothing, was deleted, or its 90 days of retention are over.' + SIGNED_NOTE,
     origin: 'reference',
     auth: 'account',
     signedLink,
@@ -45,7 +45,7 @@ export const operations = [
     query: signedQuery,
     responses: { 200: { description: 'The WAV file.', contentType: 'audio/wav' } },
     errors: [callErrors.CALL_NOT_FOUND, recordingErrors.RECORDING_NOT_FOUND, linkErrors.RECORDING_LINK_INVALID, linkErrors.RECORDING_LINK_EXPIRED],
-    handler: (ctx) => wavReply(ctx.scope.recordings.wholeFile(ctx.accountId, ctx.params.callId)),
+    handler: async (ctx) => wavReply(await ctx.scope.recordings.wholeFile(ctx.accountId, ctx.params.callId)),
   }),
   operation({
     operationId: 'deleteRecording',
@@ -80,7 +80,7 @@ export const operations = [
     query: signedQuery,
     responses: { 200: { description: 'The WAV file.', contentType: 'audio/wav' } },
     errors: [callErrors.CALL_NOT_FOUND, recordingErrors.RECORDING_NOT_FOUND, linkErrors.RECORDING_LINK_INVALID, linkErrors.RECORDING_LINK_EXPIRED],
-    handler: (ctx) => wavReply(ctx.scope.recordings.verbFile(ctx.accountId, ctx.params.callId, ctx.params.recordingName)),
+    handler: async (ctx) => wavReply(await ctx.scope.recordings.verbFile(ctx.accountId, ctx.params.callId, ctx.params.recordingName)),
   }),
   operation({
     operationId: 'getTranscript',

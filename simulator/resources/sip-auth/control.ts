@@ -29,7 +29,7 @@ export const operations = [
         username: Type.String({ minLength: 1 }),
         realm: Type.String({ minLength: 1 }),
         password: Type.String(),
-        sourceIp: Type.Optional(Type.String({ description: 'IPv4 address of the client.' })),
+        sourceIp: Type.Optional(Type.String({ format: 'ipv4', description: 'IPv4 address of the client (dotted quad, no leading zeros).' })),
         fromNumber: Type.Optional(Type.String({ description: 'The number the client presents in From; normalised.' })),
       },
       { additionalProperties: false },

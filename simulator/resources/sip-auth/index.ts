@@ -9,6 +9,7 @@ import { operations } from './routes.ts';
 import { operations as control } from './control.ts';
 import { needs } from './ports.ts';
 import { SIP_AUTH_IDS, SipAuthStateSchema } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const sipAuth = defineFamily({
   key: 'sipAuth',
@@ -16,6 +17,7 @@ export const sipAuth = defineFamily({
   create: (scope) => new SipAuthModel(scope),
   state: tablesPart(SipAuthStateSchema, (m: SipAuthModel) => ({ acls: m.acls, credentials: m.credentials, tokens: m.tokens })),
   operations,
+  examples,
   control,
   tags: {
     'SIP IP ACLs': 'Address ranges (CIDR) allowed to send SIP traffic for the account; changes need the sip_trunk add-on.',

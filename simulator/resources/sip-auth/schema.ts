@@ -2,9 +2,13 @@
 // SIP endpoint, route and credential"; shapes after the public API document). Passwords are never
 // stored: a credential keeps only its digest HA1 (docs/decisions.md, "SIP IP ACLs and credentials").
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, Nullable, PhoneNumber, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
+import { atLeastOneField } from '../../core/schema-rules.ts';
+import { sharedErrors } from '../../rules/errors.ts';
+
+const NOTHING = sharedErrors.NOTHING_TO_UPDATE.info.code;
 
 /** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
 export const SIP_AUTH_IDS = {
@@ -24,13 +28,16 @@ export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 128;
 export const GENERATED_PASSWORD_LENGTH = 32; // reference: "random 32 characters" when not given
 
-const Name = Type.String({ minLength: 1, maxLength: 200, description: 'Display name, 1 to 200 characters.' });
-const Cidrs = Type.Array(Type.String({ maxLength: 18, description: 'IPv4 CIDR, e.g. 203.0.113.0/24.' }), {
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Display name, 1 to 200 characters, not blank.' });
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+/** An IPv4 network: four octets without leading zeros, a prefix length 0 to 32 (cidr.ts; host bits are the description's). */
+const CIDR_PATTERN = `^${OCTET}(?:\\.${OCTET}){3}/(?:3[0-2]|[12]?\\d)$`;
+const Cidrs = Type.Array(Type.String({ maxLength: 18, pattern: CIDR_PATTERN, description: 'IPv4 CIDR, e.g. 203.0.113.0/24, without host bits set (203.0.113.1/24 is refused, naming the network).' }), {
   maxItems: MAX_CIDRS,
   description: `IPv4 CIDRs in a.b.c.d/n notation (n 0 to 32, no host bits set), at most ${MAX_CIDRS}; repeated entries are kept once.`,
 });
 const Password = Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX, description: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters.` });
-const AllowedNumbers = Type.Array(Type.String({ minLength: 1, maxLength: 40 }), {
+const AllowedNumbers = Type.Array(PhoneNumber(), {
   maxItems: MAX_ALLOWED_NUMBERS,
   description: `Caller numbers the credential may present (From), stored in domestic notation, each once; empty allows every number of the account. At most ${MAX_ALLOWED_NUMBERS}.`,
 });
@@ -90,9 +97,12 @@ export const CreateSipIpAclBody = Type.Object(
   { $id: 'CreateSipIpAclRequest', additionalProperties: false },
 );
 
-export const UpdateSipIpAclBody = Type.Object(
-  { name: Type.Optional(Name), cidrs: Type.Optional(Cidrs), status: Type.Optional(StringEnum(SETTABLE_STATUSES)) },
-  { $id: 'UpdateSipIpAclRequest', additionalProperties: false },
+export const UpdateSipIpAclBody = atLeastOneField(
+  Type.Object(
+    { name: Type.Optional(Name), cidrs: Type.Optional(Cidrs), status: Type.Optional(StringEnum(SETTABLE_STATUSES)) },
+    { $id: 'UpdateSipIpAclRequest', additionalProperties: false },
+  ),
+  NOTHING,
 );
 
 export const CreateSipCredentialBody = Type.Object(
@@ -106,15 +116,18 @@ export const CreateSipCredentialBody = Type.Object(
   { $id: 'CreateSipCredentialRequest', additionalProperties: false },
 );
 
-export const UpdateSipCredentialBody = Type.Object(
-  {
-    name: Type.Optional(Name),
-    password: Type.Optional(Password),
-    ipAclId: Type.Optional(IpAclId),
-    allowedNumbers: Type.Optional(AllowedNumbers),
-    status: Type.Optional(StringEnum(SETTABLE_STATUSES, { description: 'disabled sets enabled=false at once; active sets enabled=true.' })),
-  },
-  { $id: 'UpdateSipCredentialRequest', additionalProperties: false },
+export const UpdateSipCredentialBody = atLeastOneField(
+  Type.Object(
+    {
+      name: Type.Optional(Name),
+      password: Type.Optional(Password),
+      ipAclId: Type.Optional(IpAclId),
+      allowedNumbers: Type.Optional(AllowedNumbers),
+      status: Type.Optional(StringEnum(SETTABLE_STATUSES, { description: 'disabled sets enabled=false at once; active sets enabled=true.' })),
+    },
+    { $id: 'UpdateSipCredentialRequest', additionalProperties: false },
+  ),
+  NOTHING,
 );
 
 export type CreateSipIpAclInput = Static<typeof CreateSipIpAclBody>;

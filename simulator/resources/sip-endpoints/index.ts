@@ -8,6 +8,7 @@ import { SipEndpointsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { needs } from './ports.ts';
 import { SIP_ENDPOINT_IDS, SipEndpointsStateSchema } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const sipEndpoints = defineFamily({
   key: 'sipEndpoints',
@@ -15,6 +16,7 @@ export const sipEndpoints = defineFamily({
   create: (scope) => new SipEndpointsModel(scope),
   state: tablesPart(SipEndpointsStateSchema, (m: SipEndpointsModel) => ({ endpoints: m.endpoints, routes: m.routes })),
   operations,
+  examples,
   tags: {
     'SIP endpoints': 'The account\'s SIP endpoints and their origination routes (`sip:` URIs tried by priority, shared by weight); a number can route its inbound calls to an endpoint.',
   },

@@ -5,23 +5,27 @@
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, Nullable, PhoneNumber, StringEnum } from '../../core/schema.ts';
 import { accountErrors } from '../accounts/errors.ts';
 import { METERS, UsageEntrySchema } from './schema.ts';
 import { operation } from './scope.ts';
+import { withRules } from '../../core/schema-rules.ts';
 
 const TAG = 'Control plane';
 const accountParam = { accountId: Type.String() };
 
-const InjectBody = Type.Object(
-  {
-    meter: StringEnum(METERS),
-    quantity: Type.Number({ minimum: 0, maximum: 1e12, description: 'Seconds for *_seconds meters, a whole count otherwise.' }),
-    at: Type.Optional(DateTime({ description: 'When it happened (not after now); default now. Its UTC day is the day axis.' })),
-    phoneNumber: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'The account number involved; any accepted spelling.' }))),
-    linkId: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'The assignment link that number was held through.' }))),
-  },
-  { $id: 'SimUsageInjectRequest', additionalProperties: false },
+const InjectBody = withRules(
+  Type.Object(
+    {
+      meter: StringEnum(METERS),
+      quantity: Type.Number({ minimum: 0, maximum: 1e12, description: 'Seconds for *_seconds meters, a whole count otherwise.' }),
+      at: Type.Optional(DateTime({ description: 'When it happened (not after now); default now. Its UTC day is the day axis.' })),
+      phoneNumber: Type.Optional(Nullable(PhoneNumber({ description: 'The account number involved; any accepted spelling.' }))),
+      linkId: Type.Optional(Nullable(Type.String({ minLength: 1, description: 'The assignment link that number was held through.' }))),
+    },
+    { $id: 'SimUsageInjectRequest', additionalProperties: false },
+  ),
+  [{ description: 'A whole quantity for the count meters (those not in seconds).', code: 'VALIDATION', schema: { if: { properties: { meter: { not: { pattern: '_seconds$' } } } }, then: { properties: { quantity: { type: 'integer' } } } } }],
 );
 const EntryList = Type.Object({ data: Type.Array(UsageEntrySchema) }, { $id: 'SimUsageEntries', additionalProperties: false });
 

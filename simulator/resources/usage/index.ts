@@ -9,6 +9,7 @@ import { operations } from './routes.ts';
 import { operations as control } from './control.ts';
 import { needs } from './ports.ts';
 import { UsageStateSchema, type UsageState } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const usage = defineFamily({
   key: 'usage',
@@ -16,6 +17,7 @@ export const usage = defineFamily({
   create: (scope) => new UsageModel(scope),
   state: ownPart<UsageState, UsageModel>(UsageStateSchema),
   operations,
+  examples,
   control,
   tags: {
     Usage: 'What the account used in a billing cycle, per meter (messages by type, call and transcription seconds...), with the plan\'s included amounts.',

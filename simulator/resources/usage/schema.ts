@@ -2,6 +2,7 @@
 // document's UsageResponse) and the entries resources leave for it.
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { ALIAS_OF_PAGE_SIZE } from '../../core/paging.ts';
 import type { PagingQuery } from '../../core/paging.ts';
 
 /** Every meter: the spec's table, in its order (the API document lists the same but bms). */
@@ -118,14 +119,14 @@ export const MAX_RANGE_DAYS = 92;
 
 export const UsageQuery = {
   from: DateTime({ description: 'Start (inclusive). Give both from and to, or neither (the current billing cycle).' }),
-  to: DateTime({ description: 'End (exclusive); at most 92 days after from.' }),
+  to: DateTime({ description: 'End (exclusive): after from, at most 92 days after it.' }),
   groupBy: Type.Array(StringEnum(AXES), { description: 'Axes; repeat the parameter to combine (groupBy=day&groupBy=linkId). Default meter; rows always carry their meter.' }),
   meter: Type.Array(StringEnum(METERS), { description: 'Meters to return; repeat for several. Default all.' }),
   includeToday: Type.Boolean({ description: "Include today's in-progress UTC day. Default false." }),
   page: Type.Integer({ minimum: 1, default: 1, description: 'Page number, counted from 1.' }),
   pageSize: usagePageSize('Rows per page (1 to 1000, default 200).'),
-  page_size: usagePageSize('Deprecated alias of pageSize.', true),
-  limit: usagePageSize('Deprecated alias of pageSize.', true),
+  page_size: usagePageSize(ALIAS_OF_PAGE_SIZE, true),
+  limit: usagePageSize(ALIAS_OF_PAGE_SIZE, true),
 };
 
 /** getUsage's query as the aggregation reads it (others that query usage name it too). */

@@ -7,6 +7,7 @@ import { VerificationsModel } from './model.ts';
 import { operations } from './routes.ts';
 import { jobs, needs } from './ports.ts';
 import { VERIFICATION_IDS, VerificationsStateSchema } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const verifications = defineFamily({
   key: 'verifications',
@@ -15,6 +16,7 @@ export const verifications = defineFamily({
   create: (scope) => new VerificationsModel(scope),
   state: tablesPart(VerificationsStateSchema, (m: VerificationsModel) => ({ verifications: m.rows })),
   operations,
+  examples,
   tags: {
     Verifications: 'One-time codes sent by text or call and checked against their hash; the account comes from the API key.',
   },

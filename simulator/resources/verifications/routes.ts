@@ -4,7 +4,7 @@
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
-import { DateTime, StringEnum } from '../../core/schema.ts';
+import { DateTime, PhoneNumber, StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { messageErrors } from '../messages/errors.ts';
 import { verificationErrors as E } from './model.ts';
@@ -36,8 +36,8 @@ export const operations = [
     query: {
       channel: StringEnum(VERIFICATION_CHANNELS),
       status: StringEnum(VERIFICATION_STATUSES),
-      to: Type.String({ description: 'Exact match after normalisation (hyphens and +82 accepted).' }),
-      createdAfter: DateTime({ description: 'Created at or after this instant.' }),
+      to: PhoneNumber({ description: 'Exact match after normalisation (hyphens and +82 accepted).' }),
+      createdAfter: DateTime({ description: 'Created at or after this instant; not later than createdBefore (400).' }),
       createdBefore: DateTime({ description: 'Created before this instant.' }),
       ...standardPagingParams,
     },

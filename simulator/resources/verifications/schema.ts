@@ -1,7 +1,7 @@
 // One-time-code verifications (spec "Verification", "Verification list"). Fields are the
 // spec's, camelCase like every response; the code never appears in any of them.
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, Nullable, PhoneNumber, StringEnum } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
 
@@ -57,8 +57,8 @@ export const VerificationList = Type.Object(
 export const CreateVerificationBody = Type.Object(
   {
     channel: Type.Optional(StringEnum(VERIFICATION_CHANNELS, { default: 'sms', description: 'sms (a text with the code) or call (a voice call that reads it).' })),
-    to: Type.String({ minLength: 1, maxLength: 40, description: 'The phone to verify; hyphens and +82 accepted.' }),
-    from: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 40, description: 'A number the account owns; default: its oldest number.' }))),
+    to: PhoneNumber({ description: 'The phone to verify; hyphens and +82 accepted.' }),
+    from: Type.Optional(Nullable(PhoneNumber({ description: 'A number the account owns; default: its oldest number.' }))),
     codeLength: Type.Optional(
       Type.Integer({ minimum: CODE_LENGTH.min, maximum: CODE_LENGTH.max, default: CODE_LENGTH.default, description: 'Digits in the code.' }),
     ),

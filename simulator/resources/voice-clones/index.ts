@@ -9,6 +9,7 @@ import { operations } from './routes.ts';
 import { operations as control } from './control.ts';
 import { jobs, needs } from './ports.ts';
 import { VOICE_CLONE_IDS, VoiceClonesStateSchema, type VoiceClonesState } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const voiceClones = defineFamily({
   key: 'voiceClones',
@@ -17,6 +18,7 @@ export const voiceClones = defineFamily({
   create: (scope) => new VoiceClonesModel(scope),
   state: ownPart<VoiceClonesState, VoiceClonesModel>(VoiceClonesStateSchema),
   operations,
+  examples,
   control,
   tags: {
     'Voice clones': 'Voices cloned from a recording with the speaker\'s consent, for this account\'s agents and call flows.',

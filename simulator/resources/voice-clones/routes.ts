@@ -6,7 +6,7 @@ import { operation } from './scope.ts';
 import { ApiError, errorCodes } from '../../core/errors.ts';
 import { header } from '../../core/operation.ts';
 import { voiceCloneErrors } from './errors.ts';
-import { CLIP_MAX_BYTES, VoiceCloneList, VoiceCloneResponse, type VoiceCloneRow } from './schema.ts';
+import { CLIP_MAX_BYTES, CreateVoiceCloneForm, VoiceCloneList, VoiceCloneResponse, type VoiceCloneRow } from './schema.ts';
 import { formFile, formText, onlyFields } from '../agents/uploads.ts';
 
 const TAG = 'Voice clones';
@@ -45,6 +45,7 @@ export const operations = [
     auth: 'account',
     params: accountParam,
     maxBodyBytes: CLIP_MAX_BYTES + 64 * 1024,
+    bodyDoc: { required: true, content: { 'multipart/form-data': { schema: CreateVoiceCloneForm, encoding: { clip: { contentType: 'audio/wav, audio/mpeg, audio/flac, audio/ogg, audio/webm, audio/mp4' } } } } },
     responses: { 201: { description: 'The clone, cloning.', schema: VoiceCloneResponse } },
     errors: [errorCodes.VALIDATION, voiceCloneErrors.CLIP_TOO_LARGE, voiceCloneErrors.RATE_LIMITED, voiceCloneErrors.PROVIDER_FAILED],
     handler: async (ctx) => {

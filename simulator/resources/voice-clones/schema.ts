@@ -32,13 +32,13 @@ export const VoiceCloneResponse = Type.Object(
 );
 export const VoiceCloneList = Type.Object({ data: Type.Array(VoiceCloneResponse) }, { $id: 'VoiceCloneListResponse', additionalProperties: false });
 
-/** The multipart form as documented (the handler reads it; this is its description). */
+/** The multipart form as documented (the handler reads and checks it: model.ts create). */
 export const CreateVoiceCloneForm = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: CLONE_NAME_MAX }),
-    description: Type.Optional(Type.String({ maxLength: CLONE_DESCRIPTION_MAX })),
-    consent: Type.String({ description: 'true or on: the uploader has the right to use this voice.' }),
-    clip: Type.String({ format: 'binary', description: `wav, mp3, flac, ogg, webm or m4a audio (judged by its bytes), 1 byte to ${CLIP_MAX_BYTES} bytes.` }),
+    name: Type.String({ minLength: 1, maxLength: CLONE_NAME_MAX, pattern: '\\S', description: `1 to ${CLONE_NAME_MAX} characters, not blank (trimmed).` }),
+    description: Type.Optional(Type.String({ maxLength: CLONE_DESCRIPTION_MAX, description: `At most ${CLONE_DESCRIPTION_MAX} characters (trimmed); blank is none.` })),
+    consent: Type.String({ pattern: '^\\s*(?:[Tt][Rr][Uu][Ee]|[Oo][Nn])\\s*$', description: 'true or on: the uploader has the right to use this voice.' }),
+    clip: Type.String({ contentMediaType: 'application/octet-stream', description: `The file part: wav, mp3, flac, ogg, webm or m4a audio (judged by its bytes), 1 byte to ${CLIP_MAX_BYTES} bytes (413 above).` }),
   },
   { $id: 'CreateVoiceCloneRequest', additionalProperties: false },
 );

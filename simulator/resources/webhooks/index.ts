@@ -8,6 +8,7 @@ import { WebhooksModel } from './model.ts';
 import { operations } from './routes.ts';
 import { needs } from './ports.ts';
 import { WEBHOOK_IDS, WebhooksStateSchema } from './schema.ts';
+import { examples } from './examples.ts';
 
 export const webhooks = defineFamily({
   key: 'webhooks',
@@ -15,6 +16,7 @@ export const webhooks = defineFamily({
   create: (scope) => new WebhooksModel(scope),
   state: tablesPart(WebhooksStateSchema, (m: WebhooksModel) => ({ webhooks: m.webhooks })),
   operations,
+  examples,
   tags: {
     Webhooks: 'Account webhooks: which events go to which URL, their delivery logs and a test send. Deliveries are form-encoded, signed with X-Signature, and retried until a 2xx answer.',
   },

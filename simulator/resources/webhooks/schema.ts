@@ -2,22 +2,26 @@
 // (createWebhook, listWebhooks, updateWebhook, deleteWebhook, listWebhookLogs, testWebhook;
 // WebhookResponse with snake_case `account_id` and `created_at`, WebhookLogResponse).
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { DateTime, HttpUrl, Nullable, StringEnum, StringEnumRefusedBy } from '../../core/schema.ts';
 import { ListMetaSchema } from '../../core/paging.ts';
 import type { IdFormat } from '../../core/ids.ts';
+import { atLeastOneField } from '../../core/schema-rules.ts';
+import { sharedErrors } from '../../rules/errors.ts';
+
+const NOTHING = sharedErrors.NOTHING_TO_UPDATE.info.code;
 
 /** Id formats of this family's rows (core/ids.ts; listed in resources/index.ts). */
 export const WEBHOOK_IDS = {
   webhook: { prefix: 'WH', hex: 16 },
 } as const satisfies Record<string, IdFormat>;
 
-const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An http or https URL that receives the events.' });
-// The enum documents the names (as the reference does); the request validator does not enforce
-// `enum` on a plain string, so the model checks them and an unknown name gets its own code
-// (UNKNOWN_EVENT, naming the known ones) instead of a generic validation error. The names are
-// the subscribable events every descriptor declares (`events`), known once the list is built.
+const Url = HttpUrl({ description: 'Receives the events.' });
+// The enum documents the names (as the reference does); the model checks them, so that an
+// unknown name gets its own code (UNKNOWN_EVENT, naming the known ones) instead of a generic
+// validation error. The names are the subscribable events every descriptor declares
+// (`events`), known once the list is built.
 const eventsSchema = (events: readonly string[]) =>
-  Type.Array(Type.String({ enum: [...events], description: 'An event name; any other is 400 UNKNOWN_EVENT.' }), {
+  Type.Array(StringEnumRefusedBy('UNKNOWN_EVENT', events, { description: 'An event name; any other is 400 UNKNOWN_EVENT.' }), {
     minItems: 1,
     maxItems: 50,
     description: 'Events to receive. Duplicates are kept once.',
@@ -45,9 +49,12 @@ export type CreateWebhookInput = Static<ReturnType<typeof createWebhookBody>>;
 
 /** updateWebhook's body, for the subscribable events the list declares. */
 export const updateWebhookBody = (events: readonly string[]) =>
-  Type.Object(
-    { url: Type.Optional(Url), events: Type.Optional(eventsSchema(events)), active: Type.Optional(Type.Boolean()) },
-    { $id: 'UpdateWebhookRequest', additionalProperties: false },
+  atLeastOneField(
+    Type.Object(
+      { url: Type.Optional(Url), events: Type.Optional(eventsSchema(events)), active: Type.Optional(Type.Boolean()) },
+      { $id: 'UpdateWebhookRequest', additionalProperties: false },
+    ),
+    NOTHING,
   );
 export type UpdateWebhookInput = Static<ReturnType<typeof updateWebhookBody>>;
 

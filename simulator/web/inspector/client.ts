@@ -3,10 +3,12 @@
 // simulator's domain events over server-sent events, and says so in the page when something
 // cannot be read: a wrong token, an unknown id, a simulator reset under it.
 import { CONVERSATION_VIEW } from './conversation-view.ts';
+import { FAMILY_VIEWS } from './family-views.ts';
 
 export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
   'use strict';
   ${CONVERSATION_VIEW}
+  ${FAMILY_VIEWS}
   var view = document.getElementById('view');
   var alertBox = document.getElementById('alert');
   var tokenForm = document.getElementById('token-form');
@@ -142,8 +144,10 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
       var src = audioUrls[path] ? ' src="' + esc(audioUrls[path]) + '"' : '';
       return '<figure><figcaption>' + label + ' · ' + esc(secs) + ' s</figcaption><audio controls preload="metadata" data-src="' + esc(path) + '"' + src + ' aria-label="' + esc(label.replace(/<[^>]*>/g, '')) + '"></audio></figure>';
     }
-    var html = rec.state === 'available' ? player('Whole call', base, rec.seconds) + '<p class="muted">Kept until ' + esc(rec.expiresAt) + '.</p>' : '<p class="muted">The whole-call recording exists once the call ends.</p>';
-    return html + rec.pieces.map(function (p) { return player('Record block <code>' + esc(p.name) + '</code>', base + '/' + encodeURIComponent(p.name), p.seconds); }).join('');
+    var html = rec.state === 'available' ? player('Whole call', base, rec.seconds) : '<p class="muted">The whole-call recording exists once the call ends.</p>';
+    html += rec.pieces.map(function (p) { return player('Record block <code>' + esc(p.name) + '</code>', base + '/' + encodeURIComponent(p.name), p.seconds); }).join('');
+    // Retention is the call's, so it is said once for all of its recordings.
+    return rec.state === 'available' ? html + '<p class="muted">These recordings are kept until ' + esc(rec.expiresAt) + ' (90 days after the call ended).</p>' : html;
   }
   function transcriptFacts(a) {
     if (!a) return '<p class="muted">This simulator keeps no transcripts.</p>';
@@ -339,7 +343,7 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
       lastNow = c.now;
       document.getElementById('now').textContent = c.now;
       document.getElementById('clock-mode').textContent = c.mode;
-      document.getElementById('pending').textContent = String(c.pendingJobs);
+      document.getElementById('pending').textContent = c.pendingJobs + (c.pendingJobs === 1 ? ' pending job' : ' pending jobs');
     });
   }
 
@@ -351,7 +355,7 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
     document.querySelectorAll('nav a').forEach(function (a) {
       if (a.getAttribute('href') === '#/' + r.name) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
     });
-    var show = views[r.name];
+    var show = views[r.name] || familyView(r.name);
     var work = refreshClock().then(function () {
       tokenForm.hidden = true;
       if (!show) return '<div class="notice error">There is no view called ' + esc(r.name) + '. Choose one above.</div>';
@@ -414,6 +418,7 @@ export const INSPECTOR_CLIENT_SCRIPT = String.raw`(function () {
     say('');
     render().then(listen);
   });
+  linkFamilyViews();
   window.addEventListener('hashchange', function () { render(); document.getElementById('main').focus(); });
   render().then(function () { if (tokenForm.hidden) listen(); });
 })();`;

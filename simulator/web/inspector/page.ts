@@ -52,7 +52,7 @@ export function inspectorPage(sections: readonly string[]): string {
   <div class="clock" role="group" aria-label="Virtual clock">
     <span>Now <output id="now" aria-live="off">…</output></span>
     <span class="muted" id="clock-mode"></span>
-    <span class="muted"><output id="pending">0</output> pending jobs</span>
+    <span class="muted"><output id="pending">0 pending jobs</output></span>
     <button type="button" data-advance="60">+1 min</button>
     <button type="button" data-advance="3600">+1 h</button>
     <button type="button" data-advance="86400">+1 day</button>

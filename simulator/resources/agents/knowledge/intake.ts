@@ -50,7 +50,7 @@ export function charCount(text: string): number {
 }
 
 /** A JSON document without a title is named after its first line. */
-function titleOf(text: string): string {
+export function titleOf(text: string): string {
   const first = text.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? 'Untitled';
   return [...first].slice(0, 80).join('');
 }

@@ -8,7 +8,7 @@ import type { KernelParts } from '../../../core/scope.ts';
 import { agentErrors } from '../errors.ts';
 import { AGENT_IDS, EMBEDDING_MODEL, type KnowledgeRow } from '../schema.ts';
 import { chunkText } from './chunk.ts';
-import { charCount, readKnowledge, type KnowledgeUpload } from './intake.ts';
+import { charCount, readKnowledge, titleOf, type KnowledgeUpload } from './intake.ts';
 import { LexicalIndex, type Hit } from './rank.ts';
 
 export function knowledgeWire(r: KnowledgeRow) {
@@ -67,6 +67,13 @@ export class KnowledgeStore {
       dateUpdated: now,
     });
     return this.index(row);
+  }
+
+  /** A fixture's text document: stored and indexed at `at` (ready: a fixture's indexing never fails). */
+  seed(agent: { id: string; accountId: string }, doc: { title?: string; text: string; sourceType: 'text' | 'markdown' }, at: string): KnowledgeRow {
+    const id = freshId(this.ports.random, AGENT_IDS.knowledgeDocument, (x) => this.rows.has(x));
+    const text = doc.text;
+    return this.rows.insert({ id, accountId: agent.accountId, agentId: agent.id, title: doc.title ?? titleOf(text), sourceType: doc.sourceType, status: 'ready', text, charCount: charCount(text), chunkCount: chunkText(text, doc.sourceType).length, dateCreated: at, dateUpdated: at });
   }
 
   /** reindexAgentKnowledgeDocument: chunks the stored text again; a failed document becomes ready. */

@@ -1,0 +1,109 @@
+// The operations of an OpenAPI document as the request generator needs them: method, path,
+// parameters with their schemas and example values, the request body's media types, and the
+// document's own validator (ajv, JSON Schema 2020-12 with formats) that judges generated
+// requests. Everything comes from the document; nothing here knows the simulator.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { Document, Schema } from './values.ts';
+
+export interface Param {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  schema: Schema;
+  /** Example values by example name. */
+  examples: Record<string, unknown>;
+}
+
+export interface Media {
+  type: string;
+  schema: Schema;
+  encoding: Record<string, { contentType?: string }>;
+  examples: Record<string, { summary?: string; value: unknown }>;
+}
+
+export interface DocOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  description: string;
+  control: boolean;
+  params: Param[];
+  body?: { required: boolean; media: Media[] };
+  /** Statuses the document lists, with the error codes of each. */
+  responses: Map<number, { codes: string[]; schema?: Schema; contentType?: string }>;
+}
+
+export interface FullDocument extends Document {
+  paths: Record<string, Record<string, any>>;
+}
+
+/** Every description inside a schema, following its $refs once each. */
+function descriptionsIn(schema: unknown, doc: FullDocument, seen = new Set<string>()): string[] {
+  if (Array.isArray(schema)) return schema.flatMap((s) => descriptionsIn(s, doc, seen));
+  if (!schema || typeof schema !== 'object') return [];
+  const s = schema as Record<string, unknown>;
+  if (typeof s.$ref === 'string') {
+    if (seen.has(s.$ref)) return [];
+    seen.add(s.$ref);
+    return descriptionsIn(doc.components?.schemas?.[s.$ref.replace('#/components/schemas/', '')], doc, seen);
+  }
+  return Object.entries(s).flatMap(([k, v]) => (k === 'description' && typeof v === 'string' ? [v] : descriptionsIn(v, doc, seen)));
+}
+
+export function operationsOf(doc: FullDocument): DocOperation[] {
+  const out: DocOperation[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      const params: Param[] = (op.parameters ?? []).map((p: any) => ({
+        name: p.name,
+        in: p.in,
+        required: Boolean(p.required),
+        schema: p.schema,
+        examples: Object.fromEntries(Object.entries(p.examples ?? {}).map(([k, e]: [string, any]) => [k, e.value])),
+      }));
+      const content = op.requestBody?.content ?? {};
+      const media: Media[] = Object.entries(content).map(([type, m]: [string, any]) => ({ type, schema: m.schema ?? {}, encoding: m.encoding ?? {}, examples: m.examples ?? {} }));
+      const responses = new Map<number, { codes: string[]; schema?: Schema; contentType?: string }>();
+      for (const [status, r] of Object.entries<any>(op.responses ?? {})) {
+        const [contentType, body] = Object.entries<any>(r.content ?? {})[0] ?? [];
+        responses.set(Number(status), { codes: r['x-error-codes'] ?? [], schema: body?.schema, contentType });
+      }
+      out.push({
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        description: [op.summary, op.description, ...(op.parameters ?? []).map((p: any) => p.description), ...media.flatMap((m) => descriptionsIn(m.schema, doc))].filter(Boolean).join(' '),
+        control: path.startsWith('/_sim'),
+        params,
+        body: media.length > 0 ? { required: Boolean(op.requestBody.required), media } : undefined,
+        responses,
+      });
+    }
+  }
+  return out;
+}
+
+// ajv-formats is published as CommonJS with a default export.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+
+/** The document's validator: `check(schema, value)` with `$ref`s resolved against its components. */
+export function documentValidator(doc: FullDocument) {
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'doc', components: doc.components ?? {} });
+  const cache = new Map<Schema, ValidateFunction>();
+  const rewrite = (s: unknown): unknown => {
+    if (Array.isArray(s)) return s.map(rewrite);
+    if (!s || typeof s !== 'object') return s;
+    return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace(/^#/, 'doc#') : rewrite(v)]));
+  };
+  return (schema: Schema, value: unknown): boolean => {
+    let fn = cache.get(schema);
+    if (!fn) {
+      fn = ajv.compile(rewrite(schema) as Schema);
+      cache.set(schema, fn);
+    }
+    return fn(value) as boolean;
+  };
+}
