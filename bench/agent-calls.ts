@@ -1,4 +1,4 @@
-// Managed agent calls (issue 27, "Measure"): 10,000 agent calls of 10 turns each, every call with
+// Managed agent calls (docs/decisions.md "Managed agents"): 10,000 agent calls of 10 turns each, every call with
 // one real MCP tools/call to a local fake MCP server (built with the official SDK), placed with
 // the in-process API and run to their end on the virtual clock; budget < 30 s wall. Reports wall
 // and CPU time of the process (the fake server runs in it too) and the clock jobs run.

@@ -1,4 +1,4 @@
-// The inspector's batch view at scale (issue 32, Deliver 5): the campaign of bench/call-batches.ts
+// The inspector's batch view at scale (docs/decisions.md "Inspector"): the campaign of bench/call-batches.ts
 // (100,000 recipients by default, BATCH_VIEW_RECIPIENTS to change it; 3 rounds with weekday
 // windows, 30 % of calls unanswered, 300 a minute, 50 at once) over a virtual week, four times in
 // one process, alternating: as the simulator runs it (each status change feeds the batch's

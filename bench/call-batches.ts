@@ -1,8 +1,8 @@
-// Call batches at scale (issue 12, Deliver 3): one batch of 100,000 recipients, 3 rounds with
+// Call batches at scale (docs/decisions.md "Call batches"): one batch of 100,000 recipients, 3 rounds with
 // windows (round 1 weekdays 10:00-18:00, rounds 2 and 3 weekdays 18:00-21:00 for no-answer and
 // busy), created through the in-process API (a 6 MB body through the whole pipeline), then the
 // virtual clock advanced over a 7-day horizon. A carrier script makes 30 % of the calls ring out
-// unanswered (`prefix` + `share`, issue 20). Budget: under 10 s wall and 1 GB RSS; list pages of
+// unanswered (`prefix` + `share`, docs/decisions.md "Calls"). Budget: under 10 s wall and 1 GB RSS; list pages of
 // the batch under 20 ms. Compared with a plain loop that only computes the same dial times.
 // Run alone with `node --import tsx bench/call-batches.ts`; `npm run bench` runs it too.
 import { readFileSync } from 'node:fs';
@@ -93,7 +93,7 @@ export async function benchCallBatches(): Promise<BatchBench> {
   const sim = createSimulator();
   const rt = runtimeOf(sim);
   const flow = await request(sim, 'POST', `/v1/accounts/${ACCOUNT}/call-flows`, REMINDER_FLOW);
-  // Issue 20's budget check: 30 % of the calls to 010 numbers ring out unanswered.
+  // The budget check: 30 % of the calls to 010 numbers ring out unanswered.
   // BATCH_NO_ANSWER_SHARE=1 makes every call ring out: 3 calls per recipient (the memory check of 300,000 calls).
   await sim.control.request('POST', '/carrier/scripts', { prefix: '010', share: Number(process.env.BATCH_NO_ANSWER_SHARE ?? 0.3), outcome: 'no-answer', types: ['call'] });
   let flowEnded = 0;

@@ -1,4 +1,4 @@
-// Calls through a flow (issue 10, "Speed"): place 10,000 calls through a 10-block flow with the
+// Calls through a flow (docs/decisions.md "Calls"): place 10,000 calls through a 10-block flow with the
 // in-process API and advance the virtual clock until every call has ended; budget < 5 s.
 // Run alone with `node --import tsx bench/calls.ts`; `npm run bench` runs it too.
 import { createSimulator } from '../simulator/index.ts';

@@ -1,6 +1,6 @@
 // The whole conformance kit as a user runs it (`npm run conformance -- run`, in process):
 // the command's wall time, how long after the last unit the summary appears, and whether the
-// summary's duration is the time the user waited. Budgets (issue 26): under 10 s, the summary
+// summary's duration is the time the user waited. Budgets (docs/decisions.md "Conformance kit"): under 10 s, the summary
 // within 1 s of the last unit. Run alone with `node --import tsx bench/kit.ts`; `npm run bench`
 // runs it too.
 import { spawn } from 'node:child_process';

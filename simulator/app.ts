@@ -11,7 +11,7 @@ import { header, type Operation, type Reply, type SimRequest, type SimResponse }
 
 export { header };
 import { rootScope, type Runtime } from './runtime.ts';
-import { allOperations } from './operations.ts';
+import { registry, type Registry } from './registry.ts';
 import { matchUpgrade } from './upgrades.ts';
 import type { UpgradeAnswer } from './core/live-socket.ts';
 import { canonicalAddress } from './peers/geoip/model.ts';
@@ -39,21 +39,22 @@ export const DEFAULT_MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-let sharedRouter: Router<Operation> | undefined;
+const routers = new WeakMap<Registry, Router<Operation>>();
 
-/** The router over every operation; built once per process since operations are static data. */
-export function router(): Router<Operation> {
-  if (!sharedRouter) {
-    const r = new Router<Operation>();
-    for (const op of allOperations()) {
+/** The router over a list's operations (default the whole list's); built once per list since operations are static data. */
+export function router(reg: Registry = registry()): Router<Operation> {
+  let r = routers.get(reg);
+  if (!r) {
+    r = new Router<Operation>();
+    for (const op of reg.operations) {
       if (op.auth === 'account' && !op.path.includes('{accountId}')) {
         throw new Error(`${op.operationId}: account-scoped operations need {accountId} in the path`);
       }
       r.add(op.method, op.path, op);
     }
-    sharedRouter = r;
+    routers.set(reg, r);
   }
-  return sharedRouter;
+  return r;
 }
 
 function jsonResponse(status: number, json: string, extra?: Record<string, string>): SimResponse {
@@ -207,7 +208,7 @@ function dispatchRouted(rt: Runtime, opts: PipelineOptions, req: SimRequest): Si
   const q = req.url.indexOf('?');
   const path = q === -1 ? req.url : req.url.slice(0, q);
   const method = req.method.toUpperCase();
-  const match = router().match(routedMethod(method), path);
+  const match = router(rt.registry).match(routedMethod(method), path);
   if (match.kind === 'not-found') {
     if (method === 'GET' && matchUpgrade(path).kind === 'found') return errorResponse(errorCodes.UPGRADE_REQUIRED(`${path} is a WebSocket endpoint: connect with "Upgrade: websocket"`), { upgrade: 'websocket' });
     return errorResponse(errorCodes.NOT_FOUND(`no operation at ${method} ${path}`));

@@ -130,12 +130,17 @@ export function constructionOrder(families: readonly Entry[]): Entry[] {
   }
   if (keys.size !== families.length) throw new Error(`two entries of the list share a key: ${families.map((f) => f.key).join(', ')}`);
   const needsOf = new Map<string, string[]>();
+  /** Each key no entry offers, with every family that needs it (a family removed from the list names those that still need it). */
+  const unmet = new Map<string, string[]>();
   families.forEach((f) => {
     const needs = Object.keys(f.needs).filter((n) => !(SERVICE_PORTS as readonly string[]).includes(n));
-    const unknown = needs.filter((n) => !keys.has(n));
-    if (unknown.length > 0) throw new Error(`family ${f.key} needs ${unknown.join(', ')}, which no entry of the list offers`);
+    for (const n of needs.filter((k) => !keys.has(k))) unmet.set(n, [...(unmet.get(n) ?? []), f.key]);
     needsOf.set(f.key, needs);
   });
+  if (unmet.size > 0) {
+    const lines = [...unmet].map(([key, by]) => (by.length === 1 ? `family ${by[0]} needs ${key}` : `families ${by.join(', ')} need ${key}`));
+    throw new Error(`${lines.join('; ')}, which no entry of the list offers`);
+  }
   const order: Entry[] = [];
   const done = new Set<string>();
   while (order.length < families.length) {

@@ -121,12 +121,16 @@ export class Runtime {
   /** Each house family's scope, by key: what its model was built from and its handlers see. */
   private readonly scopes = new Map<string, Record<string, unknown>>();
 
-  /** `reg`: the registry of the list (tests hand in one of their own). */
+  /** What the list registers: its operations (the pipeline routes them), tags, events... (registry.ts). */
+  readonly registry: Registry;
+
+  /** `reg`: the registry of the list (tests hand in one of their own, a list without a family, say). */
   constructor(
     readonly fixture: Fixture,
     seed: number,
     reg: Registry = registry(),
   ) {
+    this.registry = reg;
     this.seed = seed;
     this.initialSeed = seed;
     this.clock = new VirtualClock(parseInstant(fixture.clock.start)!);

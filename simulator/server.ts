@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo, Socket } from 'node:net';
 import { errorResponse } from './app.ts';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import { errorCodes, type ApiError } from './core/errors.ts';
 import type { SimRequest, SimResponse } from './core/operation.ts';
 import type { LiveSocket, UpgradeAnswer } from './core/live-socket.ts';
@@ -168,11 +168,20 @@ function rawResponse(r: SimResponse): string {
   return `${head.join('\r\n')}\r\n\r\n${body}`;
 }
 
+// ws is loaded with the first accepted upgrade, not at start: most runs open no WebSocket, and
+// loading it (and zlib) is a sizeable part of `npm start` (bench/README.md "Start-up").
+let wsModule: Promise<typeof import('ws')> | undefined;
+const loadWs = () => (wsModule ??= import('ws'));
+
 /** One handshake-only ws server per message limit (the limit is fixed when ws makes the socket). */
 const handshakers = new Map<number, WebSocketServer>();
-function wssFor(maxPayload: number): WebSocketServer {
+async function wssFor(maxPayload: number): Promise<WebSocketServer> {
   let wss = handshakers.get(maxPayload);
-  if (!wss) handshakers.set(maxPayload, (wss = new WebSocketServer({ noServer: true, clientTracking: false, perMessageDeflate: false, maxPayload })));
+  if (!wss) {
+    const { WebSocketServer: Server } = await loadWs();
+    wss = handshakers.get(maxPayload) ?? new Server({ noServer: true, clientTracking: false, perMessageDeflate: false, maxPayload });
+    handshakers.set(maxPayload, wss);
+  }
   return wss;
 }
 
@@ -200,7 +209,7 @@ function adapt(ws: WebSocket): LiveSocket {
 }
 
 function acceptSocket(server: http.Server, req: http.IncomingMessage, socket: Duplex, head: Buffer, answer: Extract<UpgradeAnswer, { accept: unknown }>, onDefect: (e: unknown) => void): void {
-  wssFor(answer.maxMessageBytes).handleUpgrade(req, socket, head, (ws) => {
+  void wssFor(answer.maxMessageBytes).then((wss) => wss.handleUpgrade(req, socket, head, (ws) => {
     const sockets = liveSockets.get(server)!;
     sockets.add(ws);
     let session: ReturnType<typeof answer.accept> | undefined;
@@ -226,6 +235,9 @@ function acceptSocket(server: http.Server, req: http.IncomingMessage, socket: Du
     guard(() => {
       session = answer.accept(adapt(ws));
     });
+  }), (e) => {
+    onDefect(e);
+    socket.destroy();
   });
 }
 

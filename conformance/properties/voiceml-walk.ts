@@ -1,4 +1,4 @@
-// Generated VoiceML programs and phone scripts (issue 18): the kit's receiver serves a set of
+// Generated VoiceML programs and phone scripts (docs/decisions.md "VoiceML"): the kit's receiver serves a set of
 // generated documents, a call is placed with Url at the first, and the requests the target makes
 // (which documents, with which Digits and RecordingDuration) and how the call ends equal a
 // reference walk written here, independently of any implementation. Documents link only to later

@@ -214,7 +214,7 @@ export function parseInstant(text: string): number | undefined {
 
 // Recently formatted instants: jobs stamp many rows with the same few instants (now, a due
 // time), formatting costs far more than a lookup, and rows then share one string (call batches
-// keep 100,000s of calls; issue 12). Emptied when full, so it stays small.
+// keep 100,000s of calls; docs/decisions.md "Call batches"). Emptied when full, so it stays small.
 const isoTexts = new Map<number, string>();
 const ISO_CACHE_SIZE = 4096;
 

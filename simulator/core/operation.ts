@@ -183,3 +183,11 @@ export const reply = {
   json: (status: number, json: string): Reply => ({ status, json }),
   noContent: (): Reply => ({ status: 204 }),
 };
+
+/** The origin clients reach the simulator at, from the request (Host; X-Forwarded-Proto https). */
+export function apiOrigin(req: SimRequest): string {
+  const host = header(req, 'host');
+  const proto = header(req, 'x-forwarded-proto') === 'https' ? 'https' : 'http';
+  // Anything odd in Host (it is client-controlled) falls back to localhost rather than build a bad URL.
+  return host && /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? `${proto}://${host}` : 'http://localhost';
+}

@@ -5,7 +5,8 @@
 // answers a code of its own (`code`) is stated in the document with `x-error-code` and left to
 // the handler, which raises that code; the rest are 400 VALIDATION naming the rule.
 import { Kind, type TSchema } from '@sinclair/typebox';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import type { FieldError } from './errors.ts';
 
 export interface SchemaRule {
@@ -40,12 +41,16 @@ export function ruleEntries(schema: unknown): Record<string, unknown>[] {
   return rulesOf(schema).map((r) => ({ description: r.description, ...r.schema, ...(r.code ? { 'x-error-code': r.code } : {}) }));
 }
 
-const ajv = new Ajv2020({ strict: false, allErrors: false });
+// ajv is required with the first rule checked, not at start: loading it and building its
+// instance was a sizeable part of start-up (bench/README.md "Start-up"), and most requests
+// break no rule across fields. Required, not bundled (bin/start.mjs), like the other lazy packages.
+let ajv: Ajv2020 | undefined;
 const compiled = new WeakMap<SchemaRule, ValidateFunction>();
 
 function check(rule: SchemaRule, value: unknown): boolean {
   let fn = compiled.get(rule);
   if (!fn) {
+    ajv ??= new (createRequire(import.meta.url)('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020({ strict: false, allErrors: false });
     fn = ajv.compile(rule.schema);
     compiled.set(rule, fn);
   }

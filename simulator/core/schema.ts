@@ -4,6 +4,7 @@
 import { FormatRegistry, Kind, Type, TypeRegistry, type SchemaOptions, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
+import { Value } from '@sinclair/typebox/value';
 import { ApiError, type FieldError } from './errors.ts';
 import { parseInstant } from './clock.ts';
 import { ruleErrors } from './schema-rules.ts';
@@ -130,10 +131,23 @@ export function compile<T extends TSchema>(schema: T): TypeCheck<T> {
 /** Field errors for `value` against `schema` (empty when valid). `root` prefixes paths. */
 export function schemaErrors(schema: TSchema, value: unknown, root = ''): FieldError[] {
   const check = compile(schema);
-  const rules = () => ruleErrors(schema, value, root, (s, v) => compile(s).Check(v));
+  return judged(schema, value, root, (s, v) => compile(s).Check(v), check.Check(value) ? undefined : () => check.Errors(value));
+}
+
+/**
+ * The same for a schema checked once per process (a fixture's): interpreted, not compiled, since
+ * compiling the fixture's whole schema costs several times one check of a small file.
+ */
+export function schemaErrorsOnce(schema: TSchema, value: unknown, root = ''): FieldError[] {
+  return judged(schema, value, root, (s, v) => Value.Check(s, v), Value.Check(schema, value) ? undefined : () => Value.Errors(schema, value));
+}
+
+/** The field errors (`errors` undefined: the value fits the fields), or else the rules' across fields. */
+function judged(schema: TSchema, value: unknown, root: string, fits: (s: TSchema, v: unknown) => boolean, errors: (() => Iterable<ValueError>) | undefined): FieldError[] {
+  const rules = () => ruleErrors(schema, value, root, fits);
   // Rules across fields (schema-rules.ts) are judged once the fields themselves are right.
-  if (check.Check(value)) return rules();
-  const found = [...check.Errors(value)].filter((e) => !lengthFitsInCharacters(e));
+  if (errors === undefined) return rules();
+  const found = [...errors()].filter((e) => !lengthFitsInCharacters(e));
   if (found.length === 0) return rules();
   const out: FieldError[] = [];
   const seen = new Set<string>();

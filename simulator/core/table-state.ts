@@ -4,9 +4,7 @@
 // model whose state is only tables: a snapshot is each table's rows under its name (in the order
 // given), a restore builds every table then swaps them in place, so holders keep one object.
 // `ownPart` hands the rest to a model's own methods after the runtime validated the part.
-// `TableState` is `tablesPart` for models that still run their own snapshot methods.
 import type { TSchema } from '@sinclair/typebox';
-import { validate } from './schema.ts';
 import { Table, type Row } from './store.ts';
 import type { ListedNames } from './scope.ts';
 
@@ -75,26 +73,4 @@ export interface SelfSnapshotting<S> {
 /** The part of a model whose state is not only tables: the runtime validates, the model's own methods do the rest. */
 export function ownPart<S, M extends SelfSnapshotting<S>>(schema: StatePart<M>['schema']): StatePart<M> {
   return { schema, snapshot: (m) => m.snapshot(), restore: (m, state: S) => m.restore(state), clear: (m) => m.clear() };
-}
-
-export class TableState<T extends Tables> {
-  /** `name` is the model's snapshot key (error messages and paths say "snapshot <name>"). */
-  constructor(
-    private readonly schema: TSchema,
-    private readonly name: string,
-    private readonly tables: T,
-  ) {}
-
-  clear(): void {
-    adoptTables(this.tables, undefined);
-  }
-
-  snapshot(): TablesState<T> {
-    return snapshotTables(this.tables) as TablesState<T>;
-  }
-
-  restore(state: unknown): void {
-    validate(this.schema, state, `snapshot ${this.name}`, this.name);
-    adoptTables(this.tables, state as Record<string, Row[]>);
-  }
 }

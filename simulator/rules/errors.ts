@@ -18,4 +18,15 @@ export const sharedErrors = {
     code: 'ACCOUNT_NOT_FOUND', status: 404, origin: 'spec',
     description: 'The account is unknown.',
   }),
+  /** A voice another account cloned: call flows' say blocks and agents' voices. */
+  VOICE_FORBIDDEN: defineError({
+    code: 'call_flow_voice_forbidden', status: 403, origin: 'spec',
+    description: 'The voice id was registered (cloned) by another account.',
+  }),
 } as const;
+
+/** The sip_trunk add-on's refusal, shared by the families it gates: SIP endpoints and routes, IP ACLs and credentials (sip-auth), and sip/softphone routing of numbers. */
+export const SIP_TRUNK_REQUIRED = defineError({
+  code: 'SIP_TRUNK_REQUIRED', status: 403, origin: 'simulator',
+  description: 'The account lacks the sip_trunk add-on: SIP endpoint, route, IP ACL and credential changes, and sip/softphone routing of numbers. (The API document answers FEATURE_DISABLED here; the spec reserves that code for assignment links.)',
+});

@@ -1,4 +1,4 @@
-// "Bad input" (issue 2): every malformed request gets a 4xx with the spec's error body, never
+// "Bad input" (docs/decisions.md "Wire conventions"): every malformed request gets a 4xx with the spec's error body, never
 // a 5xx, and a refused request changes no state. fast-check generates the malformed requests.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';

@@ -33,7 +33,7 @@ describe.skipIf(!available)('the inspector\'s batch view in Chromium', () => {
     ARTIFACTS = artifactsDir('batch-view');
     server = await sim.listen(0, '127.0.0.1');
     const flow = await api('POST', '/call-flows', { name: 'reminder', graph: { version: 1, start: 'hi', nodes: { hi: { type: 'say', text: 'See you tomorrow', next: 'bye' }, bye: { type: 'hangup' } } } });
-    // 30 % of the recipients ring out unanswered, a tenth are busy (issue 20's prefix + share scripts).
+    // 30 % of the recipients ring out unanswered, a tenth are busy (the carrier's prefix + share scripts, docs/decisions.md "Calls").
     await call(sim, 'POST', '/_sim/carrier/scripts', { prefix: '0105', types: ['call'], outcome: 'no-answer', share: 0.3 }, { key: TOKEN });
     await call(sim, 'POST', '/_sim/carrier/scripts', { prefix: '0106', types: ['call'], outcome: 'busy' }, { key: TOKEN });
     const tasks = Array.from({ length: 600 }, (_, i) => ({ To: `010${i % 10 === 0 ? 6 : 5}${String(i).padStart(7, '0')}` }));

@@ -173,7 +173,7 @@ describe('calls', () => {
     const doc = (await h.call('GET', '/openapi.json', undefined, { key: null })).json;
     const responses = doc.paths['/v1/accounts/{accountId}/calls'].post.responses;
     expect(responses['404']['x-error-codes']).toContain('agent_not_found');
-    expect(responses['400']['x-error-codes']).not.toContain('voiceml_not_simulated'); // VoiceML is simulated (issue 18)
+    expect(responses['400']['x-error-codes']).not.toContain('voiceml_not_simulated'); // VoiceML is simulated (docs/decisions.md "VoiceML")
     expect(responses['409']['x-error-codes']).toContain('agent_not_connected');
   });
 

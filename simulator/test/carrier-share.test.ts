@@ -1,4 +1,4 @@
-// Carrier scripts for many numbers (issue 20, items 3 and 4): `prefix` and `share`, the order
+// Carrier scripts for many numbers (docs/decisions.md "Calls"): `prefix` and `share`, the order
 // scripts are tried in (number, then prefix, then magic numbers), picks fixed by the seed and the
 // attempt, `times` counting picked attempts only, bad input, and picks across a snapshot.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Messages (issue 5): idempotent sends, listMessages and getMessage, inbound texts, usage
+// Messages (docs/decisions.md "Messages"): idempotent sends, listMessages and getMessage, inbound texts, usage
 // records, the refusals as a property, and wire identity.
 import { beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';

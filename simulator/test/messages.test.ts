@@ -1,4 +1,4 @@
-// Messages (issue 5): sendMessage as the public API document shapes it, the type rules, the
+// Messages (docs/decisions.md "Messages"): sendMessage as the public API document shapes it, the type rules, the
 // refusals (each leaving state unchanged), quotas on the virtual clock, ata templates and
 // their fallback.
 import { beforeEach, describe, expect, it } from 'vitest';

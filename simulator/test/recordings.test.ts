@@ -1,4 +1,4 @@
-// A call's artifacts (issue 11, issue 20's speakSeconds): WAV recordings whole and per record
+// A call's artifacts (docs/decisions.md "Recordings, transcripts and summaries"): WAV recordings whole and per record
 // block, retention and deletion, the recording webhook, transcripts and summaries on the clock
 // with scripted outcomes, no_recording/no_audio, the organisation schema and the usage meters.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Verifications (issue 5): create / get / check / cancel and GET /v2/verifications with every
+// Verifications (docs/decisions.md "Verifications"): create / get / check / cancel and GET /v2/verifications with every
 // filter; each transition of the state machine; the code only ever on the phone; refusals
 // leaving state unchanged; key authentication for the /v2 operations.
 import { beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// VoiceML <Connect><Stream> (issue 18): the simulator opens a real WebSocket to a server on
+// VoiceML <Connect><Stream> (docs/decisions.md "VoiceML"): the simulator opens a real WebSocket to a server on
 // 127.0.0.1 and sends the documented message sequence (connected, start, 20 ms μ-law media
 // frames for the phone's speakSeconds, one dtmf per key, stop), then the call goes on with the
 // next verb once the stream's length has passed on the virtual clock. A stream that cannot open

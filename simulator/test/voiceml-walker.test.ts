@@ -1,4 +1,4 @@
-// The VoiceML document parser's limits and the pure walker (issue 18): hostile XML is refused
+// The VoiceML document parser's limits and the pure walker (docs/decisions.md "VoiceML"): hostile XML is refused
 // with a reason, the predefined entities decode, and the walker's steps (fetch, verbs, action
 // round trips, errors) are checked without any server or clock.
 import { describe, expect, it } from 'vitest';

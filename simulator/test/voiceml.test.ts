@@ -1,4 +1,4 @@
-// VoiceML calls (issue 18) end to end: Url calls and webhook-routed numbers fetch real
+// VoiceML calls (docs/decisions.md "VoiceML") end to end: Url calls and webhook-routed numbers fetch real
 // documents from receivers on 127.0.0.1, signed like every webhook; each verb on the virtual
 // clock; the action round trips; every error path ends the call with app_error from the app.
 import { afterEach, describe, expect, it } from 'vitest';

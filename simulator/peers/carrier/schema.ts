@@ -17,7 +17,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 export type Owner = string;
 
 /**
- * A reply by what was heard (issue 20): `heard` is a case-insensitive regular expression; `say`
+ * A reply by what was heard (docs/decisions.md "Calls"): `heard` is a case-insensitive regular expression; `say`
  * is what the phone says with it in calls handled by an agent (docs/agents.md "Phones that talk").
  */
 export const ReplySchema = Type.Object(
@@ -29,7 +29,7 @@ export type Reply = Static<typeof ReplySchema>;
 /** A quantified group that itself holds a quantifier, e.g. (a+)+ or (\w*)*: backtracking can run away. */
 const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,?\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,?\d*\})/;
 
-/** Refuses reply patterns that do not compile or could run away (issue 20 "Bad input"). */
+/** Refuses reply patterns that do not compile or could run away (docs/decisions.md "Calls"). */
 export function checkReplies(replies: readonly { heard: string }[] | null | undefined, field: string): void {
   (replies ?? []).forEach((r, i) => {
     const path = `${field}.${i}.heard`;
@@ -44,14 +44,14 @@ export function checkReplies(replies: readonly { heard: string }[] | null | unde
   });
 }
 
-/** How the callee behaves once a call is answered (scripts that decide calls; issue 10 contract). */
+/** How the callee behaves once a call is answered (scripts that decide calls; the fixed control-plane contract). */
 export const CalleeSchema = Type.Object(
   {
     answeredBy: StringEnum(['human', 'machine']), // what machine detection reports
     keys: Type.Array(Type.String()), // what the callee enters at each successive menu or record prompt; '' = no input
     hangupAfterSeconds: Nullable(Type.Number()), // the callee hangs up this long after answering; null: never
     speakSeconds: Type.Integer({ minimum: 0 }), // how long the callee talks at each record prompt
-    // issue 20: at a prompt, the first reply whose `heard` pattern matches what was said since the last input answers it
+    // at a prompt, the first reply whose `heard` pattern matches what was said since the last input answers it
     replies: Type.Array(ReplySchema),
     lines: Type.Optional(Type.Array(Type.String())), // agent calls: what the phone says, in order, when no reply matches (absent: none)
   },
@@ -65,8 +65,8 @@ const ScriptRowSchema = Type.Object(
   {
     id: Type.String(), // maps the script id (cs_1, cs_2...) to the script
     number: Nullable(Type.String()), // the destination it applies to, domestic notation; null: a prefix script
-    prefix: Nullable(Type.String()), // issue 20: the destinations starting with these digits; null: a number script
-    share: Type.Number({ exclusiveMinimum: 0, maximum: 1 }), // issue 20: the share of matching attempts it decides
+    prefix: Nullable(Type.String()), // the destinations starting with these digits; null: a number script
+    share: Type.Number({ exclusiveMinimum: 0, maximum: 1 }), // the share of matching attempts it decides
     salt: Type.Integer({ minimum: 0 }), // drawn from the seeded random when share < 1; with `attempts`, fixes each pick
     attempts: Type.Integer({ minimum: 0 }), // matching attempts it was tried on (picked or not)
     picked: Type.Integer({ minimum: 0 }), // of those, the attempts it decided

@@ -5,7 +5,6 @@
 // keeps a session per initialize (JSON answers; requests without a session are served
 // stateless); SSE keeps one SDK transport per open stream.
 import http from 'node:http';
-import https from 'node:https';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,7 +131,8 @@ export class FakeMcpServer {
   async start(): Promise<void> {
     this.sdk = await loadSdk();
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => void this.handle(req, res).catch(() => res.destroy());
-    this.server = this.script.tls ? https.createServer(selfSigned(), handler) : http.createServer(handler);
+    // node:https (and TLS) load only for a TLS server: most runs start none.
+    this.server = this.script.tls ? (await import('node:https')).createServer(selfSigned(), handler) : http.createServer(handler);
     this.server.on('clientError', (_e, socket) => socket.destroy());
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);

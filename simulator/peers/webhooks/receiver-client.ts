@@ -7,11 +7,10 @@
 // its body; redirects are not followed (a 3xx is a failed attempt); at most RESPONSE_BODY_KEEP
 // bytes of the answer are read, the rest is dropped with the connection; in strict mode, names
 // that resolve to internal addresses are refused before connecting.
-import type dns from 'node:dns';
-import type { LookupFunction } from 'node:net';
 import type { Agent } from 'undici';
 import type { OutgoingRequest } from './request.ts';
 import type { ReceiverPolicy } from './receiver-policy.ts';
+import { guardedLookup, loadUndici } from '../outbound-client.ts';
 
 export const DEFAULT_RECEIVER_TIMEOUT_MS = 10_000;
 /** Bytes of a receiver's answer kept for the logs; the rest is never read. */
@@ -30,25 +29,6 @@ export interface AttemptOutcome {
 }
 
 const BLOCKED = 'WEBHOOK_ADDRESS_BLOCKED';
-
-// undici is loaded on the first delivery, not at start: it is most of the code `npm start`
-// would otherwise load (bin/start.mjs keeps it out of the bundle), and many runs never
-// deliver a webhook.
-let undici: Promise<typeof import('undici')> | undefined;
-const loadUndici = () => (undici ??= import('undici'));
-
-/** A lookup through the egress guard: the fake DNS first, and in strict mode internal answers refused. */
-function strictLookup(policy: ReceiverPolicy): LookupFunction {
-  return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
-    void policy.guard.resolve(hostname).then((r) => {
-      if (!r.ok) return callback(Object.assign(new Error(r.reason), { code: r.blocked ? BLOCKED : 'ENOTFOUND' }));
-      if (options.all) return callback(null, r.addresses);
-      const first = r.addresses[0];
-      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }));
-      return callback(null, first.address, first.family);
-    });
-  }) as LookupFunction;
-}
 
 function errorCode(e: unknown): string {
   let cur = e as { code?: string; cause?: unknown; name?: string } | undefined;
@@ -123,7 +103,7 @@ export class ReceiverClient {
   private newAgent(AgentClass: typeof Agent): Agent {
     const ms = this.timeoutMs;
     return new AgentClass({
-      connect: { timeout: ms, lookup: strictLookup(this.policy) },
+      connect: { timeout: ms, lookup: guardedLookup(this.policy.guard, BLOCKED) },
       headersTimeout: ms,
       bodyTimeout: ms,
       keepAliveTimeout: 1000,

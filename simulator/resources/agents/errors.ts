@@ -1,15 +1,15 @@
 // The wire error codes of managed agents, one declaration each. Codes other families declared
-// first (agent_not_found by calls, call_flow_voice_forbidden by call flows, the MCP connection's
-// not-found) are shared, not declared again: a code means one thing everywhere.
+// first (agent_not_found by calls, the MCP connection's not-found) or that several families raise
+// (call_flow_voice_forbidden, rules/errors.ts) are shared, not declared again: a code means one thing everywhere.
 import { defineError } from '../../core/errors.ts';
 import { callErrors } from '../calls/errors.ts';
-import { callFlowErrors } from '../call-flows/errors.ts';
+import { sharedErrors } from '../../rules/errors.ts';
 import { mcpConnectionErrors } from '../mcp-connections/errors.ts';
 import { MAX_BINDINGS } from './schema.ts';
 
 export const agentErrors = {
   NOT_FOUND: callErrors.AGENT_NOT_FOUND,
-  VOICE_FORBIDDEN: callFlowErrors.VOICE_FORBIDDEN,
+  VOICE_FORBIDDEN: sharedErrors.VOICE_FORBIDDEN,
   CONNECTION_NOT_FOUND: mcpConnectionErrors.MCP_CONNECTION_NOT_FOUND,
   IN_USE: defineError({
     code: 'agent_in_use', status: 409, origin: 'reference',

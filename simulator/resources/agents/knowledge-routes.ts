@@ -9,7 +9,7 @@ import { agentErrors } from './errors.ts';
 import { knowledgeErrors, KNOWLEDGE_FILE_MAX_BYTES, type KnowledgeUpload } from './knowledge/intake.ts';
 import { knowledgeWire } from './knowledge/store.ts';
 import { AgentKnowledgeDocument, AgentKnowledgeList, CreateKnowledgeFormBody, CreateKnowledgeJsonBody } from './schema.ts';
-import { formFile, formText, onlyFields, readUpload } from './uploads.ts';
+import { formFile, formText, onlyFields, readUpload } from '../../core/uploads.ts';
 
 const TAG = 'Agents';
 const BASIS = 'public API document (agent knowledge operations); guides "Managed agents"';

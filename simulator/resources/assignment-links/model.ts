@@ -12,7 +12,7 @@ import { WireCache } from '../../core/wire.ts';
 import { accountErrors } from '../accounts/errors.ts';
 import { numberErrors } from '../numbers/errors.ts';
 import { checkWebhookHeaders } from '../../peers/webhooks/headers.ts';
-import { messageErrors } from '../messages/errors.ts';
+import { outboundErrors } from '../../rules/outbound.ts';
 import { linkErrors } from './errors.ts';
 import { AssignmentSessions } from './session.ts';
 import { EXPIRE_JOB, type AssignmentLinksModelScope } from './ports.ts';
@@ -127,7 +127,7 @@ export class AssignmentLinksModel {
     const webhookUrl = input.webhookUrl === undefined ? null : this.ports.checkReceiverUrl(input.webhookUrl, 'webhookUrl');
     if (input.webhookHeaders) checkWebhookHeaders(input.webhookHeaders);
     const returnUrl = input.returnUrl === undefined ? null : this.checkReturnUrl(accountId, input.returnUrl);
-    if (!this.ports.subscriptionActive(accountId)) throw messageErrors.NO_SUBSCRIPTION(`account ${accountId} has no active subscription`);
+    if (!this.ports.subscriptionActive(accountId)) throw outboundErrors.NO_SUBSCRIPTION(`account ${accountId} has no active subscription`);
     // The slot limit: lines held plus links still pending (API document).
     const held = this.ports.linesHeld(accountId);
     const pending = this.links.all().filter((l) => l.accountId === accountId && l.status === 'pending').length;

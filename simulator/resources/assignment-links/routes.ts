@@ -2,14 +2,13 @@
 // public API document): create 201 {token,url,expiresAt}, list (status filter, standard paging),
 // get one, revoke 200 {ok:true}.
 import { Type } from '@sinclair/typebox';
-import { reply } from '../../core/operation.ts';
+import { apiOrigin, reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { accountErrors } from '../accounts/errors.ts';
 import { numberErrors } from '../numbers/errors.ts';
-import { messageErrors } from '../messages/errors.ts';
-import { apiOrigin } from '../messages/media.ts';
+import { outboundErrors } from '../../rules/outbound.ts';
 import { receiverErrors } from '../../peers/webhooks/receiver-policy.ts';
 import { linkErrors } from './errors.ts';
 import { operation } from './scope.ts';
@@ -33,7 +32,7 @@ export const operations = [
     params: account,
     body: CreateLinkBody,
     responses: { 201: { description: 'The link.', schema: AssignmentLinkCreated } },
-    errors: [errorCodes.FEATURE_DISABLED, accountErrors.ACCOUNT_NOT_FOUND, messageErrors.NO_SUBSCRIPTION, numberErrors.QUOTA_EXCEEDED, receiverErrors.URL_BLOCKED],
+    errors: [errorCodes.FEATURE_DISABLED, accountErrors.ACCOUNT_NOT_FOUND, outboundErrors.NO_SUBSCRIPTION, numberErrors.QUOTA_EXCEEDED, receiverErrors.URL_BLOCKED],
     handler: (ctx) => {
       const row = ctx.scope.assignmentLinks.create(ctx.accountId, ctx.body ?? {}, apiOrigin(ctx.request));
       return reply.created({ token: row.id, url: row.url, expiresAt: row.expiresAt });

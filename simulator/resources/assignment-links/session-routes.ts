@@ -2,7 +2,7 @@
 // (AssignmentSessions): no API key, the link token in the path, JSON bodies.
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
-import { messageErrors } from '../messages/errors.ts';
+import { outboundErrors } from '../../rules/outbound.ts';
 import { sessionErrors as E } from './errors.ts';
 import { operation } from './scope.ts';
 import { AssignmentSession, ConsentsBody, EmptyBody, OkResult, SubscriberTypeBody } from './schema.ts';
@@ -115,7 +115,7 @@ export const operations = [
     params: token,
     body: EmptyBody,
     responses: { 201: { description: 'Issued.', schema: Type.Object({ assignedNumber: Type.String() }, { additionalProperties: false }) } },
-    errors: [...common, E.CONSENT_REQUIRED, E.NUMBER_STOCK_EXHAUSTED, E.LINE_LIMIT_REACHED, messageErrors.NO_SUBSCRIPTION],
+    errors: [...common, E.CONSENT_REQUIRED, E.NUMBER_STOCK_EXHAUSTED, E.LINE_LIMIT_REACHED, outboundErrors.NO_SUBSCRIPTION],
     handler: (ctx) => reply.created({ assignedNumber: ctx.scope.assignmentLinks.sessions.finalize(ctx.params.token) }),
   }),
 ];

@@ -6,7 +6,7 @@
 import { iso } from '../../core/clock.ts';
 import { newId } from '../../core/ids.ts';
 import { numberErrors } from '../numbers/errors.ts';
-import { messageErrors } from '../messages/errors.ts';
+import { outboundErrors } from '../../rules/outbound.ts';
 import type { AssignmentLinksModel } from './model.ts';
 import type { AssignmentLinksModelScope } from './ports.ts';
 import { sessionErrors as E } from './errors.ts';
@@ -105,7 +105,7 @@ export class AssignmentSessions {
     } catch (e) {
       if (e instanceof ApiError && e.code === numberErrors.NUMBER_POOL_EMPTY.info.code) throw E.NUMBER_STOCK_EXHAUSTED('no number is free in the pool; nothing was issued');
       if (e instanceof ApiError && e.code === numberErrors.QUOTA_EXCEEDED.info.code) throw E.LINE_LIMIT_REACHED(`${e.message}; nothing was issued`);
-      if (e instanceof ApiError && e.code === numberErrors.NO_ACTIVE_SUBSCRIPTION.info.code) throw messageErrors.NO_SUBSCRIPTION('the organisation has no active subscription; nothing was issued');
+      if (e instanceof ApiError && e.code === numberErrors.NO_ACTIVE_SUBSCRIPTION.info.code) throw outboundErrors.NO_SUBSCRIPTION('the organisation has no active subscription; nothing was issued');
       throw e;
     }
     const done = this.links.consume(row, number);

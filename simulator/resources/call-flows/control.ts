@@ -7,7 +7,8 @@ import { StringEnum } from '../../core/schema.ts';
 import { accountErrors } from '../accounts/errors.ts';
 import { callFlowErrors } from './errors.ts';
 import { operation } from './scope.ts';
-import { PROVIDER_ALIASES, VOICE_PROVIDERS, type CallFlowRow, type VoiceProvider } from './schema.ts';
+import { PROVIDER_ALIASES, VOICE_PROVIDERS, type VoiceProvider } from './schema.ts';
+import { type CallFlowRow } from './records.ts';
 
 const TAG = 'Control plane';
 const accountParam = { accountId: Type.String() };

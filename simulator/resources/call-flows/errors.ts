@@ -1,6 +1,7 @@
 // The call-flow family's wire errors, apart from its model so that other families (calls names
 // call_flow_not_found) and the control plane can name them without importing the model.
 import { defineError } from '../../core/errors.ts';
+import { sharedErrors } from '../../rules/errors.ts';
 
 export const callFlowErrors = {
   VALIDATION: defineError({
@@ -27,8 +28,5 @@ export const callFlowErrors = {
     code: 'call_flow_limit_reached', status: 409, origin: 'reference',
     description: 'The account already has 200 call flows.',
   }),
-  VOICE_FORBIDDEN: defineError({
-    code: 'call_flow_voice_forbidden', status: 403, origin: 'spec',
-    description: 'The voice id was registered (cloned) by another account.',
-  }),
+  VOICE_FORBIDDEN: sharedErrors.VOICE_FORBIDDEN, // shared with the agents' voice (rules/errors.ts)
 };

@@ -6,7 +6,8 @@ import type { FixtureSection } from '../../fixture/schema.ts';
 import type { FixturePart } from '../family.ts';
 import type { CallFlowsModel } from './model.ts';
 import { parseGraph } from './graph.ts';
-import { CallFlowFixture, PROVIDER_ALIASES, VoiceFixture, type CallFlowFixtureT, type FlowGraph, type VoiceFixtureT, type VoiceProvider } from './schema.ts';
+import { PROVIDER_ALIASES, type FlowGraph, type VoiceProvider } from './schema.ts';
+import { CallFlowFixture, VoiceFixture, type CallFlowFixtureT, type VoiceFixtureT } from './records.ts';
 
 const accountFields = {
   voices: Type.Optional(Type.Array(VoiceFixture)),

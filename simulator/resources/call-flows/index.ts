@@ -11,7 +11,8 @@ import { operations as control } from './control.ts';
 import { callFlowsFixture } from './fixture.ts';
 import { examples } from './examples.ts';
 import { needs } from './ports.ts';
-import { CALL_FLOW_IDS, CallFlowsStateSchema, type CallFlowsState } from './schema.ts';
+import { CALL_FLOW_IDS } from './schema.ts';
+import { CallFlowsStateSchema, type CallFlowsState } from './records.ts';
 
 export const callFlows = defineFamily({
   key: 'callFlows',

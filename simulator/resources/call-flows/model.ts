@@ -9,18 +9,8 @@ import type { FieldError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
 import { deriveVariables, parseGraph, readStoredGraph } from './graph.ts';
 import type { CallFlowsModelScope } from './ports.ts';
-import {
-  CALL_FLOW_IDS,
-  FLOWS_PER_ACCOUNT,
-  GRAPH_MAX_BYTES,
-  NAME_MAX,
-  type CallFlowFixtureT,
-  type CallFlowRow,
-  type CallFlowsState,
-  type FlowGraph,
-  type VoiceOwner,
-  type VoiceProvider,
-} from './schema.ts';
+import { CALL_FLOW_IDS, FLOWS_PER_ACCOUNT, GRAPH_MAX_BYTES, NAME_MAX, type FlowGraph, type VoiceProvider } from './schema.ts';
+import { type CallFlowFixtureT, type CallFlowRow, type CallFlowsState, type VoiceOwner } from './records.ts';
 
 import { callFlowErrors } from './errors.ts';
 

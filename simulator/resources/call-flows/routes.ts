@@ -7,7 +7,7 @@ import { reply } from '../../core/operation.ts';
 import { callFlowErrors as E } from './errors.ts';
 import type { CallFlowsModel } from './model.ts';
 import { operation } from './scope.ts';
-import { CallFlowDetail, CallFlowList, CreateCallFlowBody, UpdateCallFlowBody, checkedByHandler, type CallFlowRow } from './schema.ts';
+import { CallFlowDetail, CallFlowList, CreateCallFlowBody, UpdateCallFlowBody, checkedByHandler, type CallFlowRow } from './records.ts';
 
 /** The list item (no graph). */
 export function callFlowSummaryWire(flows: CallFlowsModel, row: CallFlowRow) {

@@ -31,7 +31,7 @@ export function callIdentity(row: CallRow): Record<string, string> {
 }
 
 // Payloads add their fields to the identity one by one: a spread followed by more fields takes
-// V8's slow path (about 8 µs a payload, a second over a batch's 100,000s of calls; issue 12).
+// V8's slow path (about 8 µs a payload, a second over a batch's 100,000s of calls; docs/decisions.md "Call batches").
 export function flowEndedPayload(row: CallRow, timestamp: string): Record<string, string> {
   const { json, truncated } = variablesWithinLimit(row.walk?.vars ?? {});
   const payload = callIdentity(row);

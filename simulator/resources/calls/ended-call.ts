@@ -1,6 +1,6 @@
 // What an ended call keeps: the same fields, with the parts every call repeats shared between
-// rows instead of one copy each (issue 12: call batches keep 100,000s of ended calls in
-// memory). Rows are immutable and nothing changes an array in place, so a shared frozen value
+// rows instead of one copy each: call batches keep 100,000s of ended calls in memory
+// (docs/decisions.md "Call batches"). Rows are immutable and nothing changes an array in place, so a shared frozen value
 // reads exactly like a copy; a snapshot writes it out the same way.
 import { DEFAULT_STATUS_CALLBACK_EVENTS, type CallRow } from './schema.ts';
 

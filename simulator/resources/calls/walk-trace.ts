@@ -1,4 +1,4 @@
-// The walk trace of a call (issue 17, the inspector's calls view): every block the flow entered,
+// The walk trace of a call (docs/decisions.md "Inspector"): every block the flow entered,
 // when, what the phone heard there or what the block did, the input it got (keys pressed, an
 // http status, a dial outcome) and the variables it set. Stored on the call, so it is in the
 // snapshot and the same on every run; the variables after each step are derived when read

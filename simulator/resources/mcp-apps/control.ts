@@ -14,7 +14,7 @@ export const operations = [
     path: '/_sim/accounts/{accountId}/mcp-apps',
     tag: 'Control plane',
     summary: 'Connect an app to the platform\'s MCP server',
-    description: 'Fixed contract (issue 14): the permissions and connection instant are fixed for the app; the token is its bearer for /mcp, shown only here.',
+    description: 'Fixed contract (docs/control-plane.md): the permissions and connection instant are fixed for the app; the token is its bearer for /mcp, shown only here.',
     origin: 'simulator',
     auth: 'control',
     params: { accountId: Type.String() },

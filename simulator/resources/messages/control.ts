@@ -3,11 +3,10 @@
 // sent message leaves for the usage aggregation, this month's use of the monthly caps, and a
 // phone texting one of the accounts' numbers (the carrier's inbound path, whose state is ours).
 import { Type } from '@sinclair/typebox';
-import { reply } from '../../core/operation.ts';
+import { apiOrigin, reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { sharedErrors } from '../../rules/errors.ts';
 import { accountErrors } from '../accounts/errors.ts';
-import { apiOrigin } from './media.ts';
 import { messageErrors } from './errors.ts';
 import { templateWire } from './templates.ts';
 import { BrandTemplate, brandTemplateWire } from './brand-wire.ts';

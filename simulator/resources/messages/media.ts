@@ -3,7 +3,6 @@
 // that endpoint, as the service's do (guides); the URLs the sender gave stay with the stored image.
 // The row stores the paths only and each answer puts the origin it was reached at in front, so a
 // forged Host reaches no other reader and a restored snapshot points at the serving simulator.
-import { header, type SimRequest } from '../../core/operation.ts';
 import { whitePixel } from '../../peers/image-host/model.ts';
 import { messageErrors as E } from './errors.ts';
 import type { ImageDownloads } from './ports.ts';
@@ -27,14 +26,6 @@ export function downloadMedia(host: ImageDownloads, urls: readonly string[], fie
     const bytes = convert ? whitePixel('image/jpeg') : got.bytes;
     return { source, contentType, base64: bytes.toString('base64') };
   });
-}
-
-/** The origin clients reach the simulator at, from the request (Host; X-Forwarded-Proto https). */
-export function apiOrigin(req: SimRequest): string {
-  const host = header(req, 'host');
-  const proto = header(req, 'x-forwarded-proto') === 'https' ? 'https' : 'http';
-  // Anything odd in Host (it is client-controlled) falls back to localhost rather than build a bad URL.
-  return host && /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? `${proto}://${host}` : 'http://localhost';
 }
 
 /** The API paths of a message's images (getMessageMedia, index from 0), as stored. */

@@ -1,12 +1,11 @@
 // HTTP surface of messages: sendMessage, listMessages and getMessage with the public API
 // document's paths, operationIds, wire names and statuses (201 for a send).
 import { Type } from '@sinclair/typebox';
-import { reply } from '../../core/operation.ts';
+import { apiOrigin, reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { PhoneNumber, StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
 import { messageErrors as E } from './errors.ts';
-import { apiOrigin } from './media.ts';
 import { MESSAGE_STATUSES, MESSAGE_TYPES, Message, MessageList, SendMessageBody } from './schema.ts';
 import { operation } from './scope.ts';
 

@@ -2,7 +2,7 @@
 // number when (the usage `number` axis is cut at these boundaries, usage rule 6). Built from
 // its scope (ports.ts); the runtime runs its snapshot part (index.ts) and its fixture part
 // loads the fixture's numbers and pools (fixture.ts).
-import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
+import { SIP_TRUNK_REQUIRED } from '../../rules/errors.ts';
 import { Table } from '../../core/store.ts';
 import { ApiError } from '../../core/errors.ts';
 import { numberErrors } from './errors.ts';
@@ -20,8 +20,6 @@ import {
   type RoutingType,
   type UpdateNumberInput,
 } from './schema.ts';
-
-export { numberErrors };
 
 /** The routing target field each routing type needs. */
 const ROUTING_TARGET: Record<RoutingType, keyof NumberRow> = {

@@ -1,6 +1,6 @@
 // HTTP surface of numbers, exactly as the public API document shapes it: listNumbers (all,
 // unpaged, `{data}`), registerNumber (201), updateNumber (PUT, partial), deleteNumber (204).
-import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
+import { SIP_TRUNK_REQUIRED } from '../../rules/errors.ts';
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
 import { operation } from './scope.ts';

@@ -4,7 +4,7 @@
 // deleted, enabled false) and it stays readable by id. Every check runs before the first write, so
 // a refused request changes nothing, not even the random state (docs/decisions.md). The runtime
 // snapshots and restores its three tables (the descriptor's state part).
-import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
+import { SIP_TRUNK_REQUIRED } from '../../rules/errors.ts';
 import { cidrProblem } from './cidr.ts';
 import { digestHa1, realmOf, signJwt, WS_URL } from './digest.ts';
 import { Table } from '../../core/store.ts';

@@ -1,7 +1,7 @@
 // HTTP surface of SIP IP ACLs and SIP credentials, as the public API document shapes it: paged
 // lists with a status filter, 201 on create, PUT as a partial update, DELETE answering 200
 // {ok: true}. Changes need the sip_trunk add-on (403 SIP_TRUNK_REQUIRED); reads do not.
-import { SIP_TRUNK_REQUIRED } from '../sip-endpoints/trunk.ts';
+import { SIP_TRUNK_REQUIRED } from '../../rules/errors.ts';
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';

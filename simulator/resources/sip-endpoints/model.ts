@@ -2,7 +2,7 @@
 // this model answers the cross-reference check for them (refs 'sipEndpoint') and refuses to
 // disable or delete an endpoint while numbers still route to it (409 IN_USE with `blockers`).
 // The runtime snapshots and restores its two tables (the descriptor's state part).
-import { SIP_TRUNK_REQUIRED } from './trunk.ts';
+import { SIP_TRUNK_REQUIRED } from '../../rules/errors.ts';
 import { Table } from '../../core/store.ts';
 import { ApiError, defineError, errorCodes } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';

@@ -1,7 +1,7 @@
 // HTTP surface of SIP endpoints and their origination routes, as the public API document shapes
 // them: the endpoint list is a standard paged list, the route list is `{ data }` without meta
 // (spec "SIP route list"), deletes answer 200 `{ ok: true }`.
-import { SIP_TRUNK_REQUIRED } from './trunk.ts';
+import { SIP_TRUNK_REQUIRED } from '../../rules/errors.ts';
 import { Type } from '@sinclair/typebox';
 import { reply } from '../../core/operation.ts';
 import { StringEnum } from '../../core/schema.ts';

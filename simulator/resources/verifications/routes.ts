@@ -6,7 +6,7 @@ import { reply } from '../../core/operation.ts';
 import { errorCodes } from '../../core/errors.ts';
 import { DateTime, PhoneNumber, StringEnum } from '../../core/schema.ts';
 import { pageOf, parsePaging, standardPagingParams, type PagingQuery } from '../../core/paging.ts';
-import { messageErrors } from '../messages/errors.ts';
+import { outboundErrors } from '../../rules/outbound.ts';
 import { verificationErrors as E } from './model.ts';
 import { operation } from './scope.ts';
 import {
@@ -68,9 +68,9 @@ export const operations = [
     errors: [
       errorCodes.INVALID_PHONE_NUMBER,
       errorCodes.UNSUPPORTED_COUNTRY,
-      messageErrors.FROM_NOT_REGISTERED,
-      messageErrors.NO_SUBSCRIPTION,
-      messageErrors.RECIPIENT_BLOCKED,
+      outboundErrors.FROM_NOT_REGISTERED,
+      outboundErrors.NO_SUBSCRIPTION,
+      outboundErrors.RECIPIENT_BLOCKED,
       E.NO_SENDER_NUMBER,
     ],
     handler: (ctx) => reply.json(201, ctx.scope.verifications.wire.json(ctx.scope.verifications.create(ctx.accountId, ctx.body))),

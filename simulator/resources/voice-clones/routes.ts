@@ -7,7 +7,7 @@ import { ApiError, errorCodes } from '../../core/errors.ts';
 import { header } from '../../core/operation.ts';
 import { voiceCloneErrors } from './errors.ts';
 import { CLIP_MAX_BYTES, CreateVoiceCloneForm, VoiceCloneList, VoiceCloneResponse, type VoiceCloneRow } from './schema.ts';
-import { formFile, formText, onlyFields } from '../agents/uploads.ts';
+import { formFile, formText, onlyFields } from '../../core/uploads.ts';
 
 const TAG = 'Voice clones';
 const BASIS = 'public API document (voice-clones operations)';

@@ -1,4 +1,4 @@
-// A VoiceML document (issue 18): the customer's answer, XML with a <Response> root holding verbs.
+// A VoiceML document (docs/decisions.md "VoiceML"): the customer's answer, XML with a <Response> root holding verbs.
 // Parsed with fast-xml-parser (docs/decisions.md "VoiceML") under hard limits, because the text
 // comes from a server we do not control: a size cap, a nesting cap, no DOCTYPE at all (so no
 // entity declarations and no external references can exist), only the five predefined entities

@@ -1,15 +1,13 @@
-// `<Connect><Stream url="wss://...">`: the media stream to the customer's WebSocket (issue 18).
-// Real I/O like the flow HTTP client (flow-http.ts): undici's WebSocket through an agent whose
-// connections resolve through the shared egress guard (strict mode refuses internal addresses
-// before connecting and at the connection), registered with the I/O barrier so a clock advance
+// `<Connect><Stream url="wss://...">`: the media stream to the customer's WebSocket.
+// Real I/O on the flow HTTP client's skeleton (peers/outbound-client.ts): undici's WebSocket
+// through an agent whose connections resolve through the shared egress guard (strict mode
+// refuses internal addresses before connecting and at the connection), registered with the I/O barrier so a clock advance
 // waits for it, and bounded by a wall-clock deadline so a server that never answers cannot stall
 // the clock. The messages (streamMessages) are a pure function of the session: the same seed
 // gives the same stream. docs/webhooks.md "Media streams" documents them; docs/decisions.md
 // "VoiceML" the choices.
-import type { Agent } from 'undici';
-import { InFlight, type PendingIo } from '../../../core/io.ts';
 import type { EgressGuard } from '../../../peers/egress.ts';
-import { guardedLookup, loadUndici, outboundUrl } from '../flow-http.ts';
+import { GuardedClient } from '../../../peers/outbound-client.ts';
 import { encodeSample } from '../../../peers/speech/mulaw.ts';
 
 /** Each media frame carries 20 ms of audio: 160 bytes of 8 kHz mono μ-law. */
@@ -86,39 +84,26 @@ export function streamMessages(s: StreamSession): Record<string, unknown>[] {
   return out;
 }
 
-export class MediaStreamClient implements PendingIo {
-  private readonly inFlight = new InFlight();
-  private agent: Agent | undefined;
-  timeoutMs = DEFAULT_STREAM_TIMEOUT_MS;
-
-  constructor(private readonly guard: EgressGuard) {}
-
-  get busy(): boolean {
-    return this.inFlight.busy;
-  }
-
-  whenIdle(): Promise<void> {
-    return this.inFlight.whenIdle();
+export class MediaStreamClient extends GuardedClient {
+  constructor(guard: EgressGuard) {
+    super(guard, DEFAULT_STREAM_TIMEOUT_MS);
   }
 
   /** Why the URL may not be opened, or undefined when it may. */
   refusal(url: string): string | undefined {
-    const u = outboundUrl(url, ['ws:', 'wss:'], 'a ws or wss');
-    if (typeof u === 'string') return u;
-    const why = this.guard.hostReason(u.hostname);
-    return why === undefined ? undefined : `refused by the egress policy: ${why}`;
+    return this.refusalOf(url, ['ws:', 'wss:'], 'a ws or wss', 'refused by the egress policy: ');
   }
 
   /** Runs the stream and hands the outcome to `land` while it still counts as in flight (as FlowHttpClient.send). */
   open(session: StreamSession, land: (outcome: StreamOutcome) => void): void {
-    this.inFlight.track(this.run(session), land);
+    this.track(this.run(session), land);
   }
 
   private async run(s: StreamSession): Promise<StreamOutcome> {
     const refused = this.refusal(s.url);
     if (refused !== undefined) return { ok: false, reason: `${s.url} is ${refused}` };
-    const { Agent: AgentClass, WebSocket } = await loadUndici();
-    this.agent ??= new AgentClass({ connect: { lookup: guardedLookup(this.guard) } });
+    const { undici, agent } = await this.connector();
+    const { WebSocket } = undici;
     const messages = streamMessages(s);
     return new Promise<StreamOutcome>((resolve) => {
       let opened = false;
@@ -145,7 +130,7 @@ export class MediaStreamClient implements PendingIo {
       };
       deadline.addEventListener('abort', onDeadline);
       try {
-        ws = new WebSocket(s.url, { dispatcher: this.agent });
+        ws = new WebSocket(s.url, { dispatcher: agent });
       } catch (e) {
         return done({ ok: false, reason: `${s.url} cannot be opened: ${(e as Error).message}` });
       }

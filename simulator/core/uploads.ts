@@ -2,9 +2,9 @@
 // one came, parsed. Multipart goes through undici's WHATWG form parser (no hand-written MIME
 // code); JSON is checked against its schema with errors naming the field.
 import type { TSchema } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.ts';
-import { header, type SimRequest } from '../../core/operation.ts';
-import { validate } from '../../core/schema.ts';
+import { ApiError } from './errors.ts';
+import { header, type SimRequest } from './operation.ts';
+import { validate } from './schema.ts';
 
 export type Upload = { kind: 'json'; value: unknown } | { kind: 'form'; form: FormData };
 
