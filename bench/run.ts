@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { CALLS_BUDGET_MS, benchCalls } from './calls.ts';
 import { AGENT_RATIO_BUDGET, AGENT_SPACING_P99_BUDGET_MS, benchAgentSdk, CALLS as AGENT_CALLS, SECONDS as AGENT_SECONDS } from './agent-sdk.ts';
-import { BATCH_BUDGET_MS, BATCH_RSS_BUDGET_MB, PAGE_BUDGET_MS, type BatchBench } from './call-batches.ts';
+import { BATCH_BUDGET_MS, BATCH_RSS_BUDGET_MB, MILLION_BATCH_BUDGET_MS, MILLION_BATCH_RSS_BUDGET_MB, PAGE_BUDGET_MS, type BatchBench } from './call-batches.ts';
+import { USAGE_GROUPED_BUDGET_MS, USAGE_TOTALS_BUDGET_MS, type UsageBench } from './usage-scale.ts';
+import { CALLS_MEMORY_BUDGET_MB, LIST_PAGE_BUDGET_MS, SNAPSHOT_ROUND_TRIP_BUDGET_MS, type CallsScaleBench } from './calls-scale.ts';
 import { AGENT_CALLS_BUDGET_MS, type AgentCallsBench } from './agent-calls.ts';
 import { CHART_BYTES_BUDGET, CHART_READ_BUDGET_MS, SERIES_CPU_RATIO_BUDGET, type BatchViewBench } from './batch-view.ts';
 import { benchKit, KIT_BUDGET_MS, KIT_TAIL_BUDGET_MS, type KitBench } from './kit.ts';
@@ -64,6 +66,18 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
+/** Runs a bench file in a node process of its own (`args` after node's, with tsx) and reads the JSON of its last line. */
+function ownProcess<T>(args: string[], env: Record<string, string> = {}): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const flags = args.filter((a) => a.startsWith('--') && a !== '--json');
+    const rest = args.filter((a) => !flags.includes(a));
+    const child = spawn(process.execPath, [...flags, '--import', 'tsx', ...rest], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`${rest[0]} exited with ${code}`))));
+  });
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number, d = 1) => n.toFixed(d);
 
@@ -93,14 +107,15 @@ async function main() {
     child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`bench/call-batches.ts exited with ${code}`))));
   });
 
-  // 1c'. The inspector's batch view over the same campaign (docs/decisions.md "Call batches"): what its series costs the
-  // dialer and what a read of its data costs, in a process of its own.
-  const batchView = await new Promise<BatchViewBench>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/batch-view.ts', '--json'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`bench/batch-view.ts exited with ${code}`))));
-  });
+  // 1c'. A million recipients and a million calls (docs/decisions.md "Scale"), each in a process
+  // of its own (its resident set its own): a batch of 1,000,000 recipients, usage and listCalls
+  // over 1,000,000 calls, their memory and a snapshot round trip; then the inspector's batch view
+  // over the campaign of 1c (docs/decisions.md "Call batches": what its series costs the dialer
+  // and what a read of its data costs).
+  const million = await ownProcess<BatchBench>(['bench/call-batches.ts', '--json'], { BATCH_RECIPIENTS: '1000000' });
+  const usage = await ownProcess<UsageBench>(['--max-old-space-size=6144', 'bench/usage-scale.ts', '--json']);
+  const callsScale = await ownProcess<CallsScaleBench>(['--expose-gc', '--max-old-space-size=8192', 'bench/calls-scale.ts', '--json']);
+  const batchView = await ownProcess<BatchViewBench>(['bench/batch-view.ts', '--json']);
 
   // 1d. 10,000 managed agent calls with a real MCP tool call each (docs/decisions.md "Managed agents"), in a process of its
   // own (its fake MCP server and sessions are its own too).
@@ -212,6 +227,29 @@ async function main() {
       agentCalls.ms < AGENT_CALLS_BUDGET_MS,
     ],
     [`call batch: one callflow.ended per call`, `${batch.flowEnded} events, ${batch.calls} calls`, batch.flowEnded === batch.calls],
+    [
+      `call batch of ${million.recipients} recipients, 3 rounds, windows, 30 % no answer, 7 virtual days, ${million.calls} calls (< ${MILLION_BATCH_BUDGET_MS} ms)`,
+      `${fmt(million.ms, 0)} ms wall (create ${fmt(million.createMs, 0)}, advance ${fmt(million.advanceMs, 0)}); ${fmt(million.cpuMs, 0)} ms CPU; ${million.jobs} clock jobs; load average ${os.loadavg()[0]!.toFixed(1)}`,
+      million.ms < MILLION_BATCH_BUDGET_MS,
+    ],
+    [`million-recipient batch peak RSS (< ${MILLION_BATCH_RSS_BUDGET_MB} MB)`, `${fmt(million.peakRssMb, 0)} MB peak (heap ${fmt(million.heapMb, 0)} MB at the end)`, million.peakRssMb < MILLION_BATCH_RSS_BUDGET_MB],
+    [`million-recipient batch: one callflow.ended per call; task pages (< ${PAGE_BUDGET_MS} ms)`, `${million.flowEnded} events, ${million.calls} calls; pages first ${fmt(million.pageMs.first)}, deep ${fmt(million.pageMs.deep)}, filtered ${fmt(million.pageMs.filtered)} ms`, million.flowEnded === million.calls && Math.max(million.pageMs.first, million.pageMs.deep, million.pageMs.filtered) < PAGE_BUDGET_MS],
+    [
+      `getUsage by day and number over ${usage.entries} calls (< ${USAGE_GROUPED_BUDGET_MS} ms CPU) and meter totals (< ${USAGE_TOTALS_BUDGET_MS} ms)`,
+      `grouped ${fmt(usage.calls.groupedCpuMs, 0)} ms, totals ${fmt(usage.calls.totalsCpuMs, 0)} ms (first query ${fmt(usage.calls.firstCpuMs, 0)} ms); recorded entries: grouped ${fmt(usage.recorded.groupedCpuMs, 0)} ms, totals ${fmt(usage.recorded.totalsCpuMs, 0)} ms; same as the reference: ${usage.calls.sameAsReference && usage.recorded.sameAsReference}`,
+      Math.max(usage.calls.groupedCpuMs, usage.recorded.groupedCpuMs) < USAGE_GROUPED_BUDGET_MS && Math.max(usage.calls.totalsCpuMs, usage.recorded.totalsCpuMs) < USAGE_TOTALS_BUDGET_MS && usage.calls.sameAsReference && usage.recorded.sameAsReference,
+    ],
+    [
+      `listCalls with filters over ${callsScale.calls} calls, newest first, deep pages (< ${LIST_PAGE_BUDGET_MS} ms CPU a page)`,
+      `worst ${fmt(callsScale.worstPageMs, 1)} ms over ${Object.keys(callsScale.pages).length} filters (first query, reading the calls into columns: ${fmt(callsScale.firstListCpuMs, 0)} ms)`,
+      callsScale.worstPageMs < LIST_PAGE_BUDGET_MS,
+    ],
+    [`memory of ${callsScale.calls} ended calls (< ${CALLS_MEMORY_BUDGET_MB} MB)`, `${fmt(callsScale.memory.heapMb + callsScale.memory.typedMb, 0)} MB (heap ${fmt(callsScale.memory.heapMb, 0)}, typed arrays ${fmt(callsScale.memory.typedMb, 0)}; ${fmt(callsScale.memory.bytesPerCall, 0)} bytes a call); process RSS ${fmt(callsScale.memory.rssMb, 0)} MB`, callsScale.memory.heapMb + callsScale.memory.typedMb < CALLS_MEMORY_BUDGET_MB],
+    [
+      `snapshot round trip (< ${SNAPSHOT_ROUND_TRIP_BUDGET_MS} ms)`,
+      `${callsScale.snapshot.calls} calls: ${fmt(callsScale.snapshot.wallMs, 0)} ms wall (snapshot ${fmt(callsScale.snapshot.snapshotCpuMs, 0)} ms CPU, restore ${fmt(callsScale.snapshot.restoreCpuMs, 0)} ms CPU); same page after: ${callsScale.snapshot.samePage}; peak RSS ${fmt(callsScale.roundTripPeakRssMb, 0)} MB`,
+      callsScale.snapshot.wallMs < SNAPSHOT_ROUND_TRIP_BUDGET_MS && callsScale.snapshot.samePage,
+    ],
     [
       `the whole kit in process, ${kit.units} units (< ${KIT_BUDGET_MS} ms; summary < ${KIT_TAIL_BUDGET_MS} ms after the last unit)`,
       `${fmt(kit.ms, 0)} ms median wall (runs: ${kitRuns.map((r) => fmt(r.ms, 0)).join(', ')}); summary ${fmt(kit.tailMs, 0)} ms after the last unit; it reports ${fmt(kit.reportedMs, 0)} ms`,

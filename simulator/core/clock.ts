@@ -212,6 +212,54 @@ export function parseInstant(text: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/** Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
+function digit(text: string, i: number): number {
+  return text.charCodeAt(i) - 48;
+}
+
+/** YYYY-MM-DDTHH:MM:SS.sssZ: 0 where a digit goes, else the character's code. */
+const CANONICAL_SHAPE = Int32Array.from('0000-00-00T00:00:00.000Z', (c) => (c === '0' ? 0 : c.charCodeAt(0)));
+
+/**
+ * parseInstant for the texts the simulator writes itself (`iso()`: YYYY-MM-DDTHH:MM:SS.sssZ),
+ * read by arithmetic without the pattern (a million stored instants are read this way when an
+ * index catches up); any other text goes through parseInstant.
+ */
+export function instantOf(text: string): number | undefined {
+  return canonicalInstant(text) ?? parseInstant(text);
+}
+
+/** The instant of a text exactly as `iso()` writes it (so `iso(result) === text`), else undefined. */
+export function canonicalInstant(text: string): number | undefined {
+  if (text.length !== 24) return undefined;
+  for (let i = 0; i < 24; i++) {
+    const c = text.charCodeAt(i);
+    const want = CANONICAL_SHAPE[i]!;
+    if (want === 0 ? c < 48 || c > 57 : c !== want) return undefined;
+  }
+  const year = digit(text, 0) * 1000 + digit(text, 1) * 100 + digit(text, 2) * 10 + digit(text, 3);
+  const month = digit(text, 5) * 10 + digit(text, 6);
+  const day = digit(text, 8) * 10 + digit(text, 9);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  // iso() writes years below 1970 through Date's own formatting; those stay with parseInstant.
+  if (year < 1970 || month < 1 || month > 12 || day < 1 || day > days) return undefined;
+  const hour = digit(text, 11) * 10 + digit(text, 12);
+  const minute = digit(text, 14) * 10 + digit(text, 15);
+  const second = digit(text, 17) * 10 + digit(text, 18);
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  return daysFromCivil(year, month, day) * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + digit(text, 20) * 100 + digit(text, 21) * 10 + digit(text, 22);
+}
+
 // Recently formatted instants: jobs stamp many rows with the same few instants (now, a due
 // time), formatting costs far more than a lookup, and rows then share one string (call batches
 // keep 100,000s of calls; docs/decisions.md "Call batches"). Emptied when full, so it stays small.

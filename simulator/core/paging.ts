@@ -58,7 +58,7 @@ export interface ListMeta {
 }
 
 /** The slice of `rows` on the requested page plus its meta; `total` counts all rows. */
-export function pageOf<T>(rows: readonly T[], paging: Paging, rules: PagingRules = STANDARD_PAGING): { data: T[]; meta: ListMeta } {
+export function pageOf<T>(rows: { readonly length: number; slice(start: number, end: number): T[] }, paging: Paging, rules: PagingRules = STANDARD_PAGING): { data: T[]; meta: ListMeta } {
   const start = (paging.page - rules.firstPage) * paging.pageSize;
   return {
     data: rows.slice(start, start + paging.pageSize),

@@ -1,6 +1,13 @@
 // A typed table of immutable rows: one Map from id to position plus an array in creation order.
 // Rows are replaced, never mutated, so a row object can key a cache of its serialised JSON
-// (see wire.ts) and a snapshot is simply the array.
+// (see wire.ts) and a snapshot is simply the array. Each position remembers the version at
+// which its row last changed, so an index derived from the rows (usage over a million calls)
+// catches up with the positions changed since it last looked instead of rereading every row.
+// A table may pack its finished rows (`packWhen`, packed-rows.ts): such a row is kept as a record
+// of typed arrays and read back as a new, equal object; the others are kept as they are.
+
+import { PackedRows } from './packed-rows.ts';
+import { grown } from './typed-arrays.ts';
 
 export interface Row {
   id: string;
@@ -9,23 +16,81 @@ export interface Row {
 /** Filtered views kept per table; a polled list is answered without rescanning every row. */
 const QUERY_CACHE_SIZE = 256;
 
+export interface TableOptions<T> {
+  /** Rows that will rarely change again (an ended call): kept packed, read back as equal new objects. */
+  packWhen?: (row: T) => boolean;
+}
+
+/** A packed row in `rows`: its record number in the table's packed store. */
+type Slot<T> = T | number;
+
 export class Table<T extends Row> {
-  private rows: T[] = [];
+  private rows: Slot<T>[] = [];
+  private readonly packWhen: ((row: T) => boolean) | undefined;
+  private packed: PackedRows | undefined;
+  private packedCount = 0;
   private index = new Map<string, number>();
-  private version = 0; // bumped by every change; cached views of an older version are stale
+  private changes = 0; // bumped by every change; cached views of an older version are stale
+  private stamps = new Float64Array(16); // maps a position to the version its row last changed at
+  private moves = 0; // bumped when positions shift (a delete, an adopt): derived indexes start over
   private readonly views = new Map<string, { version: number; rows: T[] }>();
 
-  constructor(rows: readonly T[] = []) {
+  constructor(rows: readonly T[] = [], options: TableOptions<T> = {}) {
+    this.packWhen = options.packWhen;
     for (const r of rows) this.insert(r);
+  }
+
+  /** The row at a position in creation order. */
+  at(pos: number): T {
+    return this.read(this.rows[pos]!);
+  }
+
+  /** One member of the row at `pos` (a packed row is not read whole). */
+  field<K extends keyof T>(pos: number, key: K): T[K] {
+    const slot = this.rows[pos]!;
+    return typeof slot === 'number' ? (this.packed!.field(slot, key as string) as T[K]) : slot[key];
+  }
+
+  /** Rows kept packed, and the bytes their records take. */
+  get packing(): { rows: number; bytes: number } {
+    return { rows: this.packedCount, bytes: this.packed?.bytes ?? 0 };
+  }
+
+  private read(slot: Slot<T>): T {
+    return typeof slot === 'number' ? this.packed!.unpack<T>(slot) : slot;
+  }
+
+  /** What to keep for `row`: its record when the table packs it, else the row. */
+  private slot(row: T): Slot<T> {
+    if (this.packWhen === undefined || !this.packWhen(row)) return row;
+    const rec = (this.packed ??= new PackedRows()).pack(row);
+    if (rec === undefined) return row;
+    this.packedCount++;
+    return rec;
   }
 
   get size(): number {
     return this.rows.length;
   }
 
+  /** Bumped by every insert, replace and delete. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** Bumped when rows change position (a delete, an adopt): what was derived per position is void. */
+  get layout(): number {
+    return this.moves;
+  }
+
+  /** The version at which the row at `pos` last changed (inserted or replaced). */
+  changedAt(pos: number): number {
+    return this.stamps[pos]!;
+  }
+
   get(id: string): T | undefined {
     const i = this.index.get(id);
-    return i === undefined ? undefined : this.rows[i];
+    return i === undefined ? undefined : this.read(this.rows[i]!);
   }
 
   has(id: string): boolean {
@@ -34,9 +99,11 @@ export class Table<T extends Row> {
 
   insert(row: T): T {
     if (this.index.has(row.id)) throw new Error(`duplicate id ${row.id}`);
-    this.index.set(row.id, this.rows.length);
-    this.rows.push(row);
-    this.version++;
+    const pos = this.rows.length;
+    this.index.set(row.id, pos);
+    this.rows.push(this.slot(row));
+    if (pos === this.stamps.length) this.stamps = grown(this.stamps, pos + 1);
+    this.stamps[pos] = ++this.changes;
     return row;
   }
 
@@ -44,31 +111,36 @@ export class Table<T extends Row> {
   replace(row: T): T {
     const i = this.index.get(row.id);
     if (i === undefined) throw new Error(`no row ${row.id}`);
-    this.rows[i] = row;
-    this.version++;
+    if (typeof this.rows[i] === 'number') this.packedCount--;
+    this.rows[i] = this.slot(row);
+    this.stamps[i] = ++this.changes;
     return row;
   }
 
   delete(id: string): boolean {
     const i = this.index.get(id);
     if (i === undefined) return false;
+    if (typeof this.rows[i] === 'number') this.packedCount--;
     this.rows.splice(i, 1);
     this.index.delete(id);
-    this.version++;
-    for (let j = i; j < this.rows.length; j++) this.index.set(this.rows[j]!.id, j);
+    this.stamps.copyWithin(i, i + 1, this.rows.length + 1);
+    this.changes++;
+    this.moves++;
+    for (let j = i; j < this.rows.length; j++) this.index.set(this.at(j).id, j);
     return true;
   }
 
-  /** Rows in creation order. */
+  /** Rows in creation order (a table that packs builds the list: iterate with `at` where it matters). */
   all(): readonly T[] {
-    return this.rows;
+    if (this.packedCount === 0) return this.rows as T[];
+    return this.rows.map((slot) => this.read(slot));
   }
 
   /** Rows newest first (reverse creation order), filtered. */
   newestFirst(keep: (row: T) => boolean = () => true): T[] {
     const out: T[] = [];
     for (let i = this.rows.length - 1; i >= 0; i--) {
-      const r = this.rows[i]!;
+      const r = this.read(this.rows[i]!);
       if (keep(r)) out.push(r);
     }
     return out;
@@ -80,26 +152,34 @@ export class Table<T extends Row> {
    */
   newestFirstCached(key: string, keep: (row: T) => boolean): readonly T[] {
     const hit = this.views.get(key);
-    if (hit && hit.version === this.version) return hit.rows;
+    if (hit && hit.version === this.changes) return hit.rows;
     const rows = this.newestFirst(keep);
     if (!hit && this.views.size >= QUERY_CACHE_SIZE) this.views.delete(this.views.keys().next().value!);
-    this.views.set(key, { version: this.version, rows });
+    this.views.set(key, { version: this.changes, rows });
     return rows;
   }
 
   find(pred: (row: T) => boolean): T | undefined {
-    return this.rows.find(pred);
+    for (let i = 0; i < this.rows.length; i++) {
+      const r = this.read(this.rows[i]!);
+      if (pred(r)) return r;
+    }
+    return undefined;
   }
 
   /** Takes over another table's rows in place (restore and reset), so holders keep one object. */
   adopt(other: Table<T>): void {
     this.rows = other.rows;
+    this.packed = other.packed;
+    this.packedCount = other.packedCount;
     this.index = other.index;
+    this.stamps = other.stamps;
     this.views.clear();
-    this.version++;
+    this.changes = Math.max(this.changes, other.changes) + 1;
+    this.moves++;
   }
 
-  toJSON(): T[] {
-    return this.rows;
+  toJSON(): readonly T[] {
+    return this.all();
   }
 }

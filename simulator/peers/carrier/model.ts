@@ -18,9 +18,14 @@ interface Secret {
   code: string;
 }
 
+/** Deliveries: one whose outcome has come is kept packed (core/packed-rows.ts). */
+function deliveryTable(rows: readonly DeliveryRow[] = []): Table<DeliveryRow> {
+  return new Table(rows, { packWhen: (d) => d.status !== 'pending' });
+}
+
 export class Carrier {
   private scripts = new Table<ScriptRow>();
-  private deliveries = new Table<DeliveryRow>();
+  private deliveries = deliveryTable();
   private lastScript = 0; // the number in the last script id handed out
   private lastDelivery = 0; // the number in the last delivery id handed out
   private readonly secrets = new Map<string, Secret>(); // maps a delivery id to its plaintext; never in a snapshot
@@ -43,7 +48,7 @@ export class Carrier {
 
   clear(): void {
     this.scripts = new Table();
-    this.deliveries = new Table();
+    this.deliveries = deliveryTable();
     this.lastScript = 0;
     this.lastDelivery = 0;
     this.secrets.clear();
@@ -56,7 +61,7 @@ export class Carrier {
   /** A part the runtime validated against the list's carrier owners (index.ts). */
   restore(s: CarrierState): void {
     this.scripts = new Table(s.scripts);
-    this.deliveries = new Table(s.deliveries);
+    this.deliveries = deliveryTable(s.deliveries);
     this.lastScript = s.lastScript;
     this.lastDelivery = s.lastDelivery;
     // Codes this process still knows stay readable when the same delivery is in the restored

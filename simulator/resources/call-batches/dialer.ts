@@ -8,6 +8,7 @@
 // cancel and expiry (once each): queues are heaps per round, counts are kept as tasks change.
 import { ApiError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
+import { IdSet } from '../../core/text-columns.ts';
 import type { CallRow, CreateCallInput } from '../calls/schema.ts';
 import { render } from '../calls/interpreter.ts';
 import type { Live } from './live.ts';
@@ -32,8 +33,8 @@ export class Dialer {
   private calls = new Map<string, TaskRef>();
   /** maps the id of a text not yet reported by the carrier to its task */
   private texts = new Map<string, TaskRef>();
-  /** every task id handed out (ids are unique across batches) */
-  private taskIds = new Set<string>();
+  /** every task id handed out (ids are unique across batches), packed */
+  private taskIds = new IdSet(CALL_BATCH_IDS.callBatchTask);
 
   constructor(
     private readonly rt: DialerPorts,
@@ -49,23 +50,27 @@ export class Dialer {
   reset(): void {
     this.calls = new Map();
     this.texts = new Map();
-    this.taskIds = new Set();
+    this.taskIds = new IdSet(CALL_BATCH_IDS.callBatchTask);
   }
 
   /** Rebuilds what is derived from a restored batch's tasks: queues, calls and texts in flight. */
   adopt(live: Live): void {
+    const tasks = live.tasks;
     const waiting: number[] = [];
-    live.tasks.forEach((t, pos) => {
-      this.taskIds.add(t.id);
-      if (t.status === 'pending') live.queues[t.dialRound]!.push(t.nextAttemptAt ?? live.batch.dateCreated, pos);
-      if (t.status === 'dialing' && t.callId !== null) {
+    for (let pos = 0; pos < tasks.length; pos++) {
+      this.taskIds.add(tasks.id(pos));
+      const status = tasks.status(pos);
+      const callId = tasks.callId(pos);
+      if (status === 'pending') live.queues[tasks.dialRound(pos)]!.push(tasks.nextAttemptAt(pos) ?? live.batch.dateCreated, pos);
+      if (status === 'dialing' && callId !== null) {
         live.dialing++;
-        this.calls.set(t.callId, { batchId: live.batch.id, pos });
+        this.calls.set(callId, { batchId: live.batch.id, pos });
       }
-      if (t.messageStatus === 'pending') waiting.push(pos);
-      if (t.messageId !== null && t.messageDeliveryStatus === 'queued') this.texts.set(t.messageId, { batchId: live.batch.id, pos });
-    });
-    waiting.sort((a, b) => live.tasks[a]!.messageDueAt! - live.tasks[b]!.messageDueAt! || a - b);
+      if (tasks.messageStatus(pos) === 'pending') waiting.push(pos);
+      const messageId = tasks.messageId(pos);
+      if (messageId !== null && tasks.messageDeliveryStatus(pos) === 'queued') this.texts.set(messageId, { batchId: live.batch.id, pos });
+    }
+    waiting.sort((a, b) => tasks.messageDueAt(a)! - tasks.messageDueAt(b)! || a - b);
     live.texts.push(...waiting);
   }
 
@@ -181,22 +186,23 @@ export class Dialer {
 
   private dial(live: Live, pos: number, round: number, now: number): void {
     const b = live.batch;
-    const t = live.tasks[pos]!;
+    const tasks = live.tasks;
+    const to = tasks.to(pos);
     // Opt-outs are checked at each dial (guides: campaigns pass the same check and skip the target).
-    if (this.rt.blockLists.isRecipientBlocked(b.accountId, t.to, 'call')) {
-      live.set(pos, { ...t, status: 'suppressed', nextAttemptAt: null, lastError: 'recipient_blocked' });
+    if (this.rt.blockLists.isRecipientBlocked(b.accountId, to, 'call')) {
+      live.set(pos, { status: 'suppressed', nextAttemptAt: null, lastError: 'recipient_blocked' });
       return;
     }
-    const input: CreateCallInput = { To: t.to, From: b.from };
+    const input: CreateCallInput = { To: to, From: b.from };
     if (b.callFlowId !== null) {
       input.CallFlowId = b.callFlowId;
-      input.Variables = t.vars;
+      input.Variables = tasks.vars(pos);
     }
     if (b.url !== null) input.Url = b.url;
     if (b.agentId !== null) {
       // A recipient's Variables reach the agent as its CallContext variables ({{var.name}}); no per-call instruction.
       input.AgentId = b.agentId;
-      if (Object.keys(t.vars).length > 0) input.CallContext = { Instruction: '', Variables: t.vars };
+      if (tasks.hasVars(pos)) input.CallContext = { Instruction: '', Variables: tasks.vars(pos) };
     }
     if (b.machineDetection !== null) input.MachineDetection = b.machineDetection;
     let call: CallRow;
@@ -205,13 +211,13 @@ export class Dialer {
     } catch (e) {
       // The account or the flow changed since creation (subscription, flow deleted): the task fails with the code.
       if (!(e instanceof ApiError)) throw e;
-      live.set(pos, { ...t, status: 'failed', nextAttemptAt: null, lastError: e.code });
+      live.set(pos, { status: 'failed', nextAttemptAt: null, lastError: e.code });
       return;
     }
     live.lastDialAt = now;
     live.dialing++;
     this.calls.set(call.id, { batchId: b.id, pos });
-    live.set(pos, { ...t, status: 'dialing', attempt: t.attempt + 1, dialRound: round + 1, nextAttemptAt: null, callId: call.id, lastError: null });
+    live.set(pos, { status: 'dialing', attempt: tasks.attempt(pos) + 1, dialRound: round + 1, nextAttemptAt: null, callId: call.id, lastError: null });
   }
 
   /** The calls model tells every ended call; a batch call moves its task on. */
@@ -224,24 +230,26 @@ export class Dialer {
     live.dialing--;
     const now = this.rt.clock.now();
     const b = live.batch;
-    const t = live.tasks[ref.pos]!;
+    const tasks = live.tasks;
+    const pos = ref.pos;
+    const dialRound = tasks.dialRound(pos);
     const machine = row.answeredBy === 'machine';
     // Reached: a person answered. A machine answer is a connected call but nobody was reached.
     const reached = row.status === 'completed' && !machine;
     const outcome = machine ? 'machine' : row.status;
-    const base: TaskRow = { ...t, disposition: row.status, answeredBy: row.answeredBy, result: row.walk ? row.walk.vars : null, callId: row.id };
-    const next = b.rounds[t.dialRound];
+    const ended: Partial<TaskRow> = { disposition: row.status, answeredBy: row.answeredBy, result: row.walk ? row.walk.vars : null, callId: row.id };
+    const next = b.rounds[dialRound];
     const active = !ENDED_BATCH.includes(b.status);
     if (active && !reached && next && next.on!.includes(outcome as never)) {
       const at = now + next.after! * MINUTE;
-      live.set(ref.pos, { ...base, status: 'pending', nextAttemptAt: at });
-      live.queues[t.dialRound]!.push(at, ref.pos);
-      if (t.attempt === 1 && b.onFirstFail !== null) this.queueText(live, ref.pos, 'first', now);
+      live.set(pos, { ...ended, status: 'pending', nextAttemptAt: at });
+      live.queues[dialRound]!.push(at, pos);
+      if (tasks.attempt(pos) === 1 && b.onFirstFail !== null) this.queueText(live, pos, 'first', now);
     } else {
-      live.set(ref.pos, { ...base, status: reached ? 'done' : 'failed' });
+      live.set(pos, { ...ended, status: reached ? 'done' : 'failed' });
       if (!reached && b.onFinalFail !== null) {
-        if (active) this.queueText(live, ref.pos, 'final', now);
-        else live.set(ref.pos, { ...live.tasks[ref.pos]!, messageKind: 'final', messageStatus: 'skipped' });
+        if (active) this.queueText(live, pos, 'final', now);
+        else live.set(pos, { messageKind: 'final', messageStatus: 'skipped' });
       }
     }
     // Dial on at once (the calls model has finished with this call): no job per ended call.
@@ -251,21 +259,21 @@ export class Dialer {
   // --- texts ---
 
   private queueText(live: Live, pos: number, kind: 'first' | 'final', now: number): void {
-    live.set(pos, { ...live.tasks[pos]!, messageKind: kind, messageStatus: 'pending', messageDeliveryStatus: null, messageError: null, messageId: null, messageDueAt: now });
+    live.set(pos, { messageKind: kind, messageStatus: 'pending', messageDeliveryStatus: null, messageError: null, messageId: null, messageDueAt: now });
     live.texts.push(pos);
   }
 
   /** Sends waiting texts in order while the legal hours allow; returns when to look again. */
   private releaseTexts(live: Live, now: number): number {
+    const tasks = live.tasks;
     while (live.textHead < live.texts.length) {
       const pos = live.texts[live.textHead]!;
-      const t = live.tasks[pos]!;
-      if (t.messageStatus === 'pending') {
-        if (now - t.messageDueAt! >= TEXT_STALE_MS) {
-          live.set(pos, { ...t, messageStatus: 'skipped' });
+      if (tasks.messageStatus(pos) === 'pending') {
+        if (now - tasks.messageDueAt(pos)! >= TEXT_STALE_MS) {
+          live.set(pos, { messageStatus: 'skipped' });
         } else {
           if (!legalOpen(now)) return nextLegalStart(now);
-          this.send(live, pos, t);
+          this.send(live, pos);
         }
       }
       live.textHead++;
@@ -277,17 +285,18 @@ export class Dialer {
     return Infinity;
   }
 
-  private send(live: Live, pos: number, t: TaskRow): void {
+  private send(live: Live, pos: number): void {
     const b = live.batch;
-    const template = t.messageKind === 'first' ? b.onFirstFail! : b.onFinalFail!;
+    const tasks = live.tasks;
+    const template = tasks.messageKind(pos) === 'first' ? b.onFirstFail! : b.onFinalFail!;
     try {
-      const { row } = this.rt.messages.send(b.accountId, { To: t.to, From: b.from, Body: render(template, t.vars) });
-      live.set(pos, { ...t, messageStatus: 'queued', messageId: row.id, messageDeliveryStatus: row.status === 'failed' ? 'failed' : row.status === 'sent' ? 'sent' : 'queued' });
+      const { row } = this.rt.messages.send(b.accountId, { To: tasks.to(pos), From: b.from, Body: render(template, tasks.vars(pos)) });
+      live.set(pos, { messageStatus: 'queued', messageId: row.id, messageDeliveryStatus: row.status === 'failed' ? 'failed' : row.status === 'sent' ? 'sent' : 'queued' });
       if (row.status === 'queued') this.texts.set(row.id, { batchId: b.id, pos });
     } catch (e) {
       // The messaging slice's refusals (opt-out, quota, subscription...) are recorded, not thrown.
       if (!(e instanceof ApiError)) throw e;
-      live.set(pos, { ...t, messageStatus: 'failed', messageError: e.code });
+      live.set(pos, { messageStatus: 'failed', messageError: e.code });
     }
   }
 
@@ -296,9 +305,8 @@ export class Dialer {
     if (!ref) return;
     this.texts.delete(messageId);
     const live = this.live(ref.batchId);
-    const t = live?.tasks[ref.pos];
-    if (!live || !t || t.messageId !== messageId) return;
-    live.set(ref.pos, { ...t, messageDeliveryStatus: status });
+    if (!live || ref.pos >= live.tasks.length || live.tasks.messageId(ref.pos) !== messageId) return;
+    live.set(ref.pos, { messageDeliveryStatus: status });
   }
 
   // --- states ---
@@ -311,11 +319,11 @@ export class Dialer {
   private finish(live: Live, status: 'completed' | 'canceled' | 'expired'): void {
     if (status !== 'completed') {
       for (const q of live.queues) q.clear();
-      live.tasks.forEach((t, pos) => {
-        if (t.status === 'pending') live.set(pos, { ...t, status, nextAttemptAt: null });
-        const now = live.tasks[pos]!;
-        if (now.messageStatus === 'pending') live.set(pos, { ...now, messageStatus: 'skipped' });
-      });
+      const tasks = live.tasks;
+      for (let pos = 0; pos < tasks.length; pos++) {
+        if (tasks.status(pos) === 'pending') live.set(pos, { status, nextAttemptAt: null });
+        if (tasks.messageStatus(pos) === 'pending') live.set(pos, { messageStatus: 'skipped' });
+      }
       live.texts.length = 0;
       live.textHead = 0;
     }

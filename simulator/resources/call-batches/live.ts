@@ -1,8 +1,10 @@
-// One batch as the dialer works on it: the stored row and tasks (what a snapshot holds) plus
-// what is derived from them and kept incrementally: counts per task status, one queue of
-// pending tasks per round, the calls in progress, the texts waiting for the legal hours.
+// One batch as the dialer works on it: the stored row and tasks (what a snapshot holds; the
+// tasks in columns, task-store.ts) plus what is derived from them and kept incrementally: counts
+// per task status, one queue of pending tasks per round, the calls in progress, the texts
+// waiting for the legal hours.
 import { TaskQueue } from './task-queue.ts';
 import { StatusIndex } from './status-index.ts';
+import { TaskStore } from './task-store.ts';
 import type { TaskWatch } from './series.ts';
 import { TASK_STATUSES, type BatchRow, type TaskRow, type TaskStatus } from './schema.ts';
 
@@ -12,8 +14,8 @@ export function newCounts(): Record<TaskStatus, number> {
 
 export class Live {
   batch: BatchRow;
-  /** tasks by position (creation order); a changed task replaces its slot */
-  readonly tasks: TaskRow[];
+  /** tasks by position (creation order) */
+  readonly tasks = new TaskStore();
   /** recipients per task status, kept with every change: they sum to tasks.length */
   readonly counts = newCounts();
   /** pending tasks of each round by the time they may be dialed */
@@ -35,25 +37,24 @@ export class Live {
   constructor(batch: BatchRow, tasks: readonly TaskRow[]) {
     this.batch = batch;
     this.lastDialAt = batch.lastDialAt;
-    this.tasks = [...tasks];
     this.queues = batch.rounds.map(() => new TaskQueue());
-    for (const t of this.tasks) {
-      this.counts[t.status]++;
-      this.index.push(t.status);
-    }
+    for (const t of tasks) this.add(t);
   }
 
-  /** Replaces the task at `pos`, keeping counts in step. */
-  set(pos: number, next: TaskRow): TaskRow {
-    const prev = this.tasks[pos]!;
-    if (prev.status !== next.status) {
-      this.counts[prev.status]--;
-      this.counts[next.status]++;
-      this.index.move(pos, prev.status, next.status);
-      this.watch?.moved(prev.status, next);
+  /** Changes the task at `pos` (the fields `patch` has), keeping counts in step. */
+  set(pos: number, patch: Partial<TaskRow>): void {
+    const prev = patch.status === undefined ? undefined : this.tasks.status(pos);
+    if (prev !== undefined && prev !== patch.status) {
+      this.counts[prev]--;
+      this.counts[patch.status!]++;
+      this.index.move(pos, prev, patch.status!);
     }
-    this.tasks[pos] = next;
-    return next;
+    this.tasks.update(pos, patch);
+    // The series is told the task as it now is (its status, round and how its last call ended).
+    if (prev !== undefined && prev !== patch.status && this.watch) {
+      const t = this.tasks;
+      this.watch.moved(prev, { status: t.status(pos), dialRound: t.dialRound(pos), disposition: t.disposition(pos), answeredBy: t.answeredBy(pos) });
+    }
   }
 
   add(task: TaskRow): void {
@@ -67,8 +68,20 @@ export class Live {
   withStatus(status: TaskStatus, start: number, count: number): TaskRow[] {
     const out: TaskRow[] = [];
     const end = Math.min(this.counts[status], start + count);
-    for (let k = start; k < end; k++) out.push(this.tasks[this.index.kth(status, k)!]!);
+    for (let k = start; k < end; k++) out.push(this.tasks.row(this.index.kth(status, k)!));
     return out;
+  }
+
+  /** Tasks `start` to `start + count` in batch order. */
+  slice(start: number, count: number): TaskRow[] {
+    const out: TaskRow[] = [];
+    for (let pos = start; pos < Math.min(this.tasks.length, start + count); pos++) out.push(this.tasks.row(pos));
+    return out;
+  }
+
+  /** Every task as a row (a snapshot). */
+  rows(): TaskRow[] {
+    return this.slice(0, this.tasks.length);
   }
 
   /** The stored row as a snapshot holds it. */

@@ -103,7 +103,7 @@ export class CallBatchesModel {
   }
 
   snapshot(): CallBatchesState {
-    return { batches: [...this.lives.values()].map((l) => ({ batch: l.row(), tasks: [...l.tasks] })) };
+    return { batches: [...this.lives.values()].map((l) => ({ batch: l.row(), tasks: l.rows() })) };
   }
 
   /** A state the runtime validated against CallBatchesStateSchema; the dialer's queues are rebuilt from it. */
@@ -207,7 +207,7 @@ export class CallBatchesModel {
   /** A page of a batch's tasks (from `get`) in batch order (page counted from 1), optionally of one status. */
   tasks(live: Live, status: TaskStatus | undefined, page: number, pageSize: number): TaskPage {
     const start = (page - 1) * pageSize;
-    if (status === undefined) return { rows: live.tasks.slice(start, start + pageSize), total: live.tasks.length };
+    if (status === undefined) return { rows: live.slice(start, pageSize), total: live.tasks.length };
     return { rows: live.withStatus(status, start, pageSize), total: live.counts[status] };
   }
 

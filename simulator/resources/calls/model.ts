@@ -18,7 +18,7 @@ import { platformSide, type Ending } from './endings.ts';
 import { FlowHttpClient } from './flow-http.ts';
 import { emptyTrace } from './walk-trace.ts';
 import { TransferLegs } from './transfer-legs.ts';
-import { transferParties } from './transfers.ts';
+import { billableSeconds, transferParties } from './transfers.ts';
 import type { CallEventSource } from './call-events.ts';
 import { VoiceMlRunner } from './voiceml/runner.ts';
 import { initialVoiceState } from './voiceml/walker.ts';
@@ -27,6 +27,8 @@ import { CallProgress } from './progress.ts';
 import { HandledCalls } from './handled.ts';
 import { contextOf } from './call-context.ts';
 import { startVariables } from './variables.ts';
+import { CallUsageIndex } from './usage-index.ts';
+import { CallListIndex, type ListQuery, type RowList } from './list-index.ts';
 import { callWire, callbackEvents, callbackEventsLenient } from './wire.ts';
 import { inboundRoute } from './inbound.ts';
 import { phoneCalls, usageEntries } from './ledger.ts';
@@ -73,8 +75,13 @@ export interface InboundCallInput {
   lines?: string[] | null;
 }
 
+/** The calls table: an ended call is kept packed (core/packed-rows.ts), one in progress as its row. */
+export function callTable(rows: readonly CallRow[] = []): Table<CallRow> {
+  return new Table(rows, { packWhen: (r) => !IN_PROGRESS.includes(r.status) });
+}
+
 export class CallsModel {
-  calls = new Table<CallRow>(); // maps a callId to the call
+  calls = callTable(); // maps a callId to the call
   readonly wire = new WireCache<CallRow>(callWire);
   readonly http: FlowHttpClient;
   /** Url calls and webhook-routed numbers: the customer's VoiceML (voiceml/). */
@@ -83,6 +90,8 @@ export class CallsModel {
   readonly streams: MediaStreamClient;
   /** Signed recording links before 2026-07-28 (rules/recording-links.ts). */
   private readonly links: RecordingLinks;
+  /** listCalls' filters in columns (list-index.ts). */
+  private readonly listIndex = new CallListIndex<CallRow>(() => this.calls);
 
   private readonly outbound: OutboundRules;
   /** Transfer legs of calls (transfer-legs.ts). */
@@ -135,7 +144,10 @@ export class CallsModel {
     rt.jobs.on('calls.answer', (p) => this.progress.answerInbound(p.callId));
     rt.jobs.on('calls.resume', (p) => this.progress.resume(p.callId, p.seq, p.input));
     rt.jobs.on('calls.phoneHangup', (p) => this.progress.phoneHangup(p.callId));
-    rt.usage.register((accountId) => usageEntries(this.calls.all(), accountId, (a, n) => this.outbound.linkIdOf(a, n)));
+    // Usage: the entries (the reference path) and the same in columns (usage-index.ts).
+    const linkOf = (a: string, n: string) => this.outbound.linkIdOf(a, n);
+    const usage = new CallUsageIndex(() => this.calls, linkOf, billableSeconds);
+    rt.usage.register({ entries: (accountId) => usageEntries(this.calls.all(), accountId, linkOf), scan: (accountId) => usage.scan(accountId) });
     // A call's status callbacks are deliveries to its StatusCallback.
     rt.webhookEngine.targets.route('call.status', (event) => {
       const row = this.calls.get(event.resourceId);
@@ -150,7 +162,7 @@ export class CallsModel {
   }
 
   clear(): void {
-    this.calls = new Table();
+    this.calls = callTable();
   }
 
   snapshot(): CallsState {
@@ -159,7 +171,7 @@ export class CallsModel {
 
   /** A part the runtime validated (index.ts); a new table, so answers still in flight for the old state are dropped. */
   restore(state: CallsState): void {
-    this.calls = new Table(state.calls);
+    this.calls = callTable(state.calls);
   }
 
   // --- the API ---
@@ -228,32 +240,22 @@ export class CallsModel {
     return row;
   }
 
-  /** Newest first; list filters are OR within one parameter and AND across parameters. */
-  list(accountId: string, f: CallFilter): readonly CallRow[] {
+  /** Newest first; list filters are OR within one parameter and AND across parameters (list-index.ts). */
+  list(accountId: string, f: CallFilter): RowList<CallRow> {
     const norm = (xs: string[] | undefined, field: string) => (xs === undefined ? undefined : new Set(xs.map((x) => normalizePhone(x, field))));
-    const from = norm(f.from, 'from');
-    const to = norm(f.to, 'to');
-    const number = norm(f.number, 'number');
-    const since = f.since === undefined ? undefined : parseInstant(f.since)!;
-    const until = f.until === undefined ? undefined : parseInstant(f.until)!;
-    const causes = f.hangupCause === undefined ? undefined : new Set(f.hangupCause);
-    const key = JSON.stringify([accountId, f.status, [...(from ?? [])], [...(to ?? [])], [...(number ?? [])], since, until, f.minDuration, f.maxDuration, [...(causes ?? [])]]);
-    return this.calls.newestFirstCached(key, (r) => {
-      if (r.accountId !== accountId) return false;
-      if (f.status !== undefined && r.status !== f.status) return false;
-      if (from && !from.has(r.from)) return false;
-      if (to && !to.has(r.to)) return false;
-      if (number && !number.has(r.from) && !number.has(r.to)) return false;
-      if (since !== undefined || until !== undefined) {
-        const t = parseInstant(r.dateCreated)!;
-        if (since !== undefined && t < since) return false;
-        if (until !== undefined && t >= until) return false;
-      }
-      if (f.minDuration !== undefined && (r.duration === null || r.duration < f.minDuration)) return false;
-      if (f.maxDuration !== undefined && (r.duration === null || r.duration > f.maxDuration)) return false;
-      if (causes && (r.hangupCause === null || !causes.has(r.hangupCause))) return false;
-      return true;
-    });
+    const q: ListQuery = {
+      status: f.status,
+      from: norm(f.from, 'from'),
+      to: norm(f.to, 'to'),
+      number: norm(f.number, 'number'),
+      since: f.since === undefined ? undefined : parseInstant(f.since)!,
+      until: f.until === undefined ? undefined : parseInstant(f.until)!,
+      minDuration: f.minDuration,
+      maxDuration: f.maxDuration,
+      hangupCause: f.hangupCause === undefined ? undefined : new Set(f.hangupCause),
+    };
+    const key = JSON.stringify([accountId, q.status, [...(q.from ?? [])], [...(q.to ?? [])], [...(q.number ?? [])], q.since, q.until, q.minDuration, q.maxDuration, [...(q.hangupCause ?? [])]]);
+    return this.listIndex.query(key, accountId, q);
   }
 
   /** updateCall Status=completed: hangs up a connected call, cancels one not yet answered. */

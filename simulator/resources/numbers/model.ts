@@ -58,6 +58,7 @@ export class NumbersModel {
   assignments = new Table<AssignmentRow>(); // maps an assignment id to one holding period of a number
   pool: Pool = { first: '07040000000', size: 1, nextOffset: 0, returned: [] }; // the free numbers
   representativePool: Pool | null = null; // the free 15xx-19xx numbers, when the fixture has a pool
+  private openLinks: { table: Table<AssignmentRow>; version: number; links: Map<string, string | null> } | undefined; // derived from assignments
 
   constructor(private readonly rt: NumbersModelScope) {}
 
@@ -135,8 +136,24 @@ export class NumbersModel {
 
   /** The assignment link the account's current holding of the number came through (usage rule 7). */
   openLinkOf(accountId: string, number: string): string | null {
-    const open = this.assignments.find((a) => a.number === number && a.accountId === accountId && a.to === null);
-    return open?.linkId ?? null;
+    return this.openHoldings().get(`${accountId} ${number}`) ?? null;
+  }
+
+  /**
+   * The first open assignment of each (account, number), rebuilt when the assignments change:
+   * usage asks for the link of every number of a million calls, and the assignments are a list.
+   */
+  private openHoldings(): Map<string, string | null> {
+    const table = this.assignments;
+    const cached = this.openLinks;
+    if (cached && cached.table === table && cached.version === table.version) return cached.links;
+    const links = new Map<string, string | null>();
+    for (const a of table.all()) {
+      const key = `${a.accountId} ${a.number}`;
+      if (a.to === null && !links.has(key)) links.set(key, a.linkId);
+    }
+    this.openLinks = { table, version: table.version, links };
+    return links;
   }
 
   /** A number of this account, looked up from a path or body value in any accepted spelling. */

@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
 import { ALIAS_OF_PAGE_SIZE } from '../../core/paging.ts';
 import type { PagingQuery } from '../../core/paging.ts';
+import type { ScannedUsageSource } from './scan.ts';
 
 /** Every meter: the spec's table, in its order (the API document lists the same but bms). */
 export const METERS = [
@@ -138,5 +139,8 @@ export interface UsageQueryInput extends PagingQuery {
   includeToday?: boolean;
 }
 
-/** A source of entries for one account (every entry it has; the aggregation cuts the range): what a family registers. */
-export type UsageSource = (accountId: string) => readonly UsageEntry[];
+/**
+ * What a family registers: its entries for one account (every entry it has; the aggregation cuts
+ * the range), or a source that can also be scanned without an object per entry (scan.ts).
+ */
+export type UsageSource = ((accountId: string) => readonly UsageEntry[]) | ScannedUsageSource;

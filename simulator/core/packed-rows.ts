@@ -1,0 +1,365 @@
+// Rows packed into shared typed arrays (docs/decisions.md "Scale"): a finished row (an ended
+// call, a delivered carrier delivery) no longer needs to be a tree of objects. Its structure
+// (keys in order, array lengths, nulls, booleans, and the kind of each leaf) is its shape,
+// stored once for all rows alike; its leaves go into two typed arrays: 32-bit words (small
+// integers, interned texts, ids of `PREFIX` + lowercase hex as words of 8 digits) and doubles
+// (other numbers, instants written `YYYY-MM-DDTHH:MM:SS.sssZ` as epoch ms, digit strings such
+// as phone numbers). A packed row reads back (`unpack`) as a new object that serialises, compares
+// and iterates exactly as the row that went in; a value of another kind (a class instance) is
+// not packed at all, so nothing is lost. The typed arrays are not scanned by the garbage
+// collector, which is what keeps a million ended calls cheap in time as well as in memory.
+import { grown } from './typed-arrays.ts';
+import { CHUNK, Chunks, hexWord } from './packed-leaves.ts';
+import { canonicalInstant as instantMs, iso as isoOf } from './clock.ts';
+
+/** One node of a shape, read in order while unpacking. */
+type Op =
+  | { k: 'obj'; keys: string[]; kids: Op[] }
+  | { k: 'arr'; kids: Op[] }
+  | { k: 'const'; value: null | boolean | undefined }
+  | { k: 'u32' } // a non-negative integer below 2^32
+  | { k: 'f64' } // any other number
+  | { k: 'text'; last?: string; lastId?: number } // an interned text (the last one at this place remembered)
+  | { k: 'time' } // an ISO instant, as epoch ms
+  | { k: 'digits'; prefix: string } // a prefix without digits and 1-15 digits (a phone number, `dl_42`), as the number '1' + digits
+  | { k: 'hex'; prefix: string; words: number };
+
+const RECENT_SHAPES = 8;
+const DIGITS = /^\d{1,15}$/;
+const PREFIXED_DIGITS = /^(\D{0,8})(\d{1,15})$/;
+/** Texts up to this length are interned (one copy of each); longer ones, mostly unique, are kept as given. */
+const INTERNED_LENGTH = 24;
+const HEX_ID = /^([A-Z]{0,4})((?:[0-9a-f]{8})+)$/;
+
+export class PackedRows {
+  // Leaves in chunks of fixed size (a record never spans two): growing copies nothing and
+  // leaves no doubled slack, which matters at hundreds of megabytes.
+  private readonly words = new Chunks(Uint32Array);
+  private readonly doubles = new Chunks(Float64Array);
+  private readonly texts: string[] = [];
+  private readonly textIds = new Map<string, number>();
+  private readonly shapes: Op[] = [];
+  private readonly shapeIds = new Map<string, number>();
+  private readonly recent: number[] = []; // shapes most recently made, tried first
+  private readonly places: (Map<string, Place> | undefined)[] = []; // per shape, where each top-level member starts
+  private shapeOf = new Int32Array(16); // per record
+  private wordsAt = new Uint32Array(16); // per record: its first word
+  private doublesAt = new Uint32Array(16); // per record: its first double
+  private records = 0;
+  // Scratch of the row being packed (reused: packing allocates only its shape key).
+  private scratchWords: number[] = [];
+  private scratchDoubles: number[] = [];
+  private readWords: Uint32Array = new Uint32Array(0); // the chunk of the record being read
+  private readDoubles: Float64Array = new Float64Array(0);
+  private readCursorWords = 0;
+  private readCursorDoubles = 0;
+
+  /** Packs a plain JSON-like value (objects, arrays, strings, numbers, booleans, null); its record number, or undefined when it holds anything else. */
+  pack(value: object): number | undefined {
+    let shape = -1;
+    // Rows of one table mostly share a few shapes: the recent ones are tried first, walking the
+    // value along the shape (no key built); any shape that fits reads back exactly.
+    for (let i = 0; i < this.recent.length && shape < 0; i++) {
+      this.scratchWords.length = 0;
+      this.scratchDoubles.length = 0;
+      if (this.fits(this.shapes[this.recent[i]!]!, value)) shape = this.recent[i]!;
+    }
+    if (shape < 0) {
+      this.scratchWords.length = 0;
+      this.scratchDoubles.length = 0;
+      const key = this.describe(value);
+      if (key === undefined) return undefined;
+      let id = this.shapeIds.get(key);
+      if (id === undefined) {
+        id = this.shapes.push(compile(value)) - 1;
+        this.shapeIds.set(key, id);
+      }
+      shape = id;
+      this.recent.unshift(shape);
+      if (this.recent.length > RECENT_SHAPES) this.recent.pop();
+    }
+    const rec = this.records++;
+    if (rec === this.shapeOf.length) {
+      this.shapeOf = grown(this.shapeOf, rec + 1);
+      this.wordsAt = grown(this.wordsAt, rec + 1);
+      this.doublesAt = grown(this.doublesAt, rec + 1);
+    }
+    this.shapeOf[rec] = shape;
+    this.wordsAt[rec] = this.words.append(this.scratchWords);
+    this.doublesAt[rec] = this.doubles.append(this.scratchDoubles);
+    return rec;
+  }
+
+  /** The row of a record, as a new object. */
+  unpack<T>(rec: number): T {
+    const w = this.wordsAt[rec]!;
+    const d = this.doublesAt[rec]!;
+    this.readWords = this.words.chunkOf(w);
+    this.readCursorWords = w % CHUNK;
+    this.readDoubles = this.doubles.chunkOf(d);
+    this.readCursorDoubles = d % CHUNK;
+    return this.read(this.shapes[this.shapeOf[rec]!]!) as T;
+  }
+
+  /**
+   * One top-level member of a packed row, read without the rest (undefined when the row has no
+   * such key): the leaves before it are counted from the shape once per shape.
+   */
+  field(rec: number, key: string): unknown {
+    const shape = this.shapeOf[rec]!;
+    let places = this.places[shape];
+    if (places === undefined) places = this.places[shape] = placesOf(this.shapes[shape]!);
+    const place = places.get(key);
+    if (place === undefined) return undefined;
+    const w = this.wordsAt[rec]!;
+    const d = this.doublesAt[rec]!;
+    this.readWords = this.words.chunkOf(w);
+    this.readCursorWords = (w % CHUNK) + place.words;
+    this.readDoubles = this.doubles.chunkOf(d);
+    this.readCursorDoubles = (d % CHUNK) + place.doubles;
+    return this.read(place.op);
+  }
+
+  /** Bytes held in the typed arrays (their used part). */
+  get bytes(): number {
+    return this.words.used * 4 + this.doubles.used * 8 + this.records * 12;
+  }
+
+  /** Whether `v` has the shape `op`, its leaves written to the scratch arrays as it goes. */
+  private fits(op: Op, v: unknown): boolean {
+    switch (op.k) {
+      case 'obj': {
+        if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+        const proto = Object.getPrototypeOf(v);
+        if (proto !== Object.prototype && proto !== null) return false;
+        const o = v as Record<string, unknown>;
+        let n = 0;
+        for (const name in o) {
+          if (!Object.prototype.hasOwnProperty.call(o, name)) continue;
+          if (op.keys[n] !== name || !this.fits(op.kids[n]!, o[name])) return false;
+          n++;
+        }
+        return n === op.keys.length;
+      }
+      case 'arr': {
+        if (!Array.isArray(v) || v.length !== op.kids.length) return false;
+        for (let i = 0; i < v.length; i++) if (!this.fits(op.kids[i]!, v[i])) return false;
+        return true;
+      }
+      case 'const':
+        return Object.is(v, op.value);
+      case 'u32':
+        if (typeof v !== 'number' || !(v >= 0 && v <= 0xffffffff && Number.isInteger(v)) || Object.is(v, -0)) return false;
+        this.scratchWords.push(v);
+        return true;
+      case 'f64':
+        if (typeof v !== 'number') return false;
+        this.scratchDoubles.push(v);
+        return true;
+      case 'text':
+        if (typeof v !== 'string') return false;
+        if (v !== op.last) {
+          op.last = v;
+          op.lastId = this.textId(v);
+        }
+        this.scratchWords.push(op.lastId!);
+        return true;
+      case 'time': {
+        const ms = typeof v === 'string' ? instantMs(v) : undefined;
+        if (ms === undefined) return false;
+        this.scratchDoubles.push(ms);
+        return true;
+      }
+      case 'digits': {
+        if (typeof v !== 'string' || !v.startsWith(op.prefix)) return false;
+        const digits = v.slice(op.prefix.length);
+        if (!DIGITS.test(digits)) return false;
+        this.scratchDoubles.push(Number(`1${digits}`));
+        return true;
+      }
+      case 'hex': {
+        if (typeof v !== 'string' || v.length !== op.prefix.length + op.words * 8 || !v.startsWith(op.prefix)) return false;
+        const at = this.scratchWords.length;
+        for (let i = op.prefix.length; i < v.length; i += 8) {
+          const word = hexWord(v, i);
+          if (word < 0) {
+            this.scratchWords.length = at;
+            return false;
+          }
+          this.scratchWords.push(word);
+        }
+        return true;
+      }
+    }
+  }
+
+  private textId(s: string): number {
+    if (s.length > INTERNED_LENGTH) return this.texts.push(s) - 1;
+    let id = this.textIds.get(s);
+    if (id === undefined) {
+      id = this.texts.push(s) - 1;
+      this.textIds.set(s, id);
+    }
+    return id;
+  }
+
+  /** The shape key of `v`, its leaves written to the scratch arrays; undefined for a value that cannot be packed. */
+  private describe(v: unknown): string | undefined {
+    if (v === null) return 'n';
+    switch (typeof v) {
+      case 'boolean':
+        return v ? 't' : 'f';
+      case 'undefined':
+        return 'u';
+      case 'number':
+        if (v >= 0 && v <= 0xffffffff && Number.isInteger(v) && !Object.is(v, -0)) {
+          this.scratchWords.push(v);
+          return 'i';
+        }
+        this.scratchDoubles.push(v);
+        return 'd';
+      case 'string':
+        return this.describeText(v);
+      case 'object': {
+        if (Array.isArray(v)) {
+          let key = '[';
+          for (let i = 0; i < v.length; i++) {
+            const kid = this.describe(v[i]);
+            if (kid === undefined) return undefined;
+            key += kid + ',';
+          }
+          return key + ']';
+        }
+        const proto = Object.getPrototypeOf(v);
+        if (proto !== Object.prototype && proto !== null) return undefined;
+        let key = '{';
+        for (const name of Object.keys(v)) {
+          const kid = this.describe((v as Record<string, unknown>)[name]);
+          if (kid === undefined) return undefined;
+          key += `${name.length}:${name}${kid},`;
+        }
+        return key + '}';
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  private describeText(s: string): string {
+    const ms = instantMs(s);
+    if (ms !== undefined) {
+      this.scratchDoubles.push(ms);
+      return 'T';
+    }
+    const digits = PREFIXED_DIGITS.exec(s);
+    if (digits) {
+      this.scratchDoubles.push(Number(`1${digits[2]}`));
+      return `D${digits[1]!.length}:${digits[1]}`;
+    }
+    const hex = s.length >= 8 ? HEX_ID.exec(s) : null;
+    if (hex) {
+      const digits = hex[2]!;
+      for (let i = 0; i < digits.length; i += 8) this.scratchWords.push(parseInt(digits.slice(i, i + 8), 16));
+      return `H${hex[1]!.length}${hex[1]}${digits.length / 8}`;
+    }
+    this.scratchWords.push(this.textId(s));
+    return 's';
+  }
+
+  private read(op: Op): unknown {
+    switch (op.k) {
+      case 'obj': {
+        const out: Record<string, unknown> = {};
+        for (let i = 0; i < op.keys.length; i++) {
+          const name = op.keys[i]!;
+          const value = this.read(op.kids[i]!);
+          // `__proto__` is a key like another here: an own property, not the prototype.
+          if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+          else out[name] = value;
+        }
+        return out;
+      }
+      case 'arr': {
+        const out = new Array(op.kids.length);
+        for (let i = 0; i < op.kids.length; i++) out[i] = this.read(op.kids[i]!);
+        return out;
+      }
+      case 'const':
+        return op.value;
+      case 'u32':
+        return this.readWords[this.readCursorWords++];
+      case 'f64':
+        return this.readDoubles[this.readCursorDoubles++];
+      case 'text':
+        return this.texts[this.readWords[this.readCursorWords++]!];
+      case 'time':
+        return isoOf(this.readDoubles[this.readCursorDoubles++]!);
+      case 'digits':
+        return op.prefix + String(this.readDoubles[this.readCursorDoubles++]).slice(1);
+      case 'hex': {
+        let s = op.prefix;
+        for (let i = 0; i < op.words; i++) s += this.readWords[this.readCursorWords++]!.toString(16).padStart(8, '0');
+        return s;
+      }
+    }
+  }
+}
+
+/** Where a top-level member's leaves start in its record, and its shape. */
+interface Place {
+  op: Op;
+  words: number;
+  doubles: number;
+}
+
+function placesOf(shape: Op): Map<string, Place> {
+  const out = new Map<string, Place>();
+  if (shape.k !== 'obj') return out;
+  const count = { words: 0, doubles: 0 };
+  shape.keys.forEach((key, i) => {
+    out.set(key, { op: shape.kids[i]!, words: count.words, doubles: count.doubles });
+    countLeaves(shape.kids[i]!, count);
+  });
+  return out;
+}
+
+function countLeaves(op: Op, count: { words: number; doubles: number }): void {
+  switch (op.k) {
+    case 'obj':
+    case 'arr':
+      for (const kid of op.kids) countLeaves(kid, count);
+      return;
+    case 'u32':
+    case 'text':
+      count.words++;
+      return;
+    case 'hex':
+      count.words += op.words;
+      return;
+    case 'f64':
+    case 'time':
+    case 'digits':
+      count.doubles++;
+      return;
+    case 'const':
+      return;
+  }
+}
+
+/** The shape of a value `describe` accepted, as the tree `read` walks. */
+function compile(v: unknown): Op {
+  if (v === null || v === undefined || typeof v === 'boolean') return { k: 'const', value: v };
+  if (typeof v === 'number') return v >= 0 && v <= 0xffffffff && Number.isInteger(v) && !Object.is(v, -0) ? { k: 'u32' } : { k: 'f64' };
+  if (typeof v === 'string') {
+    if (instantMs(v) !== undefined) return { k: 'time' };
+    const digits = PREFIXED_DIGITS.exec(v);
+    if (digits) return { k: 'digits', prefix: digits[1]! };
+    const hex = v.length >= 8 ? HEX_ID.exec(v) : null;
+    if (hex) return { k: 'hex', prefix: hex[1]!, words: hex[2]!.length / 8 };
+    return { k: 'text' };
+  }
+  if (Array.isArray(v)) return { k: 'arr', kids: v.map(compile) };
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  return { k: 'obj', keys, kids: keys.map((key) => compile(o[key])) };
+}

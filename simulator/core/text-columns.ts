@@ -1,0 +1,178 @@
+// Columns of texts for a million rows, each reading back exactly the text put in: ids of one
+// format packed as 32-bit words of their hex digits (12 bytes for `CT` + 24 hex, instead of a
+// 48-byte string), phone numbers as one number, and the few texts a field takes (statuses,
+// error codes) as small codes. A text outside the packed form (an id from a hand-written
+// snapshot, a number with a `+`) is kept as it is beside the column, so nothing is lost.
+import { grown } from './typed-arrays.ts';
+import type { IdFormat } from './ids.ts';
+
+const NULL = 0;
+const PACKED = 1;
+const OTHER = 2;
+const HEX = /^[0-9a-f]+$/;
+
+/** Ids of one format (`prefix` + lowercase hex, a multiple of 8 digits), or null. */
+export class IdColumn {
+  private readonly words: number; // 32-bit words per id
+  private kind = new Uint8Array(16); // NULL, PACKED or OTHER
+  private data = new Uint32Array(16);
+  private readonly others = new Map<number, string>();
+
+  constructor(private readonly format: IdFormat) {
+    this.words = format.hex % 8 === 0 ? format.hex / 8 : 0;
+  }
+
+  set(pos: number, id: string | null): void {
+    if (pos >= this.kind.length) this.kind = grown(this.kind, pos + 1);
+    if (this.kind.length * this.words > this.data.length) this.data = grown(this.data, this.kind.length * this.words);
+    this.others.delete(pos);
+    if (id === null) {
+      this.kind[pos] = NULL;
+      return;
+    }
+    const packed = pack(id, this.format, this.words);
+    if (packed === undefined) {
+      this.kind[pos] = OTHER;
+      this.others.set(pos, id);
+      return;
+    }
+    this.kind[pos] = PACKED;
+    for (let w = 0; w < this.words; w++) this.data[pos * this.words + w] = packed[w]!;
+  }
+
+  get(pos: number): string | null {
+    const kind = this.kind[pos];
+    if (kind === PACKED) {
+      let id = this.format.prefix;
+      for (let w = 0; w < this.words; w++) id += this.data[pos * this.words + w]!.toString(16).padStart(8, '0');
+      return id;
+    }
+    return kind === OTHER ? this.others.get(pos)! : null;
+  }
+}
+
+/** The 32-bit words of an id's hex digits, or undefined when it is not of the format. */
+function pack(id: string, format: IdFormat, words: number): number[] | undefined {
+  if (words === 0 || id.length !== format.prefix.length + format.hex || !id.startsWith(format.prefix)) return undefined;
+  const hex = id.slice(format.prefix.length);
+  if (!HEX.test(hex)) return undefined;
+  const out: number[] = [];
+  for (let w = 0; w < words; w++) out.push(parseInt(hex.slice(w * 8, w * 8 + 8), 16));
+  return out;
+}
+
+/**
+ * A set of ids of one format (ids handed out must be unique), the packed ones in an open
+ * addressing table of their words: a million ids cost a few typed arrays, not a million strings.
+ */
+export class IdSet {
+  private readonly words: number;
+  private table = new Uint32Array(0); // `words` per place
+  private used = new Uint8Array(0);
+  private count = 0;
+  private readonly others = new Set<string>();
+
+  constructor(private readonly format: IdFormat) {
+    this.words = format.hex % 8 === 0 ? format.hex / 8 : 0;
+    this.resize(1024);
+  }
+
+  has(id: string): boolean {
+    const packed = pack(id, this.format, this.words);
+    if (packed === undefined) return this.others.has(id);
+    return this.place(packed) < 0;
+  }
+
+  add(id: string): void {
+    const packed = pack(id, this.format, this.words);
+    if (packed === undefined) {
+      this.others.add(id);
+      return;
+    }
+    const free = this.place(packed);
+    if (free < 0) return;
+    this.put(free, packed);
+    if (++this.count * 2 > this.used.length) this.resize(this.used.length * 2);
+  }
+
+  /** -1 when the id is in the table, else the free place where it would go. */
+  private place(packed: readonly number[]): number {
+    const mask = this.used.length - 1;
+    let h = 0;
+    for (const w of packed) h = Math.imul(h ^ w, 0x9e3779b1);
+    for (let i = (h >>> 0) & mask; ; i = (i + 1) & mask) {
+      if (!this.used[i]) return i;
+      let same = true;
+      for (let w = 0; w < this.words && same; w++) same = this.table[i * this.words + w] === packed[w];
+      if (same) return -1;
+    }
+  }
+
+  private put(i: number, packed: readonly number[]): void {
+    this.used[i] = 1;
+    for (let w = 0; w < this.words; w++) this.table[i * this.words + w] = packed[w]!;
+  }
+
+  private resize(size: number): void {
+    const oldTable = this.table;
+    const oldUsed = this.used;
+    this.table = new Uint32Array(size * this.words);
+    this.used = new Uint8Array(size);
+    for (let j = 0; j < oldUsed.length; j++) {
+      if (!oldUsed[j]) continue;
+      const packed = Array.from(oldTable.subarray(j * this.words, (j + 1) * this.words));
+      this.put(this.place(packed), packed);
+    }
+  }
+}
+
+/** Digit strings (phone numbers in domestic notation) as one number each: '1' + digits, read back by dropping the 1. */
+export class DigitsColumn {
+  private values = new Float64Array(16);
+  private readonly others = new Map<number, string>();
+
+  set(pos: number, text: string): void {
+    if (pos >= this.values.length) this.values = grown(this.values, pos + 1);
+    this.others.delete(pos);
+    if (/^\d{1,15}$/.test(text)) this.values[pos] = Number(`1${text}`);
+    else {
+      this.values[pos] = 0;
+      this.others.set(pos, text);
+    }
+  }
+
+  get(pos: number): string {
+    const v = this.values[pos]!;
+    return v === 0 ? this.others.get(pos)! : String(v).slice(1);
+  }
+}
+
+/** A nullable text from a small set (statuses, error codes, outcomes): its code in the column, null as 0. */
+export class CodeColumn<T extends string = string> {
+  private codes = new Uint16Array(16);
+  private readonly texts: (T | null)[] = [null];
+  private readonly ids = new Map<T, number>();
+
+  set(pos: number, text: T | null): void {
+    if (pos >= this.codes.length) this.codes = grown(this.codes, pos + 1);
+    this.codes[pos] = text === null ? 0 : this.code(text);
+  }
+
+  get(pos: number): T | null {
+    return this.texts[this.codes[pos]!]!;
+  }
+
+  /** Whether the text at `pos` is `text` (no lookup of the text). */
+  is(pos: number, text: T | null): boolean {
+    return this.get(pos) === text;
+  }
+
+  private code(text: T): number {
+    let id = this.ids.get(text);
+    if (id === undefined) {
+      if (this.texts.length > 0xffff) throw new Error('more than 65,535 distinct texts in a code column');
+      this.ids.set(text, (id = this.texts.push(text) - 1));
+    }
+    return id;
+  }
+}
