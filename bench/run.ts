@@ -1,15 +1,13 @@
-// `npm run bench`: load from this process (autocannon, loopback) against the simulator and, in
-// the same run, a bare node:http server answering the same bytes; reports req/s, p50, p99 and
-// their ratio, plus start-up time, in-process creation time and RSS after the load.
+// `npm run bench`: every measure with its budget. List throughput against a bare node:http server
+// answering the same bytes (bench/throughput.ts: req/s, p50, p99, their ratio, with and without
+// --state-dir), start-up time, in-process creation time, RSS after the load, and the others below.
 // Targets (bench/README.md): ratio >= 0.40 required (aim 0.6); RSS < 150 MB after the load;
 // start-up near its floor (startup.ts: npm start against a bare node start in the same run, the
 // first createSimulator() in a fresh process, nothing added by unused agent families); the whole
-// kit in process under 10 s, its summary within 1 s of the last unit.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// kit in process under 10 s, its summary within 1 s of the last unit; with --state-dir the ratio
+// at most 20 % lower, and a restart with a journal of 100,000 requests answering within 5 s.
+import { spawn } from 'node:child_process';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { CALLS_BUDGET_MS, benchCalls } from './calls.ts';
 import { AGENT_RATIO_BUDGET, AGENT_SPACING_P99_BUDGET_MS, benchAgentSdk, CALLS as AGENT_CALLS, SECONDS as AGENT_SECONDS } from './agent-sdk.ts';
 import { BATCH_BUDGET_MS, BATCH_RSS_BUDGET_MB, MILLION_BATCH_BUDGET_MS, MILLION_BATCH_RSS_BUDGET_MB, PAGE_BUDGET_MS, type BatchBench } from './call-batches.ts';
@@ -18,53 +16,10 @@ import { CALLS_MEMORY_BUDGET_MB, LIST_PAGE_BUDGET_MS, SNAPSHOT_ROUND_TRIP_BUDGET
 import { AGENT_CALLS_BUDGET_MS, type AgentCallsBench } from './agent-calls.ts';
 import { CHART_BYTES_BUDGET, CHART_READ_BUDGET_MS, SERIES_CPU_RATIO_BUDGET, type BatchViewBench } from './batch-view.ts';
 import { benchKit, KIT_BUDGET_MS, KIT_TAIL_BUDGET_MS, type KitBench } from './kit.ts';
+import { benchRestart, JOURNAL_COST_BUDGET, RESTART_BUDGET_MS } from './durable.ts';
+import { benchThroughput, journalCostLine, throughputLines } from './throughput.ts';
+import { root } from './servers.ts';
 import { benchCreate, benchStartup, CREATE_CPU_BUDGET_MS, NPM_START_WALL_TARGET_MS, OPTIONAL_FAMILIES, START_CPU_RATIO_BUDGET, UNUSED_FAMILIES_BUDGET_MS } from './startup.ts';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = 50;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const PATH = '/v1/accounts/AC1a2b3c4d/blocked-callers';
-const HEADERS = { authorization: 'Bearer sk_test_acme_4f9c2b7e1d3a5c8f' };
-
-function startServer(cmd: string, args: string[]): Promise<{ child: ChildProcess; port: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /READY (\d+)|listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
-      if (m) resolve({ child, port: Number(m[1] ?? m[2]) });
-    });
-    child.on('exit', (code) => reject(new Error(`${cmd} exited with ${code}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.on('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-interface Load {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-}
-
-async function load(port: number, seconds: number): Promise<Load> {
-  const r = await autocannon({ url: `http://127.0.0.1:${port}${PATH}`, connections: CONNECTIONS, duration: seconds, headers: HEADERS });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
-}
 
 /** Runs a bench file in a node process of its own (`args` after node's, with tsx) and reads the JSON of its last line. */
 function ownProcess<T>(args: string[], env: Record<string, string> = {}): Promise<T> {
@@ -134,48 +89,15 @@ async function main() {
   // 2. Start to first answer: a bare node start, the simulator as npm start runs it, npm start (startup.ts).
   const start = await benchStartup();
 
-  // 3. Throughput: the simulator and the bare server, alternated, same body bytes.
-  // The simulator as `npm start` runs it, with 1,000 blocked callers on the demo account
-  // (the fixture holds one; 999 more are added through the API).
-  const sim = await startServer(process.execPath, ['bin/start.mjs', '--port', '0']);
-  for (let i = 0; i < 999; i++) {
-    const res = await fetch(`http://127.0.0.1:${sim.port}${PATH}`, {
-      method: 'POST',
-      headers: { ...HEADERS, 'content-type': 'application/json' },
-      body: JSON.stringify({ number: `010${String(10000000 + i).slice(-8)}`, note: `entry ${i}` }),
-    });
-    if (res.status !== 201) throw new Error(`seeding failed: ${res.status} ${await res.text()}`);
-  }
-  const body = await (await fetch(`http://127.0.0.1:${sim.port}${PATH}`, { headers: HEADERS })).text();
-  const parsed = JSON.parse(body);
-  if (parsed.data.length !== 20 || parsed.meta.total !== 1000) throw new Error(`unexpected list: ${parsed.meta.total} entries`);
-  const bare = await startServer(process.execPath, ['bench/bare-server.mjs', Buffer.from(body).toString('base64')]);
+  // 2b. A restart with a journal of 100,000 requests (docs/decisions.md "Durable state").
+  const restart = await benchRestart();
 
-  await load(sim.port, 2); // warm-up
-  await load(bare.port, 2);
-  const simRuns: Load[] = [];
-  const bareRuns: Load[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    bareRuns.push(await load(bare.port, DURATION));
-    simRuns.push(await load(sim.port, DURATION));
-  }
-  const rss = rssMb(sim.child.pid!);
-  await stop(sim.child);
-  await stop(bare.child);
-
-  // The median round of each side: rounds alternate, so both see the same machine noise.
-  const mid = (runs: Load[]) => [...runs].sort((x, y) => x.rps - y.rps)[Math.floor(runs.length / 2)]!;
-  const s = mid(simRuns);
-  const b = mid(bareRuns);
-  const ratio = s.rps / b.rps;
-  const rows = [
-    ['', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
-    ['bare node:http', fmt(b.rps, 0), fmt(b.p50), fmt(b.p99), String(b.errors), String(b.non2xx)],
-    ['simulator', fmt(s.rps, 0), fmt(s.p50), fmt(s.p99), String(s.errors), String(s.non2xx)],
-  ];
-  console.log(`\nGET blocked-callers (20 of 1,000 entries), autocannon -c ${CONNECTIONS}, ${DURATION}s x ${ROUNDS} alternating rounds, median round each`);
-  for (const r of rows) console.log(r.map((c, i) => (i === 0 ? c.padEnd(16) : c.padStart(9))).join(''));
-  console.log(`all rounds req/s: bare ${bareRuns.map((r) => fmt(r.rps, 0)).join(', ')}; simulator ${simRuns.map((r) => fmt(r.rps, 0)).join(', ')}`);
+  // 3. Throughput: the simulator, the same with --state-dir and the bare server, alternated, same body bytes (throughput.ts).
+  const t = await benchThroughput();
+  const { sim: s, durable: d, bare: b, ratio, journalCost } = t;
+  const rss = t.rssMb;
+  console.log('');
+  for (const line of throughputLines(t)) console.log(line);
   const checks: [string, string, boolean][] = [
     ['throughput ratio (>= 0.40 required, 0.60 aimed)', fmt(ratio, 2), ratio >= 0.4],
     [
@@ -255,7 +177,13 @@ async function main() {
       `${fmt(kit.ms, 0)} ms median wall (runs: ${kitRuns.map((r) => fmt(r.ms, 0)).join(', ')}); summary ${fmt(kit.tailMs, 0)} ms after the last unit; it reports ${fmt(kit.reportedMs, 0)} ms`,
       kit.ms < KIT_BUDGET_MS && kit.tailMs < KIT_TAIL_BUDGET_MS && kit.exitCode === 0,
     ],
-    ['no errors or non-2xx under load', `${s.errors + s.non2xx + b.errors + b.non2xx}`, s.errors + s.non2xx + b.errors + b.non2xx === 0],
+    [`--state-dir: list-throughput ratio at most ${JOURNAL_COST_BUDGET * 100} % lower`, journalCostLine(t), journalCost <= JOURNAL_COST_BUDGET],
+    [
+      `--state-dir: restart with a journal of ${restart.requests} requests (${fmt(restart.journalMb, 1)} MB) to first answer (< ${RESTART_BUDGET_MS} ms)`,
+      `${fmt(restart.medianMs, 0)} ms median wall (runs: ${restart.restartMs.map((x) => fmt(x, 0)).join(', ')}), ${fmt(restart.medianCpuMs, 0)} ms CPU; load average ${os.loadavg()[0]!.toFixed(1)}`,
+      restart.medianMs < RESTART_BUDGET_MS,
+    ],
+    ['no errors or non-2xx under load', `${s.errors + s.non2xx + d.errors + d.non2xx + b.errors + b.non2xx}`, s.errors + s.non2xx + d.errors + d.non2xx + b.errors + b.non2xx === 0],
   ];
   // Agent SDK: concurrent calls exchanging audio each way, against a bare ws echo server (docs/decisions.md "Agent SDK (bring your own agent)").
   const agent = await benchAgentSdk();

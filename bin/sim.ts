@@ -1,14 +1,22 @@
 // `npm start`: serve the simulator over HTTP. Prints the base URL, clock mode and the demo
 // keys; exits cleanly on SIGINT/SIGTERM; a bad option, fixture or port gives one line on
-// stderr and a non-zero exit, never a stack trace.
+// stderr and a non-zero exit, never a stack trace. `record` runs the recording proxy instead
+// (conformance/recording/cli.ts).
 import { parseArgs } from 'node:util';
-import { createSimulator, parseClockMode, FixtureError, DEFAULT_FIXTURE_PATH } from '../simulator/index.ts';
+import { createSimulator, parseClockMode, FixtureError, StateDirError, DEFAULT_FIXTURE_PATH } from '../simulator/index.ts';
 import { runtimeOf } from '../simulator/internal.ts';
 import { typedCommand } from './command-name.ts';
 
-const USAGE = `usage: ${typedCommand('platform-sim', 'npm start --')} [--port 4010] [--host 127.0.0.1] [--seed N]
-    [--fixture fixtures/default.yaml] [--clock manual|realtime[:speed]] [--control-token T] [--max-body-bytes N]
-    [--max-snapshot-bytes N] [--strict-egress] [--webhook-strict] [--webhook-timeout-ms 10000] [--mcp-timeout-ms 10000]`;
+const PROGRAM = typedCommand('platform-sim', 'npm start --');
+const USAGE = `usage: ${PROGRAM} [--port 4010] [--host 127.0.0.1] [--seed N] [--fixture fixtures/default.yaml]
+                    [--clock manual|realtime[:speed]] [--control-token T] [--max-body-bytes N]
+                    [--max-snapshot-bytes N] [--strict-egress] [--webhook-strict] [--webhook-timeout-ms 10000] [--mcp-timeout-ms 10000]
+                    [--state-dir DIR [--compact-every 50000]]
+
+  --state-dir DIR   keep the state across restarts (a snapshot and a journal in DIR, written before each answer);
+                    a DIR that holds state keeps its own fixture and seed
+
+       ${PROGRAM} record --upstream URL --port N --out DIR   (platform-sim record: a recording proxy; record --help)`;
 
 function fail(message: string): never {
   process.stderr.write(`sim: ${message}\n`);
@@ -22,6 +30,11 @@ function integer(name: string, text: string | undefined, min: number, max: numbe
 }
 
 async function main(): Promise<void> {
+  // `platform-sim record ...`: the recording proxy (loaded only for it).
+  if (process.argv[2] === 'record') {
+    const { recordMain } = await import('../conformance/recording/cli.ts');
+    process.exit(await recordMain(process.argv.slice(3), { out: process.stdout, err: process.stderr }));
+  }
   let args;
   try {
     args = parseArgs({
@@ -34,8 +47,10 @@ async function main(): Promise<void> {
         'control-token': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         'max-snapshot-bytes': { type: 'string' },
-        'webhook-strict': { type: 'boolean', default: false },
-        'strict-egress': { type: 'boolean', default: false },
+        'webhook-strict': { type: 'boolean' },
+        'strict-egress': { type: 'boolean' },
+        'state-dir': { type: 'string' },
+        'compact-every': { type: 'string' },
         'mcp-timeout-ms': { type: 'string' },
         'webhook-timeout-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -55,6 +70,8 @@ async function main(): Promise<void> {
   const maxSnapshotBytes = integer('max-snapshot-bytes', args['max-snapshot-bytes'], 1, 512 * 1024 ** 2);
   const webhookTimeoutMs = integer('webhook-timeout-ms', args['webhook-timeout-ms'], 1, 600_000);
   const mcpTimeoutMs = integer('mcp-timeout-ms', args['mcp-timeout-ms'], 1, 120_000);
+  const compactEvery = integer('compact-every', args['compact-every'], 1, 100_000_000);
+  if (compactEvery !== undefined && args['state-dir'] === undefined) fail('--compact-every needs --state-dir');
   let clock;
   try {
     clock = parseClockMode(args.clock);
@@ -65,7 +82,7 @@ async function main(): Promise<void> {
   let sim;
   try {
     sim = createSimulator({
-      fixture: args.fixture ?? DEFAULT_FIXTURE_PATH,
+      fixture: args.fixture ?? (args['state-dir'] === undefined ? DEFAULT_FIXTURE_PATH : undefined),
       seed,
       clock,
       controlToken: args['control-token'],
@@ -74,9 +91,12 @@ async function main(): Promise<void> {
       webhooks: { strict: args['webhook-strict'], timeoutMs: webhookTimeoutMs },
       strictEgress: args['strict-egress'],
       mcp: { timeoutMs: mcpTimeoutMs },
+      stateDir: args['state-dir'],
+      compactEvery,
     });
   } catch (e) {
     if (e instanceof FixtureError) fail(`bad fixture: ${e.message}`);
+    if (e instanceof StateDirError) fail(e.message);
     fail(`cannot start: ${(e as Error).message}`);
   }
 
@@ -84,6 +104,7 @@ async function main(): Promise<void> {
   try {
     server = await sim.listen(port, args.host);
   } catch (e) {
+    if (e instanceof StateDirError) fail(e.message);
     const err = e as NodeJS.ErrnoException;
     if (err.code === 'EADDRINUSE') fail(`port ${port} on ${args.host} is already in use (try --port 0 for a free one)`);
     if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') fail(`cannot listen on host ${args.host}`);
@@ -109,6 +130,7 @@ async function main(): Promise<void> {
     `Simulator listening on ${server.url}`,
     `  clock:   ${mode}, now ${sim.clock.now()}`,
     `  seed:    ${rt.seed}`,
+    ...(args['state-dir'] ? [`  state:   ${args['state-dir']} (kept across restarts)`] : []),
     `  fixture: ${args.fixture ?? 'fixtures/default.yaml'}`,
     `  control: ${server.url}/_sim${args['control-token'] ? ' (needs the control token)' : ''}`,
     `  openapi: ${server.url}/openapi.json`,

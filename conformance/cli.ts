@@ -19,6 +19,8 @@ import { loadTargetFile, type TargetFile } from './target-file.ts';
 import { remoteTarget, simTarget, type Credentials, type Target } from './target.ts';
 import { accountsFromControlPlane } from './control-accounts.ts';
 import { LoadError } from './yaml-source.ts';
+import { replayCommand } from './replay/command.ts';
+import { RecordingError } from './recording/format.ts';
 
 export interface Io {
   out: { write(s: string): unknown; isTTY?: boolean };
@@ -41,6 +43,8 @@ commands:
   merge REPORT.json...      join the JSON reports of a sharded run (--shard) into one: same verdict and coverage
   diff --a T --b T [GLOBS]  the same scenarios against two targets (sim, a URL or a target file each): every status,
                             verdict, field and order difference; spec-level differences fail, the rest are observations
+  replay DIR                a recording (platform-sim record) replayed against the target: each exchange's differences
+                            of status, error code and body; writes it as a scenario (--out FILE, default DIR/scenario.yaml)
   list [SCENARIO_GLOBS...]  the scenarios with their clauses and requirements
   validate [GLOBS...]       load scenarios and the clause catalogue, report problems with file:line
 
@@ -117,6 +121,7 @@ function parse(argv: string[]) {
       clauses: { type: 'string' },
       from: { type: 'string' },
       uncovered: { type: 'boolean' },
+      out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -321,6 +326,21 @@ async function diff(v: Values, positionals: string[], io: Io): Promise<number> {
   return result.summary.exitCode;
 }
 
+/** `replay DIR`: the recording against the target (conformance/replay/command.ts). */
+async function replay(v: Values, positionals: string[], io: Io): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError('replay needs the recording\'s directory: replay DIR --target URL');
+  warnSecretFlags(v, io);
+  const built = await buildTarget(v, io, seedOf(v, (v.target ?? 'sim') === 'sim'));
+  try {
+    return (await replayCommand({ dir: positionals[0]!, target: built.target, out: v.out, report: v.report }, io)).code;
+  } catch (e) {
+    if (e instanceof RecordingError) throw new UsageError(e.message);
+    throw e;
+  } finally {
+    await built.target.close();
+  }
+}
+
 /** Runs the CLI; returns the exit code (0 conformant, 1 failures, 2 usage or loading errors). */
 export async function main(argv: string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
@@ -359,6 +379,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
       }
       case 'diff':
         return await diff(v, positionals, io);
+      case 'replay':
+        return await replay(v, positionals, io);
       case 'list':
       case 'validate': {
         const contract = Contract.load(v.contract ?? CONTRACT_PATH);

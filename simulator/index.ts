@@ -2,7 +2,7 @@
 // requests without a socket (`handle`, `fetch`) or serves them over HTTP (`listen`).
 import type http from 'node:http';
 import { Runtime, type Snapshot } from './runtime.ts';
-import { registerRuntime } from './internal.ts';
+import { registerCrash, registerRuntime } from './internal.ts';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SNAPSHOT_BYTES, bodyLimit, dispatch, upgrade, type PipelineOptions } from './app.ts';
 import { closeSockets, createHttpServer, listenOn } from './server.ts';
 import { loadFixtureFile, parseFixture, DEFAULT_FIXTURE_PATH } from './fixtures.ts';
@@ -11,6 +11,8 @@ import { realtimeDriver, type ClockMode } from './core/realtime.ts';
 import type { SimRequest, SimResponse } from './core/operation.ts';
 import type { AttemptRow, DeliveryRow } from './peers/webhooks/schema.ts';
 import { DEFAULT_RECEIVER_TIMEOUT_MS } from './peers/webhooks/receiver-client.ts';
+import { DurableState } from './durable/state-dir.ts';
+import { ApiError } from './core/errors.ts';
 
 export type { SimRequest, SimResponse } from './core/operation.ts';
 export type { Fixture } from './fixture/schema.ts';
@@ -18,6 +20,7 @@ export type { ClockMode } from './core/realtime.ts';
 export type { Snapshot } from './runtime.ts';
 export { FixtureError, DEFAULT_FIXTURE_PATH } from './fixtures.ts';
 export { ApiError } from './core/errors.ts';
+export { StateDirError } from './durable/files.ts';
 export { SIGNATURE_HEADER, computeSignature, verifySignature, verifyWebhookRequest, parseFormBody, signatureBase } from './core/signing.ts';
 export type { FormFields, WebhookRequestToVerify } from './core/signing.ts';
 
@@ -41,6 +44,16 @@ export interface SimulatorOptions {
   strictEgress?: boolean;
   /** MCP connection tests: wall-clock ceiling per test (default 10000 ms). */
   mcp?: { timeoutMs?: number };
+  /**
+   * Keep the state in this directory across restarts: a snapshot plus a journal of everything
+   * that changed it, written before each answer; on start the state is restored and the journal
+   * replayed (wait for `ready`). A dir that already holds state keeps its own fixture and seed.
+   */
+  stateDir?: string;
+  /** Durable state: journal entries after which it is compacted into a new snapshot (default 50,000). */
+  compactEvery?: number;
+  /** Where notes about the state dir go (a torn journal line dropped, a stale lock taken over); default stderr. */
+  onWarning?: (message: string) => void;
   webhooks?: {
     /** Refuse receivers on loopback, private and other internal addresses, as the real service does (default false). */
     strict?: boolean;
@@ -57,6 +70,8 @@ export interface ListeningServer {
 }
 
 export interface Simulator {
+  /** Resolves when the simulator can answer: at once, or once a state dir's journal is replayed (requests wait for it). */
+  ready: Promise<void>;
   /** Answers one request in-process. */
   handle(req: SimRequest): Promise<SimResponse>;
   /** A WHATWG fetch bound to the simulator (base URL ignored), for HTTP clients that accept one. */
@@ -71,7 +86,7 @@ export interface Simulator {
   fixture: Fixture;
   /** The whole state as plain JSON (what GET /_sim/state answers). */
   snapshot(): Snapshot;
-  /** Replaces the whole state (what PUT /_sim/state does); throws ApiError on a bad snapshot, state unchanged. */
+  /** Replaces the whole state (what PUT /_sim/state does, and journaled like it); throws ApiError on a bad snapshot, state unchanged. */
   restore(snapshot: unknown): void;
   close(): Promise<void>;
 }
@@ -122,6 +137,29 @@ function query(filter: Record<string, string>): string {
   return q ? `?${q}` : '';
 }
 
+/** The live settings the options give (undefined: not given, a state dir keeps its own). */
+function settingOverrides(o: SimulatorOptions) {
+  const strictGiven = o.strictEgress !== undefined || o.webhooks?.strict !== undefined;
+  return {
+    strictEgress: strictGiven ? (o.strictEgress ?? false) || (o.webhooks?.strict ?? false) : undefined,
+    mcpTimeoutMs: o.mcp?.timeoutMs,
+    webhookTimeoutMs: o.webhooks?.timeoutMs,
+  };
+}
+
+/** restore() with a state dir: a PUT /_sim/state, so the journal holds it. */
+function restoreThroughJournal(run: (req: SimRequest) => SimResponse | Promise<SimResponse>, token: string | undefined, snapshot: unknown): void {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  const res = run({ method: 'PUT', url: '/_sim/state', headers, body: JSON.stringify(snapshot) });
+  if (res instanceof Promise) throw new Error('the state dir is still being replayed: await sim.ready first');
+  if (res.status >= 300) {
+    const body = JSON.parse(res.body) as { code: string; error: string } & Record<string, unknown>;
+    const { code, error, ...extra } = body;
+    throw new ApiError(res.status, code, error, extra);
+  }
+}
+
 function resolveFixture(f: SimulatorOptions['fixture']): Fixture {
   if (f === undefined) return loadFixtureFile(DEFAULT_FIXTURE_PATH);
   if (typeof f === 'string') return loadFixtureFile(f);
@@ -131,9 +169,19 @@ function resolveFixture(f: SimulatorOptions['fixture']): Fixture {
 }
 
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
-  const fixture = resolveFixture(options.fixture);
-  const seed = options.seed ?? fixture.seed ?? 1;
   const onDefect = options.onDefect ?? ((e: unknown) => console.error('[simulator defect]', e));
+  const onWarning = options.onWarning ?? ((m: string) => void process.stderr.write(`[simulator] ${m}\n`));
+  const durable = options.stateDir === undefined ? undefined : new DurableState({ dir: options.stateDir, compactEvery: options.compactEvery, warn: onWarning, onDefect });
+  const stored = durable?.stored?.header;
+  if (stored && (options.seed !== undefined || options.fixture !== undefined)) onWarning(`state dir ${options.stateDir} keeps the fixture and seed it began with; the ones given apply to a new dir only`);
+  let fixture: Fixture;
+  try {
+    fixture = stored ? parseFixture(JSON.stringify(stored.fixture), `${options.stateDir} (its fixture)`) : resolveFixture(options.fixture);
+  } catch (e) {
+    durable?.abandon();
+    throw e;
+  }
+  const seed = stored?.initialSeed ?? options.seed ?? fixture.seed ?? 1;
   const rt = new Runtime(fixture, seed);
   rt.onDefect = onDefect;
   rt.egress.strict = (options.strictEgress ?? false) || (options.webhooks?.strict ?? false);
@@ -142,8 +190,21 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   if (!(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new Error(`webhooks.timeoutMs must be a positive integer, got ${timeoutMs}`);
   rt.webhookEngine.configure({ timeoutMs });
   const mode = parseClockMode(options.clock);
-  if (mode.kind === 'realtime') rt.clockDriver = realtimeDriver(rt.clock, mode.speed, onDefect);
-  rt.clockDriver.rebase();
+  if (durable) {
+    try {
+      durable.start(rt, settingOverrides(options), onDefect);
+    } catch (e) {
+      durable.abandon();
+      throw e;
+    }
+  }
+  // The realtime driver starts once the journal is replayed (its moves are journaled, not made again).
+  const startClock = () => {
+    if (mode.kind === 'realtime') rt.clockDriver = realtimeDriver(rt.clock, mode.speed, onDefect, durable && ((to) => durable.clockMoving(to)));
+    rt.clockDriver.rebase();
+  };
+  const ready = durable ? durable.ready.then(startClock) : Promise.resolve(startClock());
+  ready.catch(() => undefined);
 
   const pipeline: PipelineOptions = {
     controlToken: options.controlToken,
@@ -152,7 +213,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     beforeRequest: mode.kind === 'realtime' ? () => rt.clockDriver.sync() : undefined,
     onDefect: (e) => onDefect(e),
   };
-  const run = (req: SimRequest) => dispatch(rt, pipeline, req);
+  const pipelineRun = (req: SimRequest) => dispatch(rt, pipeline, req);
+  const run = durable ? durable.wrap(pipelineRun) : pipelineRun;
   const servers = new Set<http.Server>();
 
   const handle = async (req: SimRequest) => run(req);
@@ -167,6 +229,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   };
 
   const sim: Simulator = {
+    ready,
     handle,
     async fetch(input, init) {
       const request = new Request(typeof input === 'string' || input instanceof URL ? new URL(String(input), 'http://simulator.local') : input, init);
@@ -179,7 +242,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       return new Response(empty ? null : (res.bytes ?? res.body), { status: res.status, headers: res.headers });
     },
     async listen(port = 0, host = '127.0.0.1') {
-      const server = createHttpServer({ dispatch: run, bodyLimit: (method, url) => bodyLimit(pipeline, method, url), onDefect, upgrade: (req) => upgrade(rt, pipeline, req) });
+      await ready;
+      const server = createHttpServer({ dispatch: run, bodyLimit: (method, url) => bodyLimit(pipeline, method, url), onDefect, upgrade: durable ? durable.wrapUpgrade((req) => upgrade(rt, pipeline, req)) : (req) => upgrade(rt, pipeline, req) });
       const addr = await listenOn(server, port, host);
       servers.add(server);
       const shown = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
@@ -218,9 +282,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     },
     fixture,
     snapshot: () => rt.snapshot(),
-    restore: (snapshot) => rt.restore(snapshot),
+    restore: (snapshot) => (durable ? restoreThroughJournal(run, options.controlToken, snapshot) : rt.restore(snapshot)),
     async close() {
       rt.clockDriver.stop();
+      durable?.close();
       rt.agentSdk.close();
       await rt.webhookEngine.close();
       await rt.agents.closeTools();
@@ -239,6 +304,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     },
   };
   registerRuntime(sim, rt);
+  if (durable) registerCrash(sim, () => durable.abandon());
   return sim;
 }
 

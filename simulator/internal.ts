@@ -8,6 +8,7 @@ import type { Runtime } from './runtime.ts';
 import type { Simulator } from './index.ts';
 
 const runtimes = new WeakMap<Simulator, Runtime>();
+const crashes = new WeakMap<Simulator, () => void>();
 
 /** createSimulator records the runtime behind each simulator it makes. */
 export function registerRuntime(sim: Simulator, rt: Runtime): void {
@@ -19,4 +20,19 @@ export function runtimeOf(sim: Simulator): Runtime {
   const rt = runtimes.get(sim);
   if (!rt) throw new Error('not a simulator made by createSimulator()');
   return rt;
+}
+
+/** createSimulator records how a simulator with a state dir stops writing it as a crash would. */
+export function registerCrash(sim: Simulator, crash: () => void): void {
+  crashes.set(sim, crash);
+}
+
+/**
+ * What a kill -9 leaves, in process (tests): the state dir stops being written at once, without a
+ * last snapshot, and its lock is let go; close() the simulator afterwards to free its sockets.
+ */
+export function crashStateDir(sim: Simulator): void {
+  const crash = crashes.get(sim);
+  if (!crash) throw new Error('not a simulator with a state dir');
+  crash();
 }

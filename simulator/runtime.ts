@@ -89,13 +89,13 @@ export class Runtime {
   readonly io = new IoBarrier();
   readonly advancer: ClockAdvancer;
   /** Where the simulator may connect for customers (strict mode is an option, not state). */
-  readonly egress = new EgressGuard(() => (this as unknown as { dns: FakeDns }).dns);
+  readonly egress = new EgressGuard(() => (this as unknown as { dns: FakeDns }).dns, this.io);
   /** Which URLs may receive webhooks (the egress guard's rules). */
   readonly receiverPolicy = new ReceiverPolicy(this.egress);
   /** Fake external MCP servers on loopback (live peers, not state). */
   readonly mcpServers = new FakeMcpServers();
   /** The call runtime's MCP client (connection tests); registered with the I/O barrier. */
-  readonly mcpRunner = new McpRunner(this.egress, this.mcpServers);
+  readonly mcpRunner = new McpRunner(this.egress, this.mcpServers, this.io);
   /** Manual by default; createSimulator installs the realtime driver when asked. */
   clockDriver: ClockDriver = manualDriver();
   /** Where defects of live sessions go (createSimulator sets its onDefect). */

@@ -134,6 +134,10 @@ export const errorCodes = {
     code: 'UNSUPPORTED_MEDIA_TYPE', status: 415, origin: 'simulator',
     description: 'The body is not sent in an encoding the operation accepts (application/json; createCall also application/x-www-form-urlencoded).',
   }),
+  STATE_DIR_UNWRITABLE: defineError({
+    code: 'STATE_DIR_UNWRITABLE', status: 503, origin: 'simulator',
+    description: 'The simulator keeps durable state (--state-dir) and could not write its journal (disk full, permissions): its state in memory is ahead of the disk, so it answers nothing more. Free the disk and restart it; it comes back at the last state written.',
+  }),
   INTERNAL: defineError({
     code: 'INTERNAL', status: 500, origin: 'simulator',
     description: 'A defect in the simulator; please report it with the request that caused it.',

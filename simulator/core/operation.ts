@@ -160,6 +160,16 @@ export interface OperationSpec<
   /** Error codes the handler may raise beyond the generic ones (validation, auth, body). */
   errors?: ErrorFactory[];
   handler: (ctx: ScopedCtx<S, StaticRecord<P>, Partial<StaticRecord<Q>>, B extends TSchema ? Static<B> : undefined>) => Reply | Promise<Reply>;
+  /**
+   * It changes only live peers (sockets the simulator runs, such as fake MCP servers), never
+   * state: a durable state dir does not journal it, and a restart does not bring those peers back.
+   */
+  liveOnly?: boolean;
+  /**
+   * A GET that changes state (it checks something at a peer and records what it found): a
+   * durable state dir journals it, where it leaves every other GET and HEAD out as a read.
+   */
+  writesOnRead?: boolean;
   /** Set by the registry: the key of the family that declared it (its scope is the one handed in); none for the kernel's own. */
   owner?: string;
 }

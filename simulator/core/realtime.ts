@@ -18,7 +18,8 @@ export function manualDriver(): ClockDriver {
   return { mode: { kind: 'manual' }, sync() {}, rebase() {}, stop() {} };
 }
 
-export function realtimeDriver(clock: VirtualClock, speed: number, onDefect: (e: unknown) => void): ClockDriver {
+/** `onMove`: hears each move the driver decides, before it runs (the durable journal records it). */
+export function realtimeDriver(clock: VirtualClock, speed: number, onDefect: (e: unknown) => void, onMove?: (to: number) => void): ClockDriver {
   let wallAnchor = performance.now();
   let virtualAnchor = clock.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -49,7 +50,10 @@ export function realtimeDriver(clock: VirtualClock, speed: number, onDefect: (e:
 
   const sync = () => {
     const t = Math.floor(target());
-    if (t > clock.now()) clock.advanceTo(t);
+    if (t > clock.now()) {
+      onMove?.(t);
+      clock.advanceTo(t);
+    }
     rearm();
   };
 

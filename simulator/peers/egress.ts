@@ -10,6 +10,10 @@
 import dns from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import type { FakeDns } from './dns/model.ts';
+import type { IoBarrier } from '../core/io.ts';
+
+/** The fake DNS counts the address lookups it answers (rebinding): a change the I/O makes, so it goes through the barrier. */
+const FAKE_LOOKUP = 'dns.lookup';
 
 /** Why an address is no public receiver, or undefined when it is public unicast. */
 export function blockedAddressReason(address: string): string | undefined {
@@ -61,7 +65,12 @@ export class EgressGuard {
   strict = false;
 
   /** The fake DNS comes through a getter: the runtime builds its peers after the guard. */
-  constructor(private readonly dnsOf: () => FakeDns) {}
+  constructor(
+    private readonly dnsOf: () => FakeDns,
+    private readonly io: IoBarrier,
+  ) {
+    io.defineEffect(FAKE_LOOKUP, (name) => this.dnsOf().addressLookup(name));
+  }
 
   /** Strict mode only: why the host is refused before any lookup. */
   hostReason(hostname: string): string | undefined {
@@ -79,7 +88,7 @@ export class EgressGuard {
     const ip = literalAddress(hostname);
     if (ip !== undefined) return { ok: true, addresses: [{ address: ip, family: ip.includes(':') ? 6 : 4 }], fake: false };
     const name = hostname.toLowerCase().replace(/\.$/, '');
-    const fake = this.dnsOf().addressLookup(name);
+    const fake = this.io.effect<string[] | undefined>(FAKE_LOOKUP, name);
     let addresses: ResolvedAddress[];
     if (fake !== undefined) {
       if (fake.length === 0) return { ok: false, blocked: false, reason: `${name} has no address (fake DNS)` };

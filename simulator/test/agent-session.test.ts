@@ -34,7 +34,7 @@ function world(phone: TalkScript, opts: { dictionary?: Record<string, string>; t
   const clock = new VirtualClock(START);
   const io = new IoBarrier();
   const advancer = new ClockAdvancer(clock, io);
-  const tools = new McpToolCaller(new EgressGuard(() => new FakeDns()), fakes, () => 5000);
+  const tools = new McpToolCaller(new EgressGuard(() => new FakeDns(), io), fakes, () => 5000, io);
   io.register(tools);
   const connection: ConnectionView = { id: 'mcp_1', accountId: A, name: 'crm', host: '127.0.0.1', status: 'tested', enabled: true, tools: [{ name: 'get_reservation' }, { name: 'echo' }] };
   const agents = new AgentsModel({

@@ -135,6 +135,9 @@ describe('determinism', () => {
       // Real I/O to MCP servers: the network ceiling of a connection test (peers/mcp/budget.ts
       // keeps scripted delays on virtual time).
       'peers/mcp/runner.ts',
+      // The durable state dir orders journal writes, replayed entries and outcomes one per turn
+      // of the event loop (setImmediate); virtual time never comes from it.
+      'durable/state-dir.ts',
       // Agent SDK media frames go out on a wall-clock grid (20 ms per frame); what each frame
       // holds follows the stream's media position, never the timer.
       'resources/agent-sdk/media/pacer.ts',

@@ -2,6 +2,7 @@
 // through the fake DNS, DNS rebinding, and its use by MCP connection tests and webhooks.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { blockedAddressReason, blockedHostReason, EgressGuard } from '../peers/egress.ts';
+import { IoBarrier } from '../core/io.ts';
 import { FakeDns } from '../peers/dns/model.ts';
 import { harness } from './helpers.ts';
 import { startReceiver } from './receivers.ts';
@@ -31,7 +32,7 @@ describe('address classification', () => {
 
   it('resolves through the fake DNS and refuses internal answers in strict mode only; rebinding is seen at the second lookup', async () => {
     const dns = new FakeDns();
-    const guard = new EgressGuard(() => dns);
+    const guard = new EgressGuard(() => dns, new IoBarrier());
     dns.set(dns.prepare('mcp.example.com', [{ type: 'A', value: '93.184.215.14' }, { type: 'AAAA', value: '2606:4700:0:0::1' }]));
     dns.set(dns.prepare('evil.example.com', [{ type: 'A', value: '93.184.215.14' }, { type: 'A', value: '10.0.0.5' }]));
     expect(await guard.resolve('mcp.example.com')).toEqual({
@@ -120,7 +121,7 @@ describe('the webhook client and keep-alive', () => {
     const port = new URL(hook.url).port;
     const dns = new FakeDns();
     dns.set(dns.prepare('hooks.example.com', [{ type: 'A', value: '127.0.0.1' }]));
-    const guard = new EgressGuard(() => dns);
+    const guard = new EgressGuard(() => dns, new IoBarrier());
     const client = new ReceiverClient(new ReceiverPolicy(guard));
     const send = () => client.send({ method: 'POST', url: `http://hooks.example.com:${port}/in`, headers: { 'content-type': 'application/json' }, body: '{}' });
     try {

@@ -106,7 +106,7 @@ export const RANK: Record<Layer['kind'], number> = {
   outside: 7,
 };
 
-/** The composition root: every file directly under simulator/ (runtime, registry, kernel, entry, pipeline...) and the list of families. */
+/** The composition root: every file directly under simulator/ (runtime, registry, kernel, entry, pipeline...), the durable state dir (simulator/durable/) and the list of families. */
 export const FAMILY_LIST = 'simulator/resources/index.ts';
 
 export function layerOf(file: string): Layer {
@@ -126,6 +126,8 @@ export function layerOf(file: string): Layer {
       return { kind: 'web' };
     case 'control':
       return { kind: 'control' };
+    case 'durable':
+      return { kind: 'root' }; // the state dir wraps the pipeline and the runtime: the composition root's
     case 'peers':
       return parts.length === 3 && second === 'index.ts' ? { kind: 'peer', name: 'index' } : { kind: 'peer', name: second!.replace(/\.ts$/, '') };
     case 'resources':

@@ -3,13 +3,15 @@
 // mapped to reasons (auth, protocol, blocked), and the I/O barrier seeing calls in flight.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EgressGuard } from '../peers/egress.ts';
+import { IoBarrier } from '../core/io.ts';
 import { FakeDns } from '../peers/dns/model.ts';
 import { FakeMcpServers } from '../peers/mcp/fake-servers.ts';
 import { McpToolCaller, resultText, type ToolCallOutcome, type ToolCallRequest } from '../peers/mcp/tool-caller.ts';
 
 const fakes = new FakeMcpServers();
-const egress = new EgressGuard(() => new FakeDns());
-const caller = new McpToolCaller(egress, fakes, () => 5000);
+const io = new IoBarrier();
+const egress = new EgressGuard(() => new FakeDns(), io);
+const caller = new McpToolCaller(egress, fakes, () => 5000, io);
 
 function call(req: ToolCallRequest): Promise<ToolCallOutcome> {
   return new Promise((resolve) => caller.call(req, resolve));

@@ -22,6 +22,8 @@ export interface WsServer {
   url: string;
   /** Every connection's text messages, in order. */
   connections: string[][];
+  /** Upgrade requests received, answered or not. */
+  readonly upgrades: number;
   /** Whether each connection got the client's close frame. */
   closedByClient: boolean[];
   close(): Promise<void>;
@@ -34,7 +36,9 @@ export async function startWsServer(behaviour: WsBehaviour = {}): Promise<WsServ
   const open = new Set<WebSocket>();
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   const server = http.createServer((_, res) => res.writeHead(426).end());
+  let upgrades = 0;
   server.on('upgrade', (req, socket: Duplex, head) => {
+    upgrades++;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
@@ -83,6 +87,9 @@ export async function startWsServer(behaviour: WsBehaviour = {}): Promise<WsServ
   return {
     url: `ws://127.0.0.1:${port}`,
     connections,
+    get upgrades() {
+      return upgrades;
+    },
     closedByClient,
     close: async () => {
       for (const ws of open) ws.terminate();

@@ -61,6 +61,7 @@ export const operations = [
     summary: 'Start a fake MCP server on loopback',
     description: 'Built with the official MCP SDK server. Register its `url` as an MCP connection (or give it a publicAddress and a fake DNS name for strict egress). Defaults: streamable_http, no TLS, no auth, one tool "echo".',
     origin: 'simulator',
+    liveOnly: true, // fake servers are sockets: not state (docs/decisions.md "Durable state")
     auth: 'control',
     body: FakeServerScriptSchema,
     responses: { 201: { description: 'The running server.', schema: FakeServerViewSchema } },
@@ -99,6 +100,7 @@ export const operations = [
     summary: 'Rescript a running fake MCP server',
     description: 'Fields given replace the script\'s; transport and tls cannot change.',
     origin: 'simulator',
+    liveOnly: true, // fake servers are sockets: not state (docs/decisions.md "Durable state")
     auth: 'control',
     params: serverParam,
     body: FakeServerScriptSchema,
@@ -114,6 +116,7 @@ export const operations = [
     tag: TAG,
     summary: 'Stop a fake MCP server',
     origin: 'simulator',
+    liveOnly: true, // fake servers are sockets: not state (docs/decisions.md "Durable state")
     auth: 'control',
     params: serverParam,
     responses: { 204: { description: 'Stopped.' } },

@@ -9,7 +9,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Agent, buildConnector as BuildConnector } from 'undici';
-import type { PendingIo } from '../../core/io.ts';
+import type { IoBarrier, PendingIo } from '../../core/io.ts';
 import type { EgressGuard } from '../egress.ts';
 import { MAX_TOOLS, type ProbeFailure, type ProbedTool, type ProbeOutcome, type ProbeRequest } from './probe.ts';
 import { DEFAULT_BUDGET_MS, TestBudget } from './budget.ts';
@@ -82,6 +82,7 @@ export class McpRunner implements PendingIo {
   constructor(
     private readonly egress: EgressGuard,
     private readonly fakes: FakeMcpServers,
+    private readonly io: IoBarrier,
   ) {}
 
   available(): boolean {
@@ -96,7 +97,12 @@ export class McpRunner implements PendingIo {
     return this.busy ? new Promise((resolve) => this.idleWaiters.push(resolve)) : Promise.resolve();
   }
 
-  async probe(req: ProbeRequest): Promise<ProbeOutcome> {
+  /** One connection test; its outcome enters through the I/O barrier (recorded with durable state; a test cut by a restart runs again). */
+  probe(req: ProbeRequest): Promise<ProbeOutcome> {
+    return this.io.outcome('mcp.test', () => this.test(req));
+  }
+
+  private async test(req: ProbeRequest): Promise<ProbeOutcome> {
     this.inFlight++;
     const abort = new AbortController();
     const t: TestState = {

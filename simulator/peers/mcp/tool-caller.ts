@@ -9,7 +9,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Agent } from 'undici';
 import { Readable } from 'node:stream';
-import { InFlight, type PendingIo } from '../../core/io.ts';
+import { InFlight, type IoBarrier, type PendingIo } from '../../core/io.ts';
 import type { EgressGuard } from '../egress.ts';
 import type { FakeMcpServers } from './fake-servers.ts';
 import { loadSdk, loadUndici, PASS_THROUGH_VALIDATOR } from './sdk-options.ts';
@@ -118,6 +118,7 @@ export class McpToolCaller implements PendingIo {
     private readonly fakes: FakeMcpServers,
     /** Wall-clock ceiling of one tool call, connect included (the runtime's MCP timeout). */
     private readonly timeout: () => number,
+    private readonly io: IoBarrier,
   ) {}
 
   private get timeoutMs(): number {
@@ -134,7 +135,10 @@ export class McpToolCaller implements PendingIo {
 
   /** Calls the tool; `land` hears the outcome while the call still counts as in flight. */
   call(req: ToolCallRequest, land: (outcome: ToolCallOutcome) => void): void {
-    this.inFlight.track(this.run(req), land);
+    // The outcome enters through the I/O barrier (recorded with durable state). A call cut by a
+    // restart is not made again (a tool may act at the customer's side): it failed (docs/decisions.md "Durable state").
+    const cut = (): ToolCallOutcome => ({ ok: false, reason: 'PROTOCOL_ERROR', detail: 'the tool call was cut: the simulator restarted' });
+    this.inFlight.track(this.io.outcome('mcp.tool', () => this.run(req), cut), land);
   }
 
   private async run(req: ToolCallRequest): Promise<ToolCallOutcome> {

@@ -57,7 +57,9 @@ export class WebhookEngine implements PendingIo, DispatchOwner {
     this.targets = new DeliveryTargets(rt.numbers);
     this.signingKeys = new SigningKeys(() => rt.seed);
     this.client = new ReceiverClient(rt.receiverPolicy);
-    this.dispatcher = new Dispatcher(this, this.client);
+    // Each attempt's outcome enters through the I/O barrier (recorded with durable state); an
+    // attempt cut by a restart is sent again (at-least-once, spec "Events").
+    this.dispatcher = new Dispatcher(this, { send: (request) => rt.io.outcome('webhook.attempt', () => this.client.send(request)) });
     rt.jobs.on(RETRY_JOB, (p) => this.retryDue(p.deliveryId));
     rt.eventFeed.subscribe((e) => void this.deliver(e));
     rt.io.register(this);

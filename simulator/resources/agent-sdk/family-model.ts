@@ -15,7 +15,7 @@ import type { AgentSdkModelScope } from './ports.ts';
 
 export class AgentSdk extends AgentSdkModel {
   constructor(scope: AgentSdkModelScope) {
-    const speech = new SdkSpeech();
+    const speech = new SdkSpeech(scope.io);
     scope.io.register(speech);
     const live = scope.liveClock;
     const actions = sdkCallActions(scope.calls);
@@ -49,6 +49,9 @@ export class AgentSdk extends AgentSdkModel {
       refuse: (status, code, message) => ({ status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(errorBody(new ApiError(status, code, message))) }),
       onDefect: (e) => live.defect(e),
     });
+    // A pacer wake is a change the wall clock makes: through the I/O barrier, so a durable state dir journals and replays it.
+    scope.io.defineEffect('agentSdk.pacer', (due) => this.pacer.play(Number(due)));
+    this.pacer.gate = { wake: (due) => scope.io.effect('agentSdk.pacer', String(due)), replaying: () => scope.io.replaying };
     scope.numbers.onReleased((accountId, number) => this.numberReleased(accountId, number));
     scope.calls.handled.handlers.register('sdk', sdkCallHandler(this.calls, () => scope.calls.handled));
     scope.recordings.provideAudio((callId) => this.calls.recording(callId));

@@ -2,13 +2,17 @@
 // first use, then each text once: peers/speech), tracked by the I/O barrier so a clock advance
 // waits for them, and read back synchronously while frames flow. Audio of a text that was never
 // prepared is a defect of the caller (the family prepares every line before the call's media).
-import { InFlight, type PendingIo } from '../../core/io.ts';
+// Preparing is local work whose end is the wall clock's (the engine loading): it enters through
+// the barrier's localOutcome, so a durable state dir's replay lands it where it landed live.
+import { InFlight, type IoBarrier, type PendingIo } from '../../core/io.ts';
 import { speechSynthesizer, type Synthesizer } from '../../peers/speech/synthesizer.ts';
 import type { SpeechPort } from './call-ports.ts';
 
 export class SdkSpeech implements SpeechPort, PendingIo {
   private synth: Synthesizer | undefined;
   private readonly inFlight = new InFlight();
+
+  constructor(private readonly io: IoBarrier) {}
 
   get busy(): boolean {
     return this.inFlight.busy;
@@ -21,10 +25,12 @@ export class SdkSpeech implements SpeechPort, PendingIo {
   prepare(texts: readonly string[]): Promise<void> {
     // Nothing to say: the engine (40 MB, a few hundred ms) is not loaded for it.
     if (texts.every((t) => t === '')) return Promise.resolve();
-    const work = speechSynthesizer().then((synth) => {
-      this.synth = synth;
-      for (const t of texts) if (t !== '') synth.speak(t);
-    });
+    const work = this.io.localOutcome('speech.prepare', () =>
+      speechSynthesizer().then((synth) => {
+        this.synth = synth;
+        for (const t of texts) if (t !== '') synth.speak(t);
+      }),
+    );
     this.inFlight.track(
       work.catch(() => undefined),
       () => {},

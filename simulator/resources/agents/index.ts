@@ -31,7 +31,7 @@ function build(scope: AgentsModelScope): AgentsModel {
     }),
     connections: () => ({ find: (accountId, connectionId) => scope.mcpConnections.list(accountId).find((c) => c.id === connectionId) }),
   });
-  const tools = new McpToolCaller(scope.egress, scope.mcpServers, () => scope.mcpRunner.timeoutMs);
+  const tools = new McpToolCaller(scope.egress, scope.mcpServers, () => scope.mcpRunner.timeoutMs, scope.io);
   scope.io.register(tools);
   model.closeTools = () => tools.closeAll();
   const sessions = new AgentSessions({

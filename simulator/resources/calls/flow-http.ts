@@ -7,6 +7,7 @@
 // wall-clock deadline (AbortSignal), so a URL that hangs ends as "no answer" and never stalls
 // the clock for longer than that deadline. Answers are read up to MAX_BODY bytes.
 import type { Dispatcher } from 'undici';
+import type { IoBarrier } from '../../core/io.ts';
 import type { EgressGuard } from '../../peers/egress.ts';
 import { GuardedClient } from '../../peers/outbound-client.ts';
 
@@ -38,7 +39,10 @@ async function readBounded(body: AsyncIterable<Buffer>): Promise<string> {
 }
 
 export class FlowHttpClient extends GuardedClient {
-  constructor(guard: EgressGuard) {
+  constructor(
+    guard: EgressGuard,
+    private readonly io: IoBarrier,
+  ) {
     super(guard, DEFAULT_FLOW_HTTP_TIMEOUT_MS);
   }
 
@@ -53,7 +57,8 @@ export class FlowHttpClient extends GuardedClient {
    * Callers check refusal() first.
    */
   send(req: FlowHttpRequest, land: (answer: FlowHttpAnswer) => void): void {
-    this.track(this.attempt(req), land);
+    // The answer enters through the I/O barrier (recorded with durable state); a request cut by a restart is sent again.
+    this.track(this.io.outcome('flow.http', () => this.attempt(req)), land);
   }
 
   private async attempt(req: FlowHttpRequest): Promise<FlowHttpAnswer> {

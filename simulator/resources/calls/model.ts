@@ -107,9 +107,9 @@ export class CallsModel {
     this.links = new RecordingLinks(() => rt.seed);
     this.legs = new TransferLegs(rt, () => this.calls);
     this.outbound = new OutboundRules(rt);
-    this.http = new FlowHttpClient(rt.egress);
+    this.http = new FlowHttpClient(rt.egress, rt.io);
     rt.io.register(this.http);
-    this.streams = new MediaStreamClient(rt.egress);
+    this.streams = new MediaStreamClient(rt.egress, rt.io);
     rt.io.register(this.streams);
     this.voiceml = new VoiceMlRunner({
       signingKey: (accountId) => rt.webhookEngine.signingKeys.get(accountId),

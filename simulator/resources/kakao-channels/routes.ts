@@ -106,6 +106,7 @@ const channelOperations = [
     origin: 'reference',
     auth: 'account',
     params: channelParams,
+    writesOnRead: true, // status and syncedAt change with the check
     responses: { 200: { description: 'The channel.', schema: KakaoChannel } },
     errors: [E.CHANNEL_NOT_FOUND],
     handler: (ctx) => reply.json(200, ctx.scope.kakaoChannels.wire.json(ctx.scope.kakaoChannels.check(ctx.accountId, ctx.params.channelId))),

@@ -7,12 +7,21 @@
 // Pacing decides when frames go out, never what they hold: the streams' contents follow their
 // media positions (engine.ts), so a late timer changes timing on the wire, not the records.
 // After each grid tick `onTicks(1)` reports it (the manual clock follows open streams:
-// docs/decisions.md "Agent SDK", virtual time during media).
+// docs/decisions.md "Agent SDK", virtual time during media). What a wake plays (how many grid
+// ticks fell due) is decided by the wall clock, so it goes through `gate` (the I/O barrier's
+// effect, so a durable state dir journals it and its replay plays it again: docs/decisions.md
+// "Durable state"); while such a replay runs no timer is armed.
 
 /** Missed frames played in one wake at most (1 s of audio); older ones are dropped. */
 export const MAX_CATCH_UP = 50;
 /** Grid points a new stream waits before its first frame (80 to 100 ms: a media path's set-up). */
 export const LEAD_IN = 5;
+
+/** How wakes reach the streams: `wake(due)` plays `due` grid ticks now, through whatever records it; `replaying()`: arm no timer. */
+export interface PacerGate {
+  wake(due: number): void;
+  replaying(): boolean;
+}
 
 export interface PacedStream {
   /** Plays one frame each way. */
@@ -41,6 +50,9 @@ export class MediaPacer {
   private done = 0;
   private frameMs = 20;
 
+  /** Set by the owner when wakes must go through a recorder; by default a wake plays at once. */
+  gate: PacerGate = { wake: (due) => this.play(due), replaying: () => false };
+
   constructor(
     /** Wall ms per frame (read when a grid starts: the clock mode may be set after construction). */
     private readonly frameMsOf: number | (() => number),
@@ -58,7 +70,7 @@ export class MediaPacer {
    * once, has it queued before the first frame even on a busy machine.
    */
   add(stream: PacedStream): void {
-    if (this.timer === undefined) {
+    if (this.timer === undefined && !this.gate.replaying()) {
       this.frameMs = typeof this.frameMsOf === 'number' ? this.frameMsOf : this.frameMsOf();
       this.anchor = performance.now();
       this.done = 0;
@@ -95,6 +107,13 @@ export class MediaPacer {
     const due = Math.floor((now - this.anchor) / this.frameMs) - this.done;
     this.stats.wakes++;
     if (this.latenessSamples > this.stats.lateness.length) this.stats.lateness.push(now - (this.anchor + (this.done + 1) * this.frameMs));
+    this.gate.wake(due);
+    if (this.size > 0) this.arm();
+    else this.halt();
+  }
+
+  /** Plays the grid ticks a wake found due (at most MAX_CATCH_UP; the rest are dropped). */
+  play(due: number): void {
     const play = Math.min(Math.max(due, 0), MAX_CATCH_UP);
     this.stats.dropped += Math.max(due, 0) - play;
     this.done += Math.max(due, 0);
@@ -122,7 +141,5 @@ export class MediaPacer {
         this.onDefect(e);
       }
     }
-    if (this.size > 0) this.arm();
-    else this.halt();
   }
 }

@@ -6,6 +6,7 @@
 // the clock. The messages (streamMessages) are a pure function of the session: the same seed
 // gives the same stream. docs/webhooks.md "Media streams" documents them; docs/decisions.md
 // "VoiceML" the choices.
+import type { IoBarrier } from '../../../core/io.ts';
 import type { EgressGuard } from '../../../peers/egress.ts';
 import { GuardedClient } from '../../../peers/outbound-client.ts';
 import { encodeSample } from '../../../peers/speech/mulaw.ts';
@@ -85,7 +86,10 @@ export function streamMessages(s: StreamSession): Record<string, unknown>[] {
 }
 
 export class MediaStreamClient extends GuardedClient {
-  constructor(guard: EgressGuard) {
+  constructor(
+    guard: EgressGuard,
+    private readonly io: IoBarrier,
+  ) {
     super(guard, DEFAULT_STREAM_TIMEOUT_MS);
   }
 
@@ -96,7 +100,9 @@ export class MediaStreamClient extends GuardedClient {
 
   /** Runs the stream and hands the outcome to `land` while it still counts as in flight (as FlowHttpClient.send). */
   open(session: StreamSession, land: (outcome: StreamOutcome) => void): void {
-    this.track(this.run(session), land);
+    // The outcome enters through the I/O barrier (recorded with durable state). A stream cut by a
+    // restart is not opened again: its socket died with the process, so it failed (docs/decisions.md "Durable state").
+    this.track(this.io.outcome('media.stream', () => this.run(session), (): StreamOutcome => ({ ok: false, reason: `the stream to ${session.url} was cut: the simulator restarted` })), land);
   }
 
   private async run(s: StreamSession): Promise<StreamOutcome> {
