@@ -12,6 +12,7 @@ const ALL = ['simulator/test/**/*.test.ts', 'conformance/test/**/*.test.ts', 'bi
 export const WHOLE_SUITE_ONLY = [
   'conformance/test/targets.test.ts', // the whole kit over HTTP against a served simulator, and other whole runs
   'conformance/test/wrong-server.test.ts', // the kit once per wrong-server defect
+  'conformance/test/repeatable.test.ts', // the whole kit four times against one simulator (two configurations, run twice)
   'simulator/test/durable-kill.test.ts', // a served simulator killed with SIGKILL and restarted 52 times
   'bin/test/package.test.ts', // npm pack, npm install, the bins as child processes
   'simulator/test/assign-browser.test.ts', // Chromium

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const dist = join(root, 'dist');
-const SOURCES = ['simulator', 'conformance', 'scenarios', 'bin/sim.ts', 'bin/conformance.ts', 'bin/build.mjs', 'tsconfig.json', 'tsconfig.build.json'];
+const SOURCES = ['simulator', 'conformance', 'scenarios', 'bin/sim.ts', 'bin/conformance.ts', 'bin/command-name.ts', 'bin/build.mjs', 'tsconfig.json', 'tsconfig.build.json'];
 
 function files(dir, keep) {
   return readdirSync(dir).flatMap((name) => {

@@ -1,8 +1,13 @@
-// `npm run conformance -- <command>`: the conformance kit's CLI (conformance/cli.ts).
+// The conformance kit's CLI (conformance/cli.ts): `npm run conformance -- <command>` here,
+// `npx platform-conformance <command>` from the installed package (bin/platform-conformance.mjs
+// runs the compiled copy of this file). Usage lines and hints name the command the user typed.
 import { main } from '../conformance/cli.ts';
+import { typedCommand } from './command-name.ts';
+
+const inRepository = process.env.npm_lifecycle_event === 'conformance' ? 'npm run conformance --' : 'node --import tsx bin/conformance.ts';
 
 // startedAt 0: the process's start, so the reported duration is the wall time the user waited.
-main(process.argv.slice(2), { out: process.stdout, err: process.stderr, env: process.env, startedAt: 0 }).then(
+main(process.argv.slice(2), { out: process.stdout, err: process.stderr, env: process.env, program: typedCommand('platform-conformance', inRepository), startedAt: 0 }).then(
   (code) => {
     process.exitCode = code;
   },

@@ -5,8 +5,10 @@
 import { parseArgs } from 'node:util';
 import { createSimulator, parseClockMode, FixtureError, StateDirError, DEFAULT_FIXTURE_PATH } from '../simulator/index.ts';
 import { runtimeOf } from '../simulator/internal.ts';
+import { typedCommand } from './command-name.ts';
 
-const USAGE = `usage: npm start -- [--port 4010] [--host 127.0.0.1] [--seed N] [--fixture fixtures/default.yaml]
+const PROGRAM = typedCommand('platform-sim', 'npm start --');
+const USAGE = `usage: ${PROGRAM} [--port 4010] [--host 127.0.0.1] [--seed N] [--fixture fixtures/default.yaml]
                     [--clock manual|realtime[:speed]] [--control-token T] [--max-body-bytes N]
                     [--max-snapshot-bytes N] [--strict-egress] [--webhook-strict] [--webhook-timeout-ms 10000] [--mcp-timeout-ms 10000]
                     [--sip-port N] [--sip-digest sha-256,md5]
@@ -15,7 +17,7 @@ const USAGE = `usage: npm start -- [--port 4010] [--host 127.0.0.1] [--seed N] [
   --state-dir DIR   keep the state across restarts (a snapshot and a journal in DIR, written before each answer);
                     a DIR that holds state keeps its own fixture and seed
 
-       npm start -- record --upstream URL --port N --out DIR   (platform-sim record: a recording proxy; record --help)`;
+       ${PROGRAM} record --upstream URL --port N --out DIR   (platform-sim record: a recording proxy; record --help)`;
 
 function fail(message: string): never {
   process.stderr.write(`sim: ${message}\n`);
@@ -59,7 +61,7 @@ async function main(): Promise<void> {
       strict: true,
     }).values;
   } catch (e) {
-    fail(`${(e as Error).message.split('\n')[0]} (see --help)`);
+    fail(`${(e as Error).message.split('\n')[0]} (see ${typedCommand('platform-sim', 'npm start --')} --help)`);
   }
   if (args.help) {
     process.stdout.write(`${USAGE}\n`);

@@ -2,20 +2,12 @@
 // with a stable id. Scenarios, checks and properties name the clauses they assert; coverage is
 // reported against this list.
 import { fileURLToPath } from 'node:url';
+import { ClauseCatalogueSchema, type Clause } from './schema/clauses.ts';
 import { LoadError, schemaProblems, YamlSource, type SourceProblem } from './yaml-source.ts';
 
+export type { Clause, ClauseKind } from './schema/clauses.ts';
+
 export const CLAUSES_PATH = fileURLToPath(new URL('./clauses.yaml', import.meta.url));
-const SCHEMA_PATH = fileURLToPath(new URL('./clauses.schema.json', import.meta.url));
-
-export type ClauseKind = 'rule' | 'field' | 'transition' | 'endpoint' | 'error' | 'limit' | 'auth' | 'event' | 'versioning';
-
-export interface Clause {
-  id: string;
-  section: string;
-  kind: ClauseKind;
-  text: string;
-  observable: boolean;
-}
 
 export class ClauseCatalogue {
   readonly byId = new Map<string, Clause>();
@@ -39,7 +31,7 @@ export class ClauseCatalogue {
 /** Loads and validates a catalogue: the schema, then unique ids. Errors name file and line. */
 export function loadClauses(path = CLAUSES_PATH, displayName = path): ClauseCatalogue {
   const source = YamlSource.read(path, displayName);
-  const problems: SourceProblem[] = schemaProblems(source, SCHEMA_PATH);
+  const problems: SourceProblem[] = schemaProblems(source, ClauseCatalogueSchema);
   if (problems.length > 0) throw new LoadError(problems);
   const clauses = (source.data as { clauses: Clause[] }).clauses;
   const seen = new Map<string, number>();

@@ -17,6 +17,7 @@ import { runConformance, type WebhookOptions } from './run.ts';
 import { loadScenarios, scenarioFiles } from './scenario/load.ts';
 import { loadTargetFile, type TargetFile } from './target-file.ts';
 import { remoteTarget, simTarget, type Credentials, type Target } from './target.ts';
+import { accountsFromControlPlane } from './control-accounts.ts';
 import { LoadError } from './yaml-source.ts';
 import { replayCommand } from './replay/command.ts';
 import { RecordingError } from './recording/format.ts';
@@ -25,11 +26,16 @@ export interface Io {
   out: { write(s: string): unknown; isTTY?: boolean };
   err: { write(s: string): unknown };
   env: NodeJS.ProcessEnv;
+  /** The command the user typed to start the kit, named in usage, hints and replay commands (default `npm run conformance --`). */
+  program?: string;
   /** When the command began, as a `performance.now()` reading (the bin passes 0, the process's start); default: when main() is called. */
   startedAt?: number;
 }
 
-export const USAGE = `usage: npm run conformance -- <command> [options]
+/** The repository's way to run the kit; an installed package's bin passes `npx platform-conformance`. */
+export const REPOSITORY_PROGRAM = 'npm run conformance --';
+
+export const usage = (program = REPOSITORY_PROGRAM) => `usage: ${program} <command> [options]
 
 commands:
   run [SCENARIO_GLOBS...]   run scenarios and properties against a target (default: all, in-process simulator)
@@ -46,9 +52,12 @@ target:
   --target sim|URL          the in-process simulator (default) or a base URL
   --target-file FILE        YAML: baseUrl, accounts (main, alt), operations mapping; secrets as \${ENV_VAR}
   --account ID --key KEY    the main account; prefer CONFORMANCE_ACCOUNT / CONFORMANCE_KEY (a key given as a flag
-                            is echoed by npm and kept in CI logs: the kit warns)
+                            is echoed by npm and kept in CI logs: the kit warns). Without one, a target whose
+                            control plane lists its accounts (a served simulator) gives its first two
   --alt-account ID --alt-key KEY   a second account for isolation checks (or CONFORMANCE_ALT_ACCOUNT / _ALT_KEY)
   --control-token T         bearer token of the target's /_sim control plane (or CONFORMANCE_CONTROL_TOKEN)
+  --allow-reset             let scenarios that reset the whole target run (the kit puts its state back after each;
+                            needs the target's state capability); on by default for sim
 
 webhooks (scenarios with webhook steps; the kit starts its own receiver for them):
   --webhook-public-url URL  where the target reaches the kit's receiver (a tunnel to it); needed unless the
@@ -92,6 +101,7 @@ function parse(argv: string[]) {
       'alt-account': { type: 'string' },
       'alt-key': { type: 'string' },
       'control-token': { type: 'string' },
+      'allow-reset': { type: 'boolean' },
       'webhook-public-url': { type: 'string' },
       'webhook-listen': { type: 'string' },
       clause: { type: 'string', multiple: true },
@@ -126,6 +136,8 @@ interface Built {
   simLevel?: 'fail' | 'observe';
   isSim: boolean;
   webhooks?: TargetFile['webhooks'];
+  /** Whether scenarios that reset the whole target may run. */
+  allowReset: boolean;
 }
 
 /** "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:0". */
@@ -156,23 +168,41 @@ function credentials(id: string | undefined, key: string | undefined, what: stri
   return { accountId: id, key };
 }
 
-function buildTarget(v: Values, env: NodeJS.ProcessEnv, seed: number): Built {
+/** A URL target's accounts when none were given: the ones its control plane lists (a served simulator). */
+async function withListedAccounts(target: Target, io: Io): Promise<void> {
+  if (target.accounts.has('main')) return;
+  const found = await accountsFromControlPlane(target);
+  if ('why' in found) {
+    await target.close();
+    throw new UsageError(`a URL target needs the main account: set CONFORMANCE_ACCOUNT and CONFORMANCE_KEY (or --account/--key, or accounts in a --target-file); ${target.label}: ${found.why}`);
+  }
+  for (const [name, creds] of found.accounts) target.accounts.set(name, creds);
+  io.err.write(`conformance: accounts from ${target.label}/_sim/accounts: ${[...found.accounts].map(([name, c]) => `${name} ${c.accountId}`).join(', ')}\n`);
+}
+
+async function buildTarget(v: Values, io: Io, seed: number): Promise<Built> {
+  const env = io.env;
+  const allowFlag = v['allow-reset'] ? true : undefined;
   if (v['target-file']) {
     const f = loadTargetFile(v['target-file'], env);
-    if (f.baseUrl === 'sim') return { target: simTarget({ seed }), overrides: f.operations, extraCapabilities: f.capabilities, simLevel: f.simLevel, isSim: true, webhooks: f.webhooks };
+    const common = { overrides: f.operations, extraCapabilities: f.capabilities, simLevel: f.simLevel, webhooks: f.webhooks };
+    if (f.baseUrl === 'sim') return { ...common, target: simTarget({ seed }), isSim: true, allowReset: allowFlag ?? f.allowReset ?? true };
     const target = remoteTarget({ baseUrl: f.baseUrl, accounts: f.accounts, controlToken: f.controlToken, headers: f.headers, timeoutMs: f.timeoutMs, resetBetweenScenarios: f.resetBetweenScenarios });
-    return { target, overrides: f.operations, extraCapabilities: f.capabilities, simLevel: f.simLevel, isSim: false, webhooks: f.webhooks };
+    await withListedAccounts(target, io);
+    return { ...common, target, isSim: false, allowReset: allowFlag ?? f.allowReset ?? false };
   }
   const where = v.target ?? 'sim';
-  if (where === 'sim') return { target: simTarget({ seed }), overrides: {}, extraCapabilities: [], isSim: true };
+  if (where === 'sim') return { target: simTarget({ seed }), overrides: {}, extraCapabilities: [], isSim: true, allowReset: true };
   if (!/^https?:\/\//.test(where)) throw new UsageError(`--target must be "sim" or an http(s) URL, got "${where}"`);
+  const accounts = new Map<string, Credentials>();
   const main = credentials(v.account ?? env.CONFORMANCE_ACCOUNT, v.key ?? env.CONFORMANCE_KEY, 'the main account (--account/--key)');
-  if (!main) throw new UsageError('a URL target needs the main account: --account ID --key KEY (or CONFORMANCE_ACCOUNT and CONFORMANCE_KEY, or a --target-file)');
-  const accounts = new Map<string, Credentials>([['main', main]]);
+  if (main) accounts.set('main', main);
   const alt = credentials(v['alt-account'] ?? env.CONFORMANCE_ALT_ACCOUNT, v['alt-key'] ?? env.CONFORMANCE_ALT_KEY, 'the second account (--alt-account/--alt-key)');
+  if (alt && !main) throw new UsageError('a second account (--alt-account/--alt-key) needs the main one too (--account/--key, or CONFORMANCE_ACCOUNT and CONFORMANCE_KEY)');
   if (alt) accounts.set('alt', alt);
   const target = remoteTarget({ baseUrl: where, accounts, controlToken: v['control-token'] ?? env.CONFORMANCE_CONTROL_TOKEN });
-  return { target, overrides: {}, extraCapabilities: [], isSim: false };
+  await withListedAccounts(target, io);
+  return { target, overrides: {}, extraCapabilities: [], isSim: false, allowReset: allowFlag ?? false };
 }
 
 function seedOf(v: Values, isSimTarget: boolean): number {
@@ -227,7 +257,7 @@ async function run(v: Values, positionals: string[], io: Io): Promise<{ code: nu
   const isSimTarget = !v['target-file'] && (v.target ?? 'sim') === 'sim';
   warnSecretFlags(v, io);
   const seed = seedOf(v, isSimTarget);
-  const built = buildTarget(v, io.env, seed);
+  const built = await buildTarget(v, io, seed);
   try {
     const contract = Contract.load(v.contract ?? CONTRACT_PATH, built.overrides);
     const clauses = catalogue(v);
@@ -249,8 +279,10 @@ async function run(v: Values, positionals: string[], io: Io): Promise<{ code: nu
       clauseFilter: list(v.clause),
       tagFilter: list(v.tag),
       extraCapabilities: built.extraCapabilities,
+      allowReset: built.allowReset,
       replayDir: v['replay-dir'],
       replayArgs: replayArgs(v),
+      program: io.program,
       shard: shardOf(v.shard),
       webhooks,
       progress: consoleProgress(io.out, { verbose: v.verbose }),
@@ -273,12 +305,12 @@ async function diff(v: Values, positionals: string[], io: Io): Promise<number> {
   const bothSim = v.a === 'sim' && v.b === 'sim';
   const seed = seedOf(v, bothSim);
   const runOne = async (t: string) => {
-    const built = buildTarget(spec(t), io.env, seed);
+    const built = await buildTarget(spec(t), io, seed);
     try {
       const contract = Contract.load(v.contract ?? CONTRACT_PATH, built.overrides);
       const clauses = catalogue(v);
       const scenarios = loadScenarios(scenarioFiles(positionals), { contract, clauses });
-      return await runConformance({ target: built.target, contract, clauses, scenarios, properties: [], seed, simLevel: 'fail', readOnly: v['read-only'], clauseFilter: list(v.clause), tagFilter: list(v.tag), extraCapabilities: built.extraCapabilities, webhooks: webhookOptions(v, io.env, built.webhooks), recordResponses: true });
+      return await runConformance({ target: built.target, contract, clauses, scenarios, properties: [], seed, simLevel: 'fail', readOnly: v['read-only'], clauseFilter: list(v.clause), tagFilter: list(v.tag), extraCapabilities: built.extraCapabilities, allowReset: built.allowReset, webhooks: webhookOptions(v, io.env, built.webhooks), recordResponses: true });
     } finally {
       await built.target.close();
     }
@@ -298,7 +330,7 @@ async function diff(v: Values, positionals: string[], io: Io): Promise<number> {
 async function replay(v: Values, positionals: string[], io: Io): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('replay needs the recording\'s directory: replay DIR --target URL');
   warnSecretFlags(v, io);
-  const built = buildTarget(v, io.env, seedOf(v, (v.target ?? 'sim') === 'sim'));
+  const built = await buildTarget(v, io, seedOf(v, (v.target ?? 'sim') === 'sim'));
   try {
     return (await replayCommand({ dir: positionals[0]!, target: built.target, out: v.out, report: v.report }, io)).code;
   } catch (e) {
@@ -313,13 +345,13 @@ async function replay(v: Values, positionals: string[], io: Io): Promise<number>
 export async function main(argv: string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') {
-    io.out.write(`${USAGE}\n`);
+    io.out.write(`${usage(io.program)}\n`);
     return command ? 0 : 2;
   }
   try {
     const { values: v, positionals } = parse(rest);
     if (v.help) {
-      io.out.write(`${USAGE}\n`);
+      io.out.write(`${usage(io.program)}\n`);
       return 0;
     }
     switch (command) {
@@ -372,7 +404,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return 2;
     }
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.err.write(`conformance: ${(e as Error).message.split('\n')[0]}\n(see npm run conformance -- --help)\n`);
+      io.err.write(`conformance: ${(e as Error).message.split('\n')[0]}\n(see ${io.program ?? REPOSITORY_PROGRAM} --help)\n`);
       return 2;
     }
     if (e instanceof Error && /^(--report|--target)/.test(e.message)) {

@@ -82,9 +82,12 @@ export function stepStatus(assertions: readonly AssertionResult[]): 'passed' | '
   return assertions.some((a) => a.outcome === 'fail') ? 'failed' : 'passed';
 }
 
-/** The unit's own expectations (`expect`, `expectSim`, a property's verdict), not the checks and probes every response gets. */
+/**
+ * The unit's own expectations (`expect`, `expectSim`, a property's verdict), not the checks and
+ * probes every response gets, nor the 2xx a control step that only prepares state expects.
+ */
 export function isOwnAssertion(a: AssertionResult): boolean {
-  return !/^(check|probe|webhook-check):/.test(a.id);
+  return !/^(check|probe|webhook-check|setup):/.test(a.id);
 }
 
 /**

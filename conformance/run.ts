@@ -33,12 +33,16 @@ export interface RunOptions {
   tagFilter?: readonly string[];
   /** Capabilities to assume beyond what the target reports (from a target file). */
   extraCapabilities?: readonly string[];
+  /** Whether scenarios that reset the whole target may run (capability `reset`; default: only on the in-process simulator). */
+  allowReset?: boolean;
   /** The clause catalogue: every clause a step names must be in it. */
   clauses?: ClauseCatalogue;
   /** Where properties write the shrunk scenario of a failure. */
   replayDir?: string;
   /** Options that point a replay at the same target (the CLI passes its --target or --target-file). */
   replayArgs?: string;
+  /** The command that runs the kit, as the user typed it (`npx platform-conformance`), for replay commands. */
+  program?: string;
   progress?: ProgressListener;
   webhooks?: WebhookOptions;
   /** Keep every API answer's body in the step results (for `diff`). */
@@ -100,6 +104,8 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const startedAt = new Date(performance.timeOrigin + started).toISOString();
   const capabilities = await probeCapabilities(opts.target, { readOnly: Boolean(opts.readOnly), extra: [...(opts.extraCapabilities ?? [])] });
   const simLevel = opts.simLevel ?? (opts.target.label === 'sim' ? 'fail' : 'observe');
+  // A reset wipes what the run was given; the kit allows one only where it can put the state back.
+  if ((opts.allowReset ?? opts.target.label === 'sim') && capabilities.has('state') && opts.target.saveState && opts.target.restoreState) capabilities.add('reset');
   const secrets = new SecretSet();
   for (const creds of opts.target.accounts.values()) secrets.add(creds.key);
   secrets.add(opts.target.controlToken);
@@ -112,6 +118,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     secrets,
     probesDone: new Set(),
     missingOperations: new Map(),
+    operationPresence: new Map(),
     seed: opts.seed,
     knownClause: opts.clauses && ((id) => opts.clauses!.has(id)),
     webhooksChecked: new Set(),
@@ -151,7 +158,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     }
     if (!stop) {
       for (const p of properties) {
-        if (finish(await p.run(ctx, { replayDir: opts.replayDir, replayArgs: opts.replayArgs }))) break;
+        if (finish(await p.run(ctx, { replayDir: opts.replayDir, replayArgs: opts.replayArgs, program: opts.program }))) break;
       }
     }
   } finally {

@@ -1,19 +1,23 @@
-// Target files: YAML naming the base URL, the main and alt accounts, and per-operation path
-// mappings. Secrets come from the environment through ${VAR}, so the file can be committed.
-import { fileURLToPath } from 'node:url';
+// Target files (format: conformance/schema/target-file.ts, docs/target-file.md): YAML naming the
+// base URL, the main and alt accounts, resets, and per-operation path mappings. Secrets come
+// from the environment through ${VAR}, so the file can be committed.
 import type { PathOverride } from './contract/contract.ts';
 import type { Credentials } from './target.ts';
+import { TargetFileSchema, type TargetFileData } from './schema/target-file.ts';
 import { LoadError, schemaProblems, YamlSource, type SourceProblem } from './yaml-source.ts';
 
-const SCHEMA_PATH = fileURLToPath(new URL('./target.schema.json', import.meta.url));
 
+/** A loaded target file: the format's data (conformance/schema/target-file.ts) with defaults filled in. */
 export interface TargetFile {
   baseUrl: string;
+  /** Empty when the file names none: the kit then asks the target's control plane. */
   accounts: Map<string, Credentials>;
   controlToken?: string;
   headers?: Record<string, string>;
   capabilities: string[];
   simLevel?: 'fail' | 'observe';
+  /** Undefined when the file does not say: on for `sim`, off for URLs. */
+  allowReset?: boolean;
   resetBetweenScenarios: boolean;
   timeoutMs?: number;
   operations: Record<string, PathOverride>;
@@ -48,12 +52,12 @@ function substitute(value: unknown, pointer: string, env: NodeJS.ProcessEnv, sou
 
 export function loadTargetFile(path: string, env: NodeJS.ProcessEnv = process.env): TargetFile {
   const source = YamlSource.read(path);
-  const problems = schemaProblems(source, SCHEMA_PATH);
+  const problems = schemaProblems(source, TargetFileSchema);
   if (problems.length) throw new LoadError(problems);
-  const data = substitute(source.data, '', env, source, problems) as Record<string, any>;
+  const data = substitute(source.data, '', env, source, problems) as TargetFileData;
   if (problems.length) throw new LoadError(problems);
   const accounts = new Map<string, Credentials>();
-  for (const [name, a] of Object.entries<Credentials>(data.accounts)) accounts.set(name, { accountId: a.accountId, key: a.key });
+  for (const [name, a] of Object.entries(data.accounts ?? {})) if (a) accounts.set(name, { accountId: a.accountId, key: a.key });
   return {
     baseUrl: data.baseUrl,
     accounts,
@@ -61,6 +65,7 @@ export function loadTargetFile(path: string, env: NodeJS.ProcessEnv = process.en
     headers: data.headers,
     capabilities: data.capabilities ?? [],
     simLevel: data.simLevel,
+    allowReset: data.allowReset,
     resetBetweenScenarios: Boolean(data.resetBetweenScenarios),
     timeoutMs: data.timeoutMs,
     operations: data.operations ?? {},

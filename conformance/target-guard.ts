@@ -37,6 +37,8 @@ export function guardedTarget(target: Target, limit = UNREACHABLE_AFTER): Target
         last = (e as Error).message;
       }
     },
+    ...(target.saveState && { saveState: () => target.saveState!() }),
+    ...(target.restoreState && { restoreState: (s) => target.restoreState!(s) }),
     close: () => target.close(),
   };
 }

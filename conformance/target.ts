@@ -39,7 +39,15 @@ export interface Target {
   socketBase?(): Promise<string>;
   /** Called before each scenario. The in-process simulator goes back to its fixture with `seed`. */
   isolate(seed: number): Promise<void>;
+  /** The target's whole state, to put back with `restoreState` (around a scenario that resets the target). */
+  saveState?(): Promise<SavedState>;
+  restoreState?(state: SavedState): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A target's whole state as its control plane gives it (`GET /_sim/state`), kept as text. */
+export interface SavedState {
+  text: string;
 }
 
 export function parseBody(text: string, contentType: string | undefined): unknown {
@@ -103,6 +111,12 @@ export function simTarget(options: SimTargetOptions = {}): Target & { sim: Simul
       if (options.withoutControlPlane) return;
       await sim.control.reset(seed);
     },
+    async saveState() {
+      return { text: JSON.stringify(sim.snapshot()) };
+    },
+    async restoreState(state) {
+      sim.restore(JSON.parse(state.text));
+    },
     close: async () => {
       if (listening) await (await listening).close();
       await sim.close();
@@ -117,13 +131,15 @@ export interface RemoteTargetOptions {
   /** Headers added to every request (e.g. a gateway's own header). */
   headers?: Record<string, string>;
   timeoutMs?: number;
-  /** Reset the remote simulator's state before each scenario (needs the `state` capability). */
+  /** Start each scenario from the state the run found: saved at the first scenario, put back before each and at the end (needs `state`). */
   resetBetweenScenarios?: boolean;
   /** The largest answer body the kit reads (default 1 MiB); a larger one is a failed request. */
   maxBodyBytes?: number;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** A saved state may be far larger than any answer of the API (the simulator accepts up to 256 MiB by default). */
+const MAX_STATE_BYTES = 512 * 1024 * 1024;
 
 /** Reads a body up to `max` bytes; past that it stops reading and says so, rather than holding 10 MB in memory and reports. */
 export async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, max: number): Promise<Buffer> {
@@ -162,6 +178,15 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
   // drop and the old pool's late disconnects then close each new one, so from there on every
   // request opened its own connection (seconds of a run against a served simulator).
   const pool = new Pool(base.origin, { headersTimeout: timeout, bodyTimeout: timeout, connect: { timeout } });
+  const controlHeaders = (): Record<string, string> => ({ 'content-type': 'application/json', ...(options.controlToken ? { authorization: `Bearer ${options.controlToken}` } : {}) });
+  /** GET or PUT /_sim/state, with a body cap of its own; anything but a 2xx is an error naming the status. */
+  const state = async (method: 'GET' | 'PUT', body?: string): Promise<string> => {
+    const res = await request(new URL(`${base.origin}${prefix}/_sim/state`), { method, headers: { ...options.headers, ...controlHeaders() }, body, dispatcher: pool });
+    const text = (await readCapped(res.body, MAX_STATE_BYTES)).toString('utf8');
+    if (res.statusCode >= 300) throw new Error(`${method} /_sim/state answered ${res.statusCode}: ${text.slice(0, 200)}`);
+    return text;
+  };
+  let baseline: SavedState | undefined;
   const target: Target = {
     label: base.origin + prefix,
     socketBase: async () => `${base.protocol === 'https:' ? 'wss:' : 'ws:'}//${base.host}`,
@@ -182,13 +207,25 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
       const text = binary ? '' : raw.toString('utf8');
       return { status: res.statusCode, headers, text, json: parseBody(text, headers['content-type']), bytes: binary ? raw : undefined, ms: performance.now() - started };
     },
-    async isolate(seed) {
+    async isolate() {
       if (!options.resetBetweenScenarios) return;
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
-      if (options.controlToken) headers.authorization = `Bearer ${options.controlToken}`;
-      await target.send({ method: 'POST', path: '/_sim/reset', headers, body: JSON.stringify({ seed }) });
+      // The state the run found is every scenario's start, so the accounts given to the kit stay valid.
+      if (!baseline) baseline = await target.saveState!();
+      else await target.restoreState!(baseline);
     },
-    close: () => pool.close(),
+    async saveState() {
+      return { text: await state('GET') };
+    },
+    async restoreState(saved) {
+      await state('PUT', saved.text);
+    },
+    async close() {
+      try {
+        if (baseline) await target.restoreState!(baseline);
+      } finally {
+        await pool.close();
+      }
+    },
   };
   return target;
 }
@@ -218,6 +255,7 @@ export async function probeCapabilities(target: Target, opts: { readOnly: boolea
 const CAPABILITY_HINTS: Record<string, string> = {
   receiver: 'no webhook receiver the target can reach: give --webhook-public-url (or webhooks.publicUrl in the target file)',
   'alt-account': 'no second account: give --alt-account and --alt-key',
+  reset: 'the scenario resets the whole target, which this target does not allow: set allowReset: true in the target file or give --allow-reset (the kit saves the target\'s state first and puts it back after; needs the state capability)',
 };
 
 /** The skip reason for missing capabilities: `target lacks capability "x"`, with a hint where the kit can help. */

@@ -2,9 +2,11 @@
 // so that every loading error names the file, the line and the reason. The parsed document keeps
 // source ranges; a JSON pointer into the data maps back to the line of the node it names.
 import { readFileSync } from 'node:fs';
+import type { TSchema } from '@sinclair/typebox';
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import type { ValidateFunction } from 'ajv';
 import { newAjv } from './contract/validator.ts';
+import { plainJson } from './schema/build.ts';
 
 export interface SourceProblem {
   file: string;
@@ -102,14 +104,14 @@ export class YamlSource {
   }
 }
 
-const schemaCache = new Map<string, ValidateFunction>();
+const schemaCache = new WeakMap<TSchema, ValidateFunction>();
 
-/** Validates `source.data` against a JSON Schema file; problems name file and line. */
-export function schemaProblems(source: YamlSource, schemaPath: string): SourceProblem[] {
-  let validate = schemaCache.get(schemaPath);
+/** Validates `source.data` against a format's schema (conformance/schema/); problems name file and line. */
+export function schemaProblems(source: YamlSource, schema: TSchema): SourceProblem[] {
+  let validate = schemaCache.get(schema);
   if (!validate) {
-    validate = newAjv().compile(JSON.parse(readFileSync(schemaPath, 'utf8')));
-    schemaCache.set(schemaPath, validate);
+    validate = newAjv().compile(plainJson(schema));
+    schemaCache.set(schema, validate);
   }
   if (validate(source.data)) return [];
   const out: SourceProblem[] = [];

@@ -153,7 +153,7 @@ export const operations = [
     auth: 'control',
     body: CreateAccountBody,
     responses: { 201: { description: 'The account, its key and its numbers.', schema: CreatedAccount } },
-    errors: [accountErrors.ACCOUNT_EXISTS, accountErrors.PLAN_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
+    errors: [accountErrors.ACCOUNT_EXISTS, accountErrors.API_KEY_TAKEN, accountErrors.PLAN_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
     handler: ({ scope, body }) => {
       const input = body ?? {};
       const before = scope.snapshot();

@@ -1,19 +1,28 @@
 // The package as a customer outside this repository gets it: `npm pack`, install the tarball into
 // a scratch project (from the npm cache when it can), then use the library from plain JavaScript
-// (node, `node --test`, require) and its types from TypeScript, and both bins from that directory.
+// (node, `node --test`, require) and its types from TypeScript, both bins from that directory,
+// and the README's "From another project" commands as written (the only changes: the tarball's
+// path for the checkout's, a free port for 4010, and the whole-kit line narrowed to the auth
+// scenarios, since the whole kit against a simulator nothing resets is repeatable.test.ts's).
+// Usage lines and hints name the command the customer typed. Packed and installed once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { freePort, readmeCommands, shellIn } from './customer-shell.ts';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'platform-simulator-pack-'));
 const quiet = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_loglevel: 'error' };
+
+let tarball = '';
+let served: ChildProcess | undefined; // the README's `npx platform-sim … &`
 
 async function npm(args: string[], cwd: string) {
   return run('npm', args, { cwd, env: quiet, maxBuffer: 16 * 1024 * 1024 });
@@ -25,7 +34,7 @@ beforeAll(async () => {
   // The compiled build (dist/) is made by `prepack`; rebuild here only if a source is newer.
   await run(process.execPath, ['bin/build.mjs', '--if-stale'], { cwd: root });
   const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], root);
-  const tarball = join(scratch, JSON.parse(packed.stdout)[0].filename as string);
+  tarball = join(scratch, JSON.parse(packed.stdout)[0].filename as string);
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'customer-app', version: '1.0.0', private: true, type: 'module' }));
   try {
     installed = await npm(['install', '--offline', tarball], scratch); // dependencies from the npm cache
@@ -34,7 +43,13 @@ beforeAll(async () => {
   }
 }, 240_000);
 
-afterAll(() => {
+afterAll(async () => {
+  // npx runs the bin in a child of its own: stop the whole group the test started.
+  if (served?.pid && served.exitCode === null) {
+    const exited = new Promise((resolve) => served!.once('exit', resolve));
+    process.kill(-served.pid, 'SIGTERM');
+    await exited;
+  }
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -146,4 +161,66 @@ export { now, id };
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });
+});
+
+describe("the README's commands from another project", () => {
+  const shell = (command: string) => shellIn(scratch, quiet)(command);
+  it('install, serve, and run the kit against the served simulator and in process, as written', async () => {
+    const [install, serve, some, whole, inProcess, ...rest] = readmeCommands(root);
+    expect(rest).toEqual([]);
+    expect(install).toMatch(/^npm install --save-dev \/path\/to\/this\/checkout$/);
+    const installed = await shell(`${install!.replace('/path/to/this/checkout', tarball)} --prefer-offline`);
+    expect(installed.code, installed.stderr).toBe(0);
+
+    const port = await freePort();
+    const withPort = (c: string) => c.replaceAll('4010', String(port));
+    expect(serve).toMatch(/^npx platform-sim --port 4010 &$/);
+    served = spawn('bash', ['-c', withPort(serve!).replace(/ &$/, '')], { cwd: scratch, env: quiet, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      served!.stdout!.on('data', (d) => {
+        out += d;
+        if (out.includes(`listening on http://127.0.0.1:${port}`)) resolve();
+      });
+      served!.on('exit', (code) => reject(new Error(`platform-sim exited ${code}: ${out}`)));
+    });
+
+    const against = await shell(withPort(some!));
+    expect(against.code, `${against.stdout}\n${against.stderr}`).toBe(0);
+    expect(against.stderr).toMatch(/accounts from http:\/\/127\.0\.0\.1:\d+\/_sim\/accounts: main AC1a2b3c4d, alt AC5e6f7a8b/);
+    expect(against.stdout).toMatch(/units:\s+4 passed, 0 failed/);
+
+    expect(whole).toBe('npx platform-conformance run --target http://127.0.0.1:4010');
+    const narrowed = await shell(`${withPort(whole!)} --tag auth --no-properties`);
+    expect(narrowed.code, `${narrowed.stdout}\n${narrowed.stderr}`).toBe(0);
+    expect(narrowed.stdout).toMatch(/units:\s+[1-9]\d* passed, 0 failed, 0 skipped/);
+
+    const local = await shell(inProcess!);
+    expect(local.code, `${local.stdout}\n${local.stderr}`).toBe(0);
+    expect(local.stdout).toMatch(/units:\s+4 passed, 0 failed/);
+  }, 240_000);
+
+  it('usage lines and hints name npx platform-conformance and npx platform-sim', async () => {
+    const help = await shell('npx platform-conformance --help');
+    expect(help.stdout).toMatch(/^usage: npx platform-conformance <command> \[options\]/);
+    const bad = await shell('npx platform-conformance run --bogus');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/\(see npx platform-conformance --help\)/);
+    expect(bad.stderr).not.toMatch(/npm run conformance/);
+    const simHelp = await shell('npx platform-sim --help');
+    expect(simHelp.stdout).toMatch(/^usage: npx platform-sim \[--port 4010\]/);
+    expect(simHelp.stdout).not.toMatch(/npm start/);
+  }, 60_000);
+
+  it('a URL without a control plane and no account given says which variables to set', async () => {
+    const port = await freePort();
+    const nothing = createServer((socket) => socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n')).listen(port, '127.0.0.1');
+    try {
+      const r = await shell(`npx platform-conformance run --target http://127.0.0.1:${port}`);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/set CONFORMANCE_ACCOUNT and CONFORMANCE_KEY .*GET \/_sim\/accounts answered 404/);
+    } finally {
+      nothing.close();
+    }
+  }, 60_000);
 });

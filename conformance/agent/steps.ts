@@ -13,41 +13,18 @@
 // before it: when an echo came on the media clock), `closed` (code and reason), `frames` (inbound frames
 // received, every one 160 bytes with integer-string timestamps 20 ms apart). `save` reads the
 // matched message (`callId`, `start.streamId`, …). Sockets close when the scenario ends.
+import type { Static } from '@sinclair/typebox';
+import type { AgentAction as AgentActionSchema, AgentExpectation as AgentExpectationSchema } from '../schema/agent-step.ts';
 import { match, type Mismatch } from '../scenario/matchers.ts';
 import type { Scope } from '../scenario/interpolate.ts';
 import { ControlClient, MediaClient, type ControlTarget } from './client.ts';
 import { tone, silence } from './audio.ts';
 import type { Channel, OpenResult } from './channel.ts';
 
-export interface AgentAction {
-  /** The socket this step acts on or expects from (a name given with `as`). */
-  on?: string;
-  /** `key`: sent instead of the account's key (a wrong key, to see the refusal). */
-  connect?: { as: string; number: string; account?: string; retiring?: boolean; hello?: string[] | false; key?: string };
-  media?: { as: string; url: string; account?: string };
-  send?: Record<string, unknown>;
-  audio?: { tone?: number; ms: number; piece?: number };
-  mark?: string;
-  clear?: boolean;
-  dtmf?: string;
-  hangup?: boolean;
-  close?: { code?: number; reason?: string } | true;
-  /** Wall seconds an expectation waits (default 5). */
-  within?: number;
-}
-
-export interface AgentExpectation {
-  /** After connect/media: true, or the refusal ({ status, body }). */
-  open?: unknown;
-  /** The next message matching this (partial match, matchers). */
-  event?: unknown;
-  /** With `event`: inbound media frames that had arrived when the matched message arrived (when an echo came on the media clock). */
-  framesBefore?: unknown;
-  /** The socket closed: { code, reason } (partial match). */
-  closed?: unknown;
-  /** Inbound media frames so far: a count or a matcher; the frames must keep the runtime's rules. */
-  frames?: unknown;
-}
+/** One action on a socket (the format: conformance/schema/agent-step.ts). */
+export type AgentAction = Static<typeof AgentActionSchema>;
+/** What an agent step expects, level sim. */
+export type AgentExpectation = Static<typeof AgentExpectationSchema>;
 
 export interface AgentOutcome {
   /** One entry per expectation judged: its part and what did not match. */

@@ -43,7 +43,8 @@ export const agentConversationsProperty: PropertyDef = generatedProperty<Convers
     const rules = v.behaviour.rules.map((r) => ({ heard: r.heard, ...(r.say === null ? {} : { say: r.say }), ...(r.hangup ? { hangup: true } : {}) }));
     await c.exec({ control: { method: 'PUT', path: '/agents/{{ agent }}/behaviour', body: { greeting: v.behaviour.greeting, rules, fallback: v.behaviour.fallback, maxTurns: v.behaviour.maxTurns } } });
     const replies = v.phone.replies.map((r) => ({ heard: r.heard, keys: '', say: r.say }));
-    await c.exec({ control: { method: 'POST', path: '/carrier/scripts', body: { number: '{{ callee }}', types: ['call'], outcome: 'delivered', replies, lines: v.phone.lines } } });
+    await c.exec({ control: { method: 'POST', path: '/carrier/scripts', body: { number: '{{ callee }}', types: ['call'], outcome: 'delivered', replies, lines: v.phone.lines } }, save: { script: 'body.scriptId' } });
+    c.afterCase({ control: { method: 'DELETE', path: '/carrier/scripts/{{ script }}' } });
     await c.exec({
       name: 'place the agent call',
       request: { operationId: 'createCall', as: 'shop', body: { To: '{{ callee }}', From: '{{ shop.numbers[0] }}', AgentId: '{{ agent }}' } },

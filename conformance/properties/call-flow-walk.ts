@@ -208,7 +208,8 @@ export const callFlowWalkProperty: PropertyDef = generatedProperty<Case>({
     });
     if (flow.status === 'failed') return undefined;
     await c.exec({ request: { operationId: 'createWebhook', as: 'shop', body: { url: '{{ receiver.url }}/events/callflow.ended', events: ['callflow.ended'] } } });
-    await c.exec({ control: { method: 'POST', path: '/carrier/scripts', body: { number: '{{ callee }}', types: ['call'], outcome: 'delivered', keys: v.keys, speakSeconds: v.speakSeconds } } });
+    await c.exec({ control: { method: 'POST', path: '/carrier/scripts', body: { number: '{{ callee }}', types: ['call'], outcome: 'delivered', keys: v.keys, speakSeconds: v.speakSeconds } }, save: { script: 'body.scriptId' } });
+    c.afterCase({ control: { method: 'DELETE', path: '/carrier/scripts/{{ script }}' } });
     await c.exec({
       name: 'place the call',
       request: { operationId: 'createCall', as: 'shop', body: { To: '{{ callee }}', From: '{{ shop.numbers[0] }}', CallFlowId: '{{ flow }}', Variables: v.start } },

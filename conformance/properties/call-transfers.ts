@@ -96,7 +96,8 @@ export const callTransfersProperty: PropertyDef = generatedProperty<Case>({
     for (const [i, leg] of v.legs.entries()) {
       const to = c.number(i + 1);
       c.set(`party${i}`, to);
-      await c.exec({ control: { method: 'POST', path: '/carrier/scripts', body: { number: `{{ party${i} }}`, types: ['call'], outcome: leg.outcome, delaySeconds: leg.delay, hangupAfterSeconds: leg.talk } } });
+      await c.exec({ control: { method: 'POST', path: '/carrier/scripts', body: { number: `{{ party${i} }}`, types: ['call'], outcome: leg.outcome, delaySeconds: leg.delay, hangupAfterSeconds: leg.talk } }, save: { [`script${i}`]: 'body.scriptId' } });
+      c.afterCase({ control: { method: 'DELETE', path: `/carrier/scripts/{{ script${i} }}` } });
       const last = i === v.legs.length - 1;
       predicted.push({ sequence: i + 1, to, ...predictLeg(leg, last ? v.hangUpAfter : null) });
     }
@@ -105,6 +106,8 @@ export const callTransfersProperty: PropertyDef = generatedProperty<Case>({
       expectSim: { status: 201 },
       save: { call: 'body.callId' },
     });
+    // The caller waits on hold (a pause that loops) until hung up: hang up after the case if it still is (409: it ended).
+    c.afterCase({ request: { operationId: 'updateCall', as: 'shop', params: { callId: '{{ call }}' }, body: { Status: 'completed' } }, expectSim: { status: [200, 409] } });
     await c.exec({ control: { advance: { seconds: 10 } } });
     for (const [i, leg] of v.legs.entries()) {
       const started = await c.exec({

@@ -170,6 +170,8 @@ export const egressProperty: PropertyDef = generatedProperty<EgressCase>({
   requires: ['dns', 'writes', 'egress', 'mcp-servers'],
   level: 'sim',
   numRuns: 150,
+  // Connections registered in a fresh account leave the given accounts' lists as they were.
+  ownAccount: { numbers: 0 },
   arbitrary: egressArbitrary,
   drive,
 });

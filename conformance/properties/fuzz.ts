@@ -72,17 +72,19 @@ export function fuzzProperty(contract: Contract): PropertyDef {
     requires: [],
     level: 'spec',
     numRuns: 150,
+    // Whatever garbage an operation accepts lands in a fresh account with the add-ons the demo
+    // account has (so add-on checks do not stop the input early), not in the given accounts.
+    ownAccount: { numbers: 1, addons: ['external_assignment', 'sip_trunk', 'representative_number'] },
     arbitrary: caseArbitrary(contract, ops),
     counts: (a) => ['check:no-server-error', 'check:error-body', 'check:content-type-json'].includes(a.id),
     drive: async (v, c) => {
-      const op = contract.operation(v.operationId)!;
-      const query = new URLSearchParams(v.query).toString();
       const headers: Record<string, string> = {};
       if (v.contentType) headers['content-type'] = v.contentType;
-      const path = contract.pathOf(op).replace(/\{([^}]+)\}/g, (_, name: string) => (name === 'accountId' ? '{{ main.accountId }}' : encodeURIComponent(v.params[name] ?? 'x')));
+      // By operation, so that the kit knows which one answered even where a generated parameter
+      // leaves the path matching none (an empty segment): its 404 then shows nothing about it.
       await c.exec({
-        name: `${op.operationId} with malformed input`,
-        request: { method: op.method, path: query ? `${path}?${query}` : path, ...(v.body !== undefined ? { rawBody: v.body } : {}), headers },
+        name: `${v.operationId} with malformed input`,
+        request: { operationId: v.operationId, params: v.params, query: v.query, ...(v.body !== undefined ? { rawBody: v.body } : {}), headers },
         // Any status: the checks (no-server-error, error-body, ...) are the verdict.
         expect: { status: { $gte: 100 } },
       });

@@ -34,6 +34,8 @@ export interface CaseContext {
   set(name: string, value: unknown): void;
   /** Says this case could not reach its verdict (it proves nothing either way); returns undefined for `return c.inconclusive(...)`. */
   inconclusive(reason: string): undefined;
+  /** A step that undoes what the case made (a carrier script): run after the case whatever happened, as a scenario's teardown. */
+  afterCase(step: RawStep): void;
 }
 
 export interface GeneratedPropertySpec<T> {
@@ -52,13 +54,21 @@ export interface GeneratedPropertySpec<T> {
    * where a property exists for them (the fuzz counts the body and status checks).
    */
   counts?: (assertion: AssertionResult) => boolean;
+  /** Where the target may not be written to: the capabilities the property needs then (default: `requires`, which names `writes`). */
+  readOnlyRequires?: string[];
   /** Drives one case; returns a message when a fact across steps does not hold. */
   drive(value: T, c: CaseContext): Promise<string | undefined>;
+  /**
+   * The body of a fresh account the property works in, as its `main`, when the target can make
+   * one (`accounts`, `writes`): what its cases create stays out of the accounts the run was given.
+   */
+  ownAccount?: Record<string, unknown>;
 }
 
 interface CaseRecord {
   vars: Record<string, unknown>;
   steps: RawStep[];
+  teardown: RawStep[];
   results: StepResult[];
   verdict?: string;
   /** Why the case proved nothing, when it did not reach its verdict. */
@@ -93,20 +103,35 @@ function failuresOf(results: readonly StepResult[]): string[] {
 }
 
 /** The command that replays a scenario file against the same target (credentials come from the same CONFORMANCE_* variables or target file). */
-export function replayCommand(file: string, seed: number, replayArgs = ''): string {
-  return `npm run conformance -- run ${file} --seed ${seed}${replayArgs ? ` ${replayArgs}` : ''}`;
+export function replayCommand(file: string, seed: number, replayArgs = '', program = 'npm run conformance --'): string {
+  return `${program} run ${file} --seed ${seed}${replayArgs ? ` ${replayArgs}` : ''}`;
 }
 
-export function replayYaml(spec: { id: string; description: string; clauses: string[]; requires: string[] }, seed: number, record: CaseRecord, counterexample: string, replayArgs = ''): string {
+export function replayYaml(spec: { id: string; description: string; clauses: string[]; requires: string[] }, seed: number, record: CaseRecord, counterexample: string, replayArgs = '', program?: string): string {
   const header = [
     `# Shrunk counterexample of property "${spec.id}" (seed ${seed}), written by the conformance kit.`,
-    `# Replay: ${replayCommand('<this file>', seed, replayArgs)}`,
+    `# Replay: ${replayCommand('<this file>', seed, replayArgs, program)}`,
     `# Counterexample: ${counterexample.replace(/\n/g, ' ')}`,
     ...(record.verdict ? [`# Property verdict: ${record.verdict.replace(/\n/g, ' ')}`] : []),
     ...failuresOf(record.results).slice(0, MAX_FAILURE_LINES).map((f) => `# Failed: ${f.replace(/\n/g, ' ')}`),
   ];
-  const doc = { description: `Replay of property ${spec.id}: ${spec.description}`, clauses: spec.clauses, tags: ['replay'], requires: spec.requires, ...(Object.keys(record.vars).length ? { vars: record.vars } : {}), steps: record.steps };
+  const doc = { description: `Replay of property ${spec.id}: ${spec.description}`, clauses: spec.clauses, tags: ['replay'], requires: spec.requires, ...(Object.keys(record.vars).length ? { vars: record.vars } : {}), steps: record.steps, ...(record.teardown.length ? { teardown: record.teardown } : {}) };
   return `${header.join('\n')}\n${stringify(doc, { lineWidth: 0 })}`;
+}
+
+/** The fresh account a property with `ownAccount` works in, made once per run; undefined where the target cannot make one. */
+async function homeAccount<T>(ctx: RunContext, spec: GeneratedPropertySpec<T>): Promise<{ account: Record<string, unknown> } | { failed: StepResult } | undefined> {
+  if (!spec.ownAccount || !ctx.capabilities.has('accounts') || !ctx.capabilities.has('writes')) return undefined;
+  const scope = newScope(ctx, `${spec.id}#account`);
+  const step = stepFromRaw({ name: 'the property\'s own account', control: { createAccount: spec.ownAccount, as: 'home' } }, '/steps/0', 0);
+  const made = await runStep(ctx, step, 0, scope, spec.clauses, []);
+  if (made.status !== 'passed') return { failed: made };
+  return { account: scope.get('home') as Record<string, unknown> };
+}
+
+/** A case's record as a replay runs it: the property's own account first, as `main`. */
+function withHome(record: CaseRecord, body: Record<string, unknown>): CaseRecord {
+  return { ...record, steps: [{ name: 'the property\'s own account', control: { createAccount: body, as: 'main' } }, ...record.steps] };
 }
 
 /** A PropertyDef from a generated-scenario property. */
@@ -120,10 +145,13 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
     async run(ctx: RunContext, opts: PropertyRunOptions): Promise<UnitResult> {
       const started = performance.now();
       const unit: UnitResult = { kind: 'property', id: spec.id, description: spec.description, clauses: spec.clauses, tags: spec.tags, status: 'passed', ms: 0, seed: ctx.seed, steps: [] };
-      const missing = spec.requires.filter((c) => !ctx.capabilities.has(c));
+      const needs = !ctx.capabilities.has('writes') && spec.readOnlyRequires ? spec.readOnlyRequires : spec.requires;
+      const missing = needs.filter((c) => !ctx.capabilities.has(c));
       if (missing.length > 0) return { ...unit, status: 'skipped', skipReason: lackReason(missing) };
 
       await ctx.target.isolate(ctx.seed);
+      const home = await homeAccount(ctx, spec);
+      if (home && 'failed' in home) return { ...unit, status: 'failed', steps: [home.failed], ms: performance.now() - started };
       const own = spec.counts ?? ((a: AssertionResult) => a.id.startsWith('expect'));
       // A request that got no answer at all fails the case whatever the property counts.
       const counts = (a: AssertionResult) => a.id === 'transport' || own(a);
@@ -133,11 +161,12 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
       let firstInconclusive: string | undefined;
       // Each property draws its numbers from its own region, so properties never meet each
       // other's rows on a target that keeps state between them.
-      const base = ((ctx.seed ^ hashString(spec.id)) >>> 0) % 9_000_000;
+      const base = (hashString(`${ctx.seed}:${spec.id}`) >>> 0) % 9_000_000;
       const predicate = async (value: T): Promise<boolean> => {
         caseIndex++;
-        const record: CaseRecord = { vars: {}, steps: [], results: [] };
+        const record: CaseRecord = { vars: {}, steps: [], teardown: [], results: [] };
         const scope = newScope(ctx, `${spec.id}#${caseIndex}`);
+        if (home) scope.set('main', { ...home.account });
         const c: CaseContext = {
           exec: async (raw) => {
             record.steps.push(raw);
@@ -158,11 +187,19 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
             record.inconclusive ??= reason;
             return undefined;
           },
+          afterCase: (raw) => void record.teardown.push(raw),
         };
         try {
           record.verdict = await spec.drive(value, c);
         } catch (e) {
           record.verdict = (e as Error).message;
+        } finally {
+          // What the case made goes away, so the target is left as the case found it.
+          for (const [i, raw] of record.teardown.entries()) {
+            const r = await runStep(ctx, stepFromRaw(raw, `/teardown/${i}`, 0), record.results.length, scope, spec.clauses, []);
+            // As for any step of the case, only what the property counts fails it (checks are the scenarios' job).
+            if (r.assertions.some((x) => x.outcome === 'fail' && counts(x))) record.verdict ??= `teardown "${r.name}" failed: ${failuresOf([r])[0] ?? 'failed'}`;
+          }
         }
         const failed = record.verdict !== undefined || record.results.some((r) => r.assertions.some((a) => a.outcome === 'fail' && counts(a)));
         if (failed) lastFailure = record;
@@ -184,9 +221,9 @@ export function generatedProperty<T>(spec: GeneratedPropertySpec<T>): PropertyDe
         const counterexample = fc.stringify(details.counterexample);
         const file = path.join(opts.replayDir ?? 'reports/replay', `${spec.id}-seed${ctx.seed}.yaml`);
         mkdirSync(path.dirname(file), { recursive: true });
-        writeFileSync(file, ctx.secrets.redact(replayYaml(spec, ctx.seed, lastFailure, counterexample, opts.replayArgs)));
+        writeFileSync(file, ctx.secrets.redact(replayYaml(spec, ctx.seed, home ? withHome(lastFailure, spec.ownAccount!) : lastFailure, counterexample, opts.replayArgs, opts.program)));
         unit.replayFile = file;
-        unit.replayCommand = replayCommand(file, ctx.seed, opts.replayArgs);
+        unit.replayCommand = replayCommand(file, ctx.seed, opts.replayArgs, opts.program);
         const why = lastFailure.verdict ?? failuresOf(lastFailure.results)[0] ?? 'failed';
         summary.outcome = outcomeFor(spec.level, false, ctx.simLevel);
         summary.message = ctx.secrets.redact(`failed after ${details.numRuns} case(s), seed ${ctx.seed}, path ${details.counterexamplePath}; shrunk counterexample ${counterexample}: ${why}`);

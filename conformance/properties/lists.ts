@@ -25,6 +25,8 @@ export interface PagedList {
   numberField?: string;
   /** Query parameter of the number filter (default `number`). */
   numberParam?: string;
+  /** The number filter matches either side of a row (`from` or `to`: the message list). */
+  numberEitherSide?: boolean;
   /** Query that lists every row whatever its state (default none: the list has no state filter default). */
   everyRow?: Record<string, string>;
   /** Capabilities the list's properties need besides `writes` (a fresh account to send from, the carrier...). */
@@ -55,10 +57,14 @@ export interface PagedList {
   create(number: string, as: string, saveAs: string, variant: number): RowSteps;
   /** The release step of a row (kept as history, or moved to a final state), or undefined when rows cannot be released. */
   release?(idName: string, as: string): RawStep;
+  /** The step that removes a row the property made, where rows cost the target work while they exist (domains are re-checked hourly). */
+  remove?(idName: string, as: string): RawStep;
   /** Whether a row of this variant can be released (default: every row). */
   releasable?(variant: number): boolean;
   /** What the list's filters see of a row of this variant, released or not (`status`, `channel`, `type`). */
   attrs(variant: number, released: boolean): Partial<Record<FilterParam, string>>;
+  /** What the list's filters see of a row as the list answers it (rows found on the target, read-only runs). */
+  rowAttrs?(row: Record<string, unknown>): Partial<Record<FilterParam, string>>;
   /** Filters this list takes besides paging, with the values to try. */
   filters: { number: boolean } & Partial<Record<FilterParam, readonly string[]>>;
   /** Status semantics: the value that selects every row, and the status a list shows when none is given. */
@@ -122,6 +128,7 @@ export const PAGED_LISTS: readonly PagedList[] = [
     create: (number, as, saveAs) => ({ step: { request: { operationId: 'createBlockedCaller', as, body: { number } }, save: { [saveAs]: 'body.id' } } }),
     release: (idName, as) => ({ request: { operationId: 'releaseBlockedCaller', as, params: { blockedCallerId: `{{ ${idName} }}` } } }),
     attrs: (_variant, released) => ({ status: activeOrReleased(released) }),
+    rowAttrs: (row) => ({ status: activeOrReleased(row.active === false) }),
     filters: { number: true, status: ['active', 'released', 'all'] },
     status: { all: 'all', default: 'active' },
     dedupes: true,
@@ -143,6 +150,7 @@ export const PAGED_LISTS: readonly PagedList[] = [
     }),
     release: (idName, as) => ({ request: { operationId: 'releaseBlockedRecipient', as, params: { blockId: `{{ ${idName} }}` } } }),
     attrs: (variant, released) => ({ status: activeOrReleased(released), channel: CHANNELS[variant % 2]! }),
+    rowAttrs: (row) => ({ status: activeOrReleased(row.active === false), channel: String(row.channel) }),
     filters: { number: true, status: ['active', 'released', 'all'], channel: CHANNELS },
     status: { all: 'all', default: 'active' },
     dedupes: true,
@@ -153,6 +161,7 @@ export const PAGED_LISTS: readonly PagedList[] = [
     clauses: PAGING_ONLY,
     // Each row a distinct domain; the number only makes the name unique to this case.
     create: (number, as, saveAs) => ({ step: { request: { operationId: 'createEmailDomain', as, body: { domain: `d${number}.paging.example.com` } }, save: { [saveAs]: 'body.id' } } }),
+    remove: (idName, as) => ({ request: { operationId: 'deleteEmailDomain', as, params: { emailDomainId: `{{ ${idName} }}` } } }),
     attrs: () => ({}),
     filters: { number: false },
   },
@@ -194,6 +203,7 @@ export const PAGED_LISTS: readonly PagedList[] = [
     level: 'sim',
     idField: 'messageId',
     numberField: 'to',
+    numberEitherSide: true,
     ...SENDING,
     clauses: PAGING_ONLY,
     variants: MESSAGE_ROWS.length,
@@ -211,6 +221,7 @@ export const PAGED_LISTS: readonly PagedList[] = [
       return { before: [scriptNext(number, row.status === 'sent' ? 'delivered' : 'failed', row.type)], step, after: [REPORT_NOW] };
     },
     attrs: (variant) => ({ ...MESSAGE_ROWS[variant % MESSAGE_ROWS.length]! }),
+    rowAttrs: (row) => ({ type: String(row.type), status: String(row.status) }),
     filters: { number: true, type: ['sms', 'lms', 'mms', 'ata'], status: ['queued', 'sent', 'failed', 'received'] },
   },
   {
@@ -241,6 +252,7 @@ export const PAGED_LISTS: readonly PagedList[] = [
       const row = VERIFICATION_ROWS[variant % VERIFICATION_ROWS.length]!;
       return { channel: row.channel, status: row.outcome ? 'failed' : released ? 'canceled' : 'pending' };
     },
+    rowAttrs: (row) => ({ channel: String(row.channel), status: String(row.status) }),
     filters: { number: true, channel: ['sms', 'call'], status: ['pending', 'verified', 'expired', 'max_attempts', 'canceled', 'failed'] },
   },
 ];

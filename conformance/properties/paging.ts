@@ -22,6 +22,7 @@ async function drive(list: PagedList, v: PagingCase, c: CaseContext): Promise<st
   for (let i = 0; i < rows; i++) {
     await makeRow(c, list, c.number(i), as, `row${i}`, i % (list.variants ?? 2), { name: `row ${i + 1}` });
     created.push(`row${i}`);
+    if (list.remove) c.afterCase(list.remove(`row${i}`, as));
   }
   const every = list.everyRow ?? {};
   const first = await c.exec({

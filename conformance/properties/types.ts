@@ -9,6 +9,8 @@ export interface PropertyRunOptions {
   replayDir?: string;
   /** Options that point a replay at the same target ("--target https://... --sim-level observe"); empty for the in-process simulator. */
   replayArgs?: string;
+  /** The command that runs the kit (default `npm run conformance --`). */
+  program?: string;
 }
 
 export interface PropertyDef {

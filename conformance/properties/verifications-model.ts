@@ -1,5 +1,6 @@
 // Model-based test of the verification state machine (spec "States and transitions /
-// Verification"), the conformance side of simulator/test/verifications.model.test.ts: fast-check
+// Verification") over the API, with the reference model of verification-machine.ts (which the
+// simulator's own model test shares): fast-check
 // runs random sequences of create, check (right, wrong and malformed codes), cancel, advance the
 // clock, get and list in a fresh account, against a model of the machine; every refusal is
 // followed by a read showing it changed nothing. Codes are read from the phone through the
@@ -12,40 +13,39 @@
 import fc from 'fast-check';
 import { generatedProperty, type CaseContext, type RawStep } from './harness.ts';
 import type { PropertyDef } from './types.ts';
-
-type Status = 'pending' | 'verified' | 'expired' | 'max_attempts' | 'canceled' | 'failed';
-type Channel = 'sms' | 'call';
-type Outcome = 'delivered' | 'failed' | 'no-answer';
+import {
+  advanceVerifications,
+  cancelVerification,
+  checkVerification,
+  codeArrived,
+  createVerification,
+  FAILING_NUMBER,
+  MAGIC_OUTCOMES,
+  MAX_ATTEMPTS,
+  ORDINARY_OUTCOME,
+  UNANSWERED_NUMBER,
+  type DeliveryOutcome,
+  type ModelVerification,
+  type VerificationChannel as Channel,
+  type VerificationStatus as Status,
+} from './verification-machine.ts';
 
 /** Destinations: two ordinary phones of the case, and two documented magic numbers. */
-const DESTINATIONS: readonly { slot?: number; number?: string; outcome: Record<Channel, Outcome> }[] = [
-  { slot: 0, outcome: { sms: 'delivered', call: 'delivered' } },
-  { slot: 1, outcome: { sms: 'delivered', call: 'delivered' } },
-  { number: '01000000400', outcome: { sms: 'failed', call: 'failed' } }, // every delivery fails
-  { number: '01000000480', outcome: { sms: 'delivered', call: 'no-answer' } }, // never answers a call
+const DESTINATIONS: readonly { slot?: number; number?: string; outcome: Record<Channel, DeliveryOutcome> }[] = [
+  { slot: 0, outcome: ORDINARY_OUTCOME },
+  { slot: 1, outcome: ORDINARY_OUTCOME },
+  { number: FAILING_NUMBER, outcome: MAGIC_OUTCOMES[FAILING_NUMBER]! },
+  { number: UNANSWERED_NUMBER, outcome: MAGIC_OUTCOMES[UNANSWERED_NUMBER]! },
 ];
-
-/** The simulator's carrier: texts report after 2 s, answered or failed calls after 5 s, unanswered calls after 30 s. */
-function outcomeDelay(channel: Channel, outcome: Outcome): number {
-  if (channel === 'sms') return 2;
-  return outcome === 'no-answer' ? 30 : 5;
-}
 
 const CODE_LENGTH = 10; // so that the wrong code below is all but certainly wrong
 const WRONG_CODE = '0'.repeat(CODE_LENGTH);
 
-interface V {
+interface V extends ModelVerification {
   /** Saved name of the verification id. */
   name: string;
   seq: number;
   dest: number;
-  to: string;
-  channel: Channel;
-  status: Status;
-  remaining: number;
-  expiresAt: number;
-  outcomeAt: number;
-  delivered: boolean;
   /** An earlier step's outcome rested on one of the simulator's choices. */
   simOnly: boolean;
 }
@@ -80,7 +80,7 @@ const levelKey = (spec: boolean) => (spec ? 'expect' : 'expectSim');
 
 /** Whether the phone holds the code (ordinary phones only; magic numbers are shared by every run). */
 function codeKnown(m: Model, v: V): boolean {
-  return DESTINATIONS[v.dest]!.slot !== undefined && v.delivered && m.now >= v.outcomeAt;
+  return DESTINATIONS[v.dest]!.slot !== undefined && codeArrived(v, m.now);
 }
 
 function view(v: V): Record<string, unknown> {
@@ -119,23 +119,11 @@ class Create implements fc.AsyncCommand<Model, Real> {
     const d = DESTINATIONS[this.dest]!;
     const to = d.slot !== undefined ? real.c.number(d.slot) : d.number!;
     const outcome = d.outcome[this.channel];
-    const v: V = {
-      name: `v${m.made}`,
-      seq: m.made,
-      dest: this.dest,
-      to,
-      channel: this.channel,
-      status: 'pending',
-      remaining: 5,
-      expiresAt: m.now + this.ttl,
-      outcomeAt: m.now + outcomeDelay(this.channel, outcome),
-      delivered: outcome === 'delivered',
-      simOnly: false,
-    };
+    const v: V = { ...createVerification(m.now, to, this.channel, this.ttl, outcome), name: `v${m.made}`, seq: m.made, dest: this.dest, simOnly: false };
     await step(real, {
       name: this.toString(),
       request: { operationId: 'createVerification', as: 'vm', body: { to, channel: this.channel, codeLength: CODE_LENGTH, ttlSeconds: this.ttl } },
-      expect: { body: { status: 'pending', channel: this.channel, to, remainingAttempts: 5, verifiedAt: null } },
+      expect: { body: { status: 'pending', channel: this.channel, to, remainingAttempts: MAX_ATTEMPTS, verifiedAt: null } },
       expectSim: { status: 201 },
       save: { [v.name]: 'body.verificationId' },
       clauses: ['verification.field.status', 'verification.field.channel', 'verification.field.remaining-attempts', 'verification.field.verified-at'],
@@ -223,20 +211,11 @@ class Check implements fc.AsyncCommand<Model, Real> {
       await readBack(m, real, v, 'refused');
       return;
     }
-    v.remaining -= 1;
     if (!spec) v.simOnly = true;
-    const siblings: V[] = [];
-    if (this.kind === 'right') {
-      v.status = 'verified';
-      for (const other of m.vs) {
-        if (other === v || other.to !== v.to || other.status !== 'pending') continue;
-        if (!specLevel(m, other)) other.simOnly = true;
-        other.status = 'canceled';
-        siblings.push(other);
-      }
-    } else if (v.remaining === 0) {
-      v.status = 'max_attempts';
-    }
+    // A sibling whose pending status was the simulator's choice stays sim-level once cancelled.
+    const shaky = new Set(m.vs.filter((o) => o.status === 'pending' && !specLevel(m, o)));
+    const siblings = checkVerification(m.vs, v, this.kind === 'right').siblings as V[];
+    for (const s of siblings) if (shaky.has(s)) s.simOnly = true;
     await step(real, {
       name,
       request: { operationId: 'checkVerification', as: 'vm', params: { verificationId: `{{ ${v.name} }}` }, body: { code } },
@@ -268,7 +247,7 @@ class Cancel implements fc.AsyncCommand<Model, Real> {
       return;
     }
     if (!spec) v.simOnly = true;
-    v.status = 'canceled';
+    cancelVerification(v);
     await step(real, {
       name: this.toString(),
       request: { operationId: 'cancelVerification', as: 'vm', params: { verificationId: `{{ ${v.name} }}` } },
@@ -286,15 +265,8 @@ class Advance implements fc.AsyncCommand<Model, Real> {
   constructor(readonly seconds: number) {}
   check = () => true;
   async run(m: Model, real: Real) {
-    const to = m.now + this.seconds;
-    for (const v of m.vs) {
-      if (v.status !== 'pending') continue;
-      const failAt = v.delivered ? Infinity : v.outcomeAt;
-      // Expiry wins a tie with a failure (the simulator's order).
-      if (v.expiresAt <= to && v.expiresAt <= failAt) v.status = 'expired';
-      else if (failAt <= to) v.status = 'failed';
-    }
-    m.now = to;
+    m.now += this.seconds;
+    advanceVerifications(m.vs, m.now);
     await step(real, { name: this.toString(), control: { advance: { seconds: this.seconds } } });
   }
   toString() {

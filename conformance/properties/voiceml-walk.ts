@@ -144,7 +144,8 @@ export const voicemlWalkProperty: PropertyDef = generatedProperty<Case>({
     c.set('callee', callee);
     await c.exec({ control: { createAccount: { numbers: 1 }, as: 'shop' } as Json });
     for (const [i, verbs] of v.docs.entries()) await c.exec({ receiver: { status: 200, path: `/vml/d${i}`, body: documentOf(verbs) } });
-    await c.exec({ control: { method: 'POST', path: '/carrier/scripts', body: { number: '{{ callee }}', types: ['call'], outcome: 'delivered', keys: v.keys, speakSeconds: v.speakSeconds } } });
+    await c.exec({ control: { method: 'POST', path: '/carrier/scripts', body: { number: '{{ callee }}', types: ['call'], outcome: 'delivered', keys: v.keys, speakSeconds: v.speakSeconds } }, save: { script: 'body.scriptId' } });
+    c.afterCase({ control: { method: 'DELETE', path: '/carrier/scripts/{{ script }}' } });
     const placed = await c.exec({
       name: 'place the Url call',
       request: { operationId: 'createCall', as: 'shop', body: { To: '{{ callee }}', From: '{{ shop.numbers[0] }}', Url: '{{ receiver.url }}/vml/d0' } },

@@ -88,6 +88,17 @@ const FILTERS: Record<string, (v: unknown, arg?: string) => unknown> = {
     if (Number.isNaN(ms)) throw new Error(`addSeconds needs a datetime, got "${String(v)}"`);
     return new Date(ms + Number(arg) * 1000).toISOString();
   },
+  // addMonths(1): "2026-01-31T03:00:00.000Z" -> "2026-02-28T03:00:00.000Z" (calendar months in UTC,
+  // a day the month lacks clamped to its last: a billing cycle's end whatever month the clock is in)
+  addMonths: (v, arg) => {
+    const problem = filterArgProblem('addMonths', arg);
+    if (problem) throw new Error(problem);
+    const d = new Date(Date.parse(String(v)));
+    if (Number.isNaN(d.getTime())) throw new Error(`addMonths needs a datetime, got "${String(v)}"`);
+    const month = d.getUTCMonth() + Number(arg);
+    const lastDay = new Date(Date.UTC(d.getUTCFullYear(), month + 1, 0)).getUTCDate();
+    return new Date(Date.UTC(d.getUTCFullYear(), month, Math.min(d.getUTCDate(), lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds())).toISOString();
+  },
   // day: "2026-03-02T15:00:00Z" -> "2026-03-02" (the UTC date of an instant)
   day: (v) => {
     const ms = Date.parse(String(v));
@@ -126,6 +137,9 @@ export const MAX_REPEAT = 100_000;
 
 /** Why a filter's argument is unusable (checked when a scenario loads), or undefined. */
 export function filterArgProblem(name: string, arg: string | undefined): string | undefined {
+  if (name === 'addMonths') {
+    return arg !== undefined && /^-?\d{1,4}$/.test(arg) ? undefined : 'addMonths needs a whole number of months, as in addMonths(1) or addMonths(-1)';
+  }
   if (name === 'addSeconds') {
     return arg !== undefined && /^-?\d{1,10}$/.test(arg) ? undefined : 'addSeconds needs a whole number of seconds, as in addSeconds(86400) or addSeconds(-1)';
   }

@@ -4,7 +4,8 @@
 import type { StepResult, UnitResult } from '../result.ts';
 import { unitVerdict } from '../result.ts';
 import { hashString, Scope, SeededRandom, Unavailable, UnresolvedError } from './interpolate.ts';
-import { lackReason } from '../target.ts';
+import { lackReason, type SavedState } from '../target.ts';
+import { readGivenAccounts, remakeGivenAccounts, type GivenAccounts } from '../given-accounts.ts';
 import { runStep, type RunContext } from './step.ts';
 import { closeAgentSockets } from '../agent/steps.ts';
 import type { Scenario, Step } from './types.ts';
@@ -44,6 +45,27 @@ async function runRepeated(ctx: RunContext, step: Step, i: number, scope: Scope,
   return { ...last!, name: `${last!.name} (x${times})`, ms };
 }
 
+/** After a reset: the accounts the run was given are there again, or the reset step fails saying why. */
+async function keepGivenAccounts(ctx: RunContext, given: GivenAccounts, r: StepResult): Promise<void> {
+  const why = await remakeGivenAccounts(ctx, given).catch((e: Error) => `the accounts the run was given could not be made again after the reset: ${e.message}`);
+  if (!why) return;
+  r.assertions.push({ id: 'reset:given-accounts', level: 'spec', clauses: [], outcome: 'fail', message: ctx.secrets.redact(why) });
+  r.status = 'failed';
+}
+
+/** Puts the state saved before a resetting scenario back, as a teardown step (a failure fails the scenario). */
+async function putBack(ctx: RunContext, saved: SavedState, index: number): Promise<StepResult> {
+  const started = performance.now();
+  const base = { index, name: 'teardown: put back the state the scenario found', line: 0, teardown: true };
+  try {
+    await ctx.target.restoreState!(saved);
+    return { ...base, status: 'passed', ms: performance.now() - started, assertions: [] };
+  } catch (e) {
+    const message = ctx.secrets.redact(`the target's state could not be put back after the reset: ${(e as Error).message}`);
+    return { ...base, status: 'failed', ms: performance.now() - started, assertions: [{ id: 'teardown:restore-state', level: 'spec', clauses: [], outcome: 'fail', message }] };
+  }
+}
+
 export type StepListener = (unit: string, step: UnitResult['steps'][number]) => void;
 
 export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: StepListener): Promise<UnitResult> {
@@ -60,11 +82,29 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
     seed: ctx.seed,
     steps: [],
   };
-  const missing = scenario.requires.filter((c) => !ctx.capabilities.has(c));
+  // Where the target may not be written to, a scenario with read-only steps runs those instead;
+  // the scenario's requirements are its writing steps', a read-only step names its own.
+  const readingOnly = scenario.readOnly !== undefined && !ctx.capabilities.has('writes');
+  const steps = readingOnly ? scenario.readOnly! : scenario.steps;
+  const teardown = readingOnly ? [] : scenario.teardown;
+  const requires = readingOnly ? [] : scenario.requires;
+  const missing = requires.filter((c) => !ctx.capabilities.has(c));
   if (missing.length > 0) {
     return { ...result, status: 'skipped', skipReason: lackReason(missing) };
   }
   await ctx.target.isolate(ctx.seed);
+  // A scenario that resets the whole target puts back what it found, so the accounts the run
+  // was given (perhaps made through the control plane, which a reset forgets) keep working.
+  let saved: SavedState | undefined;
+  let given: GivenAccounts | undefined;
+  if (requires.includes('reset')) {
+    try {
+      saved = await ctx.target.saveState!();
+      given = await readGivenAccounts(ctx);
+    } catch (e) {
+      return { ...result, status: 'skipped', skipReason: `the scenario resets the target, and its state or the accounts the run was given could not be read to put back after: ${(e as Error).message}` };
+    }
+  }
   const scope = newScope(ctx, scenario.id);
   for (const [name, value] of Object.entries(scenario.vars)) {
     try {
@@ -76,12 +116,13 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
   }
   let skippedAt: { index: number; reason: string } | undefined;
   try {
-    for (const [i, step] of scenario.steps.entries()) {
+    for (const [i, step] of steps.entries()) {
       // Steps build on the state earlier steps made, so once one is skipped the rest are too
       // (unless the scenario says its steps stand alone).
       const r: StepResult = skippedAt
         ? { index: i, name: step.name ?? `step ${i + 1}`, line: step.line, status: 'skipped', skipReason: `step ${skippedAt.index + 1} was skipped (${skippedAt.reason})`, ms: 0, assertions: [] }
-        : await runRepeated(ctx, step, i, scope, scenario.clauses, scenario.requires);
+        : await runRepeated(ctx, step, i, scope, scenario.clauses, requires);
+      if (given && step.kind === 'control' && step.control.reset && r.status !== 'skipped') await keepGivenAccounts(ctx, given, r);
       if (!skippedAt && !scenario.independent && r.status === 'skipped') skippedAt = { index: i, reason: r.skipReason ?? 'skipped' };
       result.steps.push(r);
       onStep?.(scenario.id, r);
@@ -90,10 +131,15 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
     await closeAgentSockets(scope); // the agent sockets the scenario opened
     // What the scenario created goes away whatever happened, so the next scenario on a shared
     // target starts from the same state; each teardown step stands alone.
-    for (const [j, step] of scenario.teardown.entries()) {
-      const r = await runStep(ctx, step, scenario.steps.length + j, scope, scenario.clauses, scenario.requires);
+    for (const [j, step] of teardown.entries()) {
+      const r = await runStep(ctx, step, steps.length + j, scope, scenario.clauses, requires);
       r.teardown = true;
       r.name = `teardown: ${r.name}`;
+      result.steps.push(r);
+      onStep?.(scenario.id, r);
+    }
+    if (saved) {
+      const r = await putBack(ctx, saved, steps.length + teardown.length);
       result.steps.push(r);
       onStep?.(scenario.id, r);
     }

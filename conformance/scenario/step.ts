@@ -5,7 +5,7 @@ import { readWav } from './wav.ts';
 import { followRedirect } from './download.ts';
 import { CHECKS, HEAD_CHECKS, PROBES } from '../checks/index.ts';
 import { levelOf, type Exchange } from '../checks/types.ts';
-import type { Contract } from '../contract/contract.ts';
+import type { Contract, ContractOperation } from '../contract/contract.ts';
 import { outcomeFor, stepStatus, type AssertionResult, type StepResult } from '../result.ts';
 import type { SecretSet } from '../secrets.ts';
 import { lackReason, type Target, type WireRequest, type WireResponse } from '../target.ts';
@@ -15,6 +15,7 @@ import { Scope, selectFromResponse, Unavailable, UnresolvedError } from './inter
 import { match, statusMatches, type Mismatch } from './matchers.ts';
 import { buildApiRequest, controlCall, controlRequest, invalidKeyFor } from './request.ts';
 import { missingOperation } from './missing-operation.ts';
+import { noteAnswer, presenceNotShown } from './operation-presence.ts';
 import type { Expectation, Level, Step } from './types.ts';
 import { runReceiverStep, runWebhookStep } from './webhook-step.ts';
 import { agentStepName, runAgentStep } from '../agent/step-runner.ts';
@@ -31,6 +32,8 @@ export interface RunContext {
   probesDone: Set<string>;
   /** Operations found not to be served at this target, with the message that said so (reported once). */
   missingOperations: Map<string, string>;
+  /** By operation: `served` once an answer showed it, else why a 404/405 of it proves nothing (operation-presence.ts). */
+  operationPresence: Map<string, string>;
   seed: number;
   /** When set, a step naming a clause outside the catalogue is a defect of the kit (properties build steps in code). */
   knownClause?: (id: string) => boolean;
@@ -137,6 +140,10 @@ function stepName(step: Step): string {
   return `control: ${what}`;
 }
 
+function isEmpty(got: { found: boolean; value?: unknown }): boolean {
+  return !got.found || got.value === null || got.value === undefined || (Array.isArray(got.value) && got.value.length === 0);
+}
+
 function skipped(base: Omit<StepResult, 'status' | 'assertions' | 'ms'>, reason: string): StepResult {
   return { ...base, status: 'skipped', skipReason: reason, ms: 0, assertions: [] };
 }
@@ -156,6 +163,7 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
   let defaultLevel: Level = 'sim';
   let isControl = false;
   let sentBody: unknown;
+  let requestOp: ContractOperation | undefined;
   let expect: Expectation | undefined;
   let expectSim: Expectation | undefined;
   try {
@@ -165,9 +173,10 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
       const built = buildApiRequest(step.request, scope, ctx.contract);
       request = built.wire;
       sentBody = built.body;
+      requestOp = built.op;
       if (built.op && ctx.contract.isUnsupported(built.op)) return skipped(base, `the target file marks ${built.op.operationId} unsupported`);
       const missing = built.op && ctx.missingOperations.get(built.op.operationId);
-      if (missing) return skipped(base, `${built.op!.operationId} is not at this target (${missing})`);
+      if (missing) return skipped(base, `operation-missing: ${built.op!.operationId} is not at this target (${missing})`);
       if (built.op?.auth === 'control' || request.path.startsWith('/_sim')) isControl = true;
       if (request.method !== 'GET' && request.method !== 'HEAD') needs.push('writes');
       if (built.op?.origin === 'spec') defaultLevel = 'spec';
@@ -198,6 +207,11 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
     return { ...base, request: shown, status: 'failed', ms: 0, assertions: [{ id: 'transport', level: 'spec', clauses, outcome: 'fail', message }] };
   }
 
+  // Data the step was to read is not on the target: nothing to judge (an $each over nothing asserts nothing).
+  if (step.found && res.status >= 200 && res.status < 300 && isEmpty(selectFromResponse(res, step.found))) {
+    return { ...skipped(base, `no data on the target to read: ${shown} answered ${res.status} with nothing at ${step.found}`), request: shown, responseStatus: res.status };
+  }
+
   const assertions: AssertionResult[] = [];
   const hasStatus = expect?.status !== undefined || expectSim?.status !== undefined;
   if (!hasStatus) {
@@ -205,11 +219,23 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
     // spec does not show, that is the simulator's promise rather than the spec's.
     const level = isControl ? 'sim' : defaultLevel;
     const ok = res.status >= 200 && res.status < 300;
-    assertions.push({ id: 'expect.status', level, clauses, outcome: outcomeFor(level, ok, ctx.simLevel), message: ok ? undefined : ctx.secrets.redact(`expected 2xx, got ${res.status}: ${res.text.slice(0, 2000)}`) });
+    // A control step without expectations only prepares state, and a step that only finds data
+    // (`found`) only finds it: their success is no verdict of the unit and covers no clause.
+    const setup = step.kind === 'control' || step.found !== undefined;
+    assertions.push({ id: setup ? 'setup:status' : 'expect.status', level, clauses: setup ? [] : clauses, outcome: outcomeFor(level, ok, ctx.simLevel), message: ok ? undefined : ctx.secrets.redact(`expected 2xx, got ${res.status}: ${res.text.slice(0, 2000)}`) });
   }
   assertions.push(...judge(expect, isControl ? 'sim' : 'spec', res, clauses, 'expect', ctx.simLevel));
   assertions.push(...judge(expectSim, 'sim', res, clauses, 'expectSim', ctx.simLevel));
   for (const a of assertions) if (a.message) a.message = ctx.secrets.redact(a.message);
+
+  // What an operation answers may show that the target serves it; a 404/405 that the step
+  // wanted shows nothing of the kind, so its passing expectations count only once that is shown.
+  const answered = step.kind === 'request' && !isControl ? (requestOp ?? ctx.contract.match(request.method === 'HEAD' ? 'GET' : request.method, request.path)?.op) : undefined;
+  noteAnswer(ctx, answered, res.status);
+  if (answered && (res.status === 404 || res.status === 405) && assertions.some((a) => a.outcome === 'pass')) {
+    const why = await presenceNotShown(ctx, answered, request, res, scope);
+    if (why) return { ...skipped(base, why), request: shown, responseStatus: res.status };
+  }
 
   // A 404/405 where another status was expected may mean the target does not serve the
   // operation at all: say that once, rather than blaming auth or validation on every step.

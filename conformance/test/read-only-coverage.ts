@@ -1,8 +1,11 @@
 // How much of the interface a read-only run still checks: the clauses a read can show (those a
 // writing run covers with a passing spec assertion on a GET) against those a read-only run on
 // the same, production-like target covers. The target has no control plane; its data was made
-// through the API by the writing run, as a vendor's account has data of its own.
+// through the API (by fixtures/populate.yaml, as the writing run's scenarios clean up after
+// themselves), as a vendor's account has data of its own.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadScenario } from '../scenario/load.ts';
 import { allProperties } from '../properties/index.ts';
 import { computeCoverage } from '../report/coverage.ts';
 import { allAssertions, type RunReport } from '../result.ts';
@@ -29,6 +32,9 @@ export async function readOnlyCoverage(): Promise<ReadOnlyCoverage> {
       if (assertion.level !== 'spec' || assertion.outcome !== 'pass' || !step.request?.startsWith('GET ')) continue;
       for (const c of assertion.clauses) if (catalogue.byId.get(c)?.observable) readable.add(c);
     }
+    const file = fileURLToPath(new URL('./fixtures/populate.yaml', import.meta.url));
+    const populate = loadScenario(file, { contract, clauses: catalogue, root: path.dirname(file) });
+    await runConformance({ ...base, scenarios: [populate], properties: [] });
     const readOnly = await runConformance({ ...base, readOnly: true });
     const covered = new Set(computeCoverage(readOnly.units, catalogue).clauses.filter((c) => c.state === 'covered' && readable.has(c.clause.id)).map((c) => c.clause.id));
     return { readable, covered, writing, readOnly };

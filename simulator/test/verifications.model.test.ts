@@ -1,7 +1,9 @@
 // Model-based test of the verification state machine (spec "States and transitions /
 // Verification"): fast-check runs random sequences of create / check / cancel / advance-clock
-// against the simulator and against an independent model of the machine, and compares every
-// verification's status and remaining attempts after each step. Refusals must change nothing.
+// against the simulator and against the kit's reference model of the machine
+// (conformance/properties/verification-machine.ts, which the kit's own model-based property also
+// drives), and compares every verification's status and remaining attempts after each step.
+// Refusals must change nothing.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createSimulator, type Simulator } from '../index.ts';
@@ -9,38 +11,37 @@ import { dispatch, DEFAULT_MAX_BODY_BYTES } from '../app.ts';
 import type { SimResponse } from '../core/operation.ts';
 import { ACME } from './helpers.ts';
 import { runtimeOf } from '../internal.ts';
-
-type Status = 'pending' | 'verified' | 'expired' | 'max_attempts' | 'canceled' | 'failed';
-type Channel = 'sms' | 'call';
+import {
+  advanceVerifications,
+  cancelVerification,
+  checkVerification,
+  codeArrived,
+  createVerification,
+  FAILING_NUMBER,
+  MAGIC_OUTCOMES,
+  MAX_ATTEMPTS,
+  ORDINARY_OUTCOME,
+  UNANSWERED_NUMBER,
+  type DeliveryOutcome,
+  type ModelVerification as MachineVerification,
+  type VerificationChannel as Channel,
+} from '../../conformance/properties/verification-machine.ts';
 
 /** Destinations and what the carrier does with them (docs/control-plane.md, magic numbers). */
-type Outcome = 'delivered' | 'failed' | 'no-answer';
-const PHONES: readonly { number: string; outcome: Record<Channel, Outcome> }[] = [
-  { number: '01011110001', outcome: { sms: 'delivered', call: 'delivered' } },
-  { number: '01011110002', outcome: { sms: 'delivered', call: 'delivered' } },
-  { number: '01000000400', outcome: { sms: 'failed', call: 'failed' } }, // every delivery fails
-  { number: '01000000480', outcome: { sms: 'delivered', call: 'no-answer' } }, // calls are never answered
+const PHONES: readonly { number: string; outcome: Record<Channel, DeliveryOutcome> }[] = [
+  { number: '01011110001', outcome: ORDINARY_OUTCOME },
+  { number: '01011110002', outcome: ORDINARY_OUTCOME },
+  { number: FAILING_NUMBER, outcome: MAGIC_OUTCOMES[FAILING_NUMBER]! },
+  { number: UNANSWERED_NUMBER, outcome: MAGIC_OUTCOMES[UNANSWERED_NUMBER]! },
 ];
 
-/** When the carrier reports: texts after 2 s, calls after 5 s, unanswered calls after 30 s. */
-function outcomeDelayMs(channel: Channel, outcome: Outcome): number {
-  if (channel === 'sms') return 2000;
-  return outcome === 'no-answer' ? 30000 : 5000;
-}
-
-interface ModelVerification {
+interface ModelVerification extends MachineVerification {
   id: string;
-  to: string;
-  channel: Channel;
   codeLength: number;
-  status: Status;
-  remaining: number;
-  expiresAt: number;
-  outcomeAt: number; // when the carrier reports
-  delivered: boolean; // whether the phone gets the code
 }
 
 interface Model {
+  /** Seconds since the property's simulator started. */
   now: number;
   vs: ModelVerification[];
 }
@@ -62,19 +63,8 @@ function snapshot(sim: Simulator): string {
   return JSON.stringify(sim.snapshot());
 }
 
-/** Time moves: each pending verification fails at its outcome or expires, whichever is first (expiry wins ties). */
-function advanceModel(m: Model, to: number): void {
-  for (const v of m.vs) {
-    if (v.status !== 'pending') continue;
-    const failAt = v.delivered ? Infinity : v.outcomeAt;
-    if (v.expiresAt <= to && v.expiresAt <= failAt) v.status = 'expired';
-    else if (failAt <= to) v.status = 'failed';
-  }
-  m.now = to;
-}
-
 function codeKnown(m: Model, v: ModelVerification): boolean {
-  return v.delivered && m.now >= v.outcomeAt;
+  return codeArrived(v, m.now);
 }
 
 function readCode(sim: Simulator, v: ModelVerification): string {
@@ -107,19 +97,9 @@ class CreateCommand implements fc.Command<Model, Real> {
     const to = PHONES[this.phone]!.number;
     const res = request(r.sim, 'POST', '/v2/verifications', { to, channel: this.channel, ttlSeconds: this.ttlSeconds, codeLength: this.codeLength });
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ status: 'pending', remainingAttempts: 5, codeLength: this.codeLength, to });
+    expect(res.json).toMatchObject({ status: 'pending', remainingAttempts: MAX_ATTEMPTS, codeLength: this.codeLength, to });
     const outcome = PHONES[this.phone]!.outcome[this.channel];
-    m.vs.push({
-      id: res.json.verificationId,
-      to,
-      channel: this.channel,
-      codeLength: this.codeLength,
-      status: 'pending',
-      remaining: 5,
-      expiresAt: m.now + this.ttlSeconds * 1000,
-      outcomeAt: m.now + outcomeDelayMs(this.channel, outcome),
-      delivered: outcome === 'delivered',
-    });
+    m.vs.push({ ...createVerification(m.now, to, this.channel, this.ttlSeconds, outcome), id: res.json.verificationId, codeLength: this.codeLength });
     compare(m, r);
   }
   toString = () => `create(${PHONES[this.phone]!.number}, ${this.channel}, ttl ${this.ttlSeconds}, ${this.codeLength} digits)`;
@@ -162,13 +142,7 @@ class CheckCommand implements fc.Command<Model, Real> {
       expect(snapshot(r.sim)).toBe(before);
     } else {
       expect(res.status).toBe(200);
-      v.remaining -= 1;
-      if (this.kind === 'right') {
-        v.status = 'verified';
-        for (const other of m.vs) if (other !== v && other.to === v.to && other.status === 'pending') other.status = 'canceled';
-      } else if (v.remaining === 0) {
-        v.status = 'max_attempts';
-      }
+      checkVerification(m.vs, v, this.kind === 'right');
       expect(res.json).toMatchObject({ status: v.status, remainingAttempts: v.remaining });
     }
     compare(m, r);
@@ -183,9 +157,8 @@ class CancelCommand implements fc.Command<Model, Real> {
     const v = m.vs[this.index % m.vs.length]!;
     const before = snapshot(r.sim);
     const res = request(r.sim, 'POST', `/v2/verifications/${v.id}/cancel`);
-    if (v.status === 'pending') {
+    if (cancelVerification(v)) {
       expect(res.status).toBe(200);
-      v.status = 'canceled';
     } else {
       expect(res.status).toBe(409);
       expect(snapshot(r.sim)).toBe(before);
@@ -201,7 +174,8 @@ class AdvanceCommand implements fc.Command<Model, Real> {
   run(m: Model, r: Real): void {
     const res = request(r.sim, 'POST', '/_sim/clock/advance', { seconds: this.seconds });
     expect(res.status).toBe(200);
-    advanceModel(m, m.now + this.seconds * 1000);
+    m.now += this.seconds;
+    advanceVerifications(m.vs, m.now);
     compare(m, r);
   }
   toString = () => `advance(${this.seconds}s)`;
@@ -221,7 +195,7 @@ describe('verification state machine (model-based)', () => {
     fc.assert(
       fc.property(fc.commands(commands, { maxCommands: 40, size: 'max' }), (cmds) => {
         const sim = createSimulator();
-        fc.modelRun(() => ({ model: { now: runtimeOf(sim).clock.now(), vs: [] }, real: { sim } }), cmds);
+        fc.modelRun(() => ({ model: { now: 0, vs: [] }, real: { sim } }), cmds);
       }),
     );
   });

@@ -10,6 +10,10 @@ export const accountErrors = {
     code: 'ACCOUNT_EXISTS', status: 409, origin: 'simulator',
     description: 'Control plane: an account with this id already exists.',
   }),
+  API_KEY_TAKEN: defineError({
+    code: 'API_KEY_TAKEN', status: 409, origin: 'simulator',
+    description: 'Control plane: another account already holds this API key.',
+  }),
   PLAN_NOT_FOUND: defineError({
     code: 'PLAN_NOT_FOUND', status: 400, origin: 'simulator',
     description: 'Control plane: no plan with this key is defined in the fixture.',

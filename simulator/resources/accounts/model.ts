@@ -80,9 +80,11 @@ export class AccountsModel {
   }
 
   /** Control plane: creates an account; omitted fields default as DESIGN.md says. */
-  create(input: { accountId?: string; name?: string; plan?: string; addons?: string[]; subscription?: { status?: 'active' | 'inactive'; startedAt?: string } }): AccountRow {
+  create(input: { accountId?: string; name?: string; plan?: string; addons?: string[]; subscription?: { status?: 'active' | 'inactive'; startedAt?: string }; apiKeys?: string[] }): AccountRow {
     const id = input.accountId ?? this.freshAccountId();
     if (this.accounts.has(id)) throw accountErrors.ACCOUNT_EXISTS(`account ${id} already exists`);
+    const taken = input.apiKeys?.find((k) => this.keyIndex.has(k));
+    if (taken !== undefined) throw accountErrors.API_KEY_TAKEN(`account ${this.keyIndex.get(taken)} already holds that API key`);
     const plan = input.plan ?? 'business';
     if (!this.plans.has(plan)) {
       throw accountErrors.PLAN_NOT_FOUND(`no plan named "${plan}" (plans: ${this.plans.all().map((p) => p.id).join(', ')})`);
@@ -94,7 +96,7 @@ export class AccountsModel {
       plan,
       addons: [...new Set(input.addons ?? [])],
       subscription: { status: input.subscription?.status ?? 'active', startedAt: input.subscription?.startedAt ?? now },
-      apiKeys: [newId(this.rt.random, ACCOUNT_IDS.apiKey)],
+      apiKeys: input.apiKeys ? [...new Set(input.apiKeys)] : [newId(this.rt.random, ACCOUNT_IDS.apiKey)],
       ipExceptions: [],
       messagingOps: { blocked: false, monthlyCap: null },
       createdAt: now,

@@ -96,6 +96,13 @@ export const CreateAccountBody = Type.Object(
         description: 'How many numbers to issue from the pool (default 1), or the exact numbers to own.',
       }),
     ),
+    apiKeys: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[A-Za-z0-9_\\-]{8,128}$' }), {
+        minItems: 1,
+        maxItems: 20,
+        description: 'The account\'s API keys (as in a fixture), for making an account again after a reset with the keys its users hold; default: one new key.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
