@@ -28,13 +28,13 @@ export function runBundle(bundle) {
   }
   const cacheFile = `${bundle}.v8cache`;
   const cachedData = cacheFor(cacheFile, key);
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __bundleUrl) {${source}\n})`, {
+  // No importModuleDynamically: Node 20 loses it for functions that come from a code cache (their
+  // import() then fails with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), so the bundle's import()
+  // calls are rewritten to __bundleImport (bin/start.mjs), an import() of this ES module.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __bundleUrl, __bundleImport) {${source}\n})`, {
     filename: bundle,
     cachedData,
-    // The bundle's import() of the packages it leaves out (bin/start.mjs) resolves as in any module.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  quietAboutTheDefaultLoader();
   if (!cachedData || script.cachedDataRejected) {
     // After start, or at exit if that comes first (a start stopped at its first answer still leaves a cache).
     let written = false;
@@ -46,20 +46,11 @@ export function runBundle(bundle) {
     process.once('exit', write);
   }
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle), pathToFileURL(bundle).href);
+  script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle), pathToFileURL(bundle).href, bundleImport);
 }
 
-/**
- * Node 20 calls the main context's default loader for a vm script "experimental" and says so on
- * stderr at the first import(): a line the simulator's output never had, dropped here alone.
- */
-function quietAboutTheDefaultLoader() {
-  const emitWarning = process.emitWarning;
-  process.emitWarning = function (warning, ...rest) {
-    if (String(warning?.message ?? warning).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER')) return;
-    return emitWarning.call(process, warning, ...rest);
-  };
-}
+/** The bundle's import(): packages and node: modules only (bin/start.mjs), so resolving from bin/ finds what dist/ would. */
+const bundleImport = (specifier) => import(specifier);
 
 function cacheFor(cacheFile, key) {
   let file;

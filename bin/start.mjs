@@ -61,7 +61,7 @@ if (stale()) {
     // Write then rename, so a concurrent start never imports a half-written bundle.
     mkdirSync(dirname(bundle), { recursive: true });
     const tmp = `${bundle}.${process.pid}.tmp`;
-    writeFileSync(tmp, result.outputFiles[0].contents);
+    writeFileSync(tmp, withBundleImport(result.outputFiles[0].text));
     // esbuild names inputs relative to the working directory; kept relative to the project.
     const inputs = Object.keys(result.metafile.inputs).filter((p) => !p.includes('node_modules/')).map((p) => relative(root, join(process.cwd(), p)));
     writeFileSync(`${inputsFile}.${process.pid}.tmp`, JSON.stringify(inputs));
@@ -74,3 +74,13 @@ if (stale()) {
   }
 }
 runBundle(bundle);
+
+/**
+ * The bundle's import() calls (of the packages left out above, and node: modules) go through
+ * __bundleImport, which bin/run-bundle.mjs passes in: a vm script's own import() fails in Node 20
+ * once its functions come from the code cache, so the first webhook after a restart failed to
+ * load undici. esbuild prints code strings in double quotes, so JSDoc's import('...') stays.
+ */
+function withBundleImport(text) {
+  return text.replace(/(?<![\w$.])import\((?=["\w])/g, '__bundleImport(');
+}
