@@ -7,6 +7,7 @@
 import { buildRequest } from '../../peers/webhooks/request.ts';
 import type { FlowHttpRequest } from './flow-http.ts';
 import type { CallRow } from './schema.ts';
+import { callRequestFields } from './request-fields.ts';
 
 export type CallContext = NonNullable<CallRow['context']>;
 
@@ -21,14 +22,7 @@ export function contextOf(input: { Instruction: string; Variables?: Record<strin
 
 /** The signed request for a number's callContextUrl. */
 export function contextRequest(row: CallRow, url: string, signingKey: string): FlowHttpRequest {
-  const fields: [string, string][] = [
-    ['CallId', row.id],
-    ['AccountId', row.accountId],
-    ['From', row.from],
-    ['To', row.to],
-    ['Direction', row.direction],
-    ['AgentId', row.handler?.target ?? ''],
-  ];
+  const fields: [string, string][] = [...callRequestFields(row), ['AgentId', row.handler?.target ?? '']];
   const req = buildRequest({ url, method: 'POST', fields, headers: {}, signingKey });
   return { method: req.method, url: req.url, headers: req.headers, body: req.body };
 }

@@ -13,6 +13,7 @@ import type { Effect, WalkInput } from '../interpreter.ts';
 import { recordStep, type WalkTrace } from '../walk-trace.ts';
 import { platformSide, type Ending } from '../endings.ts';
 import type { CallRow, HangupSource } from '../schema.ts';
+import { callRequestFields } from '../request-fields.ts';
 import { voiceStep, type VoiceEnd, type VoiceInput, type VoiceMlState } from './walker.ts';
 
 export interface VoiceMlPorts {
@@ -51,14 +52,7 @@ export class VoiceMlRunner {
     let state = row.voiceml!;
     let trace = row.trace;
     const effects: Exclude<Effect, { type: 'end' }>[] = [];
-    const fields: [string, string][] = [
-      ['CallId', row.id],
-      ['AccountId', row.accountId],
-      ['From', row.from],
-      ['To', row.to],
-      ['Direction', row.direction],
-      ['CallStatus', row.status],
-    ];
+    const fields: [string, string][] = [...callRequestFields(row), ['CallStatus', row.status]];
     let next: VoiceInput | null = input;
     let end: VoiceEnd | null = null;
     while (next !== null) {
