@@ -58,6 +58,16 @@ export function groupScans(scans: readonly UsageScan[], from: number, end: numbe
   // outbound's billable minutes count whether or not transfer is selected (rule 2).
   const sums = new Float64Array(M + 1);
   const used = new Uint8Array(M);
+  // The cell an entry counts in, after adding it to the meter sums; -1 when out of range or not
+  // selected (a transfer out of selection still counts toward outbound's billable minutes).
+  const cellOf = (m: number, q: number, at: number, day: number): number => {
+    if (!(at >= from && at < end)) return -1;
+    if (m === TRANSFER) sums[M] = sums[M]! + q;
+    if (wanted !== null && !wanted[m]) return -1;
+    sums[m] = sums[m]! + q;
+    used[m] = 1;
+    return axes.day ? m + M * (day - dayBase) : m;
+  };
   const rowOf = (cell: number, quantity: number): UsageRecordWire => {
     const meter = METERS[cell % M]!;
     const row: UsageRecordWire = { meter, unit: unitOf(meter), quantity };
@@ -69,12 +79,8 @@ export function groupScans(scans: readonly UsageScan[], from: number, end: numbe
     const cellSums = new Float64Array(cells).fill(NaN);
     for (const scan of scans) {
       scan.each((m, q, at, day) => {
-        if (!(at >= from && at < end)) return;
-        if (m === TRANSFER) sums[M] = sums[M]! + q;
-        if (wanted !== null && !wanted[m]) return;
-        sums[m] = sums[m]! + q;
-        used[m] = 1;
-        const cell = axes.day ? m + M * (day - dayBase) : m;
+        const cell = cellOf(m, q, at, day);
+        if (cell < 0) return;
         const v = cellSums[cell]!;
         cellSums[cell] = v !== v ? q : v + q;
       });
@@ -113,12 +119,8 @@ export function groupScans(scans: readonly UsageScan[], from: number, end: numbe
       return h;
     };
     scan.each((m, q, at, day, n, l) => {
-      if (!(at >= from && at < end)) return;
-      if (m === TRANSFER) sums[M] = sums[M]! + q;
-      if (wanted !== null && !wanted[m]) return;
-      sums[m] = sums[m]! + q;
-      used[m] = 1;
-      const cell = axes.day ? m + M * (day - dayBase) : m;
+      const cell = cellOf(m, q, at, day);
+      if (cell < 0) return;
       const h = holding(n, l);
       if (store.add(cell, h, q)) return;
       // Past the dense store's memory: the groups so far move to the table, in order of first appearance.
