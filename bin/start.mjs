@@ -53,7 +53,7 @@ if (stale()) {
       // and the PDF text library, loaded with an agent's first PDF knowledge document. The speech
       // engine reads its data file beside its own module, and ws has optional native add-ons it
       // looks for at run time: both stay in node_modules.
-      external: ['undici', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'unpdf', '@echogarden/espeak-ng-emscripten', 'ws'],
+      external: ['undici', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'unpdf', '@echogarden/espeak-ng-emscripten', 'ws', 'jssip', 'jssip/*'],
       logLevel: 'silent',
       // The bundle's modules find files beside themselves and require packages through import.meta.url: bin/run-bundle.mjs passes it in.
       define: { 'import.meta.url': '__bundleUrl' },

@@ -4,8 +4,7 @@
 // header values copied into a response are the bytes that came in. Two gaps of the parser are
 // bridged here: `Contact: *` (which it cannot parse) and a Via line holding several hops (it
 // merges them; the topmost hop is parsed alone).
-import Parser from 'jssip/lib/Parser.js';
-import Grammar from 'jssip/lib/Grammar.js';
+import { jssip } from './jssip.ts';
 import type { IncomingRequest, IncomingResponse } from 'jssip/lib/SIPMessage.js';
 import type { URI } from 'jssip/lib/URI.js';
 import type { NameAddrHeader } from 'jssip/lib/NameAddrHeader.js';
@@ -107,7 +106,7 @@ export function firstHop(value: string): string {
 
 function topViaOf(raw: string): ViaHop | undefined {
   const hop = firstHop(raw);
-  const v = Grammar.parse(hop, 'Via');
+  const v = jssip().Grammar.parse(hop, 'Via');
   if (v === -1 || typeof v !== 'object') return undefined;
   return { transport: String(v.transport).toUpperCase(), host: v.host, port: v.port, branch: v.branch, rport: /;\s*rport(?=\s*(?:[;=]|$))/i.test(hop) };
 }
@@ -124,7 +123,7 @@ export function parseSipMessage(text: string): ParseResult {
   const input = star ? text.replace(STAR_CONTACT, STAR_STAND_IN) : text;
   let m: IncomingRequest | IncomingResponse | undefined;
   try {
-    m = Parser.parseMessage(input, undefined);
+    m = jssip().Parser.parseMessage(input, undefined);
   } catch {
     m = undefined; // the grammar's actions throw on a few inputs: the same as unparseable
   }

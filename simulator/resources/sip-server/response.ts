@@ -3,7 +3,7 @@
 // the server's tag on a final or provisional answer above 100), Call-ID and CSeq copied, then the
 // answer's own headers and a Content-Length. A malformed request whose Via, From, To, Call-ID and
 // CSeq can still be found gets its 400 here too, copied as they came.
-import Grammar from 'jssip/lib/Grammar.js';
+import { jssip } from './jssip.ts';
 import type { Flow } from './flow.ts';
 import { firstComma, firstHop, type SipRequest } from './message.ts';
 
@@ -79,7 +79,7 @@ const NAMES: Record<string, keyof Omit<Copied, 'toHasTag' | 'vias'> | 'vias'> = 
 export function badRequestForUnparsed(text: string, flow: Flow, problem: string, toTag: string): string | undefined {
   const head = text.split('\r\n\r\n', 1)[0]!;
   const lines = head.split('\r\n');
-  const start = Grammar.parse(lines[0] ?? '', 'Request_Response');
+  const start = jssip().Grammar.parse(lines[0] ?? '', 'Request_Response');
   if (start === -1 || typeof start !== 'object' || start.status_code || start.method === 'ACK') return undefined;
   const found: Partial<Copied> & { vias: string[] } = { vias: [] };
   for (let i = 1; i < lines.length; i++) {
@@ -94,6 +94,6 @@ export function badRequestForUnparsed(text: string, flow: Flow, problem: string,
   }
   const { from, to, callId, cseq } = found;
   if (found.vias.length === 0 || from === undefined || to === undefined || callId === undefined || cseq === undefined) return undefined;
-  if (Grammar.parse(firstHop(found.vias[0]!), 'Via') === -1) return undefined;
+  if (jssip().Grammar.parse(firstHop(found.vias[0]!), 'Via') === -1) return undefined;
   return write({ vias: found.vias, from, to, toHasTag: /;\s*tag=/i.test(to), callId, cseq }, flow, { status: 400, reason: 'Bad Request', headers: [['Warning', warning(problem)]], toTag });
 }
