@@ -13,6 +13,24 @@ export function hexWord(s: string, at: number): number {
   return n;
 }
 
+/**
+ * The 1 to 15 decimal digits from `at` to the end of `s` as the number '1' + digits (which keeps
+ * their leading zeros, and is exact below 2^53), or -1 when there are none, more, or another
+ * character: what `Number(\`1${digits}\`)` gives for text matching /^\d{1,15}$/, without the
+ * pattern or the pieces.
+ */
+export function digitsValue(s: string, at: number): number {
+  const n = s.length - at;
+  if (n < 1 || n > 15) return -1;
+  let v = 1;
+  for (let i = at; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+    v = v * 10 + (c - 48);
+  }
+  return v;
+}
+
 /** Values per chunk (4 MB of words, 8 MB of doubles): far more than one record holds. */
 export const CHUNK = 1 << 20;
 

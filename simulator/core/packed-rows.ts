@@ -9,7 +9,7 @@
 // not packed at all, so nothing is lost. The typed arrays are not scanned by the garbage
 // collector, which is what keeps a million ended calls cheap in time as well as in memory.
 import { grown } from './typed-arrays.ts';
-import { CHUNK, Chunks, hexWord } from './packed-leaves.ts';
+import { CHUNK, Chunks, digitsValue, hexWord } from './packed-leaves.ts';
 import { canonicalInstant as instantMs, iso as isoOf } from './clock.ts';
 
 /** One node of a shape, read in order while unpacking. */
@@ -25,7 +25,6 @@ type Op =
   | { k: 'hex'; prefix: string; words: number };
 
 const RECENT_SHAPES = 8;
-const DIGITS = /^\d{1,15}$/;
 const PREFIXED_DIGITS = /^(\D{0,8})(\d{1,15})$/;
 /** Texts up to this length are interned (one copy of each); longer ones, mostly unique, are kept as given. */
 const INTERNED_LENGTH = 24;
@@ -62,7 +61,14 @@ export class PackedRows {
     for (let i = 0; i < this.recent.length && shape < 0; i++) {
       this.scratchWords.length = 0;
       this.scratchDoubles.length = 0;
-      if (this.fits(this.shapes[this.recent[i]!]!, value)) shape = this.recent[i]!;
+      if (this.fits(this.shapes[this.recent[i]!]!, value)) {
+        shape = this.recent[i]!;
+        // The shape that fitted is tried first next time (rows of one kind come in runs).
+        if (i > 0) {
+          this.recent.splice(i, 1);
+          this.recent.unshift(shape);
+        }
+      }
     }
     if (shape < 0) {
       this.scratchWords.length = 0;
@@ -172,9 +178,9 @@ export class PackedRows {
       }
       case 'digits': {
         if (typeof v !== 'string' || !v.startsWith(op.prefix)) return false;
-        const digits = v.slice(op.prefix.length);
-        if (!DIGITS.test(digits)) return false;
-        this.scratchDoubles.push(Number(`1${digits}`));
+        const value = digitsValue(v, op.prefix.length);
+        if (value < 0) return false;
+        this.scratchDoubles.push(value);
         return true;
       }
       case 'hex': {

@@ -4,12 +4,12 @@
 // error codes) as small codes. A text outside the packed form (an id from a hand-written
 // snapshot, a number with a `+`) is kept as it is beside the column, so nothing is lost.
 import { grown } from './typed-arrays.ts';
+import { digitsValue, hexWord } from './packed-leaves.ts';
 import type { IdFormat } from './ids.ts';
 
 const NULL = 0;
 const PACKED = 1;
 const OTHER = 2;
-const HEX = /^[0-9a-f]+$/;
 
 /** Ids of one format (`prefix` + lowercase hex, a multiple of 8 digits), or null. */
 export class IdColumn {
@@ -54,10 +54,13 @@ export class IdColumn {
 /** The 32-bit words of an id's hex digits, or undefined when it is not of the format. */
 function pack(id: string, format: IdFormat, words: number): number[] | undefined {
   if (words === 0 || id.length !== format.prefix.length + format.hex || !id.startsWith(format.prefix)) return undefined;
-  const hex = id.slice(format.prefix.length);
-  if (!HEX.test(hex)) return undefined;
+  // Word by word from the text itself (no slices, no pattern): a digit outside 0-9a-f refuses it.
   const out: number[] = [];
-  for (let w = 0; w < words; w++) out.push(parseInt(hex.slice(w * 8, w * 8 + 8), 16));
+  for (let w = 0; w < words; w++) {
+    const word = hexWord(id, format.prefix.length + w * 8);
+    if (word < 0) return undefined;
+    out.push(word);
+  }
   return out;
 }
 
@@ -133,8 +136,9 @@ export class DigitsColumn {
 
   set(pos: number, text: string): void {
     if (pos >= this.values.length) this.values = grown(this.values, pos + 1);
-    this.others.delete(pos);
-    if (/^\d{1,15}$/.test(text)) this.values[pos] = Number(`1${text}`);
+    if (this.others.size > 0) this.others.delete(pos);
+    const value = digitsValue(text, 0);
+    if (value >= 0) this.values[pos] = value;
     else {
       this.values[pos] = 0;
       this.others.set(pos, text);
