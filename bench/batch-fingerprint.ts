@@ -69,11 +69,12 @@ async function main(): Promise<void> {
     // A webhook attempt's latencyMs is real time (the refused connection): the one part of the state left out.
     parts.push([`${when} state`, JSON.stringify(JSON.parse(await call(sim, 'GET', '/_sim/state')), (k, v) => (k === 'latencyMs' ? 0 : v))]);
   };
-  // Halfway through (a Monday evening's second round under way), then at the end of the week.
-  for (let h = 0; h < 7 * 24; h++) {
-    await sim.clock.advance({ seconds: 3_600 });
-    if (h === 33) await answers('halfway');
-  }
+  // Halfway through (20 minutes into the first window, Monday 10:20 in Korea: calls ringing,
+  // talking, ended and waiting for their second round), then at the end of the week.
+  await sim.clock.advance({ seconds: 3_600 + 1_200 });
+  await answers('halfway');
+  for (let h = 0; h < 7 * 24 - 2; h++) await sim.clock.advance({ seconds: 3_600 });
+  await sim.clock.advance({ seconds: 2_400 });
   await answers('end');
   if (process.env.FINGERPRINT_DUMP) writeFileSync(process.env.FINGERPRINT_DUMP, JSON.stringify(parts));
   const all = createHash('sha256');

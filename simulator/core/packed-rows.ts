@@ -9,7 +9,7 @@
 // not packed at all, so nothing is lost. The typed arrays are not scanned by the garbage
 // collector, which is what keeps a million ended calls cheap in time as well as in memory.
 import { grown } from './typed-arrays.ts';
-import { CHUNK, Chunks, digitsValue, hexWord } from './packed-leaves.ts';
+import { CHUNK, Chunks, Scratch, digitsValue, hexWord } from './packed-leaves.ts';
 import { canonicalInstant as instantMs, iso as isoOf } from './clock.ts';
 
 /** One node of a shape, read in order while unpacking. */
@@ -45,9 +45,9 @@ export class PackedRows {
   private wordsAt = new Uint32Array(16); // per record: its first word
   private doublesAt = new Uint32Array(16); // per record: its first double
   private records = 0;
-  // Scratch of the row being packed (reused: packing allocates only its shape key).
-  private scratchWords: number[] = [];
-  private scratchDoubles: number[] = [];
+  // Scratch of the row being packed (reused: packing allocates nothing but a new shape's key).
+  private readonly scratchWords = new Scratch();
+  private readonly scratchDoubles = new Scratch();
   private readWords: Uint32Array = new Uint32Array(0); // the chunk of the record being read
   private readDoubles: Float64Array = new Float64Array(0);
   private readCursorWords = 0;
@@ -91,8 +91,8 @@ export class PackedRows {
       this.doublesAt = grown(this.doublesAt, rec + 1);
     }
     this.shapeOf[rec] = shape;
-    this.wordsAt[rec] = this.words.append(this.scratchWords);
-    this.doublesAt[rec] = this.doubles.append(this.scratchDoubles);
+    this.wordsAt[rec] = this.words.append(this.scratchWords.values, this.scratchWords.length);
+    this.doublesAt[rec] = this.doubles.append(this.scratchDoubles.values, this.scratchDoubles.length);
     return rec;
   }
 

@@ -25,19 +25,29 @@ export class IdColumn {
   set(pos: number, id: string | null): void {
     if (pos >= this.kind.length) this.kind = grown(this.kind, pos + 1);
     if (this.kind.length * this.words > this.data.length) this.data = grown(this.data, this.kind.length * this.words);
-    this.others.delete(pos);
+    if (this.others.size > 0) this.others.delete(pos);
     if (id === null) {
       this.kind[pos] = NULL;
       return;
     }
-    const packed = pack(id, this.format, this.words);
-    if (packed === undefined) {
-      this.kind[pos] = OTHER;
-      this.others.set(pos, id);
+    if (this.packInPlace(pos, id)) {
+      this.kind[pos] = PACKED;
       return;
     }
-    this.kind[pos] = PACKED;
-    for (let w = 0; w < this.words; w++) this.data[pos * this.words + w] = packed[w]!;
+    this.kind[pos] = OTHER;
+    this.others.set(pos, id);
+  }
+
+  /** Writes the id's words at `pos` (no array made: a batch sets a call id per dial); false when it is not of the format. */
+  private packInPlace(pos: number, id: string): boolean {
+    const prefix = this.format.prefix;
+    if (this.words === 0 || id.length !== prefix.length + this.format.hex || !id.startsWith(prefix)) return false;
+    for (let w = 0; w < this.words; w++) {
+      const word = hexWord(id, prefix.length + w * 8);
+      if (word < 0) return false; // the words written so far are left unread (the id is kept whole)
+      this.data[pos * this.words + w] = word;
+    }
+    return true;
   }
 
   get(pos: number): string | null {
