@@ -12,22 +12,12 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createSimulator, type Simulator } from '../simulator/index.ts';
 import { runtimeOf } from '../simulator/internal.ts';
+import { REMINDER_FLOW, ROUNDS } from './call-batches.ts';
 
 const RECIPIENTS = Number(process.env.FINGERPRINT_RECIPIENTS ?? 10_000);
 const ACCOUNT = 'AC1a2b3c4d';
 const A = `/v1/accounts/${ACCOUNT}`;
 const HEADERS = { authorization: 'Bearer sk_test_acme_4f9c2b7e1d3a5c8f', 'content-type': 'application/json' };
-const WEEKDAYS = [1, 2, 3, 4, 5];
-const ROUNDS = [
-  { Windows: [{ Days: WEEKDAYS, Start: '10:00', End: '18:00' }] },
-  { After: 30, On: ['no-answer', 'busy'], Windows: [{ Days: WEEKDAYS, Start: '18:00', End: '21:00' }] },
-  { After: 45, On: ['no-answer', 'busy'], Windows: [{ Days: WEEKDAYS, Start: '18:00', End: '21:00' }] },
-];
-const FLOW = {
-  name: 'reminder',
-  graph: { version: 1, start: 'hello', nodes: { hello: { type: 'say', text: 'Hello {{name}}, see you tomorrow.', next: 'bye' }, bye: { type: 'hangup' } } },
-};
-
 async function call(sim: Simulator, method: string, url: string, body?: unknown): Promise<string> {
   const control = url.startsWith('/_sim');
   const res = await sim.handle({ method, url, headers: control ? { 'content-type': 'application/json' } : HEADERS, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -47,7 +37,7 @@ async function main(): Promise<void> {
     events.update(JSON.stringify(e));
     events.update('\n');
   });
-  const flow = JSON.parse(await call(sim, 'POST', `${A}/call-flows`, FLOW));
+  const flow = JSON.parse(await call(sim, 'POST', `${A}/call-flows`, REMINDER_FLOW));
   await call(sim, 'POST', `${A}/webhooks`, { url: 'http://127.0.0.1:9/hooks', events: ['callflow.ended'] });
   await call(sim, 'POST', '/_sim/carrier/scripts', { prefix: '010', share: 0.3, outcome: 'no-answer', types: ['call'] });
   await call(sim, 'POST', '/_sim/carrier/scripts', { prefix: '0102000', share: 0.1, outcome: 'busy', types: ['call'] });
