@@ -23,7 +23,8 @@ export type LegProgress = { phase: 'connected' } | { phase: 'ended'; status: str
 /** A transfer a handler asks for (an SDK request carries more fields; they are ignored here). */
 export interface TransferInput {
   to: string;
-  mode: 'blind' | 'warm';
+  /** refer and refer-attended: a SIP client's REFER (sip-server/refer.ts). */
+  mode: 'blind' | 'warm' | 'refer' | 'refer-attended';
   /** Ring timeout in seconds; default the leg engine's. */
   timeout?: number;
   /** JSON text forwarded as TransferContext in the transfer status callback. */

@@ -23,6 +23,7 @@ import { sipWebSocket } from './websocket.ts';
 import type { SimRequest } from '../../core/operation.ts';
 import type { UpgradeAnswer } from '../../core/live-socket.ts';
 import { SipOffers } from './offers.ts';
+import { SipDials } from './dials.ts';
 import { CHALLENGE_ALGORITHMS } from './digest.ts';
 import type { DigestAlgorithm } from '../sip-auth/digest.ts';
 import { MAX_MESSAGE_BYTES } from './schema.ts';
@@ -47,6 +48,8 @@ export class SipServerModel {
   readonly media = new CallMedia();
   /** Inbound calls offered to SIP routes and devices (live). */
   readonly offers: SipOffers;
+  /** SIP URIs dialed by dial blocks, VoiceML and transfers (live). */
+  readonly dials: SipDials;
   /** Sends a datagram from the listener's UDP port (set by the socket adapter while it runs). */
   sendDatagram: ((address: string, port: number, text: string) => void) | null = null;
   private readonly wireCalls: SipCallsOnWire;
@@ -95,6 +98,19 @@ export class SipServerModel {
       sdpOffer: (callId) => writeAnswer({ host: this.listening?.host ?? '127.0.0.1', rtpPort: this.mediaPort, sessionId: String(parseInt(createHash('sha256').update(callId).digest('hex').slice(0, 8), 16)), version: 1 }, undefined),
     });
     scope.jobs.on('sipServer.offerTimeout', (p) => this.offers.timeout(p.callId, p.attempt));
+    this.dials = new SipDials({
+      routes: scope.sipEndpoints,
+      dns: scope.dns,
+      seed: () => scope.seed,
+      now: () => scope.clock.now(),
+      schedule: (at, dialId, deadline) => void scope.jobs.schedule('sipServer.dialTimeout', at, { dialId, deadline }),
+      listening,
+      canSend: () => this.sendDatagram !== null,
+      sendUdp: (address, port, text) => (this.sendDatagram ? (this.sendDatagram(address, port, text), true) : false),
+      sdpOffer: (dialId) => writeAnswer({ host: this.listening?.host ?? '127.0.0.1', rtpPort: this.mediaPort, sessionId: String(parseInt(createHash('sha256').update(dialId).digest('hex').slice(0, 8), 16)), version: 1 }, undefined),
+    });
+    scope.jobs.on('sipServer.dialTimeout', (p) => this.dials.timeout(p.dialId, p.deadline));
+    scope.calls.wireDialers.use(this.dials);
     scope.calls.handled.handlers.register(
       'sip',
       sipCallHandler({ dialogs: this.dialogs, facts: () => scope.calls.handled, reply, sdp, contact: (d) => this.wireCalls.contact(d), listening, media: this.media, offers: this.offers }),
@@ -108,6 +124,7 @@ export class SipServerModel {
     this.dialogs.clear();
     this.media.clear();
     this.offers.clear();
+    this.dials.clear();
   }
 
   /**
@@ -156,7 +173,10 @@ export class SipServerModel {
       return;
     }
     const msg = parsed.message;
-    if (msg.kind === 'response') return this.offers.response(msg); // answers to the server's own INVITEs (offers.ts); others dropped
+    if (msg.kind === 'response') {
+      if (!this.dials.response(msg)) this.offers.response(msg); // answers to the server's own INVITEs (dials.ts, offers.ts); others dropped
+      return;
+    }
     const cached = this.answered.find(msg, flow);
     if (cached !== undefined) {
       send(cached);
@@ -197,7 +217,7 @@ export class SipServerModel {
       case 'INVITE':
         return this.wireCalls.invite(req, flow, send);
       case 'BYE':
-        return this.offers.bye(req) ?? this.wireCalls.bye(req);
+        return this.offers.bye(req) ?? this.dials.bye(req) ?? this.wireCalls.bye(req);
       case 'CANCEL':
         return this.wireCalls.cancel(req, flow, send);
       default:
