@@ -191,7 +191,7 @@ export class TransferLegs {
   private dialWire(row: CallRow, leg: TransferLegRow, req: LegRequest): 'dialing' | LegPlan | undefined {
     const dialer = this.wire.get();
     const host = sipHostOf(leg.to!);
-    if (!dialer || host === null || !this.sipRoutes(row.accountId).some((uri) => sipHostOf(uri) === host)) return undefined;
+    if (!dialer?.online() || host === null || !this.sipRoutes(row.accountId).some((uri) => sipHostOf(uri) === host)) return undefined;
     const { id: callId } = row;
     const { sequence } = leg;
     const got = dialer.dial(
@@ -215,7 +215,7 @@ export class TransferLegs {
    */
   dialVoiceMl(row: CallRow, uri: string, timeoutSec: number, onEnd: (outcome: string, talkSeconds: number) => void): 'dialing' | 'no-route' | undefined {
     const dialer = this.wire.get();
-    if (!dialer) return undefined;
+    if (!dialer?.online()) return undefined;
     const host = sipHostOf(uri);
     if (host === null || !this.sipRoutes(row.accountId).some((u) => sipHostOf(u) === host)) return 'no-route';
     const key = `${row.id} 0`; // sequence 0: the call's VoiceML dial, never a leg

@@ -35,6 +35,8 @@ export interface WireDialHandle {
 }
 
 export interface WireDialer {
+  /** Whether a listener runs now: without one, SIP targets keep their simulated behaviour. */
+  online(): boolean;
   /**
    * Dials now, or says why it cannot: `offline` when no listener runs (the simulated behaviour
    * applies), `unreachable` with a SIP code when the URI's host cannot be reached from here (a

@@ -65,8 +65,12 @@ export class SipDials implements WireDialer {
     return undefined;
   }
 
+  online(): boolean {
+    return this.p.listening() !== null && this.p.canSend();
+  }
+
   dial(req: WireDialRequest, events: WireDialEvents): WireDialHandle | { offline: true } | { unreachable: number; reason: string } {
-    if (!this.p.listening() || !this.p.canSend()) return { offline: true };
+    if (!this.online()) return { offline: true };
     const host = /^sips?:(?:[^@]*@)?([^:;?>]+)/i.exec(req.uri.trim())?.[1]?.toLowerCase() ?? '';
     const route = this.routeOf(req.accountId, host);
     const where = reach(req.uri, route?.transport, this.p.dns);
