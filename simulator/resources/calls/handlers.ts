@@ -18,7 +18,7 @@ export type HandlerKind = (typeof HANDLER_KINDS)[number];
 export type EndedBy = 'agent' | 'phone' | 'party' | 'app_error' | 'stuck';
 
 /** How a transfer leg a handler started went, as the leg engine reports it. */
-export type LegProgress = { phase: 'connected' } | { phase: 'ended'; status: string; duration: number; connected: boolean };
+export type LegProgress = { phase: 'connected' } | { phase: 'ended'; status: string; duration: number; connected: boolean; sipResponseCode?: number | null };
 
 /** A transfer a handler asks for (an SDK request carries more fields; they are ignored here). */
 export interface TransferInput {

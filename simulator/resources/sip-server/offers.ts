@@ -18,6 +18,7 @@ import type { SipCalls, SipRoutes } from './ports.ts';
 import type { Bindings } from './bindings.ts';
 import type { CallMedia } from './media.ts';
 import type { SipListening } from './flow.ts';
+import { branchOf, uacRequest } from './uac-request.ts';
 
 /** No provisional answer to an INVITE within this: the route is taken as down (virtual ms). */
 export const NO_ANSWER_MS = 5_000;
@@ -254,6 +255,28 @@ export class SipOffers {
       if (!(e instanceof ApiError)) throw e; // already over
     }
     return { status: 200, reason: 'OK' };
+  }
+
+  /**
+   * The dialog of an offered call that an in-dialog request of its device belongs to (a REFER,
+   * refer.ts): how to send the server's own requests in it, and how to let the device go while
+   * its call goes on. Undefined when it is no dialog of an offer.
+   */
+  inDialog(req: SipRequest): { callId: string; accountId: string; confirmed: boolean; send(method: string, cseq: number, headers: [string, string][], body?: { type: string; text: string }): void; release(): void } | undefined {
+    const o = [...this.byCall.values()].find((x) => x.sipCallId === req.callId && x.localTag === req.to.tag);
+    if (!o) return undefined;
+    const t = o.targets[o.attempt]!;
+    return {
+      callId: o.callId,
+      accountId: o.accountId,
+      confirmed: o.state === 'confirmed',
+      send: (method, cseq, headers, body) => {
+        const l = this.p.listening();
+        const text = uacRequest({ method, target: o.remoteTarget!, from: `<sip:${o.from}@${l?.host ?? '127.0.0.1'}>;tag=${o.localTag}`, to: o.remoteTo!, callId: o.sipCallId, cseq, branch: branchOf(o.sipCallId, method, cseq), transport: 'UDP', viaPort: l?.udp, headers, ...(body ? { body } : {}) }, l);
+        this.p.sendUdp(t.address, t.port, text);
+      },
+      release: () => void (o.endedByDevice = true),
+    };
   }
 
   /** Calls on offer or connected now. */
