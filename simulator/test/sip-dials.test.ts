@@ -148,6 +148,29 @@ describe('a dial block to a SIP URI, on the wire', () => {
   });
 });
 
+describe('routes named by DNS and TLS routes, for a number routed sip', () => {
+  it('a TLS route and a name the fake DNS does not know count as failed; a name it knows is offered at its address', async () => {
+    const NUMBER = '07012340001';
+    await h.sim.control.request('PUT', '/dns/records/pbx.example.test', { records: [{ type: 'A', value: '127.0.0.1' }] });
+    const e = (await h.call('POST', h.acme('/sip-endpoints'), { name: 'pbx' })).json;
+    const ids: string[] = [];
+    for (const [uri, priority] of [['sips:secure.example.test:5061', 1], ['sip:nowhere.example.test:5060', 2], [`sip:pbx.example.test:${pbx.port}`, 3]] as const) {
+      const r = await h.call('POST', h.acme(`/sip-endpoints/${e.id}/routes`), { uri, priority, weight: 10 });
+      expect(r.status, r.text).toBe(201);
+      ids.push(r.json.id);
+    }
+    expect((await h.call('PUT', h.acme(`/numbers/${NUMBER}`), { routingType: 'sip', sipEndpointId: e.id })).status).toBe(200);
+    await h.sim.control.request('POST', '/carrier/inbound-calls', { from: '01055550001', to: NUMBER });
+    await steps.advance(1);
+    const invite = await pbx.next('INVITE');
+    expect(invite).toMatch(new RegExp(`^INVITE sip:${NUMBER}@pbx\\.example\\.test:${pbx.port} SIP/2\\.0`));
+    const counts = await Promise.all(ids.map(async (id) => (await routeOf({ id: e.id, route: id })).failureCount));
+    expect(counts).toEqual([1, 1, 0]);
+    pbx.answer(invite, 603, 'Decline');
+    await pbx.next('ACK');
+  });
+});
+
 describe('VoiceML <Dial><Sip> on the wire', () => {
   it('rings the device; DialCallStatus and DialCallDuration come from its answer and BYE; a 486 reads busy', async () => {
     await endpoint(`sip:127.0.0.1:${pbx.port}`);

@@ -94,6 +94,7 @@ export class SipServerModel {
     this.offers = new SipOffers({
       calls: scope.calls,
       routes: scope.sipEndpoints,
+      dns: scope.dns,
       bindings: this.bindings,
       media: this.media,
       seed: () => scope.seed,

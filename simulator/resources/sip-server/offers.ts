@@ -8,7 +8,8 @@
 // the route's failure (lastFailureAt, failureCount) and the next one is tried; when none is left
 // the call ends as the last answer says (486 busy, 480/408 no-answer, 603 rejected, else failed).
 // `maxConcurrent` counts the endpoint's offered and connected calls: one more ends busy at once.
-// A BYE from the device hangs the call up; the call ending first sends CANCEL or BYE.
+// A BYE from the device hangs the call up; the call ending first sends CANCEL or BYE. A route
+// named by DNS goes to the fake DNS's address for it (reach.ts); TLS routes count as failed.
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../core/errors.ts';
 import { readOffer } from './sdp.ts';
@@ -19,6 +20,7 @@ import type { Bindings } from './bindings.ts';
 import type { CallMedia } from './media.ts';
 import type { SipListening } from './flow.ts';
 import { branchOf, uacRequest } from './uac-request.ts';
+import { reach, type SipDns } from './reach.ts';
 
 /** No provisional answer to an INVITE within this: the route is taken as down (virtual ms). */
 export const NO_ANSWER_MS = 5_000;
@@ -53,6 +55,7 @@ interface Offer {
 export interface OfferParts {
   calls: SipCalls;
   routes: SipRoutes;
+  dns: SipDns;
   bindings: Bindings;
   media: CallMedia;
   seed(): number;
@@ -67,12 +70,10 @@ export interface OfferParts {
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** Where a `sip:host[:port]` route sends; undefined for what the simulator cannot reach (sips/TLS, a DNS name). */
-function routeTarget(uri: string, to: string, transport: string): { ruri: string; address: string; port: number } | undefined {
-  const m = /^sip:(\d{1,3}(?:\.\d{1,3}){3})(?::(\d+))?$/i.exec(uri);
-  if (!m || transport !== 'udp') return undefined;
-  const port = m[2] === undefined ? 5060 : Number(m[2]);
-  return { ruri: `sip:${to}@${m[1]}:${port}`, address: m[1]!, port };
+/** Where a `sip:host[:port]` route sends (reach.ts: an IPv4 host, or a name the fake DNS knows; UDP only); undefined when it cannot be reached from here. */
+function routeTarget(uri: string, to: string, transport: string, dns: SipDns): { ruri: string; address: string; port: number } | undefined {
+  const r = reach(uri, transport, dns);
+  return r.ok ? { ruri: `sip:${to}@${r.host}:${r.port}`, address: r.address, port: r.port } : undefined;
 }
 
 export class SipOffers {
@@ -94,7 +95,7 @@ export class SipOffers {
       .sort((a, b) => a.r.priority - b.r.priority || b.key - a.key);
     const targets: Target[] = [];
     for (const { r } of keyed) {
-      const t = routeTarget(r.uri, to, r.transport);
+      const t = routeTarget(r.uri, to, r.transport, this.p.dns);
       if (t) targets.push({ ...t, routeId: r.id });
       else failed.push(r.id); // unreachable from here: its failure counts when its turn comes
     }
