@@ -23,6 +23,7 @@ export const WHOLE_SUITE_ONLY = [
   'bin/test/run-bundle.test.ts', // a spawned node ending at once (the code cache written at exit)
   'simulator/test/openapi.test.ts', // the spawned OpenAPI linter
   'simulator/test/sip-sipp.test.ts', // SIPp as a child process
+  'simulator/test/sip-sipp-dial.test.ts', // SIPp as a child process
 ];
 
 /** Long files first (a fresh clone has no timings yet), then vitest's own order. */
