@@ -91,30 +91,30 @@ export class SipServerModel {
       media: this.media,
     });
     scope.recordings.provideAudio((callId) => this.media.wav(callId));
+    // What the server's own requests need (offers of inbound calls, dials): the clock, the seed, the UDP socket, its PCMU offer.
+    const uac = {
+      seed: () => scope.seed,
+      now: () => scope.clock.now(),
+      listening,
+      sendUdp: (address: string, port: number, text: string) => (this.sendDatagram ? (this.sendDatagram(address, port, text), true) : false),
+      sdpOffer: (key: string) => writeAnswer({ host: this.listening?.host ?? '127.0.0.1', rtpPort: this.mediaPort, sessionId: String(parseInt(createHash('sha256').update(key).digest('hex').slice(0, 8), 16)), version: 1 }, undefined),
+    };
     this.offers = new SipOffers({
+      ...uac,
       calls: scope.calls,
       routes: scope.sipEndpoints,
       dns: scope.dns,
       bindings: this.bindings,
       media: this.media,
-      seed: () => scope.seed,
-      now: () => scope.clock.now(),
       schedule: (at, callId, attempt) => void scope.jobs.schedule('sipServer.offerTimeout', at, { callId, attempt }),
-      listening,
-      sendUdp: (address, port, text) => (this.sendDatagram ? (this.sendDatagram(address, port, text), true) : false),
-      sdpOffer: (callId) => writeAnswer({ host: this.listening?.host ?? '127.0.0.1', rtpPort: this.mediaPort, sessionId: String(parseInt(createHash('sha256').update(callId).digest('hex').slice(0, 8), 16)), version: 1 }, undefined),
     });
     scope.jobs.on('sipServer.offerTimeout', (p) => this.offers.timeout(p.callId, p.attempt));
     this.dials = new SipDials({
+      ...uac,
       routes: scope.sipEndpoints,
       dns: scope.dns,
-      seed: () => scope.seed,
-      now: () => scope.clock.now(),
       schedule: (at, dialId, deadline) => void scope.jobs.schedule('sipServer.dialTimeout', at, { dialId, deadline }),
-      listening,
       canSend: () => this.sendDatagram !== null,
-      sendUdp: (address, port, text) => (this.sendDatagram ? (this.sendDatagram(address, port, text), true) : false),
-      sdpOffer: (dialId) => writeAnswer({ host: this.listening?.host ?? '127.0.0.1', rtpPort: this.mediaPort, sessionId: String(parseInt(createHash('sha256').update(dialId).digest('hex').slice(0, 8), 16)), version: 1 }, undefined),
     });
     scope.jobs.on('sipServer.dialTimeout', (p) => this.dials.timeout(p.dialId, p.deadline));
     scope.calls.wireDialers.use(this.dials);
