@@ -124,6 +124,34 @@ describe('REFER from a SIP client in a call', () => {
     expect(await state.udp.nextRaw(200)).toBe('<silence>'); // no NOTIFY for a refused REFER
   });
 
+  it('from a device that answered an inbound call routed sip: 202 and NOTIFYs go to the device; the leg is recorded', async () => {
+    const pbx = await Pbx.start();
+    try {
+      const e = (await h.call('POST', h.acme('/sip-endpoints'), { name: 'pbx' })).json;
+      expect((await h.call('POST', h.acme(`/sip-endpoints/${e.id}/routes`), { uri: `sip:127.0.0.1:${pbx.port}`, priority: 1, weight: 1 })).status).toBe(201);
+      expect((await h.call('PUT', h.acme(`/numbers/${ACME_NUMBER}`), { routingType: 'sip', sipEndpointId: e.id })).status).toBe(200);
+      const { callId } = await h.sim.control.request<{ callId: string }>('POST', '/carrier/inbound-calls', { from: '01055550001', to: ACME_NUMBER, hangupAfterSeconds: 600 });
+      await advance(1);
+      const inv = await pbx.next('INVITE');
+      pbx.answer(inv, 200, 'OK', [`Contact: <sip:pbx@127.0.0.1:${pbx.port}>`, 'Content-Type: application/sdp'], sdp(43002));
+      await pbx.next('ACK');
+      await script('01082000011', 'delivered', { delaySeconds: 2 });
+      const header = (n: string) => inv.split('\r\n').find((l) => l.toLowerCase().startsWith(`${n.toLowerCase()}:`))!.slice(n.length + 1).trim();
+      const via = /Via: SIP\/2\.0\/UDP ([\d.]+):(\d+)/.exec(inv)!;
+      const lines = [`REFER ${/<([^>]+)>/.exec(header('Contact'))![1]} SIP/2.0`, `Via: SIP/2.0/UDP 127.0.0.1:${pbx.port};branch=z9hG4bKrefer1;rport`, 'Max-Forwards: 70', `From: ${header('To')};tag=pbx`, `To: ${header('From')}`, `Call-ID: ${header('Call-ID')}`, 'CSeq: 5 REFER', `Contact: <sip:pbx@127.0.0.1:${pbx.port}>`, `Refer-To: <tel:010-8200-0011>`, 'Content-Length: 0'];
+      pbx.socket.send(`${lines.join('\r\n')}\r\n\r\n`, Number(via[2]), via[1]);
+      await expect.poll(() => pbx.got.some((m) => m.startsWith('SIP/2.0 202 Accepted'))).toBe(true);
+      expect(await pbx.next('NOTIFY')).toContain('SIP/2.0 100 Trying');
+      await advance(3);
+      const done = await pbx.next('NOTIFY');
+      expect(done).toContain('Subscription-State: terminated;reason=noresource');
+      expect(done).toContain('SIP/2.0 200 OK');
+      expect((await transfersOf(callId))[0]).toMatchObject({ mode: 'refer', to: '01082000011', status: 'connected' });
+    } finally {
+      pbx.close();
+    }
+  });
+
   it('a REFER before the call is answered is refused (403) and stores nothing', async () => {
     await credential();
     await script('01082000009', 'delivered', { delaySeconds: 20 });

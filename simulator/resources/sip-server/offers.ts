@@ -50,6 +50,8 @@ interface Offer {
   remoteTo: string | undefined;
   remoteTarget: string | undefined;
   endedByDevice: boolean;
+  /** CSeq of the server's last request in the dialog besides INVITE (a NOTIFY about a REFER): a later BYE goes above it. */
+  lastCseq?: number;
 }
 
 export interface OfferParts {
@@ -166,7 +168,7 @@ export class SipOffers {
     this.p.sendUdp(t.address, t.port, this.request(o, 'INVITE', t.ruri, `<${t.ruri}>`, this.p.sdpOffer(o.callId)));
   }
 
-  private request(o: Offer, method: string, ruri: string, to: string, body = '', branch = o.branch, cseq = method === 'BYE' ? 2 : 1): string {
+  private request(o: Offer, method: string, ruri: string, to: string, body = '', branch = o.branch, cseq = method === 'BYE' ? Math.max(2, (o.lastCseq ?? 1) + 1) : 1): string {
     const l = this.p.listening();
     const host = l?.host ?? '127.0.0.1';
     const lines = [
@@ -272,6 +274,7 @@ export class SipOffers {
       accountId: o.accountId,
       confirmed: o.state === 'confirmed',
       send: (method, cseq, headers, body) => {
+        o.lastCseq = cseq;
         const l = this.p.listening();
         const text = uacRequest({ method, target: o.remoteTarget!, from: `<sip:${o.from}@${l?.host ?? '127.0.0.1'}>;tag=${o.localTag}`, to: o.remoteTo!, callId: o.sipCallId, cseq, branch: branchOf(o.sipCallId, method, cseq), transport: 'UDP', viaPort: l?.udp, headers, ...(body ? { body } : {}) }, l);
         this.p.sendUdp(t.address, t.port, text);
