@@ -8,7 +8,7 @@
 // as 408. The call moving on sends CANCEL (ringing) or BYE (answered); a BYE from the device ends
 // an answered dial with 200. Live transport state: not in snapshots.
 import { NO_ANSWER_MS } from './offers.ts';
-import { reach, type SipDns } from './reach.ts';
+import { hostPortOf, reach, type SipDns } from './reach.ts';
 import { branchOf, uacRequest } from './uac-request.ts';
 import type { Answer } from './response.ts';
 import type { SipRequest, SipResponse } from './message.ts';
@@ -56,10 +56,10 @@ export class SipDials implements WireDialer {
 
   constructor(private readonly p: DialParts) {}
 
-  /** The account's active route of an active endpoint whose host is the URI's (its counters follow the dial). */
-  private routeOf(accountId: string, host: string): { id: string; transport: string } | undefined {
+  /** The account's active route of an active endpoint whose host[:port] is the URI's (its counters follow the dial). */
+  private routeOf(accountId: string, hostPort: string): { id: string; transport: string } | undefined {
     for (const e of this.p.routes.listFor(accountId, 'active')) {
-      const r = this.p.routes.routesOf(e.id).find((x) => x.status === 'active' && /^sips?:([^:;]+)/i.exec(x.uri)?.[1]?.toLowerCase() === host);
+      const r = this.p.routes.routesOf(e.id).find((x) => x.status === 'active' && hostPortOf(x.uri) === hostPort);
       if (r) return r;
     }
     return undefined;
@@ -71,8 +71,7 @@ export class SipDials implements WireDialer {
 
   dial(req: WireDialRequest, events: WireDialEvents): WireDialHandle | { offline: true } | { unreachable: number; reason: string } {
     if (!this.online()) return { offline: true };
-    const host = /^sips?:(?:[^@]*@)?([^:;?>]+)/i.exec(req.uri.trim())?.[1]?.toLowerCase() ?? '';
-    const route = this.routeOf(req.accountId, host);
+    const route = this.routeOf(req.accountId, hostPortOf(req.uri));
     const where = reach(req.uri, route?.transport, this.p.dns);
     if (!where.ok) {
       if (route) this.p.routes.routeFailed(route.id);

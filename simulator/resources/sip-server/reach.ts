@@ -29,3 +29,8 @@ export function reach(uri: string, transport: string | undefined, dns: SipDns): 
   if (address === undefined) return { ok: false, reason: `the fake DNS has no IPv4 address for ${host}` };
   return { ok: true, host, address, port };
 }
+
+/** The `host[:port]` of a SIP URI, lowercased (how a dialed URI names its route, as the calls' leg engine matches them); '' for no SIP URI. */
+export function hostPortOf(uri: string): string {
+  return /^sips?:(?:[^@]*@)?([^;?>]+)/i.exec(uri.trim())?.[1]?.toLowerCase() ?? '';
+}

@@ -12,6 +12,7 @@
 // transferred parties: the call ends when the leg does.
 import { tryNormalizePhone } from '../../core/phone.ts';
 import { warning, type Answer } from './response.ts';
+import { hostPortOf } from './reach.ts';
 import type { SipRequest } from './message.ts';
 import type { SipCalls, SipRoutes } from './ports.ts';
 import type { LegProgress } from '../calls/handlers.ts';
@@ -94,7 +95,7 @@ export class SipRefers {
     if ('answer' in target) return target.answer;
     const sip = /^sips?:/i.test(target.to);
     if (sip) {
-      const host = /^sips?:(?:[^@]*@)?([^:;?]+)/i.exec(target.to)![1]!.toLowerCase();
+      const host = hostPortOf(target.to);
       if (!this.reachable(dialog.accountId, host)) return forbid(`no active SIP route of the account reaches ${host}`);
     }
     if (this.byCall.has(dialog.callId)) return forbid('a transfer of this call is already under way');
@@ -111,8 +112,9 @@ export class SipRefers {
     return undefined;
   }
 
-  private reachable(accountId: string, host: string): boolean {
-    return this.p.routes.listFor(accountId, 'active').some((e) => this.p.routes.routesOf(e.id).some((r) => r.status === 'active' && /^sips?:([^:;]+)/i.exec(r.uri)?.[1]?.toLowerCase() === host));
+  /** Whether an active route of an active endpoint has the target's host[:port] (as the leg engine matches). */
+  private reachable(accountId: string, hostPort: string): boolean {
+    return this.p.routes.listFor(accountId, 'active').some((e) => this.p.routes.routesOf(e.id).some((r) => r.status === 'active' && hostPortOf(r.uri) === hostPort));
   }
 
   private notify(r: Referred, code: number, reason: string, final: boolean): void {
