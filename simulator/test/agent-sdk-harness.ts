@@ -78,6 +78,7 @@ export async function startHost(opts: HostOptions = {}) {
   };
   clock.on('agent-sdk.stuck-media', (callId: string) => model.calls.stuck(callId));
   clock.on('agent-sdk.announce-end', (callId: string) => model.calls.announced(callId));
+  clock.on('agent-sdk.warm-bridge', (callId: string) => model.calls.bridged(callId));
   const refuse = (status: number, code: string, message: string) => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: message, code }) });
   model = new AgentSdkModel({
     timers: { now: () => clock.now(), schedule: (kind, due, callId) => clock.schedule(`agent-sdk.${kind}`, due, callId), cancel: (h) => clock.cancel(h) },

@@ -7,12 +7,14 @@
 //   terminate (default): the media socket closes when the transfer starts (the caller is with the
 //     target); if the leg fails, `failureMessage` is said to the caller, then the call ends.
 //   return: the media stays open; when the leg ends the phone is back with the agent.
+// mode warm: the caller holds (its holdMedia) until the target has heard the whisper (warm-transfers.ts).
 // A refused request (a bad field, a caller ID the account does not own, SIP without the add-on, a
 // call not connected to the agent, a transfer already under way) is answered at once with
 // `call.transfer.failed` and the call stays with the agent.
 import type { SdkCallActions, LegProgress } from './call-ports.ts';
 import type { TransferRequest } from './control-messages.ts';
 import type { SdkCall } from './sdk-call.ts';
+import type { WarmTransfers } from './warm-transfers.ts';
 
 export interface SdkTransfersDeps {
   send(call: SdkCall, event: Record<string, unknown>): void;
@@ -22,6 +24,7 @@ export interface SdkTransfersDeps {
   now(): number;
   /** Says the text to the caller, then hangs up (a failed transfer's failureMessage). */
   announceThenHangUp(call: SdkCall, text: string): void;
+  warm: WarmTransfers;
 }
 
 const withRequest = (callId: string, requestId: string | null): Record<string, unknown> => (requestId ? { callId, requestId } : { callId });
@@ -46,6 +49,7 @@ export class SdkTransfers {
       call.phase = 'transferred';
       this.d.stopMedia(call);
     }
+    if (req.mode === 'warm') this.d.warm.begin(call, req);
   }
 
   /** Answers a request that never started: failed at once, the call stays with the agent. */
@@ -63,9 +67,11 @@ export class SdkTransfers {
     if (p.phase === 'connected') {
       entry.status = 'connected';
       this.d.send(call, { event: 'call.transfer.connected', ...withRequest(callId, req.requestId) });
+      if (req.mode === 'warm') this.d.warm.answered(call);
       return;
     }
     this.pending.delete(callId);
+    this.d.warm.legEnded(call);
     entry.status = p.status;
     const ok = p.status === 'completed';
     this.d.send(call, { event: ok ? 'call.transfer.completed' : 'call.transfer.failed', ...withRequest(callId, req.requestId), transfer: { status: p.status, duration: p.duration } });
