@@ -67,13 +67,17 @@ export class AgentSdk extends AgentSdkModel {
 }
 
 /**
- * No state: an empty part, whose restore and clear close the live sockets. Its calls in progress
- * are live work a snapshot cannot hold, so the control plane refuses one meanwhile.
+ * No state: an empty part, whose restore and clear close the live sockets (a rollback, putting
+ * back the state of a moment ago in the same operation, leaves them open: nothing they stand on
+ * changed). Its calls in progress are live work a snapshot cannot hold, so the control plane
+ * refuses one meanwhile.
  */
 export const agentSdkState: StatePart<AgentSdk> = {
   schema: Type.Object({}, { additionalProperties: false }),
   snapshot: () => ({}),
-  restore: (m) => m.closeAll(),
+  restore: (m, _state, how) => {
+    if (how !== 'rollback') m.closeAll();
+  },
   clear: (m) => m.closeAll(),
   live: (m) => m.liveCalls(),
 };
