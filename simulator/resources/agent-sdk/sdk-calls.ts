@@ -255,9 +255,9 @@ export class SdkCalls implements ControlCallPorts {
   }
 
   /**
-   * The call's recording (WAV): what the agent played and what the phone and the platform said,
-   * on the call's media clock from the answer to the end; undefined before the call has ended or
-   * when it was never answered.
+   * The call's recording (WAV): what the agent played, what the phone and the platform said and
+   * what a warm transfer's caller heard on hold, on the call's media clock from the answer to the
+   * end; undefined before the call has ended or when it was never answered.
    */
   recording(callId: string): Buffer | undefined {
     const call = this.calls.get(callId);
