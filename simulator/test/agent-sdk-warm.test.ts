@@ -2,7 +2,8 @@
 // against the stand-in calls family (agent-sdk-harness.ts): the caller holds with the request's
 // holdMedia while the target rings (in the recording, at its place), the target hears the whisper
 // (a conversation turn with its text and in the recording), then the caller is bridged; warm
-// transfers without a whisper bridge at the answer; blind transfers are unchanged.
+// transfers without a whisper bridge at the answer; blind transfers are unchanged. In return mode
+// the media stays open and the phone takes no turn until the leg has ended.
 import { afterEach, describe, expect, it } from 'vitest';
 import { FaithfulAgent, type TransferRequest } from './agent-runtime/agent.ts';
 import { ACCOUNT, KEY, NUMBERS, startHost, type Host, until } from './agent-sdk-harness.ts';
@@ -139,5 +140,32 @@ describe('Agent SDK warm transfers', () => {
     expect(x.h.model.journal.list({ callId: x.callId }).map((e) => e.message)).toContain("call.transfer: whisper ignored: only a warm transfer's target hears one");
     const pcm = samples(x.h.model.calls.recording(x.callId)!);
     expect(rms(window(pcm, x.startMs + 20, x.startMs + 3900))).toBeLessThan(50);
+  });
+
+  it('return mode: the media stays open, the phone takes no turn while the leg runs, and speaks again once the caller is back', async () => {
+    const h = await startHost();
+    hosts.push(h);
+    const a = new FaithfulAgent({ baseUrl: h.baseUrl, accountId: ACCOUNT, apiKey: KEY, number: NUMBERS[0]!, backoffMs: 20 });
+    closers.push(() => a.close());
+    await a.connect();
+    const callId = h.inbound(['I am back.']);
+    const call = await a.nextCall();
+    const media = call.media!;
+    await media.started;
+    const result = a.transfer(callId, { to: '01077778888', mode: 'warm', afterTransfer: 'return', holdMedia: 'moh' });
+    await until(() => h.calls.get(callId)!.legs.length === 1);
+    const phone = h.model.calls.calls.get(callId)!.session!.phone;
+    const callerTurns = () => phone.turns.filter((t) => t.speaker === 'caller');
+    media.sendAudio(Buffer.alloc(300 * 8, 0x9a));
+    await media.mark('while-away'); // played out: with the caller present, the phone would answer 700 ms later
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(media.open).toBe(true);
+    expect(callerTurns()).toEqual([]);
+    h.calls.get(callId)!.legs[0]!.progress({ phase: 'ended', status: 'no-answer', duration: 0, connected: false });
+    expect(await result).toEqual({ status: 'no-answer', duration: 0 });
+    await until(() => callerTurns().length === 1, 8000); // back with the agent: it speaks up
+    expect(callerTurns()[0]!.text).toBe('I am back.');
+    expect(h.calls.get(callId)!.endedAt).toBeUndefined();
+    media.drop();
   });
 });

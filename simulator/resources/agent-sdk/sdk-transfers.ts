@@ -6,7 +6,8 @@
 // echoes the request's `requestId` when it had one.
 //   terminate (default): the media socket closes when the transfer starts (the caller is with the
 //     target); if the leg fails, `failureMessage` is said to the caller, then the call ends.
-//   return: the media stays open; when the leg ends the phone is back with the agent.
+//   return: the media stays open; the phone takes no turn while the leg runs (the caller is on hold
+//     or with the target) and is back with the agent when it ends.
 // mode warm: the caller holds (its holdMedia) until the target has heard the whisper (warm-transfers.ts).
 // A refused request (a bad field, a caller ID the account does not own, SIP without the add-on, a
 // call not connected to the agent, a transfer already under way) is answered at once with
@@ -48,7 +49,7 @@ export class SdkTransfers {
     if (req.afterTransfer === 'terminate') {
       call.phase = 'transferred';
       this.d.stopMedia(call);
-    }
+    } else call.session?.phone.leave();
     if (req.mode === 'warm') this.d.warm.begin(call, req);
   }
 
@@ -76,6 +77,7 @@ export class SdkTransfers {
     const ok = p.status === 'completed';
     this.d.send(call, { event: ok ? 'call.transfer.completed' : 'call.transfer.failed', ...withRequest(callId, req.requestId), transfer: { status: p.status, duration: p.duration } });
     if (call.phase === 'ended') return;
+    if (req.afterTransfer === 'return') call.session?.phone.comeBack();
     if (req.afterTransfer === 'terminate') {
       // The caller was handed over: the call ends with the leg; a failed leg leaves the caller
       // alone on the line, so the failure message is said first (not in return mode).
