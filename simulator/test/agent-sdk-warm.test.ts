@@ -75,6 +75,8 @@ describe('Agent SDK warm transfers', () => {
     // The agent's events are the blind transfer's: started, connected (the target answered), completed.
     expect(x.a.control.log.received.filter((m) => String(m.event).startsWith('call.transfer')).map((m) => m.event)).toEqual(['call.transfer.started', 'call.transfer.connected', 'call.transfer.completed']);
     await x.call.ended;
+    // The inspector's view of the request says how it was asked for.
+    expect(x.h.model.calls.calls.get(x.callId)!.transfers).toEqual([{ requestId: expect.any(String), to: '01077778888', how: 'warm, terminate, hold silence, whisper', status: 'completed' }]);
     const pcm = samples(x.h.model.calls.recording(x.callId)!);
     expect(rms(window(pcm, x.startMs + 100, x.startMs + 2900))).toBeLessThan(50); // on hold in silence while the target rings
     expect(rms(window(pcm, x.startMs + 3000, x.startMs + 3000 + whisperMs))).toBeGreaterThan(300); // the whisper

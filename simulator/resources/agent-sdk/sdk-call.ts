@@ -52,8 +52,8 @@ export class SdkCall {
   endedSent = false;
   readonly reports = { telemetry: 0, metrics: 0 };
   readonly control: ControlEventEntry[] = [];
-  /** Transfer requests, in order: the requestId echoed and how each went. */
-  readonly transfers: { requestId: string | null; to: string; status: string }[] = [];
+  /** Transfer requests, in order: the requestId echoed, how it was asked for (mode, after, hold, whisper) and how each went. */
+  readonly transfers: { requestId: string | null; to: string; how: string; status: string }[] = [];
   /** What the platform said on the call (failure messages to the caller, whispers to a warm transfer's target), in ms from the answer. */
   readonly announcements: { atMs: number; text: string }[] = [];
   /** Warm transfers' holds, in order (warm-transfers.ts). */

@@ -40,7 +40,8 @@ export class SdkTransfers {
     const callId = call.info.callId;
     if (call.phase !== 'media') return this.refuse(call, req.requestId, 'failed', `call ${callId} is not connected to the agent (${call.phase})`);
     if (this.pending.has(callId)) return this.refuse(call, req.requestId, 'failed', `call ${callId} already has a transfer under way`);
-    const entry = { requestId: req.requestId, to: req.to, status: 'initiated' };
+    const how = [req.mode, req.afterTransfer, ...(req.mode === 'warm' ? [`hold ${req.holdMedia}`, req.whisper === null ? 'no whisper' : 'whisper'] : [])].join(', ');
+    const entry = { requestId: req.requestId, to: req.to, how, status: 'initiated' };
     const started = this.d.actions().transfer(callId, req, (p) => this.progress(call, req, entry, p));
     if (!started.started) return this.refuse(call, req.requestId, started.status, started.reason);
     call.transfers.push(entry);
@@ -55,7 +56,7 @@ export class SdkTransfers {
 
   /** Answers a request that never started: failed at once, the call stays with the agent. */
   refuse(call: SdkCall, requestId: string | null, status: string, reason: string): void {
-    call.transfers.push({ requestId, to: '', status: `refused: ${reason}` });
+    call.transfers.push({ requestId, to: '', how: '', status: `refused: ${reason}` });
     this.d.send(call, { event: 'call.transfer.failed', ...withRequest(call.info.callId, requestId), transfer: { status, duration: 0, reason } });
   }
 
