@@ -92,7 +92,7 @@ export async function startHost(opts: HostOptions = {}) {
     randomHex: (n) => (++seq).toString(16).padStart(n, '0'),
     events: { agentConnection: (event, accountId, number, at) => webhooks.push({ event, accountId, number, at }) },
     actions: () => actions,
-    speech: { prepare: async (texts) => void texts.forEach((t) => synth.speak(t)), audio: (t) => synth.speak(t).audio },
+    speech: { prepare: async (texts) => void texts.forEach((t) => synth.speak(t)), audio: (t) => synth.speak(t).audio, ready: () => true },
     phoneLines: (id) => calls.get(id)?.lines ?? [],
     clock: () => (opts.clock === 'realtime' ? { mode: 'realtime', speed: 1 } : { mode: 'manual' }),
     advance: (ms) => clock.advanceTo(clock.now() + ms),

@@ -10,6 +10,7 @@ describe('Agent SDK speech', () => {
   it('prepares each new line in a turn of its own: other work runs between them; the audio is the peer\'s', async () => {
     const synth = await speechSynthesizer(); // loaded first: what is measured below is the lines alone
     const speech = new SdkSpeech(new IoBarrier());
+    expect(speech.ready()).toBe(false); // nothing prepared through this port yet: its callers fall back to text speech time
     const lines = ['Yielding line one.', 'Yielding line two.', '세 번째 줄입니다.'];
     expect(lines.some((l) => synth.has(l))).toBe(false);
     const seen: number[] = [];
@@ -19,6 +20,7 @@ describe('Agent SDK speech', () => {
     await ready;
     clearInterval(probe);
     expect(lines.every((l) => synth.has(l))).toBe(true);
+    expect(speech.ready()).toBe(true);
     // Timers ran while the script was being prepared, between its lines.
     expect(seen.some((n) => n > 0 && n < lines.length)).toBe(true);
     expect(speech.audio(lines[2]!)).toEqual(synth.speak(lines[2]!).audio);

@@ -54,4 +54,6 @@ export interface SpeechPort {
   prepare(texts: readonly string[]): Promise<void>;
   /** μ-law audio of a text prepared before (whole frames). */
   audio(text: string): Buffer;
+  /** Whether the engine has loaded (a text can be spoken now, prepared or not). */
+  ready(): boolean;
 }

@@ -59,7 +59,7 @@ export class SdkCalls implements ControlCallPorts {
     this.warm = new WarmTransfers({
       now: () => d.timers.now(),
       speak: (c, turn) => this.platformTurn(c, turn),
-      speechMs: (text) => d.speech.audio(text).length / 8,
+      speechMs: (text) => this.saidMs(text),
       scheduleBridge: (callId, due) => d.timers.schedule('warm-bridge', due, callId),
       cancel: (h) => d.timers.cancel(h),
     });
@@ -132,7 +132,7 @@ export class SdkCalls implements ControlCallPorts {
    */
   private announceThenHangUp(call: SdkCall, text: string): void {
     const now = this.d.timers.now();
-    const ms = this.d.speech.audio(text).length / 8;
+    const ms = this.saidMs(text);
     const startMs = now - (call.answeredAt ?? now);
     call.announcements.push({ atMs: startMs, text });
     this.platformTurn(call, { speaker: 'agent', party: 0, text, startMs, endMs: startMs + ms, detail: { events: ['transfer failed: failureMessage'] } });
@@ -143,6 +143,15 @@ export class SdkCalls implements ControlCallPorts {
   announced(callId: string): void {
     const call = this.calls.get(callId);
     if (call && call.phase !== 'ended') this.d.actions().hangUp(callId, 'agent');
+  }
+
+  /**
+   * How long the platform takes to say a text: its speech audio's length; with the realtime clock
+   * a leg can answer before the engine has first loaded (nothing waits for it then): the text
+   * speech rule instead (a second per ten characters, at least one).
+   */
+  private saidMs(text: string): number {
+    return this.d.speech.ready() ? this.d.speech.audio(text).length / 8 : Math.max(1, Math.ceil([...text].length / 10)) * 1000;
   }
 
   /** A warm transfer's whisper has been said: its caller is bridged. */

@@ -47,6 +47,10 @@ export class SdkSpeech implements SpeechPort, PendingIo {
     return work;
   }
 
+  ready(): boolean {
+    return this.synth !== undefined;
+  }
+
   audio(text: string): Buffer {
     if (!this.synth) throw new Error('speech was not prepared before it was needed');
     return this.synth.speak(text).audio;
