@@ -1,5 +1,5 @@
 // Start-up, measured against its floor in the same run (bench/README.md "Start-up"): a bare
-// `node -e` HTTP server, the simulator as `npm start` runs it (`node bin/start.mjs`) and `npm
+// `node -e` HTTP server, the simulator as `npm start` runs it (`node bin/start.cjs`) and `npm
 // start` itself, interleaved, each timed from spawn to its first answer (GET /_sim/health) in
 // wall time and in CPU time: the on-CPU time of every process of its group
 // (/proc/<pid>/schedstat), which a shared machine disturbs far less than the wall clock. And the
@@ -88,7 +88,7 @@ export async function benchStartup(runs = 5): Promise<StartupBench> {
   const all = { bare: [] as Start[], sim: [] as Start[], npm: [] as Start[] };
   for (let i = 0; i < runs; i++) {
     all.bare.push(await timeToFirstAnswer(process.execPath, ['-e', BARE]));
-    all.sim.push(await timeToFirstAnswer(process.execPath, ['bin/start.mjs', '--port', '0']));
+    all.sim.push(await timeToFirstAnswer(process.execPath, ['bin/start.cjs', '--port', '0']));
     all.npm.push(await timeToFirstAnswer('npm', ['start', '--silent', '--', '--port', '0']));
   }
   const mid = (xs: Start[]): Start => ({ wallMs: median(xs.map((x) => x.wallMs)), cpuMs: median(xs.map((x) => x.cpuMs)) });

@@ -1,4 +1,4 @@
-// bin/run-bundle.mjs runs `npm start`'s CommonJS bundle through a V8 code cache: the bundle runs
+// bin/run-bundle.cjs runs `npm start`'s CommonJS bundle through a V8 code cache: the bundle runs
 // with its require, file names and import.meta.url, the cache is written beside it after start,
 // and a cache made for another build of the bundle is never used but replaced; its import()
 // (__bundleImport) still works once its functions come from the cache.
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script of bin/, without declarations
-import { runBundle, WRITE_CACHE_AFTER_MS } from '../run-bundle.mjs';
+import { runBundle, WRITE_CACHE_AFTER_MS } from '../run-bundle.cjs';
 
 const seen = globalThis as { runBundleSaw?: unknown[] };
 
@@ -57,7 +57,7 @@ describe('runBundle in a process that ends at once', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'run-bundle-'));
     const file = path.join(dir, 'sim.cjs');
     writeFileSync(file, 'process.exit(0);');
-    const runner = pathToFileURL(path.join(import.meta.dirname, '..', 'run-bundle.mjs')).href;
+    const runner = pathToFileURL(path.join(import.meta.dirname, '..', 'run-bundle.cjs')).href;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', `import { runBundle } from ${JSON.stringify(runner)}; runBundle(${JSON.stringify(file)});`]);
     expect(r.status).toBe(0);
     expect(existsSync(`${file}.v8cache`)).toBe(true);
@@ -67,7 +67,7 @@ describe('runBundle in a process that ends at once', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'run-bundle-'));
     const file = path.join(dir, 'sim.cjs');
     writeFileSync(file, 'const load = () => __bundleImport("node:os"); load().then((m) => console.log(typeof m.cpus), (e) => console.log(e.code));');
-    const runner = pathToFileURL(path.join(import.meta.dirname, '..', 'run-bundle.mjs')).href;
+    const runner = pathToFileURL(path.join(import.meta.dirname, '..', 'run-bundle.cjs')).href;
     const run = () => spawnSync(process.execPath, ['--input-type=module', '-e', `import { runBundle } from ${JSON.stringify(runner)}; runBundle(${JSON.stringify(file)});`], { encoding: 'utf8' });
     expect(run().stdout.trim()).toBe('function');
     expect(existsSync(`${file}.v8cache`)).toBe(true);

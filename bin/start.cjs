@@ -2,13 +2,15 @@
 // with esbuild whenever a source file is newer than the bundle. Loading one bundled file takes
 // a fraction of the time that loading ~300 separate TypeScript and package modules does,
 // which keeps `npm start` to first answer under a second (bench/README.md). The bundle is
-// CommonJS so that bin/run-bundle.mjs can run it through a V8 code cache.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { runBundle } from './run-bundle.mjs';
+// CommonJS so that bin/run-bundle.cjs can run it through a V8 code cache. This file and that one
+// are CommonJS too: an ES module as the main module starts Node's ES module loader, about 10 ms
+// of CPU (decisions.md, start-up).
+'use strict';
+const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
+const { dirname, join, relative } = require('node:path');
+const { runBundle } = require('./run-bundle.cjs');
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const root = dirname(__dirname);
 const entry = join(root, 'bin', 'sim.ts');
 const bundle = join(root, 'dist', 'sim.cjs');
 
@@ -25,7 +27,9 @@ function stale() {
   } catch {
     return true;
   }
-  const sources = [...inputs.map((p) => join(root, p)), join(root, 'package-lock.json'), fileURLToPath(import.meta.url), join(root, 'bin', 'run-bundle.mjs')];
+  // Joined by hand: path.join's normalising was more than half of this check's CPU (505 inputs);
+  // the inputs are relative paths under the project, as esbuild names them.
+  const sources = [...inputs.map((p) => `${root}/${p}`), join(root, 'package-lock.json'), __filename, join(root, 'bin', 'run-bundle.cjs')];
   return sources.some((p) => {
     try {
       return statSync(p).mtimeMs > built;
@@ -35,7 +39,12 @@ function stale() {
   });
 }
 
-if (stale()) {
+async function start() {
+  if (stale()) await rebuild();
+  runBundle(bundle);
+}
+
+async function rebuild() {
   try {
     const { build } = await import('esbuild'); // only when rebuilding: importing it costs start-up time
     const result = await build({
@@ -55,7 +64,7 @@ if (stale()) {
       // looks for at run time: both stay in node_modules.
       external: ['undici', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'unpdf', '@echogarden/espeak-ng-emscripten', 'ws', 'jssip', 'jssip/*'],
       logLevel: 'silent',
-      // The bundle's modules find files beside themselves and require packages through import.meta.url: bin/run-bundle.mjs passes it in.
+      // The bundle's modules find files beside themselves and require packages through import.meta.url: bin/run-bundle.cjs passes it in.
       define: { 'import.meta.url': '__bundleUrl' },
     });
     // Write then rename, so a concurrent start never imports a half-written bundle.
@@ -73,11 +82,12 @@ if (stale()) {
     process.exit(1);
   }
 }
-runBundle(bundle);
+
+void start();
 
 /**
  * The bundle's import() calls (of the packages left out above, and node: modules) go through
- * __bundleImport, which bin/run-bundle.mjs passes in: a vm script's own import() fails in Node 20
+ * __bundleImport, which bin/run-bundle.cjs passes in: a vm script's own import() fails in Node 20
  * once its functions come from the code cache, so the first webhook after a restart failed to
  * load undici. esbuild prints code strings in double quotes, so JSDoc's import('...') stays.
  */

@@ -1,4 +1,4 @@
-// Runs the CommonJS bundle of `npm start` (bin/start.mjs builds it) through a V8 code cache kept
+// Runs the CommonJS bundle of `npm start` (bin/start.cjs builds it) through a V8 code cache kept
 // beside it: parsing and compiling the 2 MB bundle was about a third of the simulator's start-up
 // CPU (bench/README.md "Start-up"), and Node 20 has no compile cache of its own. The cache file
 // starts with the bundle's size and modification time: V8 checks only a cache's length-based
@@ -6,17 +6,18 @@
 // A missing, foreign or rejected cache is written anew shortly after start (when the functions
 // of the start are compiled) or at exit if sooner, by write-then-rename, so concurrent starts
 // never read half a file.
-import { closeSync, fstatSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import vm from 'node:vm';
+'use strict';
+const { closeSync, fstatSync, openSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { dirname } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const vm = require('node:vm');
 
 /** How long after the bundle's first run the cache is written (the start's functions compiled by then); a run ending sooner writes it at exit. */
-export const WRITE_CACHE_AFTER_MS = 300;
+const WRITE_CACHE_AFTER_MS = 300;
 
 /** Loads and runs `bundle`, as Node would a CommonJS main module, with `import.meta.url` given as `__bundleUrl`. */
-export function runBundle(bundle) {
+function runBundle(bundle) {
   const fd = openSync(bundle, 'r');
   let source, key;
   try {
@@ -30,7 +31,7 @@ export function runBundle(bundle) {
   const cachedData = cacheFor(cacheFile, key);
   // No importModuleDynamically: Node 20 loses it for functions that come from a code cache (their
   // import() then fails with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), so the bundle's import()
-  // calls are rewritten to __bundleImport (bin/start.mjs), an import() of this ES module.
+  // calls are rewritten to __bundleImport (bin/start.cjs), an import() of this module.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __bundleUrl, __bundleImport) {${source}\n})`, {
     filename: bundle,
     cachedData,
@@ -49,7 +50,7 @@ export function runBundle(bundle) {
   script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle), pathToFileURL(bundle).href, bundleImport);
 }
 
-/** The bundle's import(): packages and node: modules only (bin/start.mjs), so resolving from bin/ finds what dist/ would. */
+/** The bundle's import(): packages and node: modules only (bin/start.cjs), so resolving from bin/ finds what dist/ would. */
 const bundleImport = (specifier) => import(specifier);
 
 function cacheFor(cacheFile, key) {
@@ -71,3 +72,5 @@ function writeCache(cacheFile, key, script) {
     /* a read-only or full disk: the next start compiles the bundle as usual */
   }
 }
+
+module.exports = { runBundle, WRITE_CACHE_AFTER_MS };
