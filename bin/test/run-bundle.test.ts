@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain .mjs script of bin/, without declarations
-import { runBundle, WRITE_CACHE_AFTER_MS } from '../run-bundle.cjs';
+// @ts-expect-error: a plain CommonJS script of bin/, without declarations
+import { runBundle, SERVING_EVENT, WRITE_CACHE_AFTER_MS } from '../run-bundle.cjs';
 
 const seen = globalThis as { runBundleSaw?: unknown[] };
 
@@ -30,7 +30,7 @@ describe('runBundle', () => {
     expect(seen.runBundleSaw).toEqual([['first', pathToFileURL(file).href, file, dir, 'function', 'object']]);
     await settle();
     const cache = readFileSync(`${file}.v8cache`);
-    expect(cache.toString('latin1').split('\n')[0]).toMatch(/^\d+:[\d.]+$/);
+    expect(cache.toString('latin1').split('\n')[0]).toMatch(/^\d+:[\d.]+:loaded$/);
     runBundle(file); // with the cache
     expect(seen.runBundleSaw).toHaveLength(2);
   });
@@ -49,6 +49,29 @@ describe('runBundle', () => {
     await settle();
     expect(readFileSync(`${file}.v8cache`).equals(before)).toBe(false);
     expect(existsSync(`${file}.v8cache`)).toBe(true);
+  });
+});
+
+describe('runBundle and a serving run', () => {
+  it('replaces a cache written by a run that only loaded the bundle once a run serves, and then keeps it', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'run-bundle-'));
+    const file = path.join(dir, 'sim.cjs');
+    writeFileSync(file, `if (globalThis.runBundleServes) process.emit(${JSON.stringify(SERVING_EVENT)});`);
+    const stage = () => readFileSync(`${file}.v8cache`).toString('latin1').split('\n')[0]!.split(':')[2];
+    const g = globalThis as { runBundleServes?: boolean };
+    g.runBundleServes = false;
+    runBundle(file); // --help, say
+    await settle();
+    expect(stage()).toBe('loaded');
+    g.runBundleServes = true;
+    runBundle(file);
+    await settle();
+    expect(stage()).toBe('serving');
+    const kept = readFileSync(`${file}.v8cache`);
+    runBundle(file);
+    await settle();
+    expect(readFileSync(`${file}.v8cache`).equals(kept)).toBe(true);
+    delete g.runBundleServes;
   });
 });
 
