@@ -71,9 +71,10 @@ function ownModuleUrls(bundle) {
 /**
  * Builds `bundle` from `entry` when stale, then runs it. `name` prefixes a build error;
  * `ownUrls`: each project module gets its own import.meta.url (else the bundle's);
- * `alsoFrom`: more files whose change makes the bundle stale (the starter itself).
+ * `alsoFrom`: more files whose change makes the bundle stale (the starter itself);
+ * `servesAfterStart`: a server that says when it serves (bin/run-bundle.cjs).
  */
-async function startBundled({ name, entry, bundle, ownUrls = false, alsoFrom = [] }) {
+async function startBundled({ name, entry, bundle, ownUrls = false, alsoFrom = [], servesAfterStart = false }) {
   if (stale(bundle, alsoFrom)) {
     try {
       const { build } = await import('esbuild'); // only when rebuilding: importing it costs start-up time
@@ -108,7 +109,7 @@ async function startBundled({ name, entry, bundle, ownUrls = false, alsoFrom = [
       process.exit(1);
     }
   }
-  runBundle(bundle);
+  runBundle(bundle, { servesAfterStart });
 }
 
 /**

@@ -22,8 +22,12 @@ const WRITE_CACHE_AFTER_MS = 300;
 /** What bin/sim.ts emits on `process` once it serves. */
 const SERVING_EVENT = 'platform-sim:serving';
 
-/** Loads and runs `bundle`, as Node would a CommonJS main module, with `import.meta.url` given as `__bundleUrl`. */
-function runBundle(bundle) {
+/**
+ * Loads and runs `bundle`, as Node would a CommonJS main module, with `import.meta.url` given as
+ * `__bundleUrl`. `servesAfterStart`: the bundle is a server that emits SERVING_EVENT, so a cache
+ * written before it served is replaced by a run that serves (other bundles keep their first).
+ */
+function runBundle(bundle, { servesAfterStart = false } = {}) {
   const fd = openSync(bundle, 'r');
   let source, key;
   try {
@@ -43,7 +47,7 @@ function runBundle(bundle) {
     filename: bundle,
     cachedData: cached?.data,
   });
-  if (!cached || script.cachedDataRejected || !cached.serving) keepCache(cacheFile, key, script);
+  if (!cached || script.cachedDataRejected || (servesAfterStart && !cached.serving)) keepCache(cacheFile, key, script);
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, dirname(bundle), pathToFileURL(bundle).href, bundleImport);
 }

@@ -7,4 +7,4 @@
 const { join } = require('node:path');
 const { ROOT, startBundled } = require('./fast-start.cjs');
 
-void startBundled({ name: 'sim', entry: join(ROOT, 'bin', 'sim.ts'), bundle: join(ROOT, 'dist', 'sim.cjs'), alsoFrom: [__filename] });
+void startBundled({ name: 'sim', entry: join(ROOT, 'bin', 'sim.ts'), bundle: join(ROOT, 'dist', 'sim.cjs'), alsoFrom: [__filename], servesAfterStart: true });

@@ -60,15 +60,19 @@ describe('runBundle and a serving run', () => {
     const stage = () => readFileSync(`${file}.v8cache`).toString('latin1').split('\n')[0]!.split(':')[2];
     const g = globalThis as { runBundleServes?: boolean };
     g.runBundleServes = false;
-    runBundle(file); // --help, say
+    runBundle(file, { servesAfterStart: true }); // --help, say
     await settle();
     expect(stage()).toBe('loaded');
+    const loaded = readFileSync(`${file}.v8cache`);
+    runBundle(file); // a bundle that never serves keeps its first cache
+    await settle();
+    expect(readFileSync(`${file}.v8cache`).equals(loaded)).toBe(true);
     g.runBundleServes = true;
-    runBundle(file);
+    runBundle(file, { servesAfterStart: true });
     await settle();
     expect(stage()).toBe('serving');
     const kept = readFileSync(`${file}.v8cache`);
-    runBundle(file);
+    runBundle(file, { servesAfterStart: true });
     await settle();
     expect(readFileSync(`${file}.v8cache`).equals(kept)).toBe(true);
     delete g.runBundleServes;
