@@ -7,20 +7,15 @@
 // unit that just ran; state the kit did not make (a prefix carrier script, an image script, a
 // foreign range) must still be there at the end, and no call the kit placed may still be going.
 // The second configuration lets the resetting scenarios run (allowReset): the kit puts the state
-// back after each and makes again the given accounts a reset removed, so they keep working.
-// Its first run goes over HTTP to the simulator served on a socket (capabilities probed from
-// /_sim/health) and its second in process, against the same simulator: equal verdicts, no unit
-// failing and none skipped for a missing capability (a read-only unit may find no data of its
-// kind in a made account), prove at once that the run repeats and that the kit over HTTP gives
-// what it gives in process (the whole kit over HTTP runs once in the suite, here). The first
-// configuration reaches the simulator in process (the same state as over HTTP, at half the
-// cost); saving and restoring a served simulator's state over HTTP is remote-state.test.ts's.
+// back after each and makes again the given accounts a reset removed, so they keep working. The
+// kit reaches the simulator in process (the same state as over HTTP, at half the cost); saving
+// and restoring a served simulator's state over HTTP is remote-state.test.ts's.
 import { describe, expect, it } from 'vitest';
 import { accountsFromControlPlane } from '../control-accounts.ts';
 import { allProperties } from '../properties/index.ts';
 import type { RunReport } from '../result.ts';
 import { runConformance } from '../run.ts';
-import { remoteTarget, simTarget, type Credentials, type Target } from '../target.ts';
+import { simTarget, type Credentials, type Target } from '../target.ts';
 import { footprint, footprintDiff } from './footprint.ts';
 import { catalogue, contract, scenarios } from './helpers.ts';
 
@@ -86,34 +81,23 @@ describe('the kit run twice in a row against one simulator', () => {
     } finally {
       await base.close();
     }
-  }, 900_000); // two whole runs and the footprint between units: minutes when the two-core machine is shared
+  }, 600_000);
 
-  it('with accounts made through POST /_sim/accounts and resets allowed, over HTTP then in process: the same verdicts, and the accounts survive every reset', async () => {
+  it('with accounts made through POST /_sim/accounts and resets allowed: the same verdicts, and the accounts survive every reset', async () => {
     const { base, sim, target } = await sharedSimulator();
-    const server = await sim.listen(0);
     try {
       const shop = await sim.control.createAccount({ plan: 'business', addons: ['external_assignment', 'sip_trunk', 'representative_number'], numbers: 2 });
       const bistro = await sim.control.createAccount({ plan: 'starter', numbers: 1 });
-      const accounts = () => new Map([['main', { accountId: shop.accountId, key: shop.apiKey }], ['alt', { accountId: bistro.accountId, key: bistro.apiKey }]]);
-      const overHttp = remoteTarget({ baseUrl: server.url, accounts: accounts() });
-      let first: RunReport;
-      try {
-        first = await wholeKit(overHttp, 303, true);
-      } finally {
-        await overHttp.close();
-      }
-      const second = await wholeKit(target(accounts()), 404, true);
+      const made = target(new Map([['main', { accountId: shop.accountId, key: shop.apiKey }], ['alt', { accountId: bistro.accountId, key: bistro.apiKey }]]));
+      const first = await wholeKit(made, 303, true);
+      const second = await wholeKit(made, 404, true);
       expect(failed(first)).toEqual([]);
-      expect(first.target.capabilities).toEqual(expect.arrayContaining(['control', 'clock', 'accounts', 'writes', 'alt-account', 'reset']));
-      // Over HTTP every capability the kit needs is there: a unit skips only for want of data the made accounts lack.
-      expect(first.units.filter((u) => u.status === 'skipped' && !/^no data on the target to read/.test(u.skipReason ?? '')).map((u) => `${u.id}: ${u.skipReason}`)).toEqual([]);
       expect(verdicts(second)).toEqual(verdicts(first));
       for (const id of RESETTING) expect(verdicts(first)[id]).toBe('passed');
       const res = await sim.handle({ method: 'GET', url: `/v1/accounts/${shop.accountId}/numbers`, headers: { authorization: `Bearer ${shop.apiKey}` } });
       expect(res.status).toBe(200);
     } finally {
-      await server.close();
       await base.close();
     }
-  }, 900_000); // two whole runs, one over HTTP: minutes when the two-core machine is shared
+  }, 600_000);
 });
