@@ -10,9 +10,9 @@ const ALL = ['simulator/test/**/*.test.ts', 'conformance/test/**/*.test.ts', 'bi
 
 /** The `whole` group, longest first: they start first, so that no long file is left alone at the end. */
 export const WHOLE_SUITE_ONLY = [
-  'conformance/test/repeatable.test.ts', // the whole kit four times against one simulator (two configurations, run twice; one run over HTTP)
+  'conformance/test/targets.test.ts', // the whole kit over HTTP against a served simulator
   'conformance/test/wrong-server.test.ts', // the kit once per wrong-server defect
-  'conformance/test/targets.test.ts', // two fifths of the kit twice (observed, then held to the simulator's choices)
+  'conformance/test/repeatable.test.ts', // the whole kit four times against one simulator (two configurations, run twice)
   'simulator/test/durable-kill.test.ts', // a served simulator killed with SIGKILL and restarted 52 times
   'bin/test/package.test.ts', // npm pack, npm install, the bins as child processes
   'simulator/test/assign-browser.test.ts', // Chromium
