@@ -33,7 +33,9 @@ import type { FixedControlScope } from './control-plane.ts';
 import type { InspectorScope } from './web/inspector/routes.ts';
 
 export const SNAPSHOT_FORMAT = 'platform-simulator-state';
-export const SNAPSHOT_VERSION = 1;
+/** 2: ended calls packed (core/packed-transfer.ts); 1, every call a row, still restores. */
+export const SNAPSHOT_VERSION = 2;
+const READABLE_VERSIONS: readonly number[] = [1, 2];
 
 export interface Snapshot {
   format: typeof SNAPSHOT_FORMAT;
@@ -264,8 +266,8 @@ export class Runtime {
   restore(snapshot: unknown): void {
     validate(SnapshotEnvelope, snapshot, 'snapshot');
     const s = snapshot as Snapshot;
-    if (s.version !== SNAPSHOT_VERSION) {
-      throw ApiError.validation(`snapshot version ${s.version} is not supported (expected ${SNAPSHOT_VERSION})`);
+    if (!READABLE_VERSIONS.includes(s.version)) {
+      throw ApiError.validation(`snapshot version ${s.version} is not supported (expected ${READABLE_VERSIONS.join(' or ')})`);
     }
     const parts = this.stateful();
     for (const { snapshotKey: name } of parts) {

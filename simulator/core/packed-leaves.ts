@@ -28,7 +28,7 @@ export class Chunks<A extends Uint32Array | Float64Array> {
   constructor(private readonly make: new (n: number) => A) {}
 
   /** Appends `values` (fewer than a chunk); the address of the first. */
-  append(values: readonly number[]): number {
+  append(values: ArrayLike<number>): number {
     if (values.length > CHUNK) throw new Error('a packed row of more than a chunk of values');
     const last = this.chunks[this.chunks.length - 1];
     if (last === undefined || this.fill + values.length > last.length) {
