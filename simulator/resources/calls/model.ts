@@ -83,6 +83,11 @@ export function callTable(rows: readonly CallRow[] = []): Table<CallRow> {
   return new Table(rows, CALL_TABLE_OPTIONS);
 }
 
+/** The table a snapshot's part holds: every call a row (version 1) or ended calls packed (version 2). */
+export function restoredCallTable(state: CallsState): Table<CallRow> {
+  return state.packed === undefined ? callTable(state.calls) : tableFromPacked(state.calls, state.packed, CallRowSchema, 'calls.packed', CALL_TABLE_OPTIONS);
+}
+
 export class CallsModel {
   calls = callTable(); // maps a callId to the call
   readonly wire = new WireCache<CallRow>(callWire);
@@ -177,7 +182,7 @@ export class CallsModel {
 
   /** A part the runtime validated (index.ts); a new table, so answers still in flight for the old state are dropped. */
   restore(state: CallsState): void {
-    this.calls = state.packed === undefined ? callTable(state.calls) : tableFromPacked(state.calls, state.packed, CallRowSchema, 'calls.packed', CALL_TABLE_OPTIONS);
+    this.calls = restoredCallTable(state);
   }
 
   // --- the API ---
