@@ -32,6 +32,11 @@ const PREFIXED_DIGITS = /^(\D{0,8})(\d{1,15})$/;
 const INTERNED_LENGTH = 24;
 const HEX_ID = /^([A-Z]{0,4})((?:[0-9a-f]{8})+)$/;
 
+/** Whether a string packs as an interned text by itself (not as an instant, digits or a hex id). */
+export function plainText(s: string): boolean {
+  return instantMs(s) === undefined && !PREFIXED_DIGITS.test(s) && !(s.length >= 8 && HEX_ID.test(s));
+}
+
 export class PackedRows {
   // Leaves in chunks of fixed size (a record never spans two): growing copies nothing and
   // leaves no doubled slack, which matters at hundreds of megabytes.
@@ -56,11 +61,12 @@ export class PackedRows {
   private readCursorDoubles = 0;
 
   /** Packs a plain JSON-like value (objects, arrays, strings, numbers, booleans, null); its record number, or undefined when it holds anything else. */
-  pack(value: object): number | undefined {
+  pack(value: object, canonical = false): number | undefined {
     let shape = -1;
     // Rows of one table mostly share a few shapes: the recent ones are tried first, walking the
-    // value along the shape (no key built); any shape that fits reads back exactly.
-    for (let i = 0; i < this.recent.length && shape < 0; i++) {
+    // value along the shape (no key built); any shape that fits reads back exactly. `canonical`
+    // takes the shape the value alone gives (a snapshot's packed form, packed-transfer.ts).
+    for (let i = 0; i < this.recent.length && shape < 0 && !canonical; i++) {
       this.scratchWords.length = 0;
       this.scratchDoubles.length = 0;
       if (this.fits(this.shapes[this.recent[i]!]!, value)) shape = this.recent[i]!;

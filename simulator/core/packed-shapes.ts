@@ -62,3 +62,17 @@ export function plainOp(op: Op): Op {
   return { ...op };
 }
 
+
+/** Where in a record a shape's text leaves (word offsets) and free numbers (double offsets) are. */
+export function loosePlaces(op: Op): { texts: number[]; numbers: number[] } {
+  const out = { texts: [] as number[], numbers: [] as number[] };
+  const at = { words: 0, doubles: 0 };
+  const walk = (o: Op): void => {
+    if (o.k === 'obj' || o.k === 'arr') o.kids.forEach(walk);
+    else if (o.k === 'text') out.texts.push(at.words++);
+    else if (o.k === 'f64') out.numbers.push(at.doubles++);
+    else countLeaves(o, at);
+  };
+  walk(op);
+  return out;
+}

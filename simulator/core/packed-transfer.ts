@@ -11,6 +11,7 @@ import { ApiError, type FieldError } from './errors.ts';
 import { PackedRows, type Op } from './packed-rows.ts';
 import { CHUNK } from './packed-leaves.ts';
 import { countLeaves, plainOp } from './packed-shapes.ts';
+import { canonicalRecords } from './packed-canonical.ts';
 import { schemaErrors } from './schema.ts';
 import { Table, type Row, type Slot, type TableOptions } from './store.ts';
 
@@ -41,7 +42,7 @@ export function packedState<T extends Row>(table: Table<T>): { rows: T[]; packed
     }
   });
   if (store === undefined || recs.length === 0) return { rows, packed: undefined };
-  const parts = store.exportRecords(recs);
+  const parts = canonicalRecords(store, recs);
   return {
     rows,
     packed: { plainAt, shapes: parts.shapes as unknown[], texts: [...parts.texts], shapeOf: base64(parts.shapeOf), words: base64(parts.words), doubles: base64(parts.doubles) },
