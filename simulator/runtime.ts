@@ -275,23 +275,28 @@ export class Runtime {
     }
     const unknown = Object.keys(s.models).filter((k) => !parts.some((b) => b.snapshotKey === k));
     if (unknown.length > 0) throw ApiError.validation(`snapshot has unknown state "${unknown[0]}"`, [{ path: `models.${unknown[0]}`, message: 'is not a known field' }]);
-    const before = this.snapshot();
-    const restoreModels = (models: Record<string, unknown>) => {
-      for (const b of parts) {
-        const state = models[b.snapshotKey];
-        validate(b.schema!, state, `snapshot ${b.snapshotKey}`, b.snapshotKey);
-        b.part!.restore(b.model, state);
-      }
-    };
+    // What is there now, to put back if anything fails: a part that can hold its objects does
+    // (no export of a million packed calls), the others keep a copy of their snapshot.
+    const undo = parts.map((b) => {
+      if (b.part!.hold) return b.part!.hold(b.model);
+      const saved = jsonCopy(b.part!.snapshot(b.model), 2);
+      return () => b.part!.restore(b.model, saved);
+    });
+    const before = { clock: jsonCopy(this.clock.snapshot()), random: jsonCopy(this.random.state()), seed: this.seed };
     try {
-      const copy = structuredClone(s);
-      restoreModels(copy.models);
-      this.clock.restore(copy.clock);
-      this.random = new SeededRandom(copy.random);
-      this.seed = copy.seed;
+      // A copy of each part (restored state shares nothing with the caller's), but for a part
+      // whose restore copies what it keeps.
+      for (const b of parts) {
+        const state = s.models[b.snapshotKey];
+        validate(b.schema!, state, `snapshot ${b.snapshotKey}`, b.snapshotKey);
+        b.part!.restore(b.model, b.part!.copiesInput ? state : structuredClone(state));
+      }
+      this.clock.restore(structuredClone(s.clock));
+      this.random = new SeededRandom(structuredClone(s.random));
+      this.seed = s.seed;
       this.clockDriver.rebase();
     } catch (e) {
-      restoreModels(before.models);
+      for (const put of undo) put();
       this.clock.restore(before.clock);
       this.random = new SeededRandom(before.random);
       this.seed = before.seed;

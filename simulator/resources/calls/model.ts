@@ -180,9 +180,20 @@ export class CallsModel {
     return packed === undefined ? { calls: rows } : { calls: rows, packed };
   }
 
-  /** A part the runtime validated (index.ts); a new table, so answers still in flight for the old state are dropped. */
+  /**
+   * A part the runtime validated (index.ts); a new table, so answers still in flight for the old
+   * state are dropped. The rows kept as objects are copies (the part is not copied before).
+   */
   restore(state: CallsState): void {
-    this.calls = restoredCallTable(state);
+    this.calls = restoredCallTable({ ...state, calls: structuredClone(state.calls) });
+  }
+
+  /** Puts the table of now back (a restore that failed: restore only swaps tables). */
+  hold(): () => void {
+    const table = this.calls;
+    return () => {
+      this.calls = table;
+    };
   }
 
   // --- the API ---
