@@ -180,6 +180,18 @@ export class PackedRows {
     this.records = n;
   }
 
+  /**
+   * A top-level member packed as one number of `kind` (an instant as epoch ms; digits without a
+   * prefix as the number '1' + digits), read without making its text; undefined otherwise.
+   */
+  numberField(rec: number, key: string, kind: 'time' | 'digits'): number | undefined {
+    const shape = this.shapeOf[rec]!;
+    const place = (this.places[shape] ??= placesOf(this.shapes[shape]!)).get(key);
+    if (place === undefined || place.op.k !== kind || (place.op.k === 'digits' && place.op.prefix !== '')) return undefined;
+    const d = this.doublesAt[rec]! + place.doubles;
+    return this.doubles.chunkOf(d)[d % CHUNK];
+  }
+
   /** Bytes held in the typed arrays (their used part). */
   get bytes(): number {
     return this.words.used * 4 + this.doubles.used * 8 + this.records * 12;

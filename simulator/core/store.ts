@@ -51,6 +51,12 @@ export class Table<T extends Row> {
     return typeof slot === 'number' ? (this.packed!.field(slot, key as string) as T[K]) : slot[key];
   }
 
+  /** One member of a packed row as its stored number (packed-rows.ts `numberField`); undefined for a row kept as it is. */
+  numberField(pos: number, key: keyof T & string, kind: 'time' | 'digits'): number | undefined {
+    const slot = this.rows[pos]!;
+    return typeof slot === 'number' ? this.packed!.numberField(slot, key, kind) : undefined;
+  }
+
   /** Rows kept packed, and the bytes their records take. */
   get packing(): { rows: number; bytes: number } {
     return { rows: this.packedCount, bytes: this.packed?.bytes ?? 0 };
