@@ -275,14 +275,7 @@ export class Runtime {
     }
     const unknown = Object.keys(s.models).filter((k) => !parts.some((b) => b.snapshotKey === k));
     if (unknown.length > 0) throw ApiError.validation(`snapshot has unknown state "${unknown[0]}"`, [{ path: `models.${unknown[0]}`, message: 'is not a known field' }]);
-    // What is there now, to put back if anything fails: a part that can hold its objects does
-    // (no export of a million packed calls), the others keep a copy of their snapshot.
-    const undo = parts.map((b) => {
-      if (b.part!.hold) return b.part!.hold(b.model);
-      const saved = jsonCopy(b.part!.snapshot(b.model), 2);
-      return () => b.part!.restore(b.model, saved);
-    });
-    const before = { clock: jsonCopy(this.clock.snapshot()), random: jsonCopy(this.random.state()), seed: this.seed };
+    const undo = this.checkpoint();
     try {
       // A copy of each part (restored state shares nothing with the caller's), but for a part
       // whose restore copies what it keeps.
@@ -296,12 +289,31 @@ export class Runtime {
       this.seed = s.seed;
       this.clockDriver.rebase();
     } catch (e) {
+      undo();
+      throw e;
+    }
+  }
+
+  /**
+   * What is there now, put back by the function it answers (a restore that fails, an account
+   * made all or nothing): a part that can hold its objects does (no export of a million packed
+   * calls), the others keep a copy of their snapshot.
+   */
+  checkpoint(): () => void {
+    const parts = this.stateful();
+    const undo = parts.map((b) => {
+      if (b.part!.hold) return b.part!.hold(b.model);
+      const saved = jsonCopy(b.part!.snapshot(b.model), 2);
+      return () => b.part!.restore(b.model, saved);
+    });
+    const before = { clock: jsonCopy(this.clock.snapshot()), random: jsonCopy(this.random.state()), seed: this.seed };
+    return () => {
       for (const put of undo) put();
       this.clock.restore(before.clock);
       this.random = new SeededRandom(before.random);
       this.seed = before.seed;
-      throw e;
-    }
+      this.clockDriver.rebase();
+    };
   }
 
   nowIso(): string {
