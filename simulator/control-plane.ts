@@ -67,7 +67,9 @@ export interface FixedControlScope {
   /** Live work no snapshot can hold (an Agent SDK call in progress); a snapshot is refused meanwhile. */
   liveWork(): string[];
   restore(snapshot: unknown): void;
-  /** The state of now, put back by the function it answers (cheaper than a snapshot and a restore). */
+  /** Puts back a snapshot taken a moment ago in the same operation (all or nothing); live work stays. */
+  rollback(snapshot: unknown): void;
+  /** The state of now, put back by the function it answers (all or nothing, cheaper than a snapshot and a rollback); live work stays. */
   checkpoint(): () => void;
   readonly accounts: { create(input: Static<typeof CreateAccountBody>): { id: string; apiKeys: string[] } };
   readonly numbers: { grant(accountId: string, number?: string): { id: string } };
@@ -167,7 +169,7 @@ export const operations = [
           : Array.from({ length: wanted }, () => scope.numbers.grant(a.id).id);
         return reply.created({ accountId: a.id, apiKey: a.apiKeys[0]!, numbers });
       } catch (e) {
-        undo(); // all or nothing: a bad number leaves no half-made account
+        undo(); // all or nothing: a bad number leaves no half-made account (and live calls alone)
         throw e;
       }
     },

@@ -28,7 +28,7 @@ import { registry, type Registry } from './registry.ts';
 import { openApiJson } from './operations.ts';
 import type { Entry } from './resources/family.ts';
 import type { ListedNames } from './core/scope.ts';
-import type { StatePart } from './core/table-state.ts';
+import type { RestoreKind, StatePart } from './core/table-state.ts';
 import type { FixedControlScope } from './control-plane.ts';
 import type { InspectorScope } from './web/inspector/routes.ts';
 
@@ -262,8 +262,16 @@ export class Runtime {
     return this.stateful().flatMap((b) => b.part!.live?.(b.model) ?? []);
   }
 
+  /**
+   * Puts back the state an operation snapshotted a moment ago in the same turn (all or nothing):
+   * a restore whose parts leave live work alone, since the state around it is the one it began in.
+   */
+  rollback(snapshot: unknown): void {
+    this.restore(snapshot, 'rollback');
+  }
+
   /** Replaces all state with the snapshot; on any error the previous state stays. */
-  restore(snapshot: unknown): void {
+  restore(snapshot: unknown, how: RestoreKind = 'replace'): void {
     validate(SnapshotEnvelope, snapshot, 'snapshot');
     const s = snapshot as Snapshot;
     if (!READABLE_VERSIONS.includes(s.version)) {
@@ -282,7 +290,7 @@ export class Runtime {
       for (const b of parts) {
         const state = s.models[b.snapshotKey];
         validate(b.schema!, state, `snapshot ${b.snapshotKey}`, b.snapshotKey);
-        b.part!.restore(b.model, b.part!.copiesInput ? state : structuredClone(state));
+        b.part!.restore(b.model, b.part!.copiesInput ? state : structuredClone(state), how);
       }
       this.clock.restore(structuredClone(s.clock));
       this.random = new SeededRandom(structuredClone(s.random));
@@ -304,7 +312,7 @@ export class Runtime {
     const undo = parts.map((b) => {
       if (b.part!.hold) return b.part!.hold(b.model);
       const saved = jsonCopy(b.part!.snapshot(b.model), 2);
-      return () => b.part!.restore(b.model, saved);
+      return () => b.part!.restore(b.model, saved, 'rollback'); // the state of a moment ago: live work that remains stays
     });
     const before = { clock: jsonCopy(this.clock.snapshot()), random: jsonCopy(this.random.state()), seed: this.seed };
     return () => {

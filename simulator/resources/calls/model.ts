@@ -19,6 +19,7 @@ import { platformSide, type Ending } from './endings.ts';
 import { FlowHttpClient } from './flow-http.ts';
 import { emptyTrace } from './walk-trace.ts';
 import { TransferLegs } from './transfer-legs.ts';
+import type { WireDialers } from './wire-dial.ts';
 import { billableSeconds, transferParties } from './transfers.ts';
 import type { CallEventSource } from './call-events.ts';
 import { VoiceMlRunner } from './voiceml/runner.ts';
@@ -171,7 +172,13 @@ export class CallsModel {
   }
 
   clear(): void {
+    this.legs.forgetWire();
     this.calls = callTable();
+  }
+
+  /** Where a SIP listener registers the dialer that rings SIP URIs on the wire (wire-dial.ts). */
+  get wireDialers(): WireDialers {
+    return this.legs.wire;
   }
 
   /** Ended calls in their packed form (core/packed-transfer.ts), the others as rows. */
@@ -185,10 +192,11 @@ export class CallsModel {
    * state are dropped. The rows kept as objects are copies (the part is not copied before).
    */
   restore(state: CallsState): void {
+    this.legs.forgetWire();
     this.calls = restoredCallTable({ ...state, calls: structuredClone(state.calls) });
   }
 
-  /** Puts the table of now back (a restore that failed: restore only swaps tables). */
+  /** Puts the table of now back (all or nothing: restore only swaps tables); the wire's live legs stay. */
   hold(): () => void {
     const table = this.calls;
     return () => {
