@@ -4,7 +4,7 @@
 // framing.ts), answered on its connection, and closed when its framing is lost. Every message
 // goes to the SIP server, which answers on the flow it came from; a socket error closes that
 // connection only. Nothing here decides an outcome, reads the clock or sets a timer.
-import dgram from 'node:dgram';
+import type dgram from 'node:dgram';
 import net from 'node:net';
 import { isIPv6 } from 'node:net';
 import { StreamFramer } from './resources/sip-server/framing.ts';
@@ -32,7 +32,8 @@ const SAME_PORT_TRIES = 20;
 
 function bindUdp(port: number, host: string): Promise<dgram.Socket> {
   return new Promise((resolve, reject) => {
-    const socket = dgram.createSocket(isIPv6(host) ? 'udp6' : 'udp4');
+    // node:dgram loads with the first SIP listener (--sip-port), not at start.
+    const socket = process.getBuiltinModule('node:dgram').createSocket(isIPv6(host) ? 'udp6' : 'udp4');
     socket.once('error', reject);
     socket.bind(port, host, () => {
       socket.off('error', reject);
