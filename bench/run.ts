@@ -72,6 +72,7 @@ async function main() {
   const usage = await ownProcess<UsageBench>(['--max-old-space-size=6144', 'bench/usage-scale.ts', '--json']);
   const callsScale = await ownProcess<CallsScaleBench>(['--expose-gc', '--max-old-space-size=8192', 'bench/calls-scale.ts', '--json']);
   const batchView = await ownProcess<BatchViewBench>(['bench/batch-view.ts', '--json']);
+  const snapshotCpuMs = callsScale.snapshot.snapshotCpuMs + callsScale.snapshot.stringifyCpuMs + callsScale.snapshot.parseCpuMs + callsScale.snapshot.restoreCpuMs;
 
   // 1d. 10,000 managed agent calls with a real MCP tool call each (docs/decisions.md "Managed agents"), in a process of its
   // own (its fake MCP server and sessions are its own too).
@@ -175,9 +176,9 @@ async function main() {
     ],
     [`memory of ${callsScale.calls} ended calls (< ${CALLS_MEMORY_BUDGET_MB} MB)`, `${fmt(callsScale.memory.heapMb + callsScale.memory.typedMb, 0)} MB (heap ${fmt(callsScale.memory.heapMb, 0)}, typed arrays ${fmt(callsScale.memory.typedMb, 0)}; ${fmt(callsScale.memory.bytesPerCall, 0)} bytes a call); process RSS ${fmt(callsScale.memory.rssMb, 0)} MB`, callsScale.memory.heapMb + callsScale.memory.typedMb < CALLS_MEMORY_BUDGET_MB],
     [
-      `snapshot round trip (< ${SNAPSHOT_ROUND_TRIP_BUDGET_MS} ms)`,
-      `${callsScale.snapshot.calls} calls: ${fmt(callsScale.snapshot.wallMs, 0)} ms wall (snapshot ${fmt(callsScale.snapshot.snapshotCpuMs, 0)} ms CPU, restore ${fmt(callsScale.snapshot.restoreCpuMs, 0)} ms CPU); same page after: ${callsScale.snapshot.samePage}; peak RSS ${fmt(callsScale.roundTripPeakRssMb, 0)} MB`,
-      callsScale.snapshot.wallMs < SNAPSHOT_ROUND_TRIP_BUDGET_MS && callsScale.snapshot.samePage,
+      `snapshot round trip of ${callsScale.snapshot.calls} calls through JSON (< ${SNAPSHOT_ROUND_TRIP_BUDGET_MS} ms CPU)`,
+      `${fmt(snapshotCpuMs, 0)} ms CPU: snapshot ${fmt(callsScale.snapshot.snapshotCpuMs, 0)}, stringify ${fmt(callsScale.snapshot.stringifyCpuMs, 0)}, parse ${fmt(callsScale.snapshot.parseCpuMs, 0)}, restore ${fmt(callsScale.snapshot.restoreCpuMs, 0)} (${fmt(callsScale.snapshot.wallMs, 0)} ms wall); document ${fmt(callsScale.snapshot.documentMb, 0)} MB; first page after ${fmt(callsScale.snapshot.firstListAfterCpuMs, 0)} ms CPU, the same: ${callsScale.snapshot.samePage}; peak RSS ${fmt(callsScale.roundTripPeakRssMb, 0)} MB (${fmt(callsScale.peakRssMb, 0)} MB before)`,
+      snapshotCpuMs < SNAPSHOT_ROUND_TRIP_BUDGET_MS && callsScale.snapshot.samePage,
     ],
     [
       `the whole kit in process, ${kit.units} units (< ${KIT_BUDGET_MS} ms; summary < ${KIT_TAIL_BUDGET_MS} ms after the last unit)`,
