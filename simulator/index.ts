@@ -6,6 +6,7 @@ import { registerCrash, registerRuntime } from './internal.ts';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SNAPSHOT_BYTES, bodyLimit, dispatch, upgrade, type PipelineOptions } from './app.ts';
 import { closeSockets, createHttpServer, listenOn } from './server.ts';
 import { listenSip, type SipSockets } from './sip-sockets.ts';
+import { FRAME_MS as MEDIA_FRAME_MS } from './resources/sip-server/rtp-stream.ts';
 import { loadFixtureFile, parseFixture, DEFAULT_FIXTURE_PATH } from './fixtures.ts';
 import type { Fixture } from './fixture/schema.ts';
 import { realtimeDriver, type ClockMode } from './core/realtime.ts';
@@ -242,6 +243,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     rt.sipServer.listening = null;
     rt.sipServer.mediaPort = 0;
     rt.sipServer.sendDatagram = null;
+    rt.sipServer.sendMedia = null;
     if (s) await s.close();
   };
 
@@ -303,14 +305,19 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
           },
           tooLarge: (head, flow, send) => model.tooLarge(head, flow, send),
           media: (packet, address, peerPort) => model.receiveMedia(packet, address, peerPort),
+          tick: () => {
+            if (model.playout.size > 0) pipeline.beforeRequest?.();
+          },
         },
         port,
         host,
+        mode.kind === 'realtime' ? MEDIA_FRAME_MS / mode.speed : undefined,
       );
       sip = sockets;
       model.listening = { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp };
       model.mediaPort = sockets.rtp;
       model.sendDatagram = sockets.sendUdp;
+      model.sendMedia = sockets.sendRtp;
       model.challengeAlgorithms = [...digest];
       return { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp, rtp: sockets.rtp, close: async () => (sip === sockets ? stopSip() : undefined) };
     },

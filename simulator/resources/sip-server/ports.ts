@@ -6,7 +6,7 @@
 import { Type } from '@sinclair/typebox';
 import { port, type ModelScope } from '../../core/scope.ts';
 import type { LiveClock } from '../../core/live-clock.ts';
-import type { CallFacts, CallHandler, OfferedCallActions } from '../calls/handlers.ts';
+import type { CallActions, CallFacts, CallHandler, OfferedCallActions } from '../calls/handlers.ts';
 
 /** A digest login as SIP auth resolves it (a WebRTC token stands for its parent credential). */
 export interface SipLoginView {
@@ -37,7 +37,7 @@ export interface SipCalls {
   placeForHandler(accountId: string, input: { From: string; To: string; handler: { kind: 'sip'; target: string } }): { id: string };
   /** Hangs up a connected call, cancels one not yet answered; an ended call throws. */
   hangUp(accountId: string, callId: string): unknown;
-  readonly handled: CallFacts & OfferedCallActions & { readonly handlers: { register(kind: 'sip', handler: CallHandler): void } };
+  readonly handled: CallFacts & OfferedCallActions & Pick<CallActions, 'phoneTurn'> & { readonly handlers: { register(kind: 'sip', handler: CallHandler): void } };
 }
 
 /** SIP endpoints: where a number routed `sip` is offered, and the routes' use and failures. */
