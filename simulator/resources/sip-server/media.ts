@@ -7,6 +7,7 @@
 // WAV). The offer's address is also where the server's RTP goes (playout.ts). Live transport
 // state: not in snapshots, forgotten on reset and restore.
 import { MULAW_SILENCE } from '../../peers/speech/mulaw.ts';
+import type { AudioOffer } from './sdp.ts';
 
 /** The longest audio kept per call (10 minutes of 8 kHz μ-law: 4.8 MB). */
 export const MAX_SECONDS = 600;
@@ -45,6 +46,9 @@ export interface HeardAudio {
   firstFrame: number;
   audio: Buffer;
 }
+
+/** Whether the side that wrote this SDP takes RTP from the server (sendrecv, recvonly; RFC 3264 §5.1). */
+export const takesMedia = (sdp: AudioOffer) => sdp.direction === 'sendrecv' || sdp.direction === 'recvonly';
 
 export class CallMedia {
   private readonly bySource = new Map<string, string>(); // "address:port" → callId
