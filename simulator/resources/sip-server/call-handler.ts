@@ -63,8 +63,12 @@ export function sipCallHandler(p: HandlerParts): CallHandler {
   };
   return {
     check: () => {}, // the INVITE was authenticated before the call was placed
-    offer: (call) => p.offers.offer(call), // a number routed sip or softphone (offers.ts)
+    offer: (call) => {
+      p.playout.warm(call.callId);
+      p.offers.offer(call); // a number routed sip or softphone (offers.ts)
+    },
     ringing(call) {
+      p.playout.warm(call.callId);
       const d = early(call.callId);
       if (d) d.lastProvisional = p.reply(d.invite, d.flow, d.send, { status: 180, reason: 'Ringing', toTag: d.localTag });
     },

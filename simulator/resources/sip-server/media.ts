@@ -107,9 +107,10 @@ export class CallMedia {
     h.packets++;
   }
 
-  /** Packets taken for a call (the control plane shows it). */
-  packets(callId: string): number {
-    return this.heard.get(callId)?.packets ?? 0;
+  /** What a call's client sent: packets taken and their SSRC (undefined before the first). */
+  received(callId: string): { packets: number; ssrc: number } | undefined {
+    const h = this.heard.get(callId);
+    return h?.ssrc === undefined ? undefined : { packets: h.packets, ssrc: h.ssrc };
   }
 
   /** What the call's client sent, or undefined when it sent nothing. */

@@ -19,7 +19,7 @@ import { SipCallsOnWire } from './invite.ts';
 import { sipCallHandler } from './call-handler.ts';
 import { writeAnswer } from './sdp.ts';
 import { CallMedia } from './media.ts';
-import { Playout } from './playout.ts';
+import { MAX_BURST_FRAMES, MAX_LATE_FRAMES, Playout } from './playout.ts';
 import { PhoneSpeech } from './phone-speech.ts';
 import { callRecording } from './call-recording.ts';
 import { sipWebSocket } from './websocket.ts';
@@ -96,9 +96,11 @@ export class SipServerModel {
       seed: () => scope.seed,
       now: () => scope.clock.now(),
       phoneLines: (callId) => this.phoneLines(callId),
+      phoneMaySay: (callId) => scope.calls.handled.phoneSays(callId),
       prepare: (texts, landed) => speech.prepare(texts, landed),
       audio: (text) => speech.audio(text),
       peer: (callId) => this.media.peer(callId),
+      maxBurstFrames: () => (scope.liveClock.mode().kind === 'realtime' ? MAX_LATE_FRAMES : MAX_BURST_FRAMES),
       send: (address, port, packet) => (this.sendMedia ? (this.sendMedia(address, port, packet), true) : false),
     });
     scope.clock.watch((now) => this.playout.moved(now));

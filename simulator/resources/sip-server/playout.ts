@@ -5,7 +5,9 @@
 // calls), the first LEAD_MS after the answer, each next one GAP_MS after the last ended; every
 // other frame is μ-law silence. When virtual time moves (a clock advance, or the realtime ticker),
 // every playing call sends the frames that fell due since its last, at most MAX_BURST_FRAMES at
-// once (older ones are skipped: a long manual advance does not flood the client). What a frame
+// once on a manual clock (a long advance does not flood the client) and MAX_LATE_FRAMES in
+// realtime mode (a late wake, a busy event loop: a phone's jitter buffer would drop older audio
+// anyway); older frames are skipped. What a frame
 // holds follows its number, never when it was sent. A call whose phone speaks waits for its
 // speech to be synthesised; its frames due meanwhile go out once it is. Live state: not in
 // snapshots, forgotten on reset and restore.
@@ -18,6 +20,8 @@ export const LEAD_MS = 500;
 export const GAP_MS = 1000;
 /** Frames one call sends per clock move at most (one minute of audio). */
 export const MAX_BURST_FRAMES = 3000;
+/** Frames one call sends per clock move at most in realtime mode (one second of audio). */
+export const MAX_LATE_FRAMES = 50;
 /** Ended calls whose played audio is kept for their recording (the oldest go first). */
 const ENDED_KEPT = 10_000;
 
@@ -35,12 +39,16 @@ export interface PlayoutParts {
   now(): number;
   /** What the phone says in the call, turn by turn (taken once, at the answer). */
   phoneLines(callId: string): string[];
+  /** Everything the phone may say in the call (to load the speech engine while it rings). */
+  phoneMaySay(callId: string): string[];
   /** Speech for the lines: true when it is ready now; otherwise `landed` runs once it is. */
   prepare(texts: readonly string[], landed: () => void): boolean;
   /** The μ-law audio of a prepared text (whole frames). */
   audio(text: string): Buffer;
   /** Where the call's client takes RTP, and whether it wants any (its offer's direction). */
   peer(callId: string): { address: string; port: number; hearsUs: boolean } | undefined;
+  /** MAX_BURST_FRAMES on a manual clock, MAX_LATE_FRAMES in realtime mode. */
+  maxBurstFrames(): number;
   /** Sends a datagram from the RTP port; false when no listener runs. */
   send(address: string, port: number, packet: Buffer): boolean;
 }
@@ -60,9 +68,14 @@ interface Playing {
 
 export class Playout {
   private readonly playing = new Map<string, Playing>();
-  private readonly ended = new Map<string, { plan: PlayedPart[]; frames: number }>();
+  private readonly ended = new Map<string, { plan: PlayedPart[]; frames: number; packets: number; ssrc: number }>();
 
   constructor(private readonly p: PlayoutParts) {}
+
+  /** The call rings: the speech engine starts loading if its phone may speak (the first load takes a while). */
+  warm(callId: string): void {
+    this.p.prepare(this.p.phoneMaySay(callId), () => {});
+  }
 
   /** The call was answered at `answeredAt`: its media clock starts. */
   start(callId: string, answeredAt: number): void {
@@ -102,7 +115,8 @@ export class Playout {
     if (!plan) return; // speech not ready yet: these frames go out when it is
     const due = Math.floor((now - call.answeredAt) / FRAME_MS);
     if (due <= call.next) return;
-    if (due - call.next > MAX_BURST_FRAMES) call.next = due - MAX_BURST_FRAMES;
+    const burst = this.p.maxBurstFrames();
+    if (due - call.next > burst) call.next = due - burst;
     const peer = this.p.peer(call.callId);
     if (!peer || !peer.hearsUs) {
       call.next = due; // nobody to send to (no offer, sendonly, inactive): time passes all the same
@@ -124,7 +138,7 @@ export class Playout {
     if (!call) return;
     this.send(call, this.p.now());
     this.playing.delete(callId);
-    this.ended.set(callId, { plan: call.plan ?? [], frames: call.next });
+    this.ended.set(callId, { plan: call.plan ?? [], frames: call.next, packets: call.stream.sent, ssrc: call.stream.ssrc });
     if (this.ended.size > ENDED_KEPT) this.ended.delete(this.ended.keys().next().value!);
   }
 
@@ -137,9 +151,12 @@ export class Playout {
       .map((part) => ({ startFrame: part.startFrame, audio: part.audio.subarray(0, Math.min(part.audio.length, (e.frames - part.startFrame) * FRAME_SAMPLES)) }));
   }
 
-  /** Packets a call sent (the control plane and tests read it). */
-  packetsSent(callId: string): number {
-    return this.playing.get(callId)?.stream.sent ?? 0;
+  /** What a call sent so far: packets and its SSRC (undefined for a call that never played). */
+  sent(callId: string): { packets: number; ssrc: number } | undefined {
+    const call = this.playing.get(callId);
+    if (call) return { packets: call.stream.sent, ssrc: call.stream.ssrc };
+    const e = this.ended.get(callId);
+    return e && { packets: e.packets, ssrc: e.ssrc };
   }
 
   /** Calls sending now. */
