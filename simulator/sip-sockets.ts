@@ -34,6 +34,9 @@ export interface SipSockets extends SipListening {
   close(): Promise<void>;
 }
 
+/** RTP socket buffers: hundreds of calls' 20 ms packets arrive and leave in bursts (the kernel may cap it lower). */
+const RTP_BUFFER_BYTES = 4 * 1024 * 1024;
+
 /** Tries for one port that is free for both UDP and TCP, this many times, before taking two. */
 const SAME_PORT_TRIES = 20;
 
@@ -108,6 +111,8 @@ export async function listenSip(host: SipHost, port: number, address: string, ti
   socket.on('error', () => {}); // a send to a vanished peer; the listener stays up
   const tcpPort = (tcp.address() as net.AddressInfo).port;
   const rtp = await bindUdp(0, address);
+  rtp.setRecvBufferSize(RTP_BUFFER_BYTES);
+  rtp.setSendBufferSize(RTP_BUFFER_BYTES);
   rtp.on('message', (bytes, rinfo) => host.media?.(bytes, plainAddress(rinfo.address), rinfo.port));
   rtp.on('error', () => {});
   const ticker = tickMs !== undefined && host.tick ? setInterval(host.tick, tickMs) : undefined;
