@@ -6,7 +6,6 @@ import { registerCrash, registerRuntime } from './internal.ts';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_SNAPSHOT_BYTES, bodyLimit, dispatch, upgrade, type PipelineOptions } from './app.ts';
 import { closeSockets, createHttpServer, listenOn } from './server.ts';
 import { listenSip, type SipSockets } from './sip-sockets.ts';
-import { FRAME_MS as MEDIA_FRAME_MS } from './resources/sip-server/rtp-stream.ts';
 import { loadFixtureFile, parseFixture, DEFAULT_FIXTURE_PATH } from './fixtures.ts';
 import type { Fixture } from './fixture/schema.ts';
 import { realtimeDriver, type ClockMode } from './core/realtime.ts';
@@ -311,7 +310,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
         },
         port,
         host,
-        mode.kind === 'realtime' ? MEDIA_FRAME_MS / mode.speed : undefined,
+        mode.kind === 'realtime' ? mode.speed : undefined,
       );
       sip = sockets;
       model.listening = { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp };

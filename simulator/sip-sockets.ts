@@ -13,6 +13,7 @@ import { isIPv6 } from 'node:net';
 import { StreamFramer } from './resources/sip-server/framing.ts';
 import { MAX_MESSAGE_BYTES } from './resources/sip-server/schema.ts';
 import { plainAddress, type Flow, type SipListening } from './resources/sip-server/flow.ts';
+import { FRAME_MS } from './resources/sip-server/rtp-stream.ts';
 
 /** What the sockets hand messages to (the SIP server, with the clock brought up to date first). */
 export interface SipHost {
@@ -63,8 +64,8 @@ function listenTcp(server: net.Server, port: number, host: string): Promise<void
 
 const closeUdp = (s: dgram.Socket) => new Promise<void>((resolve) => s.close(() => resolve()));
 
-/** `tickMs`: wall ms between media ticks (realtime mode), or undefined for none (manual clock). */
-export async function listenSip(host: SipHost, port: number, address: string, tickMs?: number): Promise<SipSockets> {
+/** `realtimeSpeed`: the realtime clock's speed (a media tick every frame of virtual time), or undefined for none (manual clock). */
+export async function listenSip(host: SipHost, port: number, address: string, realtimeSpeed?: number): Promise<SipSockets> {
   const connections = new Map<number, net.Socket>();
   let nextConnection = 1;
   const tcp = net.createServer((socket) => {
@@ -115,7 +116,7 @@ export async function listenSip(host: SipHost, port: number, address: string, ti
   rtp.setSendBufferSize(RTP_BUFFER_BYTES);
   rtp.on('message', (bytes, rinfo) => host.media?.(bytes, plainAddress(rinfo.address), rinfo.port));
   rtp.on('error', () => {});
-  const ticker = tickMs !== undefined && host.tick ? setInterval(host.tick, tickMs) : undefined;
+  const ticker = realtimeSpeed !== undefined && host.tick ? setInterval(host.tick, FRAME_MS / realtimeSpeed) : undefined;
   ticker?.unref();
   return {
     host: address,
