@@ -1,23 +1,16 @@
 // The SIP media bench's simulator process: the default fixture on a manual clock, one SIP
 // credential, the listener offering MD5, and a carrier script under which every called number
 // answers after a second and says one line. Driven over stdin, one command a line:
-// `advance <ms>` reads what the clients sent, then moves virtual time (the media of every call goes out as it moves) and prints
-// `OK`; `heard` prints `HEARD <packets>`, the RTP packets the server took from the clients of
-// every call (GET /_sim/sip/calls/{callId}/media); `cpu` prints `CPU <microseconds>` (process.cpuUsage, user + system). Prints READY <udp port> <rtp port>.
+// `advance <ms>` reads what the clients sent, then moves virtual time (the media of every call
+// goes out as it moves) and prints `OK`; `heard` prints `HEARD <packets>`, the RTP packets the
+// server took from the clients of every call (GET /_sim/sip/calls/{callId}/media); `cpu` prints
+// `CPU <microseconds>` (process.cpuUsage, user + system). Prints READY <udp port> <rtp port>.
 import { createInterface } from 'node:readline';
-import { createSimulator } from '../simulator/index.ts';
+import { sipBenchSimulator } from './sip-bench-sim.ts';
 
-export const PHONE_LINE = 'Hello, you have reached the bench phone. Please hold the line.';
+const PHONE_LINE = 'Hello, you have reached the bench phone. Please hold the line.';
 
-const sim = createSimulator();
-const sip = await sim.listenSip(0, '127.0.0.1', { digest: ['MD5'] });
-const res = await sim.handle({
-  method: 'POST',
-  url: '/v1/accounts/AC1a2b3c4d/sip-credentials',
-  headers: { authorization: 'Bearer sk_test_acme_4f9c2b7e1d3a5c8f', 'content-type': 'application/json' },
-  body: JSON.stringify({ name: 'bench', username: 'bench_01', password: 'bench password 1' }),
-});
-if (res.status !== 201) throw new Error(`credential: ${res.status} ${res.body}`);
+const { sim, sip } = await sipBenchSimulator();
 await sim.control.request('POST', '/carrier/scripts', { prefix: '0108', outcome: 'delivered', types: ['call'], delaySeconds: 1, lines: [PHONE_LINE] });
 const cpu = () => {
   const u = process.cpuUsage();
