@@ -1,12 +1,13 @@
 // Real SIP software against the listener: SIPp (Debian `sip-tester`, installed by .ci/run) runs
 // the scenarios in simulator/test/sipp/ as child processes: a register through the digest
 // challenge, a register refused for a wrong password, an outbound call (407, 100/180/200 with
-// SDP, ACK, a tone over RTP, BYE) whose record and recording the API then shows, and two SIPp
-// process that echoes the RTP it gets (-rtp_echo), so the phone's side the simulator sends comes
-// back to it, and two SIPp processes playing an endpoint's routes for an inbound call (the first answers 486, the second
-// answers and gets the simulator's BYE). The simulator runs its clock in realtime (ten times
-// faster), as a PBX would meet it. SIPp 3.6 answers only MD5 and reads only the topmost
-// challenge, so the listener offers MD5 (docs/decisions.md "SIP on the wire", Digest).
+// SDP, ACK, a tone over RTP, BYE) whose record and recording the API then shows, an outbound
+// call whose SIPp echoes the RTP it gets (-rtp_echo), so the phone's side the simulator sends
+// comes back to it, and two SIPp processes playing an endpoint's routes for an inbound call (the
+// first answers 486, the second answers and gets the simulator's BYE). The simulator runs its
+// clock in realtime (ten times faster), as a PBX would meet it. SIPp 3.6 answers only MD5 and
+// reads only the topmost challenge, so the listener offers MD5 (docs/decisions.md "SIP on the
+// wire", Digest).
 // Where SIPp is missing this file skips, saying so loudly.
 import { execFile } from 'node:child_process';
 import dgram from 'node:dgram';
