@@ -21,6 +21,7 @@ export const WHOLE_SUITE_ONLY = [
   'simulator/test/http-edge.test.ts', // a spawned simulator
   'bin/test/cli.test.ts', // spawned `npm start`
   'bin/test/run-bundle.test.ts', // a spawned node ending at once (the code cache written at exit)
+  'bin/test/conformance-start.test.ts', // the kit's bundle built and run as child processes
   'simulator/test/openapi.test.ts', // the spawned OpenAPI linter
   'simulator/test/sip-sipp.test.ts', // SIPp as a child process
 ];

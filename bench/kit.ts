@@ -22,11 +22,11 @@ export interface KitBench {
   exitCode: number | null;
 }
 
-/** One run of `node --import tsx bin/conformance.ts run` (what the npm script runs), timed by its output lines. */
+/** One run of `node bin/conformance-start.mjs run` (what the npm script runs: the kit from its bundle), timed by its output lines. */
 export function benchKit(): Promise<KitBench> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/conformance.ts', 'run'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['bin/conformance-start.mjs', 'run'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     let lastUnitAt = 0;
     let summaryAt = 0;

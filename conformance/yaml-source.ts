@@ -1,9 +1,11 @@
 // Reading YAML data files (scenarios, the clause catalogue, target files) with a JSON Schema,
 // so that every loading error names the file, the line and the reason. The parsed document keeps
-// source ranges; a JSON pointer into the data maps back to the line of the node it names.
+// source ranges; a JSON pointer into the data maps back to the line of the node it names. Parsed
+// data and the positions asked of it are kept between runs (yaml-cache.ts).
 import { readFileSync } from 'node:fs';
 import type { TSchema } from '@sinclair/typebox';
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { yamlCache, type CachedYaml } from './yaml-cache.ts';
 import type { ValidateFunction } from 'ajv';
 import { newAjv } from './contract/validator.ts';
 import { plainJson } from './schema/build.ts';
@@ -48,8 +50,9 @@ export class YamlSource {
   private constructor(
     readonly file: string,
     readonly data: unknown,
-    private readonly doc: Document,
-    private readonly lines: LineCounter,
+    private readonly text: string,
+    /** The text's entry in the cache between runs (yaml-cache.ts), when it is kept there. */
+    private readonly kept: CachedYaml | undefined,
   ) {}
 
   static read(file: string, displayName = file): YamlSource {
@@ -63,6 +66,8 @@ export class YamlSource {
   }
 
   static parse(text: string, file: string): YamlSource {
+    const cached = yamlCache.lookup(text);
+    if (cached) return new YamlSource(file, cached.data, text, cached.entry);
     const { doc, lines } = parsedText(text);
     const problems = [...doc.errors, ...doc.warnings].map((e) => {
       const pos = lines.linePos(e.pos[0]);
@@ -70,13 +75,23 @@ export class YamlSource {
     });
     // The first few syntax errors say it; the rest are usually the parser losing its footing.
     if (doc.errors.length > 0) throw new LoadError(problems.slice(0, 3));
-    return new YamlSource(file, doc.toJS({ maxAliasCount: 100 }), doc, lines);
+    const data = doc.toJS({ maxAliasCount: 100 });
+    return new YamlSource(file, data, text, doc.warnings.length === 0 ? yamlCache.keep(text, data) : undefined);
   }
 
   /** Line and column of the node at a JSON pointer (or of its closest existing parent). */
   position(pointer: string): { line: number; column: number } {
+    const known = this.kept?.positions[pointer];
+    if (known) return { line: known[0], column: known[1] };
+    const found = this.parsedPosition(pointer);
+    if (this.kept) yamlCache.notePosition(this.kept, pointer, found);
+    return found;
+  }
+
+  private parsedPosition(pointer: string): { line: number; column: number } {
+    const { doc, lines } = parsedText(this.text);
     const parts = pointer === '' ? [] : pointer.replace(/^\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-    let node: unknown = this.doc.contents;
+    let node: unknown = doc.contents;
     let range = (node as { range?: [number, number, number] } | null)?.range;
     for (const part of parts) {
       let next: unknown;
@@ -95,7 +110,7 @@ export class YamlSource {
       if (next === undefined) break;
       node = next;
     }
-    const pos = this.lines.linePos(range?.[0] ?? 0);
+    const pos = lines.linePos(range?.[0] ?? 0);
     return { line: pos.line, column: pos.col };
   }
 

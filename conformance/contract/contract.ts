@@ -104,6 +104,13 @@ interface CompiledPath {
   names: string[];
 }
 
+/** Where match() looks for a path: its method and how many segments it has (trailing slash removed). */
+function bucketOf(method: string, path: string): string {
+  let segments = 1;
+  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) segments++;
+  return `${method} ${segments}`;
+}
+
 function compileTemplate(template: string): { regex: RegExp; names: string[] } {
   const names: string[] = [];
   const body = template
@@ -126,7 +133,8 @@ export class Contract {
   readonly operations = new Map<string, ContractOperation>();
   private readonly validator: SchemaValidator;
   private readonly overrides: Record<string, PathOverride>;
-  private compiled: CompiledPath[] = [];
+  /** The compiled templates by method and segment count (a template's `{param}` is one segment), each list in match order. */
+  private compiled = new Map<string, CompiledPath[]>();
 
   constructor(document: Json, overrides: Record<string, PathOverride> = {}) {
     this.document = document;
@@ -197,8 +205,8 @@ export class Contract {
   /** The operation a concrete request path and method belong to (on this target's paths). */
   match(method: string, path: string): { op: ContractOperation; params: Record<string, string> } | undefined {
     const clean = path.split('?')[0]!;
-    for (const c of this.compiled) {
-      if (c.op.method !== method.toUpperCase()) continue;
+    // A template matches its own number of segments, with or without one trailing slash.
+    for (const c of this.compiled.get(bucketOf(method.toUpperCase(), clean.endsWith('/') ? clean.slice(0, -1) : clean)) ?? []) {
       const m = c.regex.exec(clean);
       if (!m) continue;
       const params: Record<string, string> = {};
@@ -238,8 +246,13 @@ export class Contract {
   private compilePaths(): void {
     // Static segments win over parameters: sort templates with more literal segments first.
     const literalWeight = (p: string) => p.split('/').map((s) => (s.startsWith('{') ? '1' : '0')).join('');
-    this.compiled = [...this.operations.values()]
+    const ordered = [...this.operations.values()]
       .map((op) => ({ op, ...compileTemplate(this.pathOf(op)) }))
       .sort((a, b) => literalWeight(this.pathOf(a.op)).localeCompare(literalWeight(this.pathOf(b.op))));
+    this.compiled = new Map();
+    for (const c of ordered) {
+      const key = bucketOf(c.op.method, this.pathOf(c.op).replace(/\/+$/, ''));
+      this.compiled.set(key, [...(this.compiled.get(key) ?? []), c]);
+    }
   }
 }

@@ -37,7 +37,9 @@ function withId(doc: Json, id: string): Json {
 }
 
 export function newAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  // No optimising passes over the generated code: a run compiles ~150 response validators, and
+  // the passes were about half of that CPU (~0.3 s) while the checks stay the same.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, code: { optimize: false } });
   addFormats(ajv);
   return ajv;
 }
