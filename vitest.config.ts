@@ -24,6 +24,7 @@ export const WHOLE_SUITE_ONLY = [
   'bin/test/conformance-start.test.ts', // the kit's bundle built and run as child processes
   'simulator/test/openapi.test.ts', // the spawned OpenAPI linter
   'simulator/test/sip-sipp.test.ts', // SIPp as a child process
+  'simulator/test/sip-sipp-dial.test.ts', // SIPp as a child process
 ];
 
 /** Long files first (a fresh clone has no timings yet), then vitest's own order. */

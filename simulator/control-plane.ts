@@ -67,6 +67,8 @@ export interface FixedControlScope {
   /** Live work no snapshot can hold (an Agent SDK call in progress); a snapshot is refused meanwhile. */
   liveWork(): string[];
   restore(snapshot: unknown): void;
+  /** Puts back a snapshot taken a moment ago in the same operation (all or nothing); live work stays. */
+  rollback(snapshot: unknown): void;
   readonly accounts: { create(input: Static<typeof CreateAccountBody>): { id: string; apiKeys: string[] } };
   readonly numbers: { grant(accountId: string, number?: string): { id: string } };
   /** Where the SIP listener is, when one runs. */
@@ -165,7 +167,7 @@ export const operations = [
           : Array.from({ length: wanted }, () => scope.numbers.grant(a.id).id);
         return reply.created({ accountId: a.id, apiKey: a.apiKeys[0]!, numbers });
       } catch (e) {
-        scope.restore(before); // all or nothing: a bad number leaves no half-made account
+        scope.rollback(before); // all or nothing: a bad number leaves no half-made account (and live calls alone)
         throw e;
       }
     },

@@ -28,7 +28,7 @@ import { registry, type Registry } from './registry.ts';
 import { openApiJson } from './operations.ts';
 import type { Entry } from './resources/family.ts';
 import type { ListedNames } from './core/scope.ts';
-import type { StatePart } from './core/table-state.ts';
+import type { RestoreKind, StatePart } from './core/table-state.ts';
 import type { FixedControlScope } from './control-plane.ts';
 import type { InspectorScope } from './web/inspector/routes.ts';
 
@@ -260,8 +260,16 @@ export class Runtime {
     return this.stateful().flatMap((b) => b.part!.live?.(b.model) ?? []);
   }
 
+  /**
+   * Puts back the state an operation snapshotted a moment ago in the same turn (all or nothing):
+   * a restore whose parts leave live work alone, since the state around it is the one it began in.
+   */
+  rollback(snapshot: unknown): void {
+    this.restore(snapshot, 'rollback');
+  }
+
   /** Replaces all state with the snapshot; on any error the previous state stays. */
-  restore(snapshot: unknown): void {
+  restore(snapshot: unknown, how: RestoreKind = 'replace'): void {
     validate(SnapshotEnvelope, snapshot, 'snapshot');
     const s = snapshot as Snapshot;
     if (s.version !== SNAPSHOT_VERSION) {
@@ -274,22 +282,22 @@ export class Runtime {
     const unknown = Object.keys(s.models).filter((k) => !parts.some((b) => b.snapshotKey === k));
     if (unknown.length > 0) throw ApiError.validation(`snapshot has unknown state "${unknown[0]}"`, [{ path: `models.${unknown[0]}`, message: 'is not a known field' }]);
     const before = this.snapshot();
-    const restoreModels = (models: Record<string, unknown>) => {
+    const restoreModels = (models: Record<string, unknown>, kind: RestoreKind) => {
       for (const b of parts) {
         const state = models[b.snapshotKey];
         validate(b.schema!, state, `snapshot ${b.snapshotKey}`, b.snapshotKey);
-        b.part!.restore(b.model, state);
+        b.part!.restore(b.model, state, kind);
       }
     };
     try {
       const copy = structuredClone(s);
-      restoreModels(copy.models);
+      restoreModels(copy.models, how);
       this.clock.restore(copy.clock);
       this.random = new SeededRandom(copy.random);
       this.seed = copy.seed;
       this.clockDriver.rebase();
     } catch (e) {
-      restoreModels(before.models);
+      restoreModels(before.models, 'rollback'); // the state of a moment ago: live work that remains stays
       this.clock.restore(before.clock);
       this.random = new SeededRandom(before.random);
       this.seed = before.seed;

@@ -13,6 +13,13 @@ type Tables = Record<string, Table<any>>;
 /** The snapshot of named tables: each name's rows. */
 export type TablesState<T extends Tables> = { [K in keyof T]: T[K] extends Table<infer R> ? R[] : never };
 
+/**
+ * Why a state is put back: `replace`, a snapshot from anywhere (PUT /_sim/state, a state dir);
+ * `rollback`, the state of a moment ago in the same turn (an operation undoing itself, all or
+ * nothing), so live work that state did not change (an Agent SDK call's sockets) stays as it is.
+ */
+export type RestoreKind = 'replace' | 'rollback';
+
 /** One entry's part of a snapshot, run by the runtime. */
 export interface StatePart<M> {
   /**
@@ -21,8 +28,8 @@ export interface StatePart<M> {
    */
   readonly schema: TSchema | ((names: ListedNames) => TSchema);
   snapshot(model: M): unknown;
-  /** Called with a part that matched `schema`. */
-  restore(model: M, state: any): void;
+  /** Called with a part that matched `schema`; `how` says why (default replace; a rollback leaves live work alone). */
+  restore(model: M, state: any, how?: RestoreKind): void;
   /** Back to empty, before the fixture loads (reset). */
   clear(model: M): void;
   /**

@@ -78,6 +78,7 @@ export async function startHost(opts: HostOptions = {}) {
   };
   clock.on('agent-sdk.stuck-media', (callId: string) => model.calls.stuck(callId));
   clock.on('agent-sdk.announce-end', (callId: string) => model.calls.announced(callId));
+  clock.on('agent-sdk.warm-bridge', (callId: string) => model.calls.bridged(callId));
   const refuse = (status: number, code: string, message: string) => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: message, code }) });
   model = new AgentSdkModel({
     timers: { now: () => clock.now(), schedule: (kind, due, callId) => clock.schedule(`agent-sdk.${kind}`, due, callId), cancel: (h) => clock.cancel(h) },
@@ -91,7 +92,7 @@ export async function startHost(opts: HostOptions = {}) {
     randomHex: (n) => (++seq).toString(16).padStart(n, '0'),
     events: { agentConnection: (event, accountId, number, at) => webhooks.push({ event, accountId, number, at }) },
     actions: () => actions,
-    speech: { prepare: async (texts) => void texts.forEach((t) => synth.speak(t)), audio: (t) => synth.speak(t).audio },
+    speech: { prepare: async (texts) => void texts.forEach((t) => synth.speak(t)), audio: (t) => synth.speak(t).audio, ready: () => true },
     phoneLines: (id) => calls.get(id)?.lines ?? [],
     clock: () => (opts.clock === 'realtime' ? { mode: 'realtime', speed: 1 } : { mode: 'manual' }),
     advance: (ms) => clock.advanceTo(clock.now() + ms),

@@ -2,7 +2,7 @@
 // number whose slot is held (its phone's lines spoken as synthesized speech), the hang-up
 // handshake and the call record, conversation, recording and callbacks that follow; an outbound
 // call placed with the runtime's own createCall (201, ringing, outbound_ready) and one nobody
-// answers; 409 without an agent; a transfer recorded as a leg; the number's routing when no agent
+// answers; 409 without an agent; a transfer recorded as a leg, a warm one with its hold and whisper; the number's routing when no agent
 // is connected.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulator, type ListeningServer, type Simulator } from '../index.ts';
@@ -128,6 +128,42 @@ describe('Agent SDK calls in the simulator', () => {
     expect(got.json.transfers).toHaveLength(1);
     expect(got.json.transfers[0]).toMatchObject({ sequence: 1, to: '01088889999', mode: 'blind' });
     expect(got.json.transfers[0].status).toBe(result.status);
+  });
+
+  it('a warm transfer with a whisper: the caller hears ringback while the target rings, the target hears the whisper (transcript, recording), then the bridge', async () => {
+    const { sim, agent, api } = await setup();
+    await sim.control.request('POST', '/carrier/scripts', { number: '010-8888-7777', outcome: 'delivered', types: ['call'], delaySeconds: 4, hangupAfterSeconds: 12 });
+    const { callId } = await sim.control.request<{ callId: string }>('POST', '/carrier/inbound-calls', { from: '010-2222-3333', to: NUMBER, lines: [] });
+    const call = await agent.nextCall();
+    await call.media!.started;
+    const whisper = 'Booking question from a returning customer.';
+    const pending = agent.transfer(callId, { to: '010-8888-7777', mode: 'warm', whisper, holdMedia: 'ringback', timeout: 20 }, 30_000);
+    await agent.control.waitFor((m) => m.event === 'call.transfer.started');
+    await call.media!.closed;
+    await sim.clock.advance({ seconds: 60 });
+    expect(await pending).toEqual({ status: 'completed', duration: 12 });
+    const got = await api('GET', `/calls/${callId}`);
+    expect(got.json.transfers[0]).toMatchObject({ sequence: 1, to: '01088887777', mode: 'warm', status: 'completed' });
+    const turns = (await sim.control.request<any>('GET', `/calls/${callId}`)).conversation as { text: string | null; startMs: number; endMs: number; detail: { events?: string[] } }[];
+    const hold = turns.find((t) => t.detail.events?.includes('hold'))!;
+    const said = turns.find((t) => t.detail.events?.includes('whisper'))!;
+    const bridged = turns.find((t) => t.detail.events?.includes('bridged'))!;
+    expect(said.text).toBe(whisper);
+    expect(said.startMs - hold.startMs).toBe(4000); // the target answered after ringing 4 s
+    expect(bridged.startMs).toBe(said.endMs);
+    // The transcript holds the whisper (the agent side: AGENT, the fixture's calls being before 2026-08), at its time.
+    expect((await api('POST', `/calls/${callId}/transcript`)).status).toBeLessThan(300);
+    await sim.clock.advance({ seconds: 120 });
+    const transcript = (await api('GET', `/calls/${callId}/transcript`)).json;
+    expect(transcript.segments).toContainEqual({ speaker: 'AGENT', start: said.startMs / 1000, end: said.endMs / 1000, text: whisper });
+    // The recording: ringback while the target rings, the whisper once it answers.
+    const wav = Buffer.from((await api('GET', `/recordings/${callId}`)).bytes!);
+    const pcm = new Int16Array(wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.length));
+    const level = (fromMs: number, toMs: number) => Math.sqrt(pcm.subarray(fromMs * 8, toMs * 8).reduce((s, v) => s + v * v, 0) / ((toMs - fromMs) * 8));
+    expect(level(hold.startMs + 100, hold.startMs + 900)).toBeGreaterThan(1000); // the first ring
+    expect(level(hold.startMs + 1100, hold.startMs + 2900)).toBeLessThan(50); // its pause
+    expect(level(said.startMs, said.endMs)).toBeGreaterThan(300);
+    expect(level(bridged.startMs + 100, bridged.startMs + 2000)).toBeLessThan(50);
   });
 
   it('without a connected agent the number\'s routing applies as before', async () => {

@@ -1,7 +1,7 @@
 // Snapshots and Agent SDK calls (docs/decisions.md "Agent SDK", "Reset and snapshots"): while an
 // SDK call is in progress its sockets are live, not state, so the control plane refuses a
-// snapshot naming the call; work that snapshots internally (creating an account) goes on and
-// leaves the call alone; once the call has ended it is an ordinary call record, in the snapshot
+// snapshot naming the call; work that snapshots internally (creating an account, and rolling it
+// back when it fails) goes on and leaves the call and its sockets alone; once the call has ended it is an ordinary call record, in the snapshot
 // and back after a restore.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulator, type ListeningServer, type Simulator } from '../index.ts';
@@ -44,6 +44,14 @@ describe('snapshots while an Agent SDK call is in progress', () => {
     const made = await sim.control.request<{ accountId: string }>('POST', '/accounts', {});
     expect(made.accountId).toMatch(/^AC/);
     expect(call.media!.open).toBe(true);
+    // A creation that fails is rolled back (all or nothing): the state of a moment ago comes back,
+    // and the live call's sockets, which that state did not change, stay open.
+    const failed = await sim.handle({ method: 'POST', url: '/_sim/accounts', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ numbers: ['not a number'] }) });
+    expect(failed.status).toBe(400);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(call.media!.open).toBe(true);
+    expect(agent.control.open).toBe(true);
+    expect((await sim.control.request<{ data: unknown[] }>('GET', '/agent-sdk/connections')).data).toHaveLength(1);
 
     expect((await call.media!.hangup()).echoed).toBe(true);
     expect((await call.ended).status).toBe('completed');

@@ -3,63 +3,17 @@
 // error or silence, with the routes' lastUsedAt / lastFailureAt / failureCount; maxConcurrent
 // turns the next call away busy; a number routed `softphone` rings the credential's registered
 // device; BYE either way ends the call.
-import dgram from 'node:dgram';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { harness } from './helpers.ts';
 import { register, SipTestClient } from './sip-client.ts';
 import type { SipListener } from '../index.ts';
+import { Pbx, sdp } from './sip-pbx.ts';
 
 const h = harness();
 let sip: SipListener;
 const NUMBER = '07012340001';
 const REALM = 'ac1a2b3c4d.sip.claw-ops.com';
 
-/** A fake PBX on a UDP port: the requests it got, and a way to answer the last INVITE. */
-class Pbx {
-  readonly got: string[] = [];
-  private waiting: (() => void) | undefined;
-  private constructor(readonly socket: dgram.Socket) {
-    socket.on('message', (b) => {
-      this.got.push(b.toString('latin1'));
-      this.waiting?.();
-    });
-  }
-  static async start(): Promise<Pbx> {
-    const s = dgram.createSocket('udp4');
-    await new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()));
-    return new Pbx(s);
-  }
-  get port(): number {
-    return this.socket.address().port;
-  }
-  /** Waits (wall time) for a request of this method. */
-  async next(method: string): Promise<string> {
-    for (let i = 0; i < 40; i++) {
-      const found = this.got.find((m) => m.startsWith(`${method} `));
-      if (found) {
-        this.got.splice(this.got.indexOf(found), 1);
-        return found;
-      }
-      await new Promise<void>((r) => {
-        this.waiting = r;
-        setTimeout(r, 50);
-      });
-    }
-    throw new Error(`no ${method} arrived; got ${this.got.map((m) => m.split('\r\n')[0]).join(' | ')}`);
-  }
-  /** Answers a request with a status (copying Via, From, To with a tag, Call-ID, CSeq). */
-  answer(request: string, status: number, reason: string, extra: string[] = [], body = ''): void {
-    const header = (n: string) => request.split('\r\n').filter((l) => l.toLowerCase().startsWith(`${n.toLowerCase()}:`));
-    const lines = [`SIP/2.0 ${status} ${reason}`, ...header('Via'), ...header('From'), `${header('To')[0]}${status > 100 ? ';tag=pbx' : ''}`, ...header('Call-ID'), ...header('CSeq'), ...extra, `Content-Length: ${body.length}`];
-    const to = /Via: SIP\/2\.0\/UDP ([\d.]+):(\d+)/.exec(request)!;
-    this.socket.send(`${lines.join('\r\n')}\r\n\r\n${body}`, Number(to[2]), to[1]);
-  }
-  close(): void {
-    this.socket.close();
-  }
-}
-
-const sdp = (port: number) => ['v=0', 'o=pbx 1 1 IN IP4 127.0.0.1', 's=pbx', 'c=IN IP4 127.0.0.1', 't=0 0', `m=audio ${port} RTP/AVP 0`, 'a=rtpmap:0 PCMU/8000', ''].join('\r\n');
 const advance = (seconds: number) => h.sim.clock.advance({ seconds });
 const callOf = async (callId: string) => (await h.call('GET', h.acme('/calls'))).json.data.find((c: { callId: string }) => c.callId === callId);
 const inbound = async (from = '01055550001') => (await h.sim.control.request<{ callId: string }>('POST', '/carrier/inbound-calls', { from, to: NUMBER })).callId;

@@ -26,7 +26,7 @@ describe('the SIP listener', () => {
     const base = { uri: `sip:${REALM}`, from: '<sip:x@example.com>;tag=1', to: `<sip:${REALM}>`, callId: 'opt@test', cseq: 1 };
     const options = await state.udp.request({ ...base, method: 'OPTIONS' });
     expect(options.status).toBe(200);
-    expect(options.get('allow')).toBe('REGISTER, INVITE, ACK, BYE, CANCEL, OPTIONS');
+    expect(options.get('allow')).toBe('REGISTER, INVITE, ACK, BYE, CANCEL, OPTIONS, REFER');
     expect(options.get('to')).toMatch(/;tag=[0-9a-f]{16}$/);
     expect(options.get('via')).toBe(`SIP/2.0/UDP 127.0.0.1:${state.udp.localPort};branch=${/branch=([^;]+)/.exec(options.get('via')!)![1]};rport=${state.udp.localPort};received=127.0.0.1`);
     expect((await state.udp.request({ ...base, method: 'BYE' })).status).toBe(481);

@@ -9,60 +9,11 @@
 // reads only the topmost challenge, so the listener offers MD5 (docs/decisions.md "SIP on the
 // wire", Digest).
 // Where SIPp is missing this file skips, saying so loudly.
-import { execFile } from 'node:child_process';
-import dgram from 'node:dgram';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { harness } from './helpers.ts';
 import { decode, encode } from '../peers/speech/mulaw.ts';
 import type { SipListener } from '../index.ts';
-
-const SIPP = process.env.SIPP_PATH ?? '/usr/bin/sipp';
-const available = existsSync(SIPP);
-if (!available) console.warn(`\n*** SIPp is missing (${SIPP}): the SIPp scenarios are SKIPPED. Install Debian's sip-tester (.ci/run does). ***\n`);
-
-const SCENARIOS = join(import.meta.dirname, 'sipp');
-const REALM = 'ac1a2b3c4d.sip.claw-ops.com';
-const PASSWORD = 'correct horse battery';
-
-interface SippRun {
-  code: number;
-  /** Every SIP message SIPp sent and received, as its trace wrote them. */
-  messages: string;
-  errors: string;
-}
-
-/** A 440 Hz tone of `seconds`, 8 kHz: its samples, and as SIPp's rtp_stream plays it (raw mu-law bytes: SIPp 3.6 sends a file's every byte). */
-const tone = (seconds: number) => Int16Array.from({ length: seconds * 8000 }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 8000)));
-
-/** Runs one scenario for one call; resolves with SIPp's exit code (0: every step as the scenario says) and its traces. `localPort` 0: any. */
-function sipp(port: number, scenario: string, args: string[], localPort = 0): Promise<SippRun> {
-  const dir = mkdtempSync(join(tmpdir(), 'sipp-'));
-  writeFileSync(join(dir, 'audio.ulaw'), encode(tone(1)));
-  const messages = join(dir, 'messages.log');
-  const errors = join(dir, 'errors.log');
-  const all = [`127.0.0.1:${port}`, '-sf', join(SCENARIOS, scenario), ...args, '-m', '1', '-i', '127.0.0.1', '-p', String(localPort), ...(args.includes('-mp') ? [] : ['-mp', '0']), '-nostdin', '-timeout', '20', '-trace_msg', '-message_file', messages, '-trace_err', '-error_file', errors];
-  return new Promise((resolve) => {
-    execFile(SIPP, all, { cwd: dir, timeout: 30_000 }, (error) => {
-      const read = (f: string) => (existsSync(f) ? readFileSync(f, 'utf8') : '');
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ code, messages: read(messages), errors: read(errors) });
-    });
-  });
-}
-
-/** A UDP port free now (bound and released), for a SIPp that plays a route. */
-async function freePort(): Promise<number> {
-  const s = dgram.createSocket('udp4');
-  await new Promise<void>((r) => s.bind(0, '127.0.0.1', () => r()));
-  const port = s.address().port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
-const statusLines = (r: SippRun) => [...r.messages.matchAll(/^(SIP\/2\.0 \d{3} [^\r\n]*|[A-Z]+ sip:\S+ SIP\/2\.0)/gm)].map((m) => m[1]!.replace(/ sip:\S+ SIP\/2\.0$/, ''));
+import { PASSWORD, REALM, available, freePort, sipp, statusLines, tone } from './sipp-run.ts';
 
 describe.skipIf(!available)('SIPp against the SIP listener', () => {
   const h = harness({ clock: 'realtime:10' });

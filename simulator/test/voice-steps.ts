@@ -25,5 +25,5 @@ export function voiceSteps(h: Harness) {
   const placeVoiceMl = (to: string, url: string, extra: Record<string, unknown> = {}) => placeWith({ To: to, Url: url, ...extra });
   const get = async (id: string) => (await h.call('GET', h.acme(`/calls/${id}`))).json;
   const advance = (seconds: number) => h.sim.clock.advance({ seconds });
-  return { flow, script, place, placeVoiceMl, get, advance };
+  return { flow, script, place, placeWith, placeVoiceMl, get, advance };
 }

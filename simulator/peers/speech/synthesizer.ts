@@ -47,6 +47,11 @@ export class Synthesizer {
 
   constructor(private readonly engine: Engine) {}
 
+  /** Whether the text's utterance at the default rate is cached (speaking it costs nothing then). */
+  has(text: string): boolean {
+    return this.cache.has(text);
+  }
+
   /** The utterance of the text (at `rate` words per minute); the same text always gives the same bytes. */
   speak(text: string, rate = DEFAULT_RATE): Utterance {
     const key = rate === DEFAULT_RATE ? text : `${rate}\u0000${text}`;

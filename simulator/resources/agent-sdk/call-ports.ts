@@ -17,7 +17,7 @@ export interface ConversationTurn {
   text: string | null;
   startMs: number;
   endMs: number;
-  detail: { answer?: string; dtmf?: string; events?: string[] };
+  detail: { answer?: string; dtmf?: string; events?: string[]; rule?: string };
 }
 
 /** How a transfer leg went, as the calls family's leg engine reports it. */
@@ -34,10 +34,13 @@ export interface SdkCallActions {
   transfer(callId: string, request: TransferRequest, progress: (p: LegProgress) => void): { started: true } | { started: false; status: string; reason: string };
 }
 
+/** The family's call timers: no media came, a failure message was said, a warm transfer's whisper was said. */
+export type TimerKind = 'stuck-media' | 'announce-end' | 'warm-bridge';
+
 export interface TimerPort {
   now(): number;
   /** Runs `kind` for the call at `due` (virtual ms); returns a handle to cancel it. */
-  schedule(kind: 'stuck-media' | 'announce-end', due: number, callId: string): number;
+  schedule(kind: TimerKind, due: number, callId: string): number;
   cancel(handle: number): void;
 }
 
@@ -51,4 +54,6 @@ export interface SpeechPort {
   prepare(texts: readonly string[]): Promise<void>;
   /** μ-law audio of a text prepared before (whole frames). */
   audio(text: string): Buffer;
+  /** Whether the engine has loaded (a text can be spoken now, prepared or not). */
+  ready(): boolean;
 }

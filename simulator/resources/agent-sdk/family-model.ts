@@ -22,7 +22,7 @@ export class AgentSdk extends AgentSdkModel {
     super({
       timers: {
         now: () => scope.clock.now(),
-        schedule: (kind, due, callId) => scope.jobs.schedule(kind === 'stuck-media' ? 'agentSdk.stuck-media' : 'agentSdk.announce-end', due, { callId }),
+        schedule: (kind, due, callId) => scope.jobs.schedule(`agentSdk.${kind}`, due, { callId }),
         cancel: (h) => scope.jobs.cancel(h),
       },
       nowIso: () => scope.clock.nowIso(),
@@ -57,6 +57,7 @@ export class AgentSdk extends AgentSdkModel {
     scope.recordings.provideAudio((callId) => this.calls.recording(callId));
     scope.jobs.on('agentSdk.stuck-media', (p) => this.calls.stuck(p.callId));
     scope.jobs.on('agentSdk.announce-end', (p) => this.calls.announced(p.callId));
+    scope.jobs.on('agentSdk.warm-bridge', (p) => this.calls.bridged(p.callId));
   }
 
   /** ISO time of a virtual instant (views). */
@@ -66,13 +67,17 @@ export class AgentSdk extends AgentSdkModel {
 }
 
 /**
- * No state: an empty part, whose restore and clear close the live sockets. Its calls in progress
- * are live work a snapshot cannot hold, so the control plane refuses one meanwhile.
+ * No state: an empty part, whose restore and clear close the live sockets (a rollback, putting
+ * back the state of a moment ago in the same operation, leaves them open: nothing they stand on
+ * changed). Its calls in progress are live work a snapshot cannot hold, so the control plane
+ * refuses one meanwhile.
  */
 export const agentSdkState: StatePart<AgentSdk> = {
   schema: Type.Object({}, { additionalProperties: false }),
   snapshot: () => ({}),
-  restore: (m) => m.closeAll(),
+  restore: (m, _state, how) => {
+    if (how !== 'rollback') m.closeAll();
+  },
   clear: (m) => m.closeAll(),
   live: (m) => m.liveCalls(),
 };

@@ -24,8 +24,8 @@ window.inspectorSections.sdkCall = function (s, h) {
     h.fact('Clears', h.esc(m.clears)) + h.fact('DTMF (phone, agent)', h.esc(m.dtmfSent + ', ' + m.dtmfReceived)) +
     h.fact('Refused messages', h.esc(m.refused)) + h.fact('Frames skipped (slow reader)', h.esc(m.framesSkipped)) + '</dl>'
     : '<p class="muted">The agent has not opened the media socket.</p>');
-  html += h.section('sdk-transfers', 'Transfer requests', h.table(['Request', 'To', 'Status'], s.transfers.map(function (t) {
-    return [h.esc(t.requestId || '—'), h.esc(t.to || '—'), h.esc(t.status)];
+  html += h.section('sdk-transfers', 'Transfer requests', h.table(['Request', 'To', 'How', 'Status'], s.transfers.map(function (t) {
+    return [h.esc(t.requestId || '—'), h.esc(t.to || '—'), h.esc(t.how || '—'), h.esc(t.status)];
   }), 'No transfer requested.'));
   html += h.section('sdk-latency', 'Agent response latency (wall time)', s.responseLatencyMs.length ?
     '<ol>' + s.responseLatencyMs.map(function (ms) { return '<li>' + h.esc(ms + ' ms') + '</li>'; }).join('') + '</ol><p class="muted">From the end of the phone\'s speech to the agent\'s first audio, per turn: measured on this machine, never in a record.</p>'

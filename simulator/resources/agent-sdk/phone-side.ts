@@ -5,7 +5,8 @@
 // family's carrier peer; this file only decides *when*, from the media).
 // When: after the agent's audio has played out and TURN_SILENCE_FRAMES of quiet followed; or, when
 // the agent has said nothing since the phone's last turn, after PATIENCE_FRAMES of quiet (a caller
-// who hears nothing speaks up). Never while the phone is still talking or pressing keys.
+// who hears nothing speaks up). Never while the phone is still talking or pressing keys, nor while
+// the caller is away from the agent (a transfer in return mode: on hold or with the target).
 import { DTMF_GAP_FRAMES, type MediaEngine } from './media/engine.ts';
 
 /** Quiet after the agent's audio before the phone answers (700 ms). */
@@ -45,6 +46,7 @@ export class PhoneSide {
   private agentSpokeSinceTurn = false;
   private playedSeen = 0;
   private hungUp = false;
+  private away = false;
 
   constructor(
     private readonly engine: MediaEngine,
@@ -53,12 +55,25 @@ export class PhoneSide {
 
   /** Call after each engine tick: notes the agent's speech and takes the phone's turn when due. */
   afterTick(): void {
-    if (this.hungUp) return;
+    if (this.hungUp || this.away) return;
     this.noteAgentSpeech();
     if (this.engine.phoneBusy || this.engine.agentSpeaking) return;
     const quiet = this.engine.agentQuietFrames;
     const due = this.agentSpokeSinceTurn ? quiet >= TURN_SILENCE_FRAMES : quiet >= PATIENCE_FRAMES && this.phoneQuietFrames() >= PATIENCE_FRAMES;
     if (due) this.takeTurn();
+  }
+
+  /** The caller leaves the agent (a transfer in return mode): no turns until it comes back. */
+  leave(): void {
+    this.away = true;
+  }
+
+  /** The caller is back with the agent: what the agent played meanwhile was not heard. */
+  comeBack(): void {
+    if (!this.away) return;
+    this.away = false;
+    this.playedSeen = this.engine.stats.framesPlayed;
+    this.agentSpokeSinceTurn = false;
   }
 
   /** The agent's played audio grouped into turns (a turn runs until the phone's next turn). */

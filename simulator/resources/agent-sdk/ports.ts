@@ -48,10 +48,11 @@ export const events = {
   'agent.connected': event(AgentConnectionFields, { subscribable: true }),
 };
 
-/** Its job kinds: a call's media never came (30 s), a failed transfer's message has been said. */
+/** Its job kinds: a call's media never came (30 s), a failed transfer's message has been said, a warm transfer's whisper has been said. */
 export const jobs = {
   'agentSdk.stuck-media': Type.Object({ callId: Type.String() }, { additionalProperties: false }),
   'agentSdk.announce-end': Type.Object({ callId: Type.String() }, { additionalProperties: false }),
+  'agentSdk.warm-bridge': Type.Object({ callId: Type.String() }, { additionalProperties: false }),
 };
 
 export type AgentSdkModelScope = ModelScope<typeof needs, typeof events, typeof jobs>;

@@ -4,6 +4,7 @@
 // the process, so none of this is in the state snapshot; the call's record is the calls family's.
 import type { ControlPeer } from './slots.ts';
 import type { MediaSession } from './media-session.ts';
+import type { HoldMedia } from './hold-media.ts';
 
 export interface SdkCallInfo {
   callId: string;
@@ -14,6 +15,13 @@ export interface SdkCallInfo {
   from: string;
   to: string;
   callerIdRestricted: boolean;
+}
+
+/** A stretch of a warm transfer's hold: what the caller heard, ms from the answer (open: until the call's end). */
+export interface HoldSpan {
+  fromMs: number;
+  toMs: number | undefined;
+  media: HoldMedia;
 }
 
 export type SdkCallPhase = 'ringing' | 'waiting-media' | 'media' | 'transferred' | 'ended';
@@ -44,10 +52,14 @@ export class SdkCall {
   endedSent = false;
   readonly reports = { telemetry: 0, metrics: 0 };
   readonly control: ControlEventEntry[] = [];
-  /** Transfer requests, in order: the requestId echoed and how each went. */
-  readonly transfers: { requestId: string | null; to: string; status: string }[] = [];
-  /** What the platform said to the caller (failure messages), in ms from the answer. */
+  /** Transfer requests, in order: the requestId echoed, how it was asked for (mode, after, hold, whisper) and how each went. */
+  readonly transfers: { requestId: string | null; to: string; how: string; status: string }[] = [];
+  /** What the platform said on the call (failure messages to the caller, whispers to a warm transfer's target), in ms from the answer. */
   readonly announcements: { atMs: number; text: string }[] = [];
+  /** Warm transfers' holds, in order (warm-transfers.ts). */
+  readonly holds: HoldSpan[] = [];
+  /** The warm transfer whose caller is on hold now, and its bridge timer while the whisper is said. */
+  warm: { to: string; whisper: string | null; hold: HoldSpan; bridgeTimer: number | undefined } | undefined;
   /** Wall-clock agent response latency per phone turn (ms), observational only. */
   readonly latencies: number[] = [];
 

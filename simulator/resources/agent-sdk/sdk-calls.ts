@@ -18,8 +18,10 @@ import { MEDIA_TOKEN_TTL_MS, type MediaTokens } from './media-tokens.ts';
 import { MediaSession, type MediaEnd } from './media-session.ts';
 import type { MediaPacer } from './media/pacer.ts';
 import { SdkCall, type SdkCallInfo } from './sdk-call.ts';
-import type { SdkCallActions, SpeechPort, TimerPort } from './call-ports.ts';
+import type { ConversationTurn, SdkCallActions, SpeechPort, TimerPort } from './call-ports.ts';
 import { SdkTransfers } from './sdk-transfers.ts';
+import { WarmTransfers } from './warm-transfers.ts';
+import { holdAudio } from './hold-media.ts';
 import { conversationTurns } from './turns.ts';
 import { recordingWav } from './recording-mix.ts';
 import { FRAME_MS } from './media/engine.ts';
@@ -51,9 +53,18 @@ export interface SdkCallsDeps {
 export class SdkCalls implements ControlCallPorts {
   readonly calls = new Map<string, SdkCall>();
   readonly transfers: SdkTransfers;
+  readonly warm: WarmTransfers;
 
   constructor(private readonly d: SdkCallsDeps) {
+    this.warm = new WarmTransfers({
+      now: () => d.timers.now(),
+      speak: (c, turn) => this.platformTurn(c, turn),
+      speechMs: (text) => this.saidMs(text),
+      scheduleBridge: (callId, due) => d.timers.schedule('warm-bridge', due, callId),
+      cancel: (h) => d.timers.cancel(h),
+    });
     this.transfers = new SdkTransfers({
+      warm: this.warm,
       send: (c, e) => this.send(c, e),
       actions: d.actions,
       stopMedia: (c) => this.stopMedia(c),
@@ -121,10 +132,10 @@ export class SdkCalls implements ControlCallPorts {
    */
   private announceThenHangUp(call: SdkCall, text: string): void {
     const now = this.d.timers.now();
-    const ms = this.d.speech.audio(text).length / 8;
+    const ms = this.saidMs(text);
     const startMs = now - (call.answeredAt ?? now);
     call.announcements.push({ atMs: startMs, text });
-    this.d.actions().speak(call.info.callId, { speaker: 'agent', party: 0, text, startMs, endMs: startMs + ms, detail: { events: ['transfer failed: failureMessage'] } });
+    this.platformTurn(call, { speaker: 'agent', party: 0, text, startMs, endMs: startMs + ms, detail: { events: ['transfer failed: failureMessage'] } });
     this.d.timers.schedule('announce-end', now + ms, call.info.callId);
   }
 
@@ -132,6 +143,27 @@ export class SdkCalls implements ControlCallPorts {
   announced(callId: string): void {
     const call = this.calls.get(callId);
     if (call && call.phase !== 'ended') this.d.actions().hangUp(callId, 'agent');
+  }
+
+  /**
+   * How long the platform takes to say a text: its speech audio's length; with the realtime clock
+   * a leg can answer before the engine has first loaded (nothing waits for it then): the text
+   * speech rule instead (a second per ten characters, at least one).
+   */
+  private saidMs(text: string): number {
+    return this.d.speech.ready() ? this.d.speech.audio(text).length / 8 : Math.max(1, Math.ceil([...text].length / 10)) * 1000;
+  }
+
+  /** A warm transfer's whisper has been said: its caller is bridged. */
+  bridged(callId: string): void {
+    const call = this.calls.get(callId);
+    if (call) this.warm.bridged(call);
+  }
+
+  /** The platform's own turn (a failure message, a warm transfer's hold and whisper), after the phone's turns so far. */
+  private platformTurn(call: SdkCall, turn: ConversationTurn): void {
+    this.flushConversation(call);
+    this.d.actions().speak(call.info.callId, turn);
   }
 
   /** The stuck-media timer fired: no media socket came. */
@@ -158,6 +190,7 @@ export class SdkCalls implements ControlCallPorts {
     if (call.stuckTimer !== undefined) this.d.timers.cancel(call.stuckTimer);
     this.d.tokens.revoke(callId);
     this.transfers.callEnded(call);
+    this.warm.callEnded(call);
     this.flushConversation(call);
     if (call.session && !call.session.end) call.session.stop(); // call.ended follows its close
     else this.sendEnded(call);
@@ -231,9 +264,9 @@ export class SdkCalls implements ControlCallPorts {
   }
 
   /**
-   * The call's recording (WAV): what the agent played and what the phone and the platform said,
-   * on the call's media clock from the answer to the end; undefined before the call has ended or
-   * when it was never answered.
+   * The call's recording (WAV): what the agent played, what the phone and the platform said and
+   * what a warm transfer's caller heard on hold, on the call's media clock from the answer to the
+   * end; undefined before the call has ended or when it was never answered.
    */
   recording(callId: string): Buffer | undefined {
     const call = this.calls.get(callId);
@@ -243,7 +276,13 @@ export class SdkCalls implements ControlCallPorts {
     const agent = (s?.engine.played ?? []).map((r) => ({ at: r.at + lead, frames: r.frames }));
     const phone = (s?.phone.turns ?? []).flatMap((t) => (t.speaker === 'caller' && t.text ? [{ at: t.startFrame + lead, audio: this.d.speech.audio(t.text) }] : []));
     const said = call.announcements.map((a) => ({ at: Math.round(a.atMs / FRAME_MS), audio: this.d.speech.audio(a.text) }));
-    return recordingWav({ frames: Math.round((call.endedAt - call.answeredAt) / FRAME_MS), agent, phone: [...phone, ...said] });
+    const frames = Math.round((call.endedAt - call.answeredAt) / FRAME_MS);
+    // What a warm transfer's caller heard on hold, from the request to the bridge (or the leg's end).
+    const held = call.holds.map((h) => {
+      const at = Math.round(h.fromMs / FRAME_MS);
+      return { at, audio: holdAudio(h.media, Math.min(frames, Math.round((h.toMs ?? Infinity) / FRAME_MS)) - at) };
+    });
+    return recordingWav({ frames, agent, phone: [...phone, ...said, ...held] });
   }
 
   /** Sends a control event for the call to its connection (or the number's owner now). */
@@ -289,8 +328,10 @@ export class SdkCalls implements ControlCallPorts {
   transfer(peer: ControlPeer, callId: string, request: TransferRequest): CallVerdict {
     const call = this.mine(peer, callId, 'call.transfer');
     if (!call) return 'not-yours';
-    // A failure message must be audio before the leg can fail (the clock waits for it).
-    if (request.failureMessage) void this.d.speech.prepare([request.failureMessage]);
+    // A failure message and a whisper must be audio before the leg can fail or answer (the clock waits for them).
+    const texts = [request.failureMessage, request.mode === 'warm' ? request.whisper : null].filter((t): t is string => t !== null);
+    if (texts.length > 0) void this.d.speech.prepare(texts);
+    if (request.mode === 'blind' && request.whisper !== null) this.d.warn(peer.accountId, 'call.transfer: whisper ignored: only a warm transfer\'s target hears one', callId);
     this.transfers.request(call, request);
     return 'ok';
   }

@@ -4,9 +4,14 @@
 // prepared is a defect of the caller (the family prepares every line before the call's media).
 // Preparing is local work whose end is the wall clock's (the engine loading): it enters through
 // the barrier's localOutcome, so a durable state dir's replay lands it where it landed live.
+// Synthesis runs on the main thread (about 100 ms a new line), so prepare lets the event loop turn
+// between new lines: other calls' frames go out between them rather than after the whole script.
 import { InFlight, type IoBarrier, type PendingIo } from '../../core/io.ts';
 import { speechSynthesizer, type Synthesizer } from '../../peers/speech/synthesizer.ts';
 import type { SpeechPort } from './call-ports.ts';
+
+/** Resolves after the event loop's pending timers and I/O have had their turn. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class SdkSpeech implements SpeechPort, PendingIo {
   private synth: Synthesizer | undefined;
@@ -26,9 +31,13 @@ export class SdkSpeech implements SpeechPort, PendingIo {
     // Nothing to say: the engine (40 MB, a few hundred ms) is not loaded for it.
     if (texts.every((t) => t === '')) return Promise.resolve();
     const work = this.io.localOutcome('speech.prepare', () =>
-      speechSynthesizer().then((synth) => {
+      speechSynthesizer().then(async (synth) => {
         this.synth = synth;
-        for (const t of texts) if (t !== '') synth.speak(t);
+        for (const t of texts) {
+          if (t === '' || synth.has(t)) continue;
+          synth.speak(t);
+          await nextTurn();
+        }
       }),
     );
     this.inFlight.track(
@@ -36,6 +45,10 @@ export class SdkSpeech implements SpeechPort, PendingIo {
       () => {},
     );
     return work;
+  }
+
+  ready(): boolean {
+    return this.synth !== undefined;
   }
 
   audio(text: string): Buffer {

@@ -33,7 +33,7 @@ export interface SdkCallView {
   /** The stream's counters (frames each way, marks, clears, DTMF, refusals), frames skipped for a slow reader, and its length. */
   media: null | (MediaStats & { streamId: string; framesSkipped: number; seconds: number });
   reports: { telemetry: number; metrics: number };
-  transfers: { requestId: string | null; to: string; status: string }[];
+  transfers: { requestId: string | null; to: string; how: string; status: string }[];
   /** Per phone turn the agent answered with audio: wall ms from the end of the phone's speech. */
   responseLatencyMs: number[];
 }

@@ -180,17 +180,33 @@ export class CallEffects {
     });
   }
 
-  /** A dial block is a blind transfer leg (transfer-legs.ts); the flow goes on when the leg ends. */
+  /** A dial block is a blind transfer leg (transfer-legs.ts); the flow goes on when the leg ends (a leg on the wire: when its device's answer says). */
   private dial(d: Draft, e: Extract<Effect, { type: 'dial' }>): void {
     if (d.voiceml) return this.voiceMlDial(d, e);
-    const started = this.legs.start(d, { to: e.value, mode: 'blind', timeoutSec: e.timeoutSec, origin: 'dial', context: null });
+    const onWireEnd = this.wireResume(d, (outcome: string) => ({ kind: 'dialed', outcome }));
+    const started = this.legs.start(d, { to: e.value, mode: 'blind', timeoutSec: e.timeoutSec, origin: 'dial', context: null, onWireEnd });
     d.transfers = started.row.transfers;
-    this.later(d, started.seconds, { kind: 'dialed', outcome: started.outcome });
+    if (started.seconds !== null) this.later(d, started.seconds, { kind: 'dialed', outcome: started.outcome });
   }
 
-  /** VoiceML's <Dial> is not recorded as a transfer (guides), so it only asks the carrier how the callee answers. */
+  /** Feeds the walk when a dial on the wire ends, unless the state was replaced meanwhile. */
+  private wireResume<A extends unknown[]>(d: Draft, input: (...a: A) => WalkInput): (...a: A) => void {
+    const { id, seq } = d;
+    const rows = this.calls;
+    return (...a) => {
+      if (this.calls === rows) this.resume(id, seq, input(...a));
+    };
+  }
+
+  /** VoiceML's <Dial> is not recorded as a transfer (guides), so it only asks the carrier how the callee answers, or rings a SIP URI on the wire. */
   private voiceMlDial(d: Draft, e: Extract<Effect, { type: 'dial' }>): void {
-    if (e.kind === 'sip') return this.later(d, 2 + DIAL_TALK_SECONDS, { kind: 'dialed', outcome: 'completed', talkSeconds: DIAL_TALK_SECONDS });
+    if (e.kind === 'sip') {
+      const onEnd = this.wireResume(d, (outcome: string, talkSeconds: number) => ({ kind: 'dialed', outcome, talkSeconds }));
+      const wired = this.legs.dialVoiceMl(d, e.value, e.timeoutSec, onEnd);
+      if (wired === 'dialing') return;
+      if (wired === 'no-route') return this.later(d, 0, { kind: 'dialed', outcome: 'failed' });
+      return this.later(d, 2 + DIAL_TALK_SECONDS, { kind: 'dialed', outcome: 'completed', talkSeconds: DIAL_TALK_SECONDS });
+    }
     let to: string;
     try {
       to = normalizePhone(e.value, 'target');

@@ -98,7 +98,7 @@ export class HandledCalls implements CallActions, CallFacts, OfferedCallActions 
     if (!row.handler || leg.origin !== 'handler') return;
     let progress: LegProgress;
     if (leg.status === 'connected') progress = { phase: 'connected' };
-    else if (isEnded(leg.status)) progress = { phase: 'ended', status: leg.status, duration: legDuration(leg) ?? 0, connected: leg.connectedAt !== null };
+    else if (isEnded(leg.status)) progress = { phase: 'ended', status: leg.status, duration: legDuration(leg) ?? 0, connected: leg.connectedAt !== null, sipResponseCode: leg.sipResponseCode };
     else return;
     const key = `${row.id} ${leg.sequence}`;
     this.live.get(key)?.(progress);

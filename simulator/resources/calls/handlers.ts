@@ -18,12 +18,13 @@ export type HandlerKind = (typeof HANDLER_KINDS)[number];
 export type EndedBy = 'agent' | 'phone' | 'party' | 'app_error' | 'stuck';
 
 /** How a transfer leg a handler started went, as the leg engine reports it. */
-export type LegProgress = { phase: 'connected' } | { phase: 'ended'; status: string; duration: number; connected: boolean };
+export type LegProgress = { phase: 'connected' } | { phase: 'ended'; status: string; duration: number; connected: boolean; sipResponseCode?: number | null };
 
 /** A transfer a handler asks for (an SDK request carries more fields; they are ignored here). */
 export interface TransferInput {
   to: string;
-  mode: 'blind' | 'warm';
+  /** refer and refer-attended: a SIP client's REFER (sip-server/refer.ts). */
+  mode: 'blind' | 'warm' | 'refer' | 'refer-attended';
   /** Ring timeout in seconds; default the leg engine's. */
   timeout?: number;
   /** JSON text forwarded as TransferContext in the transfer status callback. */

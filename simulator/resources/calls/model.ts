@@ -18,6 +18,7 @@ import { platformSide, type Ending } from './endings.ts';
 import { FlowHttpClient } from './flow-http.ts';
 import { emptyTrace } from './walk-trace.ts';
 import { TransferLegs } from './transfer-legs.ts';
+import type { WireDialers } from './wire-dial.ts';
 import { billableSeconds, transferParties } from './transfers.ts';
 import type { CallEventSource } from './call-events.ts';
 import { VoiceMlRunner } from './voiceml/runner.ts';
@@ -162,7 +163,13 @@ export class CallsModel {
   }
 
   clear(): void {
+    this.legs.forgetWire();
     this.calls = callTable();
+  }
+
+  /** Where a SIP listener registers the dialer that rings SIP URIs on the wire (wire-dial.ts). */
+  get wireDialers(): WireDialers {
+    return this.legs.wire;
   }
 
   snapshot(): CallsState {
@@ -171,6 +178,7 @@ export class CallsModel {
 
   /** A part the runtime validated (index.ts); a new table, so answers still in flight for the old state are dropped. */
   restore(state: CallsState): void {
+    this.legs.forgetWire();
     this.calls = callTable(state.calls);
   }
 

@@ -13,6 +13,7 @@ import type { CallsModelScope } from './ports.ts';
 import { callIdentity } from './announce.ts';
 import type { CallRow } from './schema.ts';
 import { isEnded, legDuration, type LegStatus, type TransferLegRow, type TransferMode } from './transfers.ts';
+import { WireDialers, wireEnding, type WireDialHandle } from './wire-dial.ts';
 
 /** Seconds from starting a leg to its party's phone ringing. */
 export const LEG_SETUP_SECONDS = 1;
@@ -38,6 +39,8 @@ export const LEG_ENDINGS = {
   'no-route': { status: 'failed', q850: 3, sip: 404, reason: 'NO_ROUTE_DESTINATION' },
 } as const satisfies Record<string, LegEnd>;
 type EndingName = keyof typeof LEG_ENDINGS;
+/** Where a simulated leg goes and when it connects and ends. */
+type LegPlan = { to: string; connectAfter: number | null; endAfter: number; ending: EndingName };
 
 /** The parts of the calls' scope the engine uses: the clock and its leg job, the carrier, the callbacks, the SIP routes. */
 export type LegScope = Pick<CallsModelScope, 'clock' | 'jobs' | 'events' | 'carrier' | 'sipEndpoints'>;
@@ -48,6 +51,8 @@ export interface LegRequest {
   timeoutSec: number;
   origin: 'dial' | 'control' | 'handler';
   context: string | null;
+  /** A leg on the wire (wire-dial.ts) has no planned end: this hears its ended status when it ends. */
+  onWireEnd?: (outcome: string) => void;
 }
 
 const legPhase = <N extends string, E extends TProperties = {}>(name: N, extra?: E) =>
@@ -72,6 +77,10 @@ export function sipHostOf(uri: string): string | null {
 export class TransferLegs {
   /** Told when a leg connects or ends on the clock (a call's handler hears its own legs: handled.ts). */
   onMoved: (row: CallRow, leg: TransferLegRow) => void = () => undefined;
+  /** The dialer that rings SIP URIs on the wire, when a SIP listener registered one (wire-dial.ts). */
+  readonly wire = new WireDialers();
+  /** Legs ringing or talking on the wire ("callId sequence"): live, like the SIP dialogs. */
+  private readonly onWire = new Map<string, { handle: WireDialHandle | undefined; onEnd: ((outcome: string) => void) | undefined }>();
 
   constructor(
     private readonly rt: LegScope,
@@ -88,9 +97,10 @@ export class TransferLegs {
 
   /**
    * Starts a leg on `row` (which the caller stores) and schedules its progression. Returns the
-   * row with the leg and the seconds until the leg ends, and how it will end.
+   * row with the leg and the seconds until the leg ends, and how it will end; a leg on the wire
+   * returns seconds null (its end is told to `req.onWireEnd`).
    */
-  start(row: CallRow, req: LegRequest): { row: CallRow; leg: TransferLegRow; seconds: number; outcome: string } {
+  start(row: CallRow, req: LegRequest): { row: CallRow; leg: TransferLegRow; seconds: number | null; outcome: string } {
     const now = this.rt.clock.now();
     const target = req.to.trim();
     const sip = /^sips?:/i.test(target);
@@ -111,7 +121,13 @@ export class TransferLegs {
       origin: req.origin,
       context: req.context,
     };
-    const plan = this.plan(row.accountId, leg, req.timeoutSec);
+    const wired = sip ? this.dialWire(row, leg, req) : undefined;
+    if (wired === 'dialing') {
+      const next: CallRow = { ...row, transfers: [...legs, leg] };
+      this.callback(next, leg);
+      return { row: next, leg, seconds: null, outcome: 'wire' };
+    }
+    const plan = wired ?? this.plan(row.accountId, leg, req.timeoutSec);
     leg.to = plan.to; // normalised; the leg is not stored yet
     const next: CallRow = { ...row, transfers: [...legs, leg] };
     const job = (seconds: number, phase: Phase) =>
@@ -141,6 +157,7 @@ export class TransferLegs {
     if (leg.origin !== 'control') return { refused: `transfer leg ${sequence} of call ${row.id} belongs to a dial block, whose flow waits on the leg's planned end; only control-plane legs can be interrupted` };
     const lost = LEG_ENDINGS.failed; // the codes of the failure it becomes (docs/decisions.md)
     const changed: TransferLegRow = { ...leg, status: 'interrupted', hangupCauseQ850: lost.q850, sipResponseCode: lost.sip, reasonText: lost.reason };
+    this.dropWire(row.id, sequence, true); // a leg on the wire is let go too
     const next: CallRow = { ...row, transfers: legs.map((l) => (l === leg ? changed : l)) };
     if (failAfterSeconds !== null) {
       const at = this.rt.clock.now() + Math.round(failAfterSeconds * 1000);
@@ -152,10 +169,12 @@ export class TransferLegs {
 
   /** The call ends: legs still ringing are canceled, connected ones complete now, interrupted ones fail. */
   closeOpen(row: CallRow): CallRow {
+    this.dropWire(row.id, 0, true); // a VoiceML dial on the wire
     const legs = row.transfers ?? [];
     if (!legs.some((l) => !isEnded(l.status))) return row;
     const at = this.rt.clock.nowIso();
     const closing = (l: TransferLegRow): EndingName => (l.status === 'interrupted' ? 'failed' : l.connectedAt === null ? 'canceled' : 'completed');
+    for (const l of legs) if (!isEnded(l.status)) this.dropWire(row.id, l.sequence, true);
     const closed = legs.map((l) => (isEnded(l.status) ? l : this.ended(l, closing(l), at)));
     const next: CallRow = { ...row, transfers: closed };
     closed.forEach((l, i) => {
@@ -164,8 +183,107 @@ export class TransferLegs {
     return next;
   }
 
+  /**
+   * A SIP leg rings on the wire when a dialer is registered and an active route of the account
+   * has the URI's host (else plan() fails it as no-route): 'dialing'; a target the dialer cannot
+   * reach fails at once as no-route; undefined without a listener (the simulated plan applies).
+   */
+  private dialWire(row: CallRow, leg: TransferLegRow, req: LegRequest): 'dialing' | LegPlan | undefined {
+    const dialer = this.wire.get();
+    const host = sipHostOf(leg.to!);
+    if (!dialer?.online() || host === null || !this.sipRoutes(row.accountId).some((uri) => sipHostOf(uri) === host)) return undefined;
+    const { id: callId } = row;
+    const { sequence } = leg;
+    const got = dialer.dial(
+      { callId, accountId: row.accountId, from: row.from, uri: leg.to!, timeoutSec: req.timeoutSec },
+      {
+        ringing: () => this.wireMoved(callId, sequence, 'ringing'),
+        answered: () => this.wireMoved(callId, sequence, 'connected'),
+        ended: (code) => this.wireMoved(callId, sequence, code),
+      },
+    );
+    if ('offline' in got) return undefined;
+    if ('unreachable' in got) return { to: leg.to!, connectAfter: null, endAfter: 0, ending: 'no-route' };
+    this.onWire.set(`${callId} ${sequence}`, { handle: got, onEnd: req.onWireEnd });
+    return 'dialing';
+  }
+
+  /**
+   * VoiceML `<Dial><Sip>` on the wire: no leg is recorded (the guides), but the device rings as a
+   * dial block's would; `onEnd` hears the outcome word and the seconds talked. 'no-route' when no
+   * active route has the URI's host or the dialer cannot reach it; undefined without a listener.
+   */
+  dialVoiceMl(row: CallRow, uri: string, timeoutSec: number, onEnd: (outcome: string, talkSeconds: number) => void): 'dialing' | 'no-route' | undefined {
+    const dialer = this.wire.get();
+    if (!dialer?.online()) return undefined;
+    const host = sipHostOf(uri);
+    if (host === null || !this.sipRoutes(row.accountId).some((u) => sipHostOf(u) === host)) return 'no-route';
+    const key = `${row.id} 0`; // sequence 0: the call's VoiceML dial, never a leg
+    let answeredAt: number | null = null;
+    const got = dialer.dial(
+      { callId: row.id, accountId: row.accountId, from: row.from, uri: uri.trim(), timeoutSec },
+      {
+        ringing: () => undefined,
+        answered: () => void (answeredAt = this.rt.clock.now()),
+        ended: (code) => {
+          if (!this.onWire.delete(key)) return;
+          const talked = answeredAt === null ? 0 : Math.round((this.rt.clock.now() - answeredAt) / 1000);
+          onEnd(wireEnding(answeredAt === null ? code : 200).outcome, talked);
+        },
+      },
+    );
+    if ('offline' in got) return undefined;
+    if ('unreachable' in got) return 'no-route';
+    this.onWire.set(key, { handle: got, onEnd: undefined });
+    return 'dialing';
+  }
+
+  /** A leg on the wire moved: ringing (no callback, as planned legs), connected, or ended with its SIP code. */
+  private wireMoved(callId: string, sequence: number, what: 'ringing' | 'connected' | number): void {
+    const key = `${callId} ${sequence}`;
+    const entry = this.onWire.get(key);
+    const rows = this.calls();
+    const row = rows.get(callId);
+    const legs = row?.transfers ?? [];
+    const leg = legs.find((l) => l.sequence === sequence);
+    if (!entry || !row || !leg || isEnded(leg.status) || leg.status === 'interrupted') return void this.onWire.delete(key);
+    const at = this.rt.clock.nowIso();
+    let changed: TransferLegRow;
+    let outcome: string | undefined;
+    if (what === 'ringing') {
+      if (leg.status !== 'initiated') return;
+      changed = { ...leg, status: 'ringing' };
+    } else if (what === 'connected') changed = { ...leg, status: 'connected', connectedAt: at };
+    else {
+      this.onWire.delete(key);
+      const code = leg.connectedAt !== null ? 200 : what;
+      const e = wireEnding(code);
+      outcome = e.status; // as a planned leg's outcome (a 603 reads failed)
+      changed = { ...leg, status: e.status, hangupCauseQ850: e.q850, sipResponseCode: code, reasonText: e.reason, endedAt: at };
+    }
+    const next = rows.replace({ ...row, transfers: legs.map((l) => (l === leg ? changed : l)) });
+    if (what === 'ringing') return;
+    this.callback(next, changed);
+    this.onMoved(next, changed);
+    if (outcome !== undefined) entry.onEnd?.(outcome);
+  }
+
+  /** Forgets a leg on the wire; `hangUp` lets the device go (CANCEL or BYE). */
+  private dropWire(callId: string, sequence: number, hangUp: boolean): void {
+    const key = `${callId} ${sequence}`;
+    const entry = this.onWire.get(key);
+    this.onWire.delete(key);
+    if (hangUp) entry?.handle?.hangUp();
+  }
+
+  /** Legs on the wire are live state: a reset or restored snapshot forgets them (their devices are let go). */
+  forgetWire(): void {
+    for (const entry of this.onWire.values()) entry.handle?.hangUp();
+    this.onWire.clear();
+  }
+
   /** Where the leg goes and when it connects and ends, decided now (the carrier's script is used up now). */
-  private plan(accountId: string, leg: TransferLegRow, timeoutSec: number): { to: string; connectAfter: number | null; endAfter: number; ending: EndingName } {
+  private plan(accountId: string, leg: TransferLegRow, timeoutSec: number): LegPlan {
     let dialed: string;
     if (leg.destinationType === 'sip') {
       const host = sipHostOf(leg.to!);

@@ -75,6 +75,9 @@ export type ParseResult = { ok: true; message: SipMessage } | { ok: false; probl
 
 const STAR_CONTACT = /^(contact|m)[ \t]*:[ \t]*\*[ \t]*$/im;
 const STAR_STAND_IN = 'X-Sim-Contact-Star: *';
+/** Refer-To (compact `r`) is read raw: the grammar knows no `tel:` URI there and keeps one value of several (RFC 3515 wants exactly one). */
+const REFER_TO = /^(?:refer-to|r)[ \t]*:/gim;
+const REFER_TO_STAND_IN = 'X-Sim-Refer-To:';
 
 function uriOf(u: URI): SipUri {
   const params = (u as unknown as { _parameters?: Record<string, string | null> })._parameters ?? {};
@@ -111,6 +114,8 @@ function topViaOf(raw: string): ViaHop | undefined {
   return { transport: String(v.transport).toUpperCase(), host: v.host, port: v.port, branch: v.branch, rport: /;\s*rport(?=\s*(?:[;=]|$))/i.test(hop) };
 }
 
+const standIn = (name: string) => (name.toLowerCase() === 'refer-to' ? REFER_TO_STAND_IN.slice(0, -1) : name);
+
 /** What a request or response must carry to be answered or matched (RFC 3261 §8.1.1). */
 function missing(m: IncomingRequest | IncomingResponse): string | undefined {
   for (const name of ['via', 'from', 'to', 'call-id', 'cseq']) if (!m.hasHeader(name)) return `missing ${name === 'call-id' ? 'Call-ID' : name === 'cseq' ? 'CSeq' : name.charAt(0).toUpperCase() + name.slice(1)} header`;
@@ -120,7 +125,9 @@ function missing(m: IncomingRequest | IncomingResponse): string | undefined {
 /** Parses one whole message (framing is the transport's: UDP datagram, TCP Content-Length, WebSocket frame). */
 export function parseSipMessage(text: string): ParseResult {
   const star = STAR_CONTACT.test(text);
-  const input = star ? text.replace(STAR_CONTACT, STAR_STAND_IN) : text;
+  const starred = star ? text.replace(STAR_CONTACT, STAR_STAND_IN) : text;
+  const headEnd = starred.indexOf('\r\n\r\n');
+  const input = headEnd < 0 ? starred.replace(REFER_TO, REFER_TO_STAND_IN) : starred.slice(0, headEnd).replace(REFER_TO, REFER_TO_STAND_IN) + starred.slice(headEnd);
   let m: IncomingRequest | IncomingResponse | undefined;
   try {
     m = jssip().Parser.parseMessage(input, undefined);
@@ -142,8 +149,8 @@ export function parseSipMessage(text: string): ParseResult {
     callId: m.getHeader('call-id'),
     cseq: { seq: cseq.value, method: cseq.method },
     body: m.body ?? '',
-    header: (name: string) => (m.hasHeader(name) ? m.getHeader(name) : undefined),
-    headers: (name: string) => m.getHeaders(name),
+    header: (name: string) => (m.hasHeader(standIn(name)) ? m.getHeader(standIn(name)) : undefined),
+    headers: (name: string) => m.getHeaders(standIn(name)),
   };
   if ('status_code' in m && typeof m.status_code === 'number') {
     return { ok: true, message: { kind: 'response', status: m.status_code, reason: m.reason_phrase ?? '', ...common } };

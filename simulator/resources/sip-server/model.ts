@@ -26,13 +26,16 @@ import { sipWebSocket } from './websocket.ts';
 import type { SimRequest } from '../../core/operation.ts';
 import type { UpgradeAnswer } from '../../core/live-socket.ts';
 import { SipOffers } from './offers.ts';
+import { SipDials } from './dials.ts';
+import { SipRefers, type ReferDialog } from './refer.ts';
+import { branchOf, uacRequest } from './uac-request.ts';
 import { CHALLENGE_ALGORITHMS } from './digest.ts';
 import type { DigestAlgorithm } from '../sip-auth/digest.ts';
 import { MAX_MESSAGE_BYTES } from './schema.ts';
 import { badRequestForUnparsed, responseTo, warning, type Answer } from './response.ts';
 
 /** Methods the server answers (Allow), in the order it lists them. */
-export const ALLOWED_METHODS = ['REGISTER', 'INVITE', 'ACK', 'BYE', 'CANCEL', 'OPTIONS'] as const;
+export const ALLOWED_METHODS = ['REGISTER', 'INVITE', 'ACK', 'BYE', 'CANCEL', 'OPTIONS', 'REFER'] as const;
 
 /** Challenges over WebSocket: MD5 alone (JsSIP folds several WWW-Authenticate values into one challenge, the last algorithm winning). */
 const WS_CHALLENGES: readonly DigestAlgorithm[] = ['MD5'];
@@ -57,6 +60,12 @@ export class SipServerModel {
   sendMedia: ((address: string, port: number, packet: Buffer) => void) | null = null;
   /** Inbound calls offered to SIP routes and devices (live). */
   readonly offers: SipOffers;
+  /** SIP URIs dialed by dial blocks, VoiceML and transfers (live). */
+  readonly dials: SipDials;
+  /** Writes a response on a flow now and remembers it when final (retransmissions). */
+  private readonly reply: (req: SipRequest, flow: Flow, send: (text: string) => void, answer: Answer) => string;
+  /** Transfers SIP clients asked for with REFER (live). */
+  private readonly refers: SipRefers;
   /** Sends a datagram from the listener's UDP port (set by the socket adapter while it runs). */
   sendDatagram: ((address: string, port: number, text: string) => void) | null = null;
   private readonly wireCalls: SipCallsOnWire;
@@ -70,12 +79,12 @@ export class SipServerModel {
   constructor(private readonly scope: SipServerModelScope) {
     this.bindings = new Bindings(scope);
     this.nonces = new NonceBook(() => `sip-nonce:${scope.seed}`);
-    const reply = (req: SipRequest, flow: Flow, send: (text: string) => void, answer: Answer) => {
+    const reply = (this.reply = (req: SipRequest, flow: Flow, send: (text: string) => void, answer: Answer) => {
       const out = responseTo(req, flow, { ...answer, toTag: answer.toTag ?? this.toTag(req) });
       if (answer.status >= 200) this.answered.remember(req, flow, out);
       send(out);
       return out;
-    };
+    });
     const sdp = (d: Dialog) => writeAnswer({ host: this.listening?.host ?? '127.0.0.1', rtpPort: this.mediaPort, sessionId: d.localTag.replace(/\D/g, '').slice(0, 9) || '1', version: d.sdpVersion }, d.offer);
     const listening = () => this.listening;
     this.wireCalls = new SipCallsOnWire({
@@ -105,19 +114,39 @@ export class SipServerModel {
     });
     scope.clock.watch((now) => this.playout.moved(now));
     scope.recordings.provideAudio((callId) => callRecording(this.media.heardOf(callId), this.playout.played(callId)));
-    this.offers = new SipOffers({
-      calls: scope.calls,
-      routes: scope.sipEndpoints,
-      bindings: this.bindings,
-      media: this.media,
+    // What the server's own requests need (offers of inbound calls, dials): the clock, the seed, the UDP socket, its PCMU offer.
+    const uac = {
       seed: () => scope.seed,
       now: () => scope.clock.now(),
-      schedule: (at, callId, attempt) => void scope.jobs.schedule('sipServer.offerTimeout', at, { callId, attempt }),
       listening,
-      sendUdp: (address, port, text) => (this.sendDatagram ? (this.sendDatagram(address, port, text), true) : false),
-      sdpOffer: (callId) => writeAnswer({ host: this.listening?.host ?? '127.0.0.1', rtpPort: this.mediaPort, sessionId: String(parseInt(createHash('sha256').update(callId).digest('hex').slice(0, 8), 16)), version: 1 }, undefined),
+      sendUdp: (address: string, port: number, text: string) => (this.sendDatagram ? (this.sendDatagram(address, port, text), true) : false),
+      sdpOffer: (key: string) => writeAnswer({ host: this.listening?.host ?? '127.0.0.1', rtpPort: this.mediaPort, sessionId: String(parseInt(createHash('sha256').update(key).digest('hex').slice(0, 8), 16)), version: 1 }, undefined),
+    };
+    this.offers = new SipOffers({
+      ...uac,
+      calls: scope.calls,
+      routes: scope.sipEndpoints,
+      dns: scope.dns,
+      bindings: this.bindings,
+      media: this.media,
+      schedule: (at, callId, attempt) => void scope.jobs.schedule('sipServer.offerTimeout', at, { callId, attempt }),
     });
     scope.jobs.on('sipServer.offerTimeout', (p) => this.offers.timeout(p.callId, p.attempt));
+    this.dials = new SipDials({
+      ...uac,
+      routes: scope.sipEndpoints,
+      dns: scope.dns,
+      schedule: (at, dialId, deadline) => void scope.jobs.schedule('sipServer.dialTimeout', at, { dialId, deadline }),
+      canSend: () => this.sendDatagram !== null,
+    });
+    scope.jobs.on('sipServer.dialTimeout', (p) => this.dials.timeout(p.dialId, p.deadline));
+    scope.calls.wireDialers.use(this.dials);
+    this.refers = new SipRefers({
+      calls: scope.calls,
+      routes: scope.sipEndpoints,
+      dialogOf: (req) => this.referDialog(req) ?? this.offers.inDialog(req),
+      isOwnHost: (host, port) => host === 'sip.claw-ops.com' || host.endsWith('.sip.claw-ops.com') || (host === this.listening?.host && [this.listening.udp, this.listening.tcp].includes(port ?? 5060)),
+    });
     scope.calls.handled.handlers.register(
       'sip',
       sipCallHandler({ dialogs: this.dialogs, facts: () => scope.calls.handled, reply, sdp, contact: (d) => this.wireCalls.contact(d), listening, media: this.media, offers: this.offers, playout: this.playout }),
@@ -143,6 +172,29 @@ export class SipServerModel {
     this.media.clear();
     this.playout.clear();
     this.offers.clear();
+    this.dials.clear();
+    this.refers.clear();
+  }
+
+  /** A call a client's INVITE placed, as a REFER sees its dialog: the server's requests go back on the INVITE's flow. */
+  private referDialog(req: SipRequest): ReferDialog | undefined {
+    const d = this.dialogs.ofRequest(req);
+    if (!d) return undefined;
+    return {
+      callId: d.callId,
+      accountId: d.accountId,
+      confirmed: d.state === 'confirmed',
+      send: (method, _cseq, headers, body) => {
+        const inv = d.invite;
+        const target = inv.contacts === '*' || inv.contacts.length === 0 ? inv.from.uri.text : inv.contacts[0]!.uri.text;
+        d.localCseq += 1; // the dialog's own counter, which its BYE also uses
+        const port = d.flow.transport === 'tcp' ? this.listening?.tcp : this.listening?.udp;
+        const transport = d.flow.transport === 'tcp' ? 'TCP' : d.flow.transport === 'ws' ? 'WS' : 'UDP';
+        const all: [string, string][] = [['Contact', this.wireCalls.contact(d)], ...headers];
+        d.send(uacRequest({ method, target, from: `${inv.header('to')};tag=${d.localTag}`, to: inv.header('from')!, callId: inv.callId, cseq: d.localCseq, branch: branchOf(inv.callId, d.localTag, method, d.localCseq), transport, viaPort: port, headers: all, ...(body ? { body } : {}) }, this.listening));
+      },
+      release: () => this.dialogs.forget(d),
+    };
   }
 
   /**
@@ -191,7 +243,10 @@ export class SipServerModel {
       return;
     }
     const msg = parsed.message;
-    if (msg.kind === 'response') return this.offers.response(msg); // answers to the server's own INVITEs (offers.ts); others dropped
+    if (msg.kind === 'response') {
+      if (!this.dials.response(msg)) this.offers.response(msg); // answers to the server's own INVITEs (dials.ts, offers.ts); others dropped
+      return;
+    }
     const cached = this.answered.find(msg, flow);
     if (cached !== undefined) {
       send(cached);
@@ -232,7 +287,9 @@ export class SipServerModel {
       case 'INVITE':
         return this.wireCalls.invite(req, flow, send);
       case 'BYE':
-        return this.offers.bye(req) ?? this.wireCalls.bye(req);
+        return this.refers.bye(req) ?? this.offers.bye(req) ?? this.dials.bye(req) ?? this.wireCalls.bye(req);
+      case 'REFER':
+        return this.refers.refer(req, (answer) => this.reply(req, flow, send, answer));
       case 'CANCEL':
         return this.wireCalls.cancel(req, flow, send);
       default:

@@ -8,7 +8,8 @@
 // the route's failure (lastFailureAt, failureCount) and the next one is tried; when none is left
 // the call ends as the last answer says (486 busy, 480/408 no-answer, 603 rejected, else failed).
 // `maxConcurrent` counts the endpoint's offered and connected calls: one more ends busy at once.
-// A BYE from the device hangs the call up; the call ending first sends CANCEL or BYE.
+// A BYE from the device hangs the call up; the call ending first sends CANCEL or BYE. A route
+// named by DNS goes to the fake DNS's address for it (reach.ts); TLS routes count as failed.
 import { createHash } from 'node:crypto';
 import { ApiError } from '../../core/errors.ts';
 import { readOffer } from './sdp.ts';
@@ -18,6 +19,8 @@ import type { SipCalls, SipRoutes } from './ports.ts';
 import type { Bindings } from './bindings.ts';
 import { takesMedia, type CallMedia } from './media.ts';
 import type { SipListening } from './flow.ts';
+import { branchOf, uacRequest } from './uac-request.ts';
+import { reach, type SipDns } from './reach.ts';
 
 /** No provisional answer to an INVITE within this: the route is taken as down (virtual ms). */
 export const NO_ANSWER_MS = 5_000;
@@ -47,11 +50,14 @@ interface Offer {
   remoteTo: string | undefined;
   remoteTarget: string | undefined;
   endedByDevice: boolean;
+  /** CSeq of the server's last request in the dialog besides INVITE (a NOTIFY about a REFER): a later BYE goes above it. */
+  lastCseq?: number;
 }
 
 export interface OfferParts {
   calls: SipCalls;
   routes: SipRoutes;
+  dns: SipDns;
   bindings: Bindings;
   media: CallMedia;
   seed(): number;
@@ -66,12 +72,10 @@ export interface OfferParts {
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
 
-/** Where a `sip:host[:port]` route sends; undefined for what the simulator cannot reach (sips/TLS, a DNS name). */
-function routeTarget(uri: string, to: string, transport: string): { ruri: string; address: string; port: number } | undefined {
-  const m = /^sip:(\d{1,3}(?:\.\d{1,3}){3})(?::(\d+))?$/i.exec(uri);
-  if (!m || transport !== 'udp') return undefined;
-  const port = m[2] === undefined ? 5060 : Number(m[2]);
-  return { ruri: `sip:${to}@${m[1]}:${port}`, address: m[1]!, port };
+/** Where a `sip:host[:port]` route sends (reach.ts: an IPv4 host, or a name the fake DNS knows; UDP only); undefined when it cannot be reached from here. */
+function routeTarget(uri: string, to: string, transport: string, dns: SipDns): { ruri: string; address: string; port: number } | undefined {
+  const r = reach(uri, transport, dns);
+  return r.ok ? { ruri: `sip:${to}@${r.host}:${r.port}`, address: r.address, port: r.port } : undefined;
 }
 
 export class SipOffers {
@@ -93,7 +97,7 @@ export class SipOffers {
       .sort((a, b) => a.r.priority - b.r.priority || b.key - a.key);
     const targets: Target[] = [];
     for (const { r } of keyed) {
-      const t = routeTarget(r.uri, to, r.transport);
+      const t = routeTarget(r.uri, to, r.transport, this.p.dns);
       if (t) targets.push({ ...t, routeId: r.id });
       else failed.push(r.id); // unreachable from here: its failure counts when its turn comes
     }
@@ -164,7 +168,7 @@ export class SipOffers {
     this.p.sendUdp(t.address, t.port, this.request(o, 'INVITE', t.ruri, `<${t.ruri}>`, this.p.sdpOffer(o.callId)));
   }
 
-  private request(o: Offer, method: string, ruri: string, to: string, body = '', branch = o.branch, cseq = method === 'BYE' ? 2 : 1): string {
+  private request(o: Offer, method: string, ruri: string, to: string, body = '', branch = o.branch, cseq = method === 'BYE' ? Math.max(2, (o.lastCseq ?? 1) + 1) : 1): string {
     const l = this.p.listening();
     const host = l?.host ?? '127.0.0.1';
     const lines = [
@@ -254,6 +258,29 @@ export class SipOffers {
       if (!(e instanceof ApiError)) throw e; // already over
     }
     return { status: 200, reason: 'OK' };
+  }
+
+  /**
+   * The dialog of an offered call that an in-dialog request of its device belongs to (a REFER,
+   * refer.ts): how to send the server's own requests in it, and how to let the device go while
+   * its call goes on. Undefined when it is no dialog of an offer.
+   */
+  inDialog(req: SipRequest): { callId: string; accountId: string; confirmed: boolean; send(method: string, cseq: number, headers: [string, string][], body?: { type: string; text: string }): void; release(): void } | undefined {
+    const o = [...this.byCall.values()].find((x) => x.sipCallId === req.callId && x.localTag === req.to.tag);
+    if (!o) return undefined;
+    const t = o.targets[o.attempt]!;
+    return {
+      callId: o.callId,
+      accountId: o.accountId,
+      confirmed: o.state === 'confirmed',
+      send: (method, cseq, headers, body) => {
+        o.lastCseq = cseq;
+        const l = this.p.listening();
+        const text = uacRequest({ method, target: o.remoteTarget!, from: `<sip:${o.from}@${l?.host ?? '127.0.0.1'}>;tag=${o.localTag}`, to: o.remoteTo!, callId: o.sipCallId, cseq, branch: branchOf(o.sipCallId, method, cseq), transport: 'UDP', viaPort: l?.udp, headers, ...(body ? { body } : {}) }, l);
+        this.p.sendUdp(t.address, t.port, text);
+      },
+      release: () => void (o.endedByDevice = true),
+    };
   }
 
   /** Calls on offer or connected now. */

@@ -7,6 +7,8 @@ import { Type } from '@sinclair/typebox';
 import { port, type ModelScope } from '../../core/scope.ts';
 import type { LiveClock } from '../../core/live-clock.ts';
 import type { CallActions, CallFacts, CallHandler, OfferedCallActions } from '../calls/handlers.ts';
+import type { WireDialer } from '../calls/wire-dial.ts';
+import type { SipDns } from './reach.ts';
 
 /** A digest login as SIP auth resolves it (a WebRTC token stands for its parent credential). */
 export interface SipLoginView {
@@ -37,11 +39,14 @@ export interface SipCalls {
   placeForHandler(accountId: string, input: { From: string; To: string; handler: { kind: 'sip'; target: string } }): { id: string };
   /** Hangs up a connected call, cancels one not yet answered; an ended call throws. */
   hangUp(accountId: string, callId: string): unknown;
-  readonly handled: CallFacts & OfferedCallActions & Pick<CallActions, 'phoneTurn'> & { readonly handlers: { register(kind: 'sip', handler: CallHandler): void } };
+  readonly handled: CallFacts & OfferedCallActions & Pick<CallActions, 'transfer' | 'hangUp' | 'phoneTurn'> & { readonly handlers: { register(kind: 'sip', handler: CallHandler): void } };
+  /** Where the server registers the dialer that rings SIP URIs of dial blocks, VoiceML and transfers (dials.ts). */
+  readonly wireDialers: { use(dialer: WireDialer): void };
 }
 
 /** SIP endpoints: where a number routed `sip` is offered, and the routes' use and failures. */
 export interface SipRoutes {
+  listFor(accountId: string, status: 'active'): readonly { id: string }[];
   endpointById(id: string): { accountId: string; status: string; maxConcurrent: number | null } | undefined;
   routesOf(endpointId: string): readonly { id: string; uri: string; priority: number; weight: number; transport: string; status: string }[];
   routeUsed(routeId: string): void;
@@ -59,6 +64,7 @@ export const needs = {
   recordings: port<CallAudio>(),
   sipEndpoints: port<SipRoutes>(),
   liveClock: port<LiveClock>(),
+  dns: port<SipDns>(),
 };
 
 /** Its job kind: a registration binding reaches its expiry (names and payloads are in snapshots: keep them). */
@@ -66,6 +72,8 @@ export const jobs = {
   'sipServer.bindingExpires': Type.Object({ bindingId: Type.String() }, { additionalProperties: false }),
   /** An INVITE the server sent got no answer in time (`attempt` guards against a later attempt's). */
   'sipServer.offerTimeout': Type.Object({ callId: Type.String(), attempt: Type.Integer() }, { additionalProperties: false }),
+  /** A dial the server sent (dials.ts) reaches its deadline (`deadline` guards against a later one). */
+  'sipServer.dialTimeout': Type.Object({ dialId: Type.String(), deadline: Type.Integer() }, { additionalProperties: false }),
 };
 
 /** What the model is built from. */

@@ -1,0 +1,32 @@
+// The Agent SDK's speech port (resources/agent-sdk/speech.ts): prepared lines become the speech
+// peer's audio (the same bytes as the peer's), and preparing a script lets the event loop turn
+// between new lines, so other calls' frames are not held up behind a whole script's synthesis.
+import { describe, expect, it } from 'vitest';
+import { IoBarrier } from '../core/io.ts';
+import { SdkSpeech } from '../resources/agent-sdk/speech.ts';
+import { speechSynthesizer } from '../peers/speech/synthesizer.ts';
+
+describe('Agent SDK speech', () => {
+  it('prepares each new line in a turn of its own: other work runs between them; the audio is the peer\'s', async () => {
+    const synth = await speechSynthesizer(); // loaded first: what is measured below is the lines alone
+    const speech = new SdkSpeech(new IoBarrier());
+    expect(speech.ready()).toBe(false); // nothing prepared through this port yet: its callers fall back to text speech time
+    const lines = ['Yielding line one.', 'Yielding line two.', '세 번째 줄입니다.'];
+    expect(lines.some((l) => synth.has(l))).toBe(false);
+    const seen: number[] = [];
+    const probe = setInterval(() => seen.push(lines.filter((l) => synth.has(l)).length), 0);
+    const ready = speech.prepare(lines);
+    expect(speech.busy).toBe(true);
+    await ready;
+    clearInterval(probe);
+    expect(lines.every((l) => synth.has(l))).toBe(true);
+    expect(speech.ready()).toBe(true);
+    // Timers ran while the script was being prepared, between its lines.
+    expect(seen.some((n) => n > 0 && n < lines.length)).toBe(true);
+    expect(speech.audio(lines[2]!)).toEqual(synth.speak(lines[2]!).audio);
+    // Lines already cached cost nothing and need no turn.
+    await speech.prepare(lines);
+    await speech.whenIdle();
+    expect(speech.busy).toBe(false);
+  });
+});
