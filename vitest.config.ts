@@ -10,7 +10,7 @@ const ALL = ['simulator/test/**/*.test.ts', 'conformance/test/**/*.test.ts', 'bi
 
 /** The `whole` group, longest first: they start first, so that no long file is left alone at the end. */
 export const WHOLE_SUITE_ONLY = [
-  'conformance/test/targets.test.ts', // the whole kit over HTTP against a served simulator, and other whole runs
+  'conformance/test/targets.test.ts', // the whole kit over HTTP against a served simulator
   'conformance/test/wrong-server.test.ts', // the kit once per wrong-server defect
   'conformance/test/repeatable.test.ts', // the whole kit four times against one simulator (two configurations, run twice)
   'simulator/test/durable-kill.test.ts', // a served simulator killed with SIGKILL and restarted 52 times
@@ -27,12 +27,29 @@ export const WHOLE_SUITE_ONLY = [
   'simulator/test/sip-sipp-dial.test.ts', // SIPp as a child process
 ];
 
+/**
+ * The longest files of the `quick` group, longest first (measured; docs/contributing.md). The
+ * Agent SDK calls mostly wait on real sockets at the media's pace: started first, that wait
+ * overlaps the other worker's work instead of ending the run.
+ */
+const QUICK_LONGEST = [
+  'conformance/test/suite.test.ts', // the whole kit in process
+  'simulator/test/openapi-fuzz.test.ts', // requests generated from /openapi.json for every operation
+  'simulator/test/agent-sdk-calls.test.ts', // real-time media on real sockets
+  'conformance/test/read-only.test.ts', // the whole kit without a control plane, then read-only
+  'conformance/test/cli.test.ts', // several kit runs through the CLI
+  'conformance/test/read-only-half.test.ts', // the whole kit read-only against a populated simulator
+  'simulator/test/email-domains.property.test.ts',
+  'simulator/test/usage.property.test.ts',
+];
+
 /** Long files first (a fresh clone has no timings yet), then vitest's own order. */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const ranked = [...WHOLE_SUITE_ONLY, ...QUICK_LONGEST];
     const rank = (f: TestSpecification) => {
-      const i = WHOLE_SUITE_ONLY.findIndex((p) => f.moduleId.endsWith(p));
-      return i < 0 ? WHOLE_SUITE_ONLY.length : i;
+      const i = ranked.findIndex((p) => f.moduleId.endsWith(p));
+      return i < 0 ? ranked.length : i;
     };
     return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
   }

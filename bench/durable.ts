@@ -1,7 +1,7 @@
 // Durable state (docs/decisions.md "Durable state", the brief on durable state and recordings's measures): a restart with a journal of 100,000 requests is ready in
 // under 5 s. The journal is written by an in-process simulator with a state dir (the same entries
 // HTTP would write, less a few headers), left as a kill -9 leaves it (no last snapshot), then the
-// served simulator (`bin/start.mjs --state-dir`) is started on a fresh copy of it, three times, and
+// served simulator (`bin/start.cjs --state-dir`) is started on a fresh copy of it, three times, and
 // timed from spawn to the first answer of GET /_sim/health; the median counts. The list-throughput
 // cost of the journal is measured in bench/throughput.ts beside the plain simulator.
 // Run alone with `node --import tsx bench/durable.ts`.
@@ -85,7 +85,7 @@ async function restart(dir: string): Promise<{ ms: number; cpuMs: number }> {
   const copy = mkdtempSync(path.join(os.tmpdir(), 'bench-state-'));
   cpSync(dir, copy, { recursive: true });
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['bin/start.mjs', '--port', '0', '--state-dir', copy], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, ['bin/start.cjs', '--port', '0', '--state-dir', copy], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
   try {
     const url = await listeningUrl(child, 'the simulator');
     const res = await fetch(`${url}/_sim/health`);

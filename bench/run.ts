@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { CALLS_BUDGET_MS, benchCalls } from './calls.ts';
 import { AGENT_RATIO_BUDGET, AGENT_SPACING_P99_BUDGET_MS, benchAgentSdk, CALLS as AGENT_CALLS, SECONDS as AGENT_SECONDS } from './agent-sdk.ts';
-import { BATCH_BUDGET_MS, BATCH_RSS_BUDGET_MB, MILLION_BATCH_BUDGET_MS, MILLION_BATCH_RSS_BUDGET_MB, PAGE_BUDGET_MS, type BatchBench } from './call-batches.ts';
+import { BATCH_BUDGET_MS, BATCH_RSS_BUDGET_MB, MILLION_BATCH_BUDGET_MS, MILLION_BATCH_CPU_BUDGET_MS, MILLION_BATCH_RSS_BUDGET_MB, PAGE_BUDGET_MS, type BatchBench } from './call-batches.ts';
 import { USAGE_GROUPED_BUDGET_MS, USAGE_TOTALS_BUDGET_MS, type UsageBench } from './usage-scale.ts';
 import { CALLS_MEMORY_BUDGET_MB, LIST_PAGE_BUDGET_MS, SNAPSHOT_ROUND_TRIP_BUDGET_MS, type CallsScaleBench } from './calls-scale.ts';
 import { AGENT_CALLS_BUDGET_MS, type AgentCallsBench } from './agent-calls.ts';
@@ -103,13 +103,13 @@ async function main() {
   const checks: [string, string, boolean][] = [
     ['throughput ratio (>= 0.40 required, 0.60 aimed)', fmt(ratio, 2), ratio >= 0.4],
     [
-      `start to first answer, CPU: the simulator (node bin/start.mjs) / a bare node -e server (<= ${START_CPU_RATIO_BUDGET})`,
+      `start to first answer, CPU: the simulator (node bin/start.cjs) / a bare node -e server (<= ${START_CPU_RATIO_BUDGET})`,
       `${fmt(start.cpuRatio, 2)} (${fmt(start.sim.cpuMs, 0)} vs ${fmt(start.bare.cpuMs, 0)} ms CPU, medians of ${start.runs}; simulator runs ${start.cpuRuns.sim.map((x) => fmt(x, 0)).join(', ')})`,
       start.cpuRatio <= START_CPU_RATIO_BUDGET,
     ],
     [
       `npm start to first answer, wall (< ${NPM_START_WALL_TARGET_MS} ms on a quiet machine)`,
-      `${fmt(start.npm.wallMs, 0)} ms (${fmt(start.npm.cpuMs, 0)} ms CPU); bare node -e ${fmt(start.bare.wallMs, 0)} ms, node bin/start.mjs ${fmt(start.sim.wallMs, 0)} ms; load average ${os.loadavg()[0]!.toFixed(1)}`,
+      `${fmt(start.npm.wallMs, 0)} ms (${fmt(start.npm.cpuMs, 0)} ms CPU); bare node -e ${fmt(start.bare.wallMs, 0)} ms, node bin/start.cjs ${fmt(start.sim.wallMs, 0)} ms; load average ${os.loadavg()[0]!.toFixed(1)}`,
       start.npm.wallMs < NPM_START_WALL_TARGET_MS,
     ],
     [
@@ -155,6 +155,12 @@ async function main() {
       `call batch of ${million.recipients} recipients, 3 rounds, windows, 30 % no answer, 7 virtual days, ${million.calls} calls (< ${MILLION_BATCH_BUDGET_MS} ms)`,
       `${fmt(million.ms, 0)} ms wall (create ${fmt(million.createMs, 0)}, advance ${fmt(million.advanceMs, 0)}); ${fmt(million.cpuMs, 0)} ms CPU; ${million.jobs} clock jobs; load average ${os.loadavg()[0]!.toFixed(1)}`,
       million.ms < MILLION_BATCH_BUDGET_MS,
+    ],
+    // The wall budget is for an idle 2-core machine: on a shared one the batch's CPU time is the honest proxy.
+    [
+      `the same batch's CPU time (< ${MILLION_BATCH_CPU_BUDGET_MS} ms, the wall budget's proxy on a shared machine)`,
+      `${fmt(million.cpuMs, 0)} ms CPU for ${million.calls} calls (${fmt((1000 * million.cpuMs) / million.calls, 1)} µs a call)`,
+      million.cpuMs < MILLION_BATCH_CPU_BUDGET_MS,
     ],
     [`million-recipient batch peak RSS (< ${MILLION_BATCH_RSS_BUDGET_MB} MB)`, `${fmt(million.peakRssMb, 0)} MB peak (heap ${fmt(million.heapMb, 0)} MB at the end)`, million.peakRssMb < MILLION_BATCH_RSS_BUDGET_MB],
     [`million-recipient batch: one callflow.ended per call; task pages (< ${PAGE_BUDGET_MS} ms)`, `${million.flowEnded} events, ${million.calls} calls; pages first ${fmt(million.pageMs.first)}, deep ${fmt(million.pageMs.deep)}, filtered ${fmt(million.pageMs.filtered)} ms`, million.flowEnded === million.calls && Math.max(million.pageMs.first, million.pageMs.deep, million.pageMs.filtered) < PAGE_BUDGET_MS],

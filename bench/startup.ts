@@ -1,10 +1,10 @@
 // Start-up, measured against its floor in the same run (bench/README.md "Start-up"): a bare
-// `node -e` HTTP server, the simulator as `npm start` runs it (`node bin/start.mjs`) and `npm
+// `node -e` HTTP server, the simulator as `npm start` runs it (`node bin/start.cjs`) and `npm
 // start` itself, interleaved, each timed from spawn to its first answer (GET /_sim/health) in
-// wall time and in CPU time: the on-CPU time of every process of its group
-// (/proc/<pid>/schedstat), which a shared machine disturbs far less than the wall clock. And the
+// wall time and in CPU time: the on-CPU time of every thread of every process of its group
+// (/proc/<pid>/task/<tid>/schedstat), which a shared machine disturbs far less than the wall clock. And the
 // first createSimulator() in a fresh process (so nothing is warm), with the whole list and with
-// the list less the agent families, which must add nothing when unused.
+// the list less the optional families (agents, Agent SDK, SIP server), which must add nothing when unused.
 // Alone: `node --import tsx bench/startup.ts`.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -30,7 +30,7 @@ export interface Start {
   cpuMs: number;
 }
 
-/** On-CPU time of every live process in the group (the spawned command and its children). */
+/** On-CPU time of every live process in the group (the spawned command and its children), all their threads. */
 function groupCpuMs(pgid: number): number {
   let ns = 0;
   for (const p of readdirSync('/proc')) {
@@ -38,7 +38,8 @@ function groupCpuMs(pgid: number): number {
     try {
       const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
       if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
-      ns += Number(readFileSync(`/proc/${p}/schedstat`, 'utf8').split(' ')[0]);
+      // Every thread's (V8's compiler and GC helpers too): /proc/<pid>/schedstat is the main thread's alone.
+      for (const t of readdirSync(`/proc/${p}/task`)) ns += Number(readFileSync(`/proc/${p}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
     } catch {
       /* the process ended meanwhile */
     }
@@ -88,7 +89,7 @@ export async function benchStartup(runs = 5): Promise<StartupBench> {
   const all = { bare: [] as Start[], sim: [] as Start[], npm: [] as Start[] };
   for (let i = 0; i < runs; i++) {
     all.bare.push(await timeToFirstAnswer(process.execPath, ['-e', BARE]));
-    all.sim.push(await timeToFirstAnswer(process.execPath, ['bin/start.mjs', '--port', '0']));
+    all.sim.push(await timeToFirstAnswer(process.execPath, ['bin/start.cjs', '--port', '0']));
     all.npm.push(await timeToFirstAnswer('npm', ['start', '--silent', '--', '--port', '0']));
   }
   const mid = (xs: Start[]): Start => ({ wallMs: median(xs.map((x) => x.wallMs)), cpuMs: median(xs.map((x) => x.cpuMs)) });

@@ -73,8 +73,8 @@ async function seed(port: number): Promise<string> {
 
 export async function benchThroughput(): Promise<ThroughputBench> {
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'bench-state-dir-'));
-  const sim = await startServer(process.execPath, ['bin/start.mjs', '--port', '0']);
-  const durable = await startServer(process.execPath, ['bin/start.mjs', '--port', '0', '--state-dir', stateDir]);
+  const sim = await startServer(process.execPath, ['bin/start.cjs', '--port', '0']);
+  const durable = await startServer(process.execPath, ['bin/start.cjs', '--port', '0', '--state-dir', stateDir]);
   let bare: { child: ChildProcess; port: number } | undefined;
   try {
     const body = await seed(sim.port);

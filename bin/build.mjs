@@ -4,7 +4,7 @@
 // dist/, for customers who use the package without a TypeScript loader (README, "From another project").
 // The kit reads its YAML and JSON beside its modules (new URL(..., import.meta.url)), so those
 // files and scenarios/ are copied to the same places under dist/. The fast-start bundle of
-// `npm start` (dist/sim.cjs, bin/start.mjs) is separate and untouched.
+// `npm start` (dist/sim.cjs, bin/start.cjs) is separate and untouched.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -8,13 +8,19 @@ import { pathToFileURL } from 'node:url';
 import { parseDocument } from 'yaml';
 import { DEFAULT_FIXTURE_PATH } from '../simulator/fixture/load.ts';
 import { parsedCacheFor, parsedCachePath } from '../simulator/fixture/parsed-cache.ts';
+import { schemaErrorsOnce } from '../simulator/core/schema.ts';
+import { registry } from '../simulator/registry.ts';
 
 /** The parsed-form file's text exactly as it should be committed for the YAML at `yamlPath`. */
 export function parsedCacheText(yamlPath = DEFAULT_FIXTURE_PATH): string {
   const text = readFileSync(yamlPath, 'utf8');
   const doc = parseDocument(text, { prettyErrors: false });
   if (doc.errors.length > 0) throw new Error(`${yamlPath}: not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`);
-  return `${JSON.stringify(parsedCacheFor(text, doc.toJS()), null, 2)}\n`;
+  const data: unknown = doc.toJS();
+  // Recorded when the data passes the fixture schema, so the loader need not check it again.
+  const schema = registry().fixtureSchema;
+  const passes = schemaErrorsOnce(schema, data).length === 0;
+  return `${JSON.stringify(parsedCacheFor(text, data, passes ? schema : undefined), null, 2)}\n`;
 }
 
 interface Io {

@@ -165,7 +165,9 @@ async function main(): Promise<void> {
     `Try: curl -H "Authorization: Bearer ${sim.fixture.accounts[0]?.apiKeys[0] ?? '<key>'}" ${server.url}/v1/accounts/${sim.fixture.accounts[0]?.accountId ?? '<account>'}/numbers`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-
+  // Tells bin/run-bundle.cjs (npm start) that the simulator serves: the code cache it writes
+  // shortly after covers the start and the first answers, not only loading (a --help run).
+  (process as NodeJS.EventEmitter).emit('platform-sim:serving');
 }
 
 main().catch((e) => fail(`unexpected error: ${(e as Error).message}`));

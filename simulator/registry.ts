@@ -1,12 +1,13 @@
 // The composition root's reading of the list (resources/index.ts) and the kernel's part
 // (kernel.ts): everything the simulator registers per entry, built once per process on first
-// use. The operation table with each scoped operation's owner, the OpenAPI tags, the id formats,
+// use (the operation table on its own first use: the first request or document). The operation
+// table with each scoped operation's owner, the OpenAPI tags, the id formats,
 // the capabilities, the declared events (the subscribable ones are the webhook enum), the carrier
 // owners, the fixture's schema, checks and normalisers, the upgrade routes, and the order in
 // which entries are built: derived from declared needs, refusing an unknown need or a cycle at
 // start-up with the families named.
 import type { TObject, TProperties } from '@sinclair/typebox';
-import type { Operation } from './core/operation.ts';
+import type { Operation, OperationExample } from './core/operation.ts';
 import type { IdFormat } from './core/ids.ts';
 import type { EventDecl } from './core/events.ts';
 import { RESERVED_SCOPE_NAMES, type ListedNames } from './core/scope.ts';
@@ -77,32 +78,22 @@ export function build(families: readonly Entry[]): Registry {
       eventDecls.set(name, { ...decl, owner: f.key });
     }
   }
-  const ops = (o: Operations | undefined, owner?: string) => {
-    const list = typeof o === 'function' ? o(listed) : (o ?? []);
-    return owner === undefined ? list : list.map((op) => ({ ...op, owner }));
-  };
+  const tags = merge('tag', all.map((c) => c.tags ?? {}));
   // Each entry's request examples (its examples.ts) join the operations they name.
   const examples = merge('examples of operation', all.map((c) => c.examples ?? {}));
-  const operations = [
-    ...families.flatMap((f) => [...ops(f.operations, f.key), ...ops(f.pages, f.key)]),
-    ...ops(k.control),
-    ...families.flatMap((f) => ops(f.control, f.key)),
-    ...ops(k.operations),
-  ].map((op) => (examples[op.operationId] ? { ...op, examples: [...(op.examples ?? []), ...examples[op.operationId]!] } : op));
-  const unknown = Object.keys(examples).filter((id) => !operations.some((op) => op.operationId === id));
-  if (unknown.length > 0) throw new Error(`examples name no operation: ${unknown.join(', ')}`);
+  let operations: readonly Operation[] | undefined;
   const fixtureParts = all.map((c) => c.fixture ?? {});
   const sections = merge('fixture section', fixtureParts.map((p) => p.sections ?? {})) as TProperties;
   const accountFields = merge('account fixture field', fixtureParts.map((p) => p.accountFields ?? {})) as TProperties;
-  const tags = merge('tag', all.map((c) => c.tags ?? {}));
-  for (const op of operations) {
-    if (!(op.tag in tags)) throw new Error(`operation ${op.operationId}: tag "${op.tag}" has no description in any family descriptor`);
-  }
   const idFormats = merge('id kind', all.map((c) => c.idFormats ?? {}));
   const prefixes = Object.values(idFormats).map((f) => f.prefix);
   if (new Set(prefixes).size !== prefixes.length) throw new Error(`two id kinds share a prefix: ${prefixes.join(', ')}`);
   return {
-    operations,
+    // Built on first use (the router at the first request, the OpenAPI document), not by
+    // createSimulator(): the operation factories build their schemas then (decisions.md, start-up).
+    get operations() {
+      return (operations ??= operationsOf(k, families, listed, tags, examples));
+    },
     tags,
     idFormats,
     capabilities: unique('capability', all.flatMap((c) => c.capabilities ?? [])),
@@ -117,6 +108,30 @@ export function build(families: readonly Entry[]): Registry {
     entries: families,
     constructionOrder: constructionOrder(families),
   };
+}
+
+/**
+ * The operation table: public operations and pages in list order, then the control plane (the
+ * fixed contract first), then the documents; each scoped one with its owner and its examples.
+ * Throws on an example naming no operation and on a tag no descriptor describes.
+ */
+function operationsOf(k: Contribution<string>, families: readonly Entry[], listed: ListedNames, tags: Readonly<Record<string, string>>, examples: Readonly<Record<string, readonly OperationExample[]>>): Operation[] {
+  const ops = (o: Operations | undefined, owner?: string) => {
+    const list = typeof o === 'function' ? o(listed) : (o ?? []);
+    return owner === undefined ? list : list.map((op) => ({ ...op, owner }));
+  };
+  const operations = [
+    ...families.flatMap((f) => [...ops(f.operations, f.key), ...ops(f.pages, f.key)]),
+    ...ops(k.control),
+    ...families.flatMap((f) => ops(f.control, f.key)),
+    ...ops(k.operations),
+  ].map((op) => (examples[op.operationId] ? { ...op, examples: [...(op.examples ?? []), ...examples[op.operationId]!] } : op));
+  const unknown = Object.keys(examples).filter((id) => !operations.some((op) => op.operationId === id));
+  if (unknown.length > 0) throw new Error(`examples name no operation: ${unknown.join(', ')}`);
+  for (const op of operations) {
+    if (!(op.tag in tags)) throw new Error(`operation ${op.operationId}: tag "${op.tag}" has no description in any family descriptor`);
+  }
+  return operations;
 }
 
 /**

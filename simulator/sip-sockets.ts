@@ -7,7 +7,7 @@
 // or reads the clock; its one timer, in realtime mode only, is the media ticker: every frame's
 // worth of wall time it lets the host bring virtual time up to date, so RTP goes out paced
 // (what each packet holds follows virtual time, never the timer).
-import dgram from 'node:dgram';
+import type dgram from 'node:dgram';
 import net from 'node:net';
 import { isIPv6 } from 'node:net';
 import { StreamFramer } from './resources/sip-server/framing.ts';
@@ -43,7 +43,8 @@ const SAME_PORT_TRIES = 20;
 
 function bindUdp(port: number, host: string): Promise<dgram.Socket> {
   return new Promise((resolve, reject) => {
-    const socket = dgram.createSocket(isIPv6(host) ? 'udp6' : 'udp4');
+    // node:dgram loads with the first SIP listener (--sip-port), not at start.
+    const socket = process.getBuiltinModule('node:dgram').createSocket(isIPv6(host) ? 'udp6' : 'udp4');
     socket.once('error', reject);
     socket.bind(port, host, () => {
       socket.off('error', reject);

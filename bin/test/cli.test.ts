@@ -17,7 +17,7 @@ interface Started {
 function start(args: string[], viaNpm = false): Promise<Started> {
   const child = viaNpm
     ? spawn('npm', ['start', '--silent', '--', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-    : spawn(process.execPath, ['bin/start.mjs', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    : spawn(process.execPath, ['bin/start.cjs', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -41,7 +41,7 @@ function start(args: string[], viaNpm = false): Promise<Started> {
 
 function runToExit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/start.mjs', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/start.cjs', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -1,4 +1,4 @@
-// bin/conformance-start.mjs: `npm run conformance` runs the kit from its bundle (bin/fast-start.mjs).
+// bin/conformance-start.mjs: `npm run conformance` runs the kit from its bundle (bin/fast-start.cjs).
 // In the bundle each module keeps its own import.meta.url, so the kit still finds the contract,
 // the clause catalogue and the scenarios beside its modules; usage lines name the command typed.
 import { spawnSync } from 'node:child_process';

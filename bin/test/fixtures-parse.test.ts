@@ -7,7 +7,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, parsedCacheText } from '../fixtures-parse.ts';
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile, parseFixture } from '../../simulator/fixtures.ts';
-import { parsedCacheFor, parsedCachePath } from '../../simulator/fixture/parsed-cache.ts';
+import { parsedCacheFor, parsedCachePath, readParsedCache } from '../../simulator/fixture/parsed-cache.ts';
+import { registry } from '../../simulator/registry.ts';
+import { Kind } from '@sinclair/typebox';
 
 function io() {
   let out = '';
@@ -66,6 +68,21 @@ describe('the loader and the parsed form', () => {
     writeFileSync(broken, text);
     writeFileSync(parsedCachePath(broken), JSON.stringify(parsedCacheFor(text, { accounts: 3 })));
     expect(() => loadFixtureFile(broken)).toThrow(/default\.yaml:28: x: is not a known field/);
+  });
+
+  it('records that the default fixture passed the schema, which the loader then skips while schema and data are the same', () => {
+    const text = readFileSync(DEFAULT_FIXTURE_PATH, 'utf8');
+    const schema = registry().fixtureSchema;
+    expect(readParsedCache(DEFAULT_FIXTURE_PATH, text, schema)?.schemaPassed).toBe(true);
+    // Another schema (here one field's limit; or only a node's kind, with the same JSON) is checked again.
+    expect(readParsedCache(DEFAULT_FIXTURE_PATH, text, { ...schema, maxProperties: 99 })?.schemaPassed).toBe(false);
+    const kindOnly = { ...schema, [Kind]: 'Unknown' } as unknown as typeof schema;
+    expect(JSON.stringify(kindOnly)).toBe(JSON.stringify(schema));
+    expect(readParsedCache(DEFAULT_FIXTURE_PATH, text, kindOnly)?.schemaPassed).toBe(false);
+    // Other data under the same record: checked again, and refused data leaves the parsed form unused.
+    const yaml = copyOfDefault((c) => ({ ...c, data: { ...c.data, clock: { start: 3 } } }));
+    expect(readParsedCache(yaml, readFileSync(yaml, 'utf8'), schema)?.schemaPassed).toBe(false);
+    expect(loadFixtureFile(yaml)).toEqual(loadFixtureFile(DEFAULT_FIXTURE_PATH));
   });
 
   it('ignores an unreadable one', () => {

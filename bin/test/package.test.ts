@@ -1,10 +1,13 @@
 // The package as a customer outside this repository gets it: `npm pack`, install the tarball into
-// a scratch project (from the npm cache when it can), then use the library from plain JavaScript
-// (node, `node --test`, require) and its types from TypeScript, both bins from that directory,
-// and the README's "From another project" commands as written (the only changes: the tarball's
-// path for the checkout's, a free port for 4010, and the whole-kit line narrowed to the auth
-// scenarios, since the whole kit against a simulator nothing resets is repeatable.test.ts's).
-// Usage lines and hints name the command the customer typed. Packed and installed once.
+// a scratch project with the README's own install line (from the npm cache when it can), then use
+// the library from plain JavaScript (node, `node --test`, require) and its types from TypeScript,
+// both bins from that directory, and the README's "From another project" commands as written (the
+// only changes: the tarball's path for the checkout's, a free port for 4010, and the whole-kit line
+// narrowed to the auth scenarios, since the whole kit against a simulator nothing resets is
+// repeatable.test.ts's). Usage lines and hints name the command the customer typed.
+// Packed once and installed once (the README's install line is that one install, so it is proven
+// as written); the consumers only read the installed package, each from a file of its own, so they
+// run at the same time (describe.concurrent): each still proves what it did alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +17,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { freePort, readmeCommands, shellIn } from './customer-shell.ts';
+import { freePort, readmeCommands, shellIn, type ShellResult } from './customer-shell.ts';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -28,7 +31,10 @@ async function npm(args: string[], cwd: string) {
   return run('npm', args, { cwd, env: quiet, maxBuffer: 16 * 1024 * 1024 });
 }
 
-let installed: { stdout: string; stderr: string };
+const shell = (command: string) => shellIn(scratch, quiet)(command);
+const [install, serve, some, whole, inProcess, ...rest] = readmeCommands(root);
+/** The README's install line, run once with the tarball for the checkout. */
+let installed: ShellResult;
 
 beforeAll(async () => {
   // The compiled build (dist/) is made by `prepack`; rebuild here only if a source is newer.
@@ -36,11 +42,10 @@ beforeAll(async () => {
   const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], root);
   tarball = join(scratch, JSON.parse(packed.stdout)[0].filename as string);
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'customer-app', version: '1.0.0', private: true, type: 'module' }));
-  try {
-    installed = await npm(['install', '--offline', tarball], scratch); // dependencies from the npm cache
-  } catch {
-    installed = await npm(['install', '--prefer-offline', tarball], scratch); // first run on this machine: the registry fills the cache
-  }
+  const asWritten = install!.replace('/path/to/this/checkout', tarball);
+  installed = await shell(`${asWritten} --offline`); // dependencies from the npm cache
+  // First run on this machine: the registry fills the cache.
+  if (installed.code !== 0) installed = await shell(`${asWritten} --prefer-offline`);
 }, 240_000);
 
 afterAll(async () => {
@@ -64,10 +69,14 @@ await sim.close();
 console.log(JSON.stringify({ status: res.status, numbers: body.data.length, verify: typeof verifySignature }));
 `;
 
-describe('the packed package, installed in a scratch project', () => {
+// Side by side on a loaded two-core machine, each consumer waits for the others: one budget for all.
+const TOGETHER = { timeout: 240_000 };
+
+describe.concurrent('the packed package, installed in a scratch project', TOGETHER, () => {
   it('has no install script of its own, so npm 11 installs it without an install-scripts warning', () => {
     const manifest = JSON.parse(readFileSync(join(scratch, 'node_modules', 'platform-simulator', 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts?.[hook], hook).toBeUndefined();
+    expect(installed.code, installed.stderr).toBe(0);
     expect(`${installed.stdout}${installed.stderr}`).not.toMatch(/platform-simulator@[^\n]*\((preinstall|install|postinstall|prepare):/);
   });
 
@@ -95,7 +104,7 @@ test('health', async () => {
     const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
     const r = await run(process.execPath, [vitest, 'run', '--root', scratch, '--globals', 'app.spec.mjs'], { cwd: scratch }).catch((e) => e);
     expect(`${r.stdout}`, r.stderr).toMatch(/1 passed/);
-  }, 60_000);
+  });
 
   it('runs under node --test and from CommonJS require', async () => {
     writeFileSync(
@@ -135,14 +144,14 @@ export { now, id };
     const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node', '--skipLibCheck', '--typeRoots', join(root, 'node_modules/@types'), 'typed.ts'];
     const r = await run(process.execPath, [tsc, ...args], { cwd: scratch }).catch((e) => e);
     expect(r.stdout ?? '', r.stderr).toBe('');
-  }, 60_000);
+  });
 
   it('platform-conformance runs scenarios from any directory', async () => {
     const bin = join(scratch, 'node_modules', '.bin', 'platform-conformance');
     const ran = await run(bin, ['run', 'scenarios/auth/other-account.yaml'], { cwd: tmpdir() }).catch((e) => e);
     expect(ran.code ?? 0, `${ran.stdout}\n${ran.stderr}`).toBe(0);
     expect(ran.stdout).toMatch(/units:\s+1 passed, 0 failed/);
-  }, 60_000);
+  });
 
   it('platform-sim serves from any directory and stops on SIGTERM', async () => {
     const child = spawn(join(scratch, 'node_modules', '.bin', 'platform-sim'), ['--port', '0'], { cwd: tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -163,13 +172,11 @@ export { now, id };
   });
 });
 
-describe("the README's commands from another project", () => {
-  const shell = (command: string) => shellIn(scratch, quiet)(command);
+describe.concurrent("the README's commands from another project", TOGETHER, () => {
   it('install, serve, and run the kit against the served simulator and in process, as written', async () => {
-    const [install, serve, some, whole, inProcess, ...rest] = readmeCommands(root);
     expect(rest).toEqual([]);
     expect(install).toMatch(/^npm install --save-dev \/path\/to\/this\/checkout$/);
-    const installed = await shell(`${install!.replace('/path/to/this/checkout', tarball)} --prefer-offline`);
+    // The install line ran once, before every test of the file (beforeAll).
     expect(installed.code, installed.stderr).toBe(0);
 
     const port = await freePort();
@@ -198,7 +205,7 @@ describe("the README's commands from another project", () => {
     const local = await shell(inProcess!);
     expect(local.code, `${local.stdout}\n${local.stderr}`).toBe(0);
     expect(local.stdout).toMatch(/units:\s+4 passed, 0 failed/);
-  }, 240_000);
+  });
 
   it('usage lines and hints name npx platform-conformance and npx platform-sim', async () => {
     const help = await shell('npx platform-conformance --help');
@@ -210,7 +217,7 @@ describe("the README's commands from another project", () => {
     const simHelp = await shell('npx platform-sim --help');
     expect(simHelp.stdout).toMatch(/^usage: npx platform-sim \[--port 4010\]/);
     expect(simHelp.stdout).not.toMatch(/npm start/);
-  }, 60_000);
+  });
 
   it('a URL without a control plane and no account given says which variables to set', async () => {
     const port = await freePort();
@@ -222,5 +229,5 @@ describe("the README's commands from another project", () => {
     } finally {
       nothing.close();
     }
-  }, 60_000);
+  });
 });

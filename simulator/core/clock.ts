@@ -240,6 +240,22 @@ export function instantOf(text: string): number | undefined {
 
 /** The instant of a text exactly as `iso()` writes it (so `iso(result) === text`), else undefined. */
 export function canonicalInstant(text: string): number | undefined {
+  // A row's instants repeat (dateUpdated, its timeline's last step, the delivery's completedAt):
+  // the last text read is answered again without reading its digits.
+  if (text === lastCanonicalText) return lastCanonicalMs;
+  const ms = readCanonical(text);
+  if (ms !== undefined) {
+    lastCanonicalText = text;
+    lastCanonicalMs = ms;
+  }
+  return ms;
+}
+
+// Starts as a canonical text and its instant (never '', which is no instant).
+let lastCanonicalText = '1970-01-01T00:00:00.000Z';
+let lastCanonicalMs = 0;
+
+function readCanonical(text: string): number | undefined {
   if (text.length !== 24) return undefined;
   for (let i = 0; i < 24; i++) {
     const c = text.charCodeAt(i);

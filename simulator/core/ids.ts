@@ -10,7 +10,7 @@ export interface IdFormat {
 }
 
 export function newId(random: SeededRandom, format: IdFormat): string {
-  return format.prefix + random.hex(format.hex);
+  return random.hex(format.hex, format.prefix);
 }
 
 /** A new id of `format` that `taken` does not already hold (collisions are rare, but cheap to rule out). */

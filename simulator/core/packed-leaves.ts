@@ -13,6 +13,24 @@ export function hexWord(s: string, at: number): number {
   return n;
 }
 
+/**
+ * The 1 to 15 decimal digits from `at` to the end of `s` as the number '1' + digits (which keeps
+ * their leading zeros, and is exact below 2^53), or -1 when there are none, more, or another
+ * character: what `Number(\`1${digits}\`)` gives for text matching /^\d{1,15}$/, without the
+ * pattern or the pieces.
+ */
+export function digitsValue(s: string, at: number): number {
+  const n = s.length - at;
+  if (n < 1 || n > 15) return -1;
+  let v = 1;
+  for (let i = at; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+    v = v * 10 + (c - 48);
+  }
+  return v;
+}
+
 /** Values per chunk (4 MB of words, 8 MB of doubles): far more than one record holds. */
 export const CHUNK = 1 << 20;
 
@@ -27,18 +45,18 @@ export class Chunks<A extends Uint32Array | Float64Array> {
 
   constructor(private readonly make: new (n: number) => A) {}
 
-  /** Appends `values` (fewer than a chunk); the address of the first. */
-  append(values: readonly number[]): number {
-    if (values.length > CHUNK) throw new Error('a packed row of more than a chunk of values');
+  /** Appends the first `count` of `values` (fewer than a chunk); the address of the first. */
+  append(values: ArrayLike<number>, count: number = values.length): number {
+    if (count > CHUNK) throw new Error('a packed row of more than a chunk of values');
     const last = this.chunks[this.chunks.length - 1];
-    if (last === undefined || this.fill + values.length > last.length) {
-      this.chunks.push(new this.make(Math.min(CHUNK, Math.max(4096, values.length, 2 * (last?.length ?? 0)))));
+    if (last === undefined || this.fill + count > last.length) {
+      this.chunks.push(new this.make(Math.min(CHUNK, Math.max(4096, count, 2 * (last?.length ?? 0)))));
       this.fill = 0;
     }
     const chunk = this.chunks[this.chunks.length - 1]!;
     const at = this.fill;
-    for (let i = 0; i < values.length; i++) chunk[at + i] = values[i]!;
-    this.fill += values.length;
+    for (let i = 0; i < count; i++) chunk[at + i] = values[i]!;
+    this.fill += count;
     return (this.chunks.length - 1) * CHUNK + at;
   }
 
@@ -54,3 +72,22 @@ export class Chunks<A extends Uint32Array | Float64Array> {
   }
 }
 
+
+/**
+ * The leaves of the row being packed: a list of numbers cleared by setting `length` (as an
+ * array is) without giving its memory back, so packing a row allocates nothing (an array
+ * cleared that way drops its store and grows again, row after row).
+ */
+export class Scratch {
+  values = new Float64Array(256);
+  length = 0;
+
+  push(v: number): void {
+    if (this.length === this.values.length) {
+      const more = new Float64Array(this.values.length * 2);
+      more.set(this.values);
+      this.values = more;
+    }
+    this.values[this.length++] = v;
+  }
+}

@@ -9,7 +9,7 @@
 // not packed at all, so nothing is lost. The typed arrays are not scanned by the garbage
 // collector, which is what keeps a million ended calls cheap in time as well as in memory.
 import { grown } from './typed-arrays.ts';
-import { CHUNK, Chunks, hexWord } from './packed-leaves.ts';
+import { CHUNK, Chunks, Scratch, digitsValue, hexWord } from './packed-leaves.ts';
 import { canonicalInstant as instantMs, iso as isoOf } from './clock.ts';
 
 /** One node of a shape, read in order while unpacking. */
@@ -25,7 +25,6 @@ type Op =
   | { k: 'hex'; prefix: string; words: number };
 
 const RECENT_SHAPES = 8;
-const DIGITS = /^\d{1,15}$/;
 const PREFIXED_DIGITS = /^(\D{0,8})(\d{1,15})$/;
 /** Texts up to this length are interned (one copy of each); longer ones, mostly unique, are kept as given. */
 const INTERNED_LENGTH = 24;
@@ -46,9 +45,9 @@ export class PackedRows {
   private wordsAt = new Uint32Array(16); // per record: its first word
   private doublesAt = new Uint32Array(16); // per record: its first double
   private records = 0;
-  // Scratch of the row being packed (reused: packing allocates only its shape key).
-  private scratchWords: number[] = [];
-  private scratchDoubles: number[] = [];
+  // Scratch of the row being packed (reused: packing allocates nothing but a new shape's key).
+  private readonly scratchWords = new Scratch();
+  private readonly scratchDoubles = new Scratch();
   private readWords: Uint32Array = new Uint32Array(0); // the chunk of the record being read
   private readDoubles: Float64Array = new Float64Array(0);
   private readCursorWords = 0;
@@ -62,7 +61,14 @@ export class PackedRows {
     for (let i = 0; i < this.recent.length && shape < 0; i++) {
       this.scratchWords.length = 0;
       this.scratchDoubles.length = 0;
-      if (this.fits(this.shapes[this.recent[i]!]!, value)) shape = this.recent[i]!;
+      if (this.fits(this.shapes[this.recent[i]!]!, value)) {
+        shape = this.recent[i]!;
+        // The shape that fitted is tried first next time (rows of one kind come in runs).
+        if (i > 0) {
+          this.recent.splice(i, 1);
+          this.recent.unshift(shape);
+        }
+      }
     }
     if (shape < 0) {
       this.scratchWords.length = 0;
@@ -85,8 +91,8 @@ export class PackedRows {
       this.doublesAt = grown(this.doublesAt, rec + 1);
     }
     this.shapeOf[rec] = shape;
-    this.wordsAt[rec] = this.words.append(this.scratchWords);
-    this.doublesAt[rec] = this.doubles.append(this.scratchDoubles);
+    this.wordsAt[rec] = this.words.append(this.scratchWords.values, this.scratchWords.length);
+    this.doublesAt[rec] = this.doubles.append(this.scratchDoubles.values, this.scratchDoubles.length);
     return rec;
   }
 
@@ -172,9 +178,9 @@ export class PackedRows {
       }
       case 'digits': {
         if (typeof v !== 'string' || !v.startsWith(op.prefix)) return false;
-        const digits = v.slice(op.prefix.length);
-        if (!DIGITS.test(digits)) return false;
-        this.scratchDoubles.push(Number(`1${digits}`));
+        const value = digitsValue(v, op.prefix.length);
+        if (value < 0) return false;
+        this.scratchDoubles.push(value);
         return true;
       }
       case 'hex': {

@@ -3,12 +3,21 @@
 
 export type RandomState = [number, number, number, number];
 
+/** The character codes of the 16 lowercase hex digits. */
+const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+
 export class SeededRandom {
-  private s: RandomState;
+  // The four words as fields, not an array: a draw allocates nothing (ids are drawn per call).
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+  private readonly codes: number[] = []; // scratch of hex()
 
   constructor(seed: number | RandomState) {
+    let s: RandomState;
     if (Array.isArray(seed)) {
-      this.s = [seed[0] >>> 0, seed[1] >>> 0, seed[2] >>> 0, seed[3] >>> 0];
+      s = [seed[0] >>> 0, seed[1] >>> 0, seed[2] >>> 0, seed[3] >>> 0];
     } else {
       let x = seed >>> 0;
       const next = () => {
@@ -18,20 +27,20 @@ export class SeededRandom {
         z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
         return (z ^ (z >>> 16)) >>> 0;
       };
-      this.s = [next(), next(), next(), next()];
-      for (let i = 0; i < 12; i++) this.uint32();
+      s = [next(), next(), next(), next()];
     }
+    [this.a, this.b, this.c, this.d] = s;
+    if (!Array.isArray(seed)) for (let i = 0; i < 12; i++) this.uint32();
   }
 
   uint32(): number {
-    let [a, b, c, d] = this.s;
+    const { a, b, c, d } = this;
     const t = (((a + b) >>> 0) + d) >>> 0;
-    d = (d + 1) >>> 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) >>> 0;
-    c = ((c << 21) | (c >>> 11)) >>> 0;
-    c = (c + t) >>> 0;
-    this.s = [a >>> 0, b, c, d];
+    this.d = (d + 1) >>> 0;
+    this.a = (b ^ (b >>> 9)) >>> 0;
+    this.b = (c + (c << 3)) >>> 0;
+    const rotated = ((c << 21) | (c >>> 11)) >>> 0;
+    this.c = (rotated + t) >>> 0;
     return t;
   }
 
@@ -46,10 +55,19 @@ export class SeededRandom {
   }
 
   /** `length` lowercase hex digits. */
-  hex(length: number): string {
-    let out = '';
-    while (out.length < length) out += this.uint32().toString(16).padStart(8, '0');
-    return out.slice(0, length);
+  hex(length: number, prefix = ''): string {
+    // `prefix` then the digits, most significant first within each drawn word (as toString(16)
+    // padded to 8 writes them), whole words drawn as before: the same text from the same state,
+    // made as one flat string (an id is hashed as a Map key at once: nothing to flatten then).
+    const codes = this.codes;
+    codes.length = 0;
+    for (let i = 0; i < prefix.length; i++) codes.push(prefix.charCodeAt(i));
+    for (let i = 0; i < length; i += 8) {
+      const word = this.uint32();
+      const digits = Math.min(8, length - i);
+      for (let k = 0; k < digits; k++) codes.push(HEX_CODES[(word >>> (28 - 4 * k)) & 15]!);
+    }
+    return String.fromCharCode.apply(null, codes);
   }
 
   /** `length` decimal digits (leading zeros allowed). */
@@ -60,7 +78,7 @@ export class SeededRandom {
   }
 
   state(): RandomState {
-    return [...this.s];
+    return [this.a, this.b, this.c, this.d];
   }
 }
 

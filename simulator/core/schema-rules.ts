@@ -43,7 +43,7 @@ export function ruleEntries(schema: unknown): Record<string, unknown>[] {
 
 // ajv is required with the first rule checked, not at start: loading it and building its
 // instance was a sizeable part of start-up (bench/README.md "Start-up"), and most requests
-// break no rule across fields. Required, not bundled (bin/start.mjs), like the other lazy packages.
+// break no rule across fields. Required, not bundled (bin/start.cjs), like the other lazy packages.
 let ajv: Ajv2020 | undefined;
 const compiled = new WeakMap<SchemaRule, ValidateFunction>();
 

@@ -4,12 +4,12 @@
 // error codes) as small codes. A text outside the packed form (an id from a hand-written
 // snapshot, a number with a `+`) is kept as it is beside the column, so nothing is lost.
 import { grown } from './typed-arrays.ts';
+import { digitsValue, hexWord } from './packed-leaves.ts';
 import type { IdFormat } from './ids.ts';
 
 const NULL = 0;
 const PACKED = 1;
 const OTHER = 2;
-const HEX = /^[0-9a-f]+$/;
 
 /** Ids of one format (`prefix` + lowercase hex, a multiple of 8 digits), or null. */
 export class IdColumn {
@@ -25,19 +25,29 @@ export class IdColumn {
   set(pos: number, id: string | null): void {
     if (pos >= this.kind.length) this.kind = grown(this.kind, pos + 1);
     if (this.kind.length * this.words > this.data.length) this.data = grown(this.data, this.kind.length * this.words);
-    this.others.delete(pos);
+    if (this.others.size > 0) this.others.delete(pos);
     if (id === null) {
       this.kind[pos] = NULL;
       return;
     }
-    const packed = pack(id, this.format, this.words);
-    if (packed === undefined) {
-      this.kind[pos] = OTHER;
-      this.others.set(pos, id);
+    if (this.packInPlace(pos, id)) {
+      this.kind[pos] = PACKED;
       return;
     }
-    this.kind[pos] = PACKED;
-    for (let w = 0; w < this.words; w++) this.data[pos * this.words + w] = packed[w]!;
+    this.kind[pos] = OTHER;
+    this.others.set(pos, id);
+  }
+
+  /** Writes the id's words at `pos` (no array made: a batch sets a call id per dial); false when it is not of the format. */
+  private packInPlace(pos: number, id: string): boolean {
+    const prefix = this.format.prefix;
+    if (this.words === 0 || id.length !== prefix.length + this.format.hex || !id.startsWith(prefix)) return false;
+    for (let w = 0; w < this.words; w++) {
+      const word = hexWord(id, prefix.length + w * 8);
+      if (word < 0) return false; // the words written so far are left unread (the id is kept whole)
+      this.data[pos * this.words + w] = word;
+    }
+    return true;
   }
 
   get(pos: number): string | null {
@@ -54,10 +64,13 @@ export class IdColumn {
 /** The 32-bit words of an id's hex digits, or undefined when it is not of the format. */
 function pack(id: string, format: IdFormat, words: number): number[] | undefined {
   if (words === 0 || id.length !== format.prefix.length + format.hex || !id.startsWith(format.prefix)) return undefined;
-  const hex = id.slice(format.prefix.length);
-  if (!HEX.test(hex)) return undefined;
+  // Word by word from the text itself (no slices, no pattern): a digit outside 0-9a-f refuses it.
   const out: number[] = [];
-  for (let w = 0; w < words; w++) out.push(parseInt(hex.slice(w * 8, w * 8 + 8), 16));
+  for (let w = 0; w < words; w++) {
+    const word = hexWord(id, format.prefix.length + w * 8);
+    if (word < 0) return undefined;
+    out.push(word);
+  }
   return out;
 }
 
@@ -133,8 +146,9 @@ export class DigitsColumn {
 
   set(pos: number, text: string): void {
     if (pos >= this.values.length) this.values = grown(this.values, pos + 1);
-    this.others.delete(pos);
-    if (/^\d{1,15}$/.test(text)) this.values[pos] = Number(`1${text}`);
+    if (this.others.size > 0) this.others.delete(pos);
+    const value = digitsValue(text, 0);
+    if (value >= 0) this.values[pos] = value;
     else {
       this.values[pos] = 0;
       this.others.set(pos, text);

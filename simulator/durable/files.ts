@@ -11,7 +11,6 @@
 // is whole; a damaged one (bad header, wrong length or checksum, state the simulator refuses)
 // stops the start with a StateDirError naming the file, never a silent empty state.
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { open as openAsync, rename as renameAsync } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Fixture } from '../fixture/schema.ts';
@@ -132,14 +131,14 @@ export function writeSnapshotSync(dir: string, header: SnapshotHeader, stateText
 export async function writeSnapshot(dir: string, header: SnapshotHeader, stateText: string): Promise<void> {
   const final = path.join(dir, snapshotName(header.generation));
   const tmp = `${final}.tmp`;
-  const handle = await openAsync(tmp, 'w', 0o600);
+  const handle = await fsPromises().open(tmp, 'w', 0o600);
   try {
     await handle.writeFile(fileText(header, stateText));
     await handle.sync();
   } finally {
     await handle.close();
   }
-  await renameAsync(tmp, final);
+  await fsPromises().rename(tmp, final);
   syncDir(dir);
 }
 
@@ -189,3 +188,6 @@ export function removeBefore(dir: string, generation: number): void {
 export function hasStateDir(dir: string): boolean {
   return existsSync(dir) && generations(dir).snapshots.length > 0;
 }
+
+/** node:fs/promises, loaded with the first asynchronous write (a state dir only), not at start. */
+const fsPromises = () => process.getBuiltinModule('node:fs/promises');

@@ -7,7 +7,6 @@
 // resolved through the fake DNS when it knows them (A/AAAA answers), else the system resolver;
 // the answer checked is the answer connected to, so a name that changes its answer between a
 // check and the connection (DNS rebinding) is refused at the connection.
-import dns from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import type { FakeDns } from './dns/model.ts';
 import type { IoBarrier } from '../core/io.ts';
@@ -95,7 +94,8 @@ export class EgressGuard {
       addresses = fake.map((a) => ({ address: a, family: a.includes(':') ? 6 : 4 }));
     } else {
       try {
-        const list = await dns.promises.lookup(name, { all: true });
+        // node:dns loads with the first real lookup, not at start (decisions.md, start-up).
+        const list = await process.getBuiltinModule('node:dns').promises.lookup(name, { all: true });
         addresses = list.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
       } catch (e) {
         return { ok: false, blocked: false, reason: `${name} not found (${(e as { code?: string }).code ?? 'lookup failed'})` };

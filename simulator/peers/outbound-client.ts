@@ -1,5 +1,5 @@
 // The skeleton every outbound client shares (a flow's http block, a media stream, webhook
-// deliveries, MCP tests): undici loaded on first use, not at start (bin/start.mjs keeps it out of
+// deliveries, MCP tests): undici loaded on first use, not at start (bin/start.cjs keeps it out of
 // the bundle and many runs never connect out); connections that resolve through the egress guard
 // (peers/egress.ts), so the answer checked is the answer connected to; a URL refused before any
 // I/O when it is not of the client's schemes or carries credentials. `GuardedClient` adds what the

@@ -93,7 +93,8 @@ describe('faithful runtime: control socket', () => {
     server.on('upgrade', (_, socket) => socket.end('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n'));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const c = new ControlConnection({ baseUrl: base, accountId: 'AC1', apiKey: 'k', number: '070', backoffMs: 1, connectTimeoutMs: 200 });
+    // Six refused attempts and 61 ms of delays must fit in the connect timeout even on a loaded machine (200 ms did not).
+    const c = new ControlConnection({ baseUrl: base, accountId: 'AC1', apiKey: 'k', number: '070', backoffMs: 1, connectTimeoutMs: 1500 });
     await expect(c.connect()).rejects.toThrow(/did not open/);
     await c.close();
     expect(c.log.reconnectDelays.slice(0, 6)).toEqual([1, 2, 4, 8, 16, 30]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { VirtualClock, RUNAWAY_LIMIT, iso, parseInstant } from '../core/clock.ts';
+import { VirtualClock, RUNAWAY_LIMIT, canonicalInstant, iso, parseInstant } from '../core/clock.ts';
+import { SeededRandom } from '../core/random.ts';
 import { ApiError } from '../core/errors.ts';
 
 const T0 = Date.parse('2026-03-02T00:00:00Z');
@@ -113,5 +114,34 @@ describe('iso', () => {
       }),
     );
     expect(() => iso(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('canonicalInstant', () => {
+  it('reads back what iso writes, the same text twice in a row too, and nothing else (not the empty text)', () => {
+    expect(canonicalInstant('')).toBeUndefined();
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 253_402_300_799_999 }), fc.constantFrom('', '2026-02-30T00:00:00.000Z', '2026-03-02T01:00:00.000+00:00'), (ms, other) => {
+        const text = iso(ms);
+        expect(canonicalInstant(text)).toBe(ms);
+        expect(canonicalInstant(`${text}`)).toBe(ms); // the remembered last text
+        expect(canonicalInstant(other)).toBeUndefined();
+        expect(canonicalInstant(text)).toBe(ms);
+      }),
+    );
+  });
+});
+
+describe('SeededRandom', () => {
+  it('draws ids as prefix + hex digits, 8 per 32-bit word, most significant first; the state carries on', () => {
+    const a = new SeededRandom(42);
+    const b = new SeededRandom(42);
+    for (const length of [1, 7, 8, 9, 24, 32]) {
+      const word = b.uint32();
+      const words = [word, ...Array.from({ length: Math.ceil(length / 8) - 1 }, () => b.uint32())];
+      const expected = words.map((w) => w.toString(16).padStart(8, '0')).join('').slice(0, length);
+      expect(a.hex(length, length === 24 ? 'CA' : '')).toBe((length === 24 ? 'CA' : '') + expected);
+    }
+    expect(new SeededRandom(a.state()).hex(16)).toBe(new SeededRandom(b.state()).hex(16));
   });
 });

@@ -47,8 +47,10 @@ function script(): SimRequest[] {
   return reqs;
 }
 
-function run(seed: number): SimResponse[] {
+function run(seed: number, resetFirst = false): SimResponse[] {
   const sim = createSimulator({ seed });
+  // The first fixture load skips clearing the models fresh from `create` (runtime.ts): a reset clears them.
+  if (resetFirst) runtimeOf(sim).reset();
   const opts = { maxBodyBytes: DEFAULT_MAX_BODY_BYTES };
   const out: SimResponse[] = [];
   for (const r of script()) {
@@ -65,6 +67,14 @@ describe('determinism', () => {
     const y = run(42);
     expect(x.length).toBe(script().length);
     for (let i = 0; i < x.length; i++) expect(JSON.stringify(y[i]), `request ${i}`).toBe(JSON.stringify(x[i]));
+  });
+
+  it('a simulator reset before the script answers as a fresh one (fresh models are as empty as cleared ones)', () => {
+    const fresh = run(42);
+    const reset = run(42, true);
+    const state = (rs: SimResponse[]) => JSON.parse(rs[rs.length - 1]!.body);
+    expect(state(reset)).toEqual(state(fresh));
+    for (let i = 0; i < fresh.length; i++) expect(JSON.stringify(reset[i]), `request ${i}`).toBe(JSON.stringify(fresh[i]));
   });
 
   it('another seed gives other ids (the comparison above can fail)', () => {

@@ -55,7 +55,7 @@ interface Served {
 
 function serve(dir: string): Promise<Served> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/start.mjs', '--port', '0', '--seed', '42', '--state-dir', dir, '--compact-every', '7'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/start.cjs', '--port', '0', '--seed', '42', '--state-dir', dir, '--compact-every', '7'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout!.on('data', (d) => {

@@ -159,6 +159,23 @@ describe('typed events and jobs at run time', () => {
   });
 });
 
+describe('the operation table', () => {
+  it('is built on first use, once: building the runtime does not build it, and an unknown tag is refused then', () => {
+    let built = 0;
+    const op = (tag: string) => ({ operationId: 'ping', method: 'GET' as const, path: '/ping', tag, summary: 'ping', origin: 'simulator' as const, auth: 'none' as const, responses: {}, handler: () => ({ status: 204 }) });
+    const counted = (tag: string) => ({ ...pings, tags: { Pings: 'pings' }, operations: () => (built++, [op(tag)]) }) as unknown as Entry;
+    const reg = house(counted('Pings'));
+    new Runtime(fixture, 1, reg);
+    expect(built).toBe(0);
+    const first = reg.operations;
+    expect(first.find((o) => o.operationId === 'ping')?.owner).toBe('pings');
+    expect(reg.operations).toBe(first);
+    expect(built).toBe(1);
+    const untagged = house(counted('Nobody'));
+    expect(() => untagged.operations).toThrow(/operation ping: tag "Nobody" has no description/);
+  });
+});
+
 describe('what is still to move (each list can only shrink)', () => {
   it('job kinds without a declared payload schema are exactly the listed ones', () => {
     expect(runtimeOf(harness().sim).clock.uncheckedKinds()).toEqual([...UNCHECKED_JOB_KINDS]);

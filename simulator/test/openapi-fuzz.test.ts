@@ -78,7 +78,10 @@ describe('requests generated from /openapi.json', () => {
       const started = performance.now();
       if (process.env.OPENAPI_FUZZ_TIMES) appendFileSync(process.env.OPENAPI_FUZZ_TIMES, `start ${op.operationId}\n`);
       const candidates = requestArb(op, doc, known);
-      if (!fc.sample(candidates, 100).some((r) => documentAccepts(op, r, check, doc))) {
+      // The first ten tries (the same draws as the first ten of a hundred) almost always find
+      // one; the hundred are drawn only when they do not, at a tenth of the cost otherwise.
+      const accepted = (n: number) => fc.sample(candidates, n).some((r) => documentAccepts(op, r, check, doc));
+      if (!accepted(10) && !accepted(100)) {
         failures.push(`${op.operationId}: the generator found no request the document accepts in 100 tries`);
         continue;
       }

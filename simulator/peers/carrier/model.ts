@@ -147,7 +147,8 @@ export class Carrier {
    * first one picked decides (counted in `picked`, one of its `times` used). O(number of scripts).
    */
   private scriptFor(to: string, type: DeliveryType): ScriptRow | undefined {
-    for (const byPrefix of [false, true]) {
+    for (let pass = 0; pass < 2; pass++) {
+      const byPrefix = pass === 1;
       for (const s of this.scripts.all()) {
         const matches = byPrefix ? s.prefix !== null && to.startsWith(s.prefix) : s.number === to;
         if (!matches || (s.types !== null && !s.types.includes(type)) || (s.remaining !== null && s.remaining <= 0)) continue;

@@ -20,7 +20,7 @@ const MAX_BODY = 1024 * 1024;
 const MAX_SESSIONS = 1000;
 const LOG_LIMIT = 200;
 
-// The SDK's server side loads with the first fake server (bin/start.mjs keeps it out of the bundle).
+// The SDK's server side loads with the first fake server (bin/start.cjs keeps it out of the bundle).
 let sdk:
   | Promise<{
       Server: typeof Server;

@@ -9,7 +9,7 @@ export const PASS_THROUGH_VALIDATOR: jsonSchemaValidator = {
   getValidator: () => (input) => ({ valid: true, data: input as never, errorMessage: undefined }),
 };
 
-// undici and the SDK client load on first use, not at start (bin/start.mjs keeps them out of the
+// undici and the SDK client load on first use, not at start (bin/start.cjs keeps them out of the
 // bundle; most runs never reach an MCP server). undici's loader is every outbound client's.
 export { loadUndici } from '../outbound-client.ts';
 let sdk: Promise<{ Client: typeof Client; Streamable: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport; Sse: typeof import('@modelcontextprotocol/sdk/client/sse.js').SSEClientTransport }> | undefined;

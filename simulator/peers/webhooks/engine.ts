@@ -82,6 +82,7 @@ export class WebhookEngine implements PendingIo, DispatchOwner {
 
   /** Queues the event for each receiver (by default, whoever subscribes or is routed to it). */
   deliver(event: DomainEvent, targets: Target[] = this.targets.resolve(event)): DeliveryRow[] {
+    if (targets.length === 0) return []; // most events reach nobody: no fields made (a call batch ends a call every few ms)
     const fields = toFormFields(event.payload);
     return targets.map((target) =>
       this.enqueue(

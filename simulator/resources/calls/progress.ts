@@ -144,7 +144,9 @@ export class CallProgress {
 
   /** The call answered now: in progress, its answered callback sent. */
   private pickedUp(row: CallRow, answeredBy: CallRow['answeredBy']): CallRow {
-    const answered = this.calls.replace({ ...this.moved(row, 'in-progress'), answeredAt: this.rt.clock.nowIso(), answeredBy });
+    // One copy of the row (not moved() and then a spread of it): the same members in the same order.
+    const now = this.rt.clock.nowIso();
+    const answered = this.calls.replace({ ...row, status: 'in-progress', timeline: [...row.timeline, { status: 'in-progress', at: now }], answeredAt: now, answeredBy });
     this.callback(answered, 'answered');
     return answered;
   }

@@ -1,14 +1,16 @@
 // Fast start of a TypeScript CLI: runs its entry from a single-file CommonJS bundle in dist/,
 // rebuilt with esbuild whenever a file it was built from is newer than the bundle, through a V8
-// code cache (bin/run-bundle.mjs). Loading one bundled file takes a fraction of the time that
+// code cache (bin/run-bundle.cjs). Loading one bundled file takes a fraction of the time that
 // loading ~300 separate TypeScript and package modules through the TypeScript loader does.
-// `npm start` (bin/start.mjs) and `npm run conformance` (bin/conformance-start.mjs) start so.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { runBundle } from './run-bundle.mjs';
+// `npm start` (bin/start.cjs) and `npm run conformance` (bin/conformance-start.mjs) start so.
+// CommonJS, as bin/start.cjs and bin/run-bundle.cjs: an ES module as the main module starts
+// Node's ES module loader, about 10 ms of CPU that `npm start` need not pay (decisions.md).
+'use strict';
+const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
+const { dirname, join, relative } = require('node:path');
+const { runBundle } = require('./run-bundle.cjs');
 
-export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+const ROOT = dirname(__dirname);
 
 /**
  * Packages left in node_modules. undici (the webhook client, loaded on first delivery) is most of
@@ -17,7 +19,7 @@ export const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
  * first PDF knowledge document. The speech engine reads its data file beside its own module, and
  * ws has optional native add-ons it looks for at run time: both stay in node_modules.
  */
-export const LAZY_PACKAGES = ['undici', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'unpdf', '@echogarden/espeak-ng-emscripten', 'ws', 'jssip', 'jssip/*'];
+const LAZY_PACKAGES = ['undici', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'unpdf', '@echogarden/espeak-ng-emscripten', 'ws', 'jssip', 'jssip/*'];
 
 /**
  * Whether the bundle is missing or older than one of the project's files it was built from
@@ -33,7 +35,9 @@ function stale(bundle, alsoFrom) {
   } catch {
     return true;
   }
-  const sources = [...inputs.map((p) => join(ROOT, p)), join(ROOT, 'package-lock.json'), fileURLToPath(import.meta.url), join(ROOT, 'bin', 'run-bundle.mjs'), ...alsoFrom];
+  // Joined by hand: path.join's normalising was more than half of this check's CPU (500 inputs);
+  // the inputs are relative paths under the project, as esbuild names them.
+  const sources = [...inputs.map((p) => `${ROOT}/${p}`), join(ROOT, 'package-lock.json'), __filename, join(ROOT, 'bin', 'run-bundle.cjs'), ...alsoFrom];
   return sources.some((p) => {
     try {
       return statSync(p).mtimeMs > built;
@@ -67,9 +71,10 @@ function ownModuleUrls(bundle) {
 /**
  * Builds `bundle` from `entry` when stale, then runs it. `name` prefixes a build error;
  * `ownUrls`: each project module gets its own import.meta.url (else the bundle's);
- * `alsoFrom`: more files whose change makes the bundle stale (the starter itself).
+ * `alsoFrom`: more files whose change makes the bundle stale (the starter itself);
+ * `servesAfterStart`: a server that says when it serves (bin/run-bundle.cjs).
  */
-export async function startBundled({ name, entry, bundle, ownUrls = false, alsoFrom = [] }) {
+async function startBundled({ name, entry, bundle, ownUrls = false, alsoFrom = [], servesAfterStart = false }) {
   if (stale(bundle, alsoFrom)) {
     try {
       const { build } = await import('esbuild'); // only when rebuilding: importing it costs start-up time
@@ -84,7 +89,7 @@ export async function startBundled({ name, entry, bundle, ownUrls = false, alsoF
         target: 'node20',
         external: LAZY_PACKAGES,
         logLevel: 'silent',
-        // The bundle's modules find files beside themselves and require packages through import.meta.url: bin/run-bundle.mjs passes it in.
+        // The bundle's modules find files beside themselves and require packages through import.meta.url: bin/run-bundle.cjs passes it in.
         define: { 'import.meta.url': '__bundleUrl' },
         plugins: ownUrls ? [ownModuleUrls(bundle)] : [],
       });
@@ -104,15 +109,17 @@ export async function startBundled({ name, entry, bundle, ownUrls = false, alsoF
       process.exit(1);
     }
   }
-  runBundle(bundle);
+  runBundle(bundle, { servesAfterStart });
 }
 
 /**
  * The bundle's import() calls (of the packages left out above, and node: modules) go through
- * __bundleImport, which bin/run-bundle.mjs passes in: a vm script's own import() fails in Node 20
+ * __bundleImport, which bin/run-bundle.cjs passes in: a vm script's own import() fails in Node 20
  * once its functions come from the code cache, so the first webhook after a restart failed to
  * load undici. esbuild prints code strings in double quotes, so JSDoc's import('...') stays.
  */
 function withBundleImport(text) {
   return text.replace(/(?<![\w$.])import\((?=["\w])/g, '__bundleImport(');
 }
+
+module.exports = { ROOT, LAZY_PACKAGES, startBundled };
