@@ -20,6 +20,7 @@ import { benchRestart, JOURNAL_COST_BUDGET, RESTART_BUDGET_MS } from './durable.
 import { benchThroughput, journalCostLine, throughputLines } from './throughput.ts';
 import { root } from './servers.ts';
 import { benchSip, SIP_CALLS_PER_CPU_SECOND_BUDGET, SIP_RATIO_BUDGET } from './sip.ts';
+import { benchSipRtp, SIP_RTP_DELIVERED_BUDGET, SIP_RTP_RATIO_BUDGET } from './sip-rtp.ts';
 import { benchCreate, benchStartup, CREATE_CPU_BUDGET_MS, NPM_START_WALL_TARGET_MS, OPTIONAL_FAMILIES, START_CPU_RATIO_BUDGET, UNUSED_FAMILIES_BUDGET_MS } from './startup.ts';
 
 /** Runs a bench file in a node process of its own (`args` after node's, with tsx) and reads the JSON of its last line. */
@@ -222,6 +223,14 @@ async function main() {
       sip.calls.perCpuSecond >= SIP_CALLS_PER_CPU_SECOND_BUDGET,
     ],
   );
+  // SIP media: 200 calls held a virtual minute with RTP both ways against a bare UDP echo of the same packets (docs/decisions.md, "SIP on the wire").
+  const rtp = await benchSipRtp();
+  const delivered = Math.min(rtp.packets.heard, rtp.packets.received) / rtp.packets.sent;
+  checks.push([
+    `SIP media: ${rtp.calls} calls held ${rtp.virtualSeconds} s of virtual time with RTP both ways, simulator CPU over a bare UDP echo's for the same packets (<= ${SIP_RTP_RATIO_BUDGET}, every way >= ${SIP_RTP_DELIVERED_BUDGET * 100} % delivered)`,
+    `${fmt(rtp.ratio, 2)} (${fmt(rtp.server.cpuMsPerCallMinute, 1)} ms CPU per call-minute, ${fmt(rtp.server.cpuSeconds, 2)} CPU-s for ${rtp.packets.sent} packets each way; echo ${fmt(rtp.echo.cpuSeconds, 2)} CPU-s; taken ${rtp.packets.heard}, received ${rtp.packets.received}, ${rtp.packets.sequenceGaps} sequence gaps; load average ${fmt(rtp.load, 1)})`,
+    rtp.ratio <= SIP_RTP_RATIO_BUDGET && delivered >= SIP_RTP_DELIVERED_BUDGET && rtp.packets.sequenceGaps === 0 && rtp.packets.payloadsNot160 === 0,
+  ]);
   console.log('');
   for (const [name, value, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}: ${value}`);
   console.log(`(environment: node ${process.version}, ${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? 'unknown CPU'})`);
