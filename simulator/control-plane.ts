@@ -15,7 +15,6 @@ import { CreateAccountBody, CreatedAccount } from './resources/accounts/schema.t
 import { SipListeningSchema, type SipListening } from './core/sip-listening.ts';
 import { withRules } from './core/schema-rules.ts';
 import type { SeededRandom } from './core/random.ts';
-import type { GrantMark } from './resources/numbers/schema.ts';
 
 const TAG = 'Control plane';
 const FIXED = 'fixed control-plane contract (DESIGN.md)';
@@ -72,7 +71,7 @@ export interface FixedControlScope {
   /** The seeded ids: a failed account creation rewinds its draws. */
   readonly random: Pick<SeededRandom, 'state' | 'rewind'>;
   readonly accounts: { create(input: Static<typeof CreateAccountBody>): { id: string; apiKeys: string[] }; discard(accountId: string): void };
-  readonly numbers: { grant(accountId: string, number?: string): { id: string }; grantMark(): GrantMark; undoGrants(mark: GrantMark): void };
+  readonly numbers: { grant(accountId: string, number?: string): { id: string }; grantCheckpoint(): () => void };
   /** Where the SIP listener is, when one runs. */
   /** The SIP server family, when the build has it. */
   readonly sipServer?: { readonly listening: SipListening | null };
@@ -163,7 +162,7 @@ export const operations = [
       // All or nothing by taking back what creation touched (the random draws, the account's row,
       // its grants), not by copying the whole state (docs/decisions.md "Conformance kit: run time").
       const draws = scope.random.state();
-      const grants = scope.numbers.grantMark();
+      const undoGrants = scope.numbers.grantCheckpoint();
       let made: string | undefined;
       try {
         const a = scope.accounts.create(input);
@@ -174,7 +173,7 @@ export const operations = [
           : Array.from({ length: wanted }, () => scope.numbers.grant(a.id).id);
         return reply.created({ accountId: a.id, apiKey: a.apiKeys[0]!, numbers });
       } catch (e) {
-        scope.numbers.undoGrants(grants); // a bad number leaves no half-made account (and live work alone)
+        undoGrants(); // a bad number leaves no half-made account (and live work alone)
         if (made !== undefined) scope.accounts.discard(made);
         scope.random.rewind(draws);
         throw e;

@@ -16,7 +16,6 @@ import {
   type AssignmentRow,
   type NumberRow,
   type NumbersState,
-  type GrantMark,
   type Pool,
   type RegisterNumberInput,
   type RoutingType,
@@ -213,16 +212,16 @@ export class NumbersModel {
     return row;
   }
 
-  /** Where grants stand now: a failed account creation takes back every grant since (undoGrants). */
-  grantMark(): GrantMark {
-    return { numbers: this.numbers.size, assignments: this.assignments.size, pool: { ...this.pool, returned: [...this.pool.returned] } };
-  }
-
-  /** Takes back the grants made since the mark (they are the newest rows) and the pool as it was. */
-  undoGrants(mark: GrantMark): void {
-    this.numbers.dropNewest(mark.numbers);
-    this.assignments.dropNewest(mark.assignments);
-    this.pool = mark.pool;
+  /** Where grants stand now; calling what it answers takes back every grant since (the newest rows) and the pool (a failed account creation). */
+  grantCheckpoint(): () => void {
+    const numbers = this.numbers.size;
+    const assignments = this.assignments.size;
+    const pool = { ...this.pool, returned: [...this.pool.returned] };
+    return () => {
+      this.numbers.dropNewest(numbers);
+      this.assignments.dropNewest(assignments);
+      this.pool = pool;
+    };
   }
 
   update(accountId: string, raw: string, input: UpdateNumberInput): NumberRow {

@@ -119,12 +119,6 @@ const PoolSchema = Type.Object(
   { additionalProperties: false },
 );
 export type Pool = Static<typeof PoolSchema>;
-/** Where grants stood (row counts and the pool), for a failed account creation to go back to. */
-export interface GrantMark {
-  readonly numbers: number;
-  readonly assignments: number;
-  readonly pool: Pool;
-}
 
 export const NumbersStateSchema = Type.Object(
   {
