@@ -242,6 +242,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     rt.sipServer.listening = null;
     rt.sipServer.mediaPort = 0;
     rt.sipServer.sendDatagram = null;
+    rt.sipServer.sendMedia = null;
     if (s) await s.close();
   };
 
@@ -303,14 +304,19 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
           },
           tooLarge: (head, flow, send) => model.tooLarge(head, flow, send),
           media: (packet, address, peerPort) => model.receiveMedia(packet, address, peerPort),
+          tick: () => {
+            if (model.playout.size > 0) pipeline.beforeRequest?.();
+          },
         },
         port,
         host,
+        mode.kind === 'realtime' ? mode.speed : undefined,
       );
       sip = sockets;
       model.listening = { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp };
       model.mediaPort = sockets.rtp;
       model.sendDatagram = sockets.sendUdp;
+      model.sendMedia = sockets.sendRtp;
       model.challengeAlgorithms = [...digest];
       return { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp, rtp: sockets.rtp, close: async () => (sip === sockets ? stopSip() : undefined) };
     },

@@ -7,6 +7,7 @@ import type { StatePart } from '../../core/table-state.ts';
 import { tablesPart } from '../../core/table-state.ts';
 import { SipServerModel } from './model.ts';
 import { operations as control } from './control.ts';
+import { mediaOperations } from './media-control.ts';
 import { jobs, needs } from './ports.ts';
 import { SipServerStateSchema } from './schema.ts';
 import { SIP_WS_PATH } from './websocket.ts';
@@ -32,7 +33,7 @@ export const sipServer = defineFamily({
   jobs,
   create: (scope) => new SipServerModel(scope),
   state,
-  control,
+  control: [...control, ...mediaOperations],
   capabilities: ['sip-wire'],
   upgrades: [
     {
