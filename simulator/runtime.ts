@@ -72,7 +72,7 @@ interface Built {
   snapshotKey: string;
   /** Its declared snapshot part (none: it keeps no state). */
   part: StatePart<unknown> | undefined;
-  /** The schema its part must match (built from the list's names when the part asks for them). */
+  /** The schema its part must match (built from the list's names when the part asks for them), at the first restore. */
   schema?: TSchema;
 }
 
@@ -161,8 +161,7 @@ export class Runtime {
       const scope = this.scopeFor(entry, offered);
       this.scopes.set(entry.key, scope);
       const part = entry.state;
-      const schema = part === undefined ? undefined : typeof part.schema === 'function' ? part.schema(this.listed) : part.schema;
-      const built: Built = { entry, model: undefined, made: false, snapshotKey: entry.snapshotKey ?? entry.key, part, schema };
+      const built: Built = { entry, model: undefined, made: false, snapshotKey: entry.snapshotKey ?? entry.key, part };
       byKey.set(entry.key, built);
       if (entry.wire) {
         // Built on first use (decisions.md "Models built on first use"): the field, the scope and the offer build it when read.
@@ -341,7 +340,8 @@ export class Runtime {
     const restoreModels = (models: Record<string, unknown>, kind: RestoreKind) => {
       for (const b of parts) {
         const state = models[b.snapshotKey];
-        validate(b.schema!, state, `snapshot ${b.snapshotKey}`, b.snapshotKey);
+        const schema = (b.schema ??= typeof b.part!.schema === 'function' ? b.part!.schema(this.listed) : b.part!.schema);
+        validate(schema, state, `snapshot ${b.snapshotKey}`, b.snapshotKey);
         b.part!.restore(this.modelOf(b), state, kind);
       }
     };
