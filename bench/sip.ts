@@ -18,7 +18,7 @@ import { cpuSeconds, stop } from './agent-sdk.ts';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SIP_SECONDS ?? 5);
 const WORKERS = 10; // at most 10 contacts per credential
-const REALM = 'ac1a2b3c4d.sip.claw-ops.com';
+export const REALM = 'ac1a2b3c4d.sip.claw-ops.com';
 /** Budgets (bench/README.md): the listener's registration round trips per CPU-second against the echo server's, and calls per CPU-second. */
 export const SIP_RATIO_BUDGET = 0.008;
 export const SIP_CALLS_PER_CPU_SECOND_BUDGET = 200;
@@ -70,7 +70,7 @@ async function client(port: number) {
 }
 
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
-function digest(challenge: string, method: string, uri: string, nc: number): string {
+export function digest(challenge: string, method: string, uri: string, nc: number): string {
   const nonce = /nonce="([^"]+)"/.exec(challenge)![1]!;
   const ha1 = md5(`bench_01:${REALM}:bench password 1`);
   const n = nc.toString(16).padStart(8, '0');
@@ -79,12 +79,12 @@ function digest(challenge: string, method: string, uri: string, nc: number): str
 }
 
 let seq = 0;
-function request(method: string, uri: string, local: number, callId: string, cseq: number, extra: string[] = [], body = '', from = `<sip:bench_01@${REALM}>;tag=b${callId}`, to = `<${uri.startsWith('sip:0') ? uri : `sip:bench_01@${REALM}`}>`) {
+export function request(method: string, uri: string, local: number, callId: string, cseq: number, extra: string[] = [], body = '', from = `<sip:bench_01@${REALM}>;tag=b${callId}`, to = `<${uri.startsWith('sip:0') ? uri : `sip:bench_01@${REALM}`}>`) {
   const lines = [`${method} ${uri} SIP/2.0`, `Via: SIP/2.0/UDP 127.0.0.1:${local};branch=z9hG4bK-bench-${++seq};rport`, 'Max-Forwards: 70', `From: ${from}`, `To: ${to}`, `Call-ID: ${callId}`, `CSeq: ${cseq} ${method}`, ...extra, `Content-Length: ${body.length}`];
   return `${lines.join('\r\n')}\r\n\r\n${body}`;
 }
-const status = (m: string) => Number(m.slice(8, 11));
-const header = (m: string, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(m)?.[1]?.trim();
+export const status = (m: string) => Number(m.slice(8, 11));
+export const header = (m: string, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(m)?.[1]?.trim();
 
 async function registerLoop(port: number, worker: number, until: number): Promise<number> {
   const c = await client(port);

@@ -69,6 +69,8 @@ export interface FixedControlScope {
   restore(snapshot: unknown): void;
   /** Puts back a snapshot taken a moment ago in the same operation (all or nothing); live work stays. */
   rollback(snapshot: unknown): void;
+  /** The state of now, put back by the function it answers (all or nothing, cheaper than a snapshot and a rollback); live work stays. */
+  checkpoint(): () => void;
   readonly accounts: { create(input: Static<typeof CreateAccountBody>): { id: string; apiKeys: string[] } };
   readonly numbers: { grant(accountId: string, number?: string): { id: string } };
   /** Where the SIP listener is, when one runs. */
@@ -158,7 +160,7 @@ export const operations = [
     errors: [accountErrors.ACCOUNT_EXISTS, accountErrors.API_KEY_TAKEN, accountErrors.PLAN_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
     handler: ({ scope, body }) => {
       const input = body ?? {};
-      const before = scope.snapshot();
+      const undo = scope.checkpoint();
       try {
         const a = scope.accounts.create(input);
         const wanted = input.numbers ?? 1;
@@ -167,7 +169,7 @@ export const operations = [
           : Array.from({ length: wanted }, () => scope.numbers.grant(a.id).id);
         return reply.created({ accountId: a.id, apiKey: a.apiKeys[0]!, numbers });
       } catch (e) {
-        scope.rollback(before); // all or nothing: a bad number leaves no half-made account (and live calls alone)
+        undo(); // all or nothing: a bad number leaves no half-made account (and live calls alone)
         throw e;
       }
     },

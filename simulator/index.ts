@@ -244,6 +244,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       model.listening = null;
       model.mediaPort = 0;
       model.sendDatagram = null;
+      model.sendMedia = null;
     }
     if (s) await s.close();
   };
@@ -306,14 +307,19 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
           },
           tooLarge: (head, flow, send) => model.tooLarge(head, flow, send),
           media: (packet, address, peerPort) => model.receiveMedia(packet, address, peerPort),
+          tick: () => {
+            if (model.playout.size > 0) pipeline.beforeRequest?.();
+          },
         },
         port,
         host,
+        mode.kind === 'realtime' ? mode.speed : undefined,
       );
       sip = sockets;
       model.listening = { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp };
       model.mediaPort = sockets.rtp;
       model.sendDatagram = sockets.sendUdp;
+      model.sendMedia = sockets.sendRtp;
       model.challengeAlgorithms = [...digest];
       return { host: sockets.host, udp: sockets.udp, tcp: sockets.tcp, rtp: sockets.rtp, close: async () => (sip === sockets ? stopSip() : undefined) };
     },

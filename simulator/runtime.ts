@@ -33,7 +33,9 @@ import type { FixedControlScope } from './control-plane.ts';
 import type { InspectorScope } from './web/inspector/routes.ts';
 
 export const SNAPSHOT_FORMAT = 'platform-simulator-state';
-export const SNAPSHOT_VERSION = 1;
+/** 2: ended calls packed (core/packed-transfer.ts); 1, every call a row, still restores. */
+export const SNAPSHOT_VERSION = 2;
+const READABLE_VERSIONS: readonly number[] = [1, 2];
 
 export interface Snapshot {
   format: typeof SNAPSHOT_FORMAT;
@@ -168,7 +170,7 @@ export class Runtime {
         const make = () => this.modelOf(built);
         for (const holder of [fields, scope]) Object.defineProperty(holder, entry.key, { get: make, configurable: true, enumerable: true });
         offered.set(entry.key, new FirstUse(() => (entry.offers ? entry.offers(make()) : make())));
-        entry.wire(scope as never, make);
+        entry.wire(scope as never, make, () => (built.made ? built.model : undefined));
         continue;
       }
       const model = entry.create(scope as never);
@@ -327,8 +329,8 @@ export class Runtime {
   restore(snapshot: unknown, how: RestoreKind = 'replace'): void {
     validate(SnapshotEnvelope, snapshot, 'snapshot');
     const s = snapshot as Snapshot;
-    if (s.version !== SNAPSHOT_VERSION) {
-      throw ApiError.validation(`snapshot version ${s.version} is not supported (expected ${SNAPSHOT_VERSION})`);
+    if (!READABLE_VERSIONS.includes(s.version)) {
+      throw ApiError.validation(`snapshot version ${s.version} is not supported (expected ${READABLE_VERSIONS.join(' or ')})`);
     }
     const parts = this.stateful();
     for (const { snapshotKey: name } of parts) {
@@ -336,29 +338,48 @@ export class Runtime {
     }
     const unknown = Object.keys(s.models).filter((k) => !parts.some((b) => b.snapshotKey === k));
     if (unknown.length > 0) throw ApiError.validation(`snapshot has unknown state "${unknown[0]}"`, [{ path: `models.${unknown[0]}`, message: 'is not a known field' }]);
-    const before = this.snapshot();
-    const restoreModels = (models: Record<string, unknown>, kind: RestoreKind) => {
+    const undo = this.checkpoint();
+    try {
+      // A copy of each part (restored state shares nothing with the caller's), but for a part
+      // whose restore copies what it keeps.
       for (const b of parts) {
-        const state = models[b.snapshotKey];
+        const state = s.models[b.snapshotKey];
         const schema = (b.schema ??= typeof b.part!.schema === 'function' ? b.part!.schema(this.listed) : b.part!.schema);
         validate(schema, state, `snapshot ${b.snapshotKey}`, b.snapshotKey);
-        b.part!.restore(this.modelOf(b), state, kind);
+        b.part!.restore(this.modelOf(b), b.part!.copiesInput ? state : structuredClone(state), how);
       }
-    };
-    try {
-      const copy = structuredClone(s);
-      restoreModels(copy.models, how);
-      this.clock.restore(copy.clock);
-      this.random = new SeededRandom(copy.random);
-      this.seed = copy.seed;
+      this.clock.restore(structuredClone(s.clock));
+      this.random = new SeededRandom(structuredClone(s.random));
+      this.seed = s.seed;
       this.clockDriver.rebase();
     } catch (e) {
-      restoreModels(before.models, 'rollback'); // the state of a moment ago: live work that remains stays
+      undo();
+      throw e;
+    }
+  }
+
+  /**
+   * What is there now, put back by the function it answers (a restore that fails, an account
+   * made all or nothing): a part that can hold its objects does (no export of a million packed
+   * calls), the others keep a copy of their snapshot.
+   */
+  checkpoint(): () => void {
+    const parts = this.stateful();
+    const undo = parts.map((b) => {
+      // A model not built yet is empty: if the operation builds it, undoing clears it (decisions.md "Models built on first use").
+      if (!b.made) return () => void (b.made && b.part!.clear(b.model));
+      if (b.part!.hold) return b.part!.hold(b.model);
+      const saved = jsonCopy(b.part!.snapshot(b.model), 2);
+      return () => b.part!.restore(b.model, saved, 'rollback'); // the state of a moment ago: live work that remains stays
+    });
+    const before = { clock: jsonCopy(this.clock.snapshot()), random: jsonCopy(this.random.state()), seed: this.seed };
+    return () => {
+      for (const put of undo) put();
       this.clock.restore(before.clock);
       this.random = new SeededRandom(before.random);
       this.seed = before.seed;
-      throw e;
-    }
+      this.clockDriver.rebase();
+    };
   }
 
   nowIso(): string {

@@ -3,13 +3,17 @@
 // datagram is one message; a TCP stream is framed by Content-Length (resources/sip-server/
 // framing.ts), answered on its connection, and closed when its framing is lost. Every message
 // goes to the SIP server, which answers on the flow it came from; a socket error closes that
-// connection only. Nothing here decides an outcome, reads the clock or sets a timer.
+// connection only. The RTP socket sends the server's media too. Nothing here decides an outcome
+// or reads the clock; its one timer, in realtime mode only, is the media ticker: every frame's
+// worth of wall time it lets the host bring virtual time up to date, so RTP goes out paced
+// (what each packet holds follows virtual time, never the timer).
 import type dgram from 'node:dgram';
 import net from 'node:net';
 import { isIPv6 } from 'node:net';
 import { StreamFramer } from './resources/sip-server/framing.ts';
 import { MAX_MESSAGE_BYTES } from './resources/sip-server/schema.ts';
 import { plainAddress, type Flow, type SipListening } from './resources/sip-server/flow.ts';
+import { FRAME_MS } from './resources/sip-server/rtp-stream.ts';
 
 /** What the sockets hand messages to (the SIP server, with the clock brought up to date first). */
 export interface SipHost {
@@ -17,6 +21,8 @@ export interface SipHost {
   tooLarge(head: string, flow: Flow, send: (text: string) => void): void;
   /** An RTP packet from a peer (calls' media). */
   media?(packet: Buffer, address: string, port: number): void;
+  /** The media ticker's beat (realtime mode): bring virtual time up to date if media plays. */
+  tick?(): void;
 }
 
 export interface SipSockets extends SipListening {
@@ -24,8 +30,13 @@ export interface SipSockets extends SipListening {
   rtp: number;
   /** Sends a datagram from the SIP UDP port (the server's own requests: INVITE to a route, BYE). */
   sendUdp(address: string, port: number, text: string): void;
+  /** Sends an RTP packet from the RTP port. */
+  sendRtp(address: string, port: number, packet: Buffer): void;
   close(): Promise<void>;
 }
+
+/** RTP socket buffers: hundreds of calls' 20 ms packets arrive and leave in bursts (the kernel may cap it lower). */
+const RTP_BUFFER_BYTES = 4 * 1024 * 1024;
 
 /** Tries for one port that is free for both UDP and TCP, this many times, before taking two. */
 const SAME_PORT_TRIES = 20;
@@ -54,7 +65,8 @@ function listenTcp(server: net.Server, port: number, host: string): Promise<void
 
 const closeUdp = (s: dgram.Socket) => new Promise<void>((resolve) => s.close(() => resolve()));
 
-export async function listenSip(host: SipHost, port: number, address: string): Promise<SipSockets> {
+/** `realtimeSpeed`: the realtime clock's speed (a media tick every frame of virtual time), or undefined for none (manual clock). */
+export async function listenSip(host: SipHost, port: number, address: string, realtimeSpeed?: number): Promise<SipSockets> {
   const connections = new Map<number, net.Socket>();
   let nextConnection = 1;
   const tcp = net.createServer((socket) => {
@@ -101,15 +113,21 @@ export async function listenSip(host: SipHost, port: number, address: string): P
   socket.on('error', () => {}); // a send to a vanished peer; the listener stays up
   const tcpPort = (tcp.address() as net.AddressInfo).port;
   const rtp = await bindUdp(0, address);
+  rtp.setRecvBufferSize(RTP_BUFFER_BYTES);
+  rtp.setSendBufferSize(RTP_BUFFER_BYTES);
   rtp.on('message', (bytes, rinfo) => host.media?.(bytes, plainAddress(rinfo.address), rinfo.port));
   rtp.on('error', () => {});
+  const ticker = realtimeSpeed !== undefined && host.tick ? setInterval(host.tick, FRAME_MS / realtimeSpeed) : undefined;
+  ticker?.unref();
   return {
     host: address,
     udp: socket.address().port,
     tcp: tcpPort,
     rtp: rtp.address().port,
     sendUdp: (to, toPort, text) => socket.send(Buffer.from(text, 'latin1'), toPort, to),
+    sendRtp: (to, toPort, packet) => rtp.send(packet, toPort, to),
     close: async () => {
+      if (ticker) clearInterval(ticker);
       for (const c of connections.values()) c.destroy();
       connections.clear();
       await Promise.all([closeUdp(socket), closeUdp(rtp), new Promise<void>((resolve) => tcp.close(() => resolve()))]);

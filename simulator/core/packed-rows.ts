@@ -11,9 +11,10 @@
 import { grown } from './typed-arrays.ts';
 import { CHUNK, Chunks, Scratch, digitsValue, hexWord } from './packed-leaves.ts';
 import { canonicalInstant as instantMs, iso as isoOf } from './clock.ts';
+import { countLeaves, placesOf, plainOp, type PackedRecords, type Place } from './packed-shapes.ts';
 
 /** One node of a shape, read in order while unpacking. */
-type Op =
+export type Op =
   | { k: 'obj'; keys: string[]; kids: Op[] }
   | { k: 'arr'; kids: Op[] }
   | { k: 'const'; value: null | boolean | undefined }
@@ -29,6 +30,11 @@ const PREFIXED_DIGITS = /^(\D{0,8})(\d{1,15})$/;
 /** Texts up to this length are interned (one copy of each); longer ones, mostly unique, are kept as given. */
 const INTERNED_LENGTH = 24;
 const HEX_ID = /^([A-Z]{0,4})((?:[0-9a-f]{8})+)$/;
+
+/** Whether a string packs as an interned text by itself (not as an instant, digits or a hex id). */
+export function plainText(s: string): boolean {
+  return instantMs(s) === undefined && !PREFIXED_DIGITS.test(s) && !(s.length >= 8 && HEX_ID.test(s));
+}
 
 export class PackedRows {
   // Leaves in chunks of fixed size (a record never spans two): growing copies nothing and
@@ -54,11 +60,12 @@ export class PackedRows {
   private readCursorDoubles = 0;
 
   /** Packs a plain JSON-like value (objects, arrays, strings, numbers, booleans, null); its record number, or undefined when it holds anything else. */
-  pack(value: object): number | undefined {
+  pack(value: object, canonical = false): number | undefined {
     let shape = -1;
     // Rows of one table mostly share a few shapes: the recent ones are tried first, walking the
-    // value along the shape (no key built); any shape that fits reads back exactly.
-    for (let i = 0; i < this.recent.length && shape < 0; i++) {
+    // value along the shape (no key built); any shape that fits reads back exactly. `canonical`
+    // takes the shape the value alone gives (a snapshot's packed form, packed-transfer.ts).
+    for (let i = 0; i < this.recent.length && shape < 0 && !canonical; i++) {
       this.scratchWords.length = 0;
       this.scratchDoubles.length = 0;
       if (this.fits(this.shapes[this.recent[i]!]!, value)) {
@@ -124,6 +131,68 @@ export class PackedRows {
     this.readDoubles = this.doubles.chunkOf(d);
     this.readCursorDoubles = (d % CHUNK) + place.doubles;
     return this.read(place.op);
+  }
+
+  /**
+   * The records `recs`, in that order, as plain parts (a snapshot's packed form,
+   * packed-transfer.ts): the shapes, the interned texts, each record's shape and their leaves.
+   */
+  exportRecords(recs: ArrayLike<number>): PackedRecords {
+    const leaves = this.shapes.map((op) => countLeaves(op, { words: 0, doubles: 0 }));
+    let words = 0;
+    let doubles = 0;
+    for (let i = 0; i < recs.length; i++) {
+      words += leaves[this.shapeOf[recs[i]!]!]!.words;
+      doubles += leaves[this.shapeOf[recs[i]!]!]!.doubles;
+    }
+    const out = { shapes: this.shapes.map(plainOp), texts: this.texts.slice(), shapeOf: new Uint32Array(recs.length), words: new Uint32Array(words), doubles: new Float64Array(doubles) };
+    let w = 0;
+    let d = 0;
+    for (let i = 0; i < recs.length; i++) {
+      const rec = recs[i]!;
+      const n = leaves[(out.shapeOf[i] = this.shapeOf[rec]!)]!;
+      const wa = this.wordsAt[rec]!;
+      const da = this.doublesAt[rec]!;
+      out.words.set(this.words.chunkOf(wa).subarray(wa % CHUNK, (wa % CHUNK) + n.words), w);
+      out.doubles.set(this.doubles.chunkOf(da).subarray(da % CHUNK, (da % CHUNK) + n.doubles), d);
+      w += n.words;
+      d += n.doubles;
+    }
+    return out;
+  }
+
+  /** Rows from exported records (checked by packed-transfer.ts: shapes well formed, leaves counted), numbered from 0; into an empty store only. */
+  importRecords(parts: PackedRecords): void {
+    if (this.records > 0 || this.shapes.length > 0) throw new Error('importRecords into a store that holds rows');
+    this.shapes.push(...(parts.shapes as Op[]));
+    for (const text of parts.texts) {
+      this.texts.push(text);
+      if (text.length <= INTERNED_LENGTH && !this.textIds.has(text)) this.textIds.set(text, this.texts.length - 1);
+    }
+    const leaves = this.shapes.map((op) => countLeaves(op, { words: 0, doubles: 0 }));
+    const n = parts.shapeOf.length;
+    this.shapeOf = new Int32Array(Math.max(16, n));
+    this.wordsAt = new Uint32Array(Math.max(16, n));
+    this.doublesAt = new Uint32Array(Math.max(16, n));
+    let w = 0;
+    let d = 0;
+    for (let rec = 0; rec < n; rec++) {
+      const shape = parts.shapeOf[rec]!;
+      const count = leaves[shape]!;
+      this.shapeOf[rec] = shape;
+      this.wordsAt[rec] = this.words.append(parts.words.subarray(w, (w += count.words)));
+      this.doublesAt[rec] = this.doubles.append(parts.doubles.subarray(d, (d += count.doubles)));
+    }
+    this.records = n;
+  }
+
+  /** A top-level member packed as one number of `kind` (an instant as epoch ms, unprefixed digits as '1' + digits), without its text; else undefined. */
+  numberField(rec: number, key: string, kind: 'time' | 'digits'): number | undefined {
+    const shape = this.shapeOf[rec]!;
+    const place = (this.places[shape] ??= placesOf(this.shapes[shape]!)).get(key);
+    if (place === undefined || place.op.k !== kind || (place.op.k === 'digits' && place.op.prefix !== '')) return undefined;
+    const d = this.doublesAt[rec]! + place.doubles;
+    return this.doubles.chunkOf(d)[d % CHUNK];
   }
 
   /** Bytes held in the typed arrays (their used part). */
@@ -308,47 +377,6 @@ export class PackedRows {
         return s;
       }
     }
-  }
-}
-
-/** Where a top-level member's leaves start in its record, and its shape. */
-interface Place {
-  op: Op;
-  words: number;
-  doubles: number;
-}
-
-function placesOf(shape: Op): Map<string, Place> {
-  const out = new Map<string, Place>();
-  if (shape.k !== 'obj') return out;
-  const count = { words: 0, doubles: 0 };
-  shape.keys.forEach((key, i) => {
-    out.set(key, { op: shape.kids[i]!, words: count.words, doubles: count.doubles });
-    countLeaves(shape.kids[i]!, count);
-  });
-  return out;
-}
-
-function countLeaves(op: Op, count: { words: number; doubles: number }): void {
-  switch (op.k) {
-    case 'obj':
-    case 'arr':
-      for (const kid of op.kids) countLeaves(kid, count);
-      return;
-    case 'u32':
-    case 'text':
-      count.words++;
-      return;
-    case 'hex':
-      count.words += op.words;
-      return;
-    case 'f64':
-    case 'time':
-    case 'digits':
-      count.doubles++;
-      return;
-    case 'const':
-      return;
   }
 }
 

@@ -69,6 +69,7 @@ interface Shape {
  * and of every nested value. `fits` tells which branch of an `anyOf` a value takes.
  */
 export function ruleErrors(schema: TSchema, value: unknown, path: string, fits: (s: TSchema, v: unknown) => boolean): FieldError[] {
+  if (!holdsRules(schema)) return []; // most schemas have none: a million snapshot rows are not walked for nothing
   const out: FieldError[] = [];
   for (const rule of rulesOf(schema)) {
     if (!rule.code && !check(rule, value)) out.push({ path, message: `breaks a rule: ${rule.description}` });
@@ -94,6 +95,20 @@ export function ruleErrors(schema: TSchema, value: unknown, path: string, fits: 
     }
   }
   return out;
+}
+
+const holding = new WeakMap<object, boolean>();
+
+/** Whether `schema` or anything nested in it (as ruleErrors walks it) has a rule judged here (no `code`). */
+function holdsRules(schema: TSchema): boolean {
+  const known = holding.get(schema);
+  if (known !== undefined) return known;
+  holding.set(schema, false); // a schema met again while walking itself adds nothing
+  const s = schema as Shape;
+  const nested = [...Object.values(s.properties ?? {}), ...(s.items ? [s.items] : []), ...Object.values(s.patternProperties ?? {}), ...(s.anyOf ?? []).filter((b) => Kind in b)];
+  const holds = rulesOf(schema).some((r) => !r.code) || nested.some(holdsRules);
+  holding.set(schema, holds);
+  return holds;
 }
 
 /** An update body that must name at least one field; the handler answers `code` for `{}`. */

@@ -22,7 +22,7 @@ export interface TableOptions<T> {
 }
 
 /** A packed row in `rows`: its record number in the table's packed store. */
-type Slot<T> = T | number;
+export type Slot<T> = T | number;
 
 export class Table<T extends Row> {
   private rows: Slot<T>[] = [];
@@ -49,6 +49,12 @@ export class Table<T extends Row> {
   field<K extends keyof T>(pos: number, key: K): T[K] {
     const slot = this.rows[pos]!;
     return typeof slot === 'number' ? (this.packed!.field(slot, key as string) as T[K]) : slot[key];
+  }
+
+  /** One member of a packed row as its stored number (packed-rows.ts `numberField`); undefined for a row kept as it is. */
+  numberField(pos: number, key: keyof T & string, kind: 'time' | 'digits'): number | undefined {
+    const slot = this.rows[pos]!;
+    return typeof slot === 'number' ? this.packed!.numberField(slot, key, kind) : undefined;
   }
 
   /** Rows kept packed, and the bytes their records take. */
@@ -177,6 +183,28 @@ export class Table<T extends Row> {
     this.views.clear();
     this.changes = Math.max(this.changes, other.changes) + 1;
     this.moves++;
+  }
+
+  /** Each position's slot and the store of its records (a snapshot's packed form, packed-transfer.ts). */
+  slots(): { slots: readonly Slot<T>[]; store: PackedRows | undefined } {
+    return { slots: this.rows, store: this.packed };
+  }
+
+  /** A table of `slots` whose records are in `store` (packed-transfer.ts); a repeated id throws. */
+  static ofSlots<T extends Row>(slots: Slot<T>[], store: PackedRows | undefined, options: TableOptions<T>): Table<T> {
+    const t = new Table<T>([], options);
+    t.rows = slots;
+    t.packed = store;
+    t.stamps = new Float64Array(Math.max(16, slots.length));
+    for (let pos = 0; pos < slots.length; pos++) {
+      const slot = slots[pos]!;
+      const id = typeof slot === 'number' ? (store!.field(slot, 'id') as string) : slot.id;
+      if (t.index.has(id)) throw new Error(`duplicate id ${id}`);
+      t.index.set(id, pos);
+      if (typeof slot === 'number') t.packedCount++;
+      t.stamps[pos] = ++t.changes;
+    }
+    return t;
   }
 
   toJSON(): readonly T[] {

@@ -38,6 +38,14 @@ export interface StatePart<M> {
    * restoring it could not bring that work back.
    */
   live?(model: M): string[];
+  /**
+   * What the model holds now, kept so that a restore that fails can put it back (the runtime's
+   * undo); without it the runtime keeps a copy of the part's snapshot. A model whose restore
+   * swaps in new objects holds the old ones for nothing (a million packed calls: no export).
+   */
+  hold?(model: M): () => void;
+  /** `restore` keeps nothing of the state it is given (it copies what it keeps), so the runtime does not copy it first. */
+  readonly copiesInput?: boolean;
 }
 
 function snapshotTables(tables: Tables): Record<string, Row[]> {
@@ -78,6 +86,6 @@ export interface SelfSnapshotting<S> {
 }
 
 /** The part of a model whose state is not only tables: the runtime validates, the model's own methods do the rest. */
-export function ownPart<S, M extends SelfSnapshotting<S>>(schema: StatePart<M>['schema']): StatePart<M> {
-  return { schema, snapshot: (m) => m.snapshot(), restore: (m, state: S) => m.restore(state), clear: (m) => m.clear() };
+export function ownPart<S, M extends SelfSnapshotting<S>>(schema: StatePart<M>['schema'], extra: Pick<StatePart<M>, 'hold' | 'copiesInput'> = {}): StatePart<M> {
+  return { schema, snapshot: (m) => m.snapshot(), restore: (m, state: S) => m.restore(state), clear: (m) => m.clear(), ...extra };
 }

@@ -112,9 +112,10 @@ export interface HouseFamily<
    * `create` when the runtime is built, in construction order, and makes every registration with
    * others (call handlers, ref kinds, dialers, audio sources) through `model()`, which builds the
    * model on its first call. A reference to the model (its field, its scope, a need on it), a
-   * snapshot, a restore or a fixture that `holds` data for it builds it too.
+   * snapshot, a restore or a fixture that `holds` data for it builds it too. `ifBuilt()`: the
+   * model if it is built, without building it (a watcher with nothing to do before).
    */
-  wire?(scope: ModelScope<N, E, J>, model: () => Model): void;
+  wire?(scope: ModelScope<N, E, J>, model: () => Model, ifBuilt: () => Model | undefined): void;
   /** What other entries' needs on its key receive; default the model itself. */
   offers?(model: Model): Offer;
   /** Its part of a snapshot; none: it keeps no state (not in snapshots). */

@@ -1,10 +1,12 @@
 // listCalls in columns (list-index.ts) answers what the row-by-row filter answers (fast-check,
 // fixed seed): generated calls of two accounts, ended (packed) and in progress, some changed
 // after a first query (the index catches up) or deleted (it starts over), and generated filters
-// on status, numbers, instants, durations and hangup causes; newest first, every page.
+// on status, numbers, instants, durations and hangup causes; newest first, every page; and again
+// after a restore, from rows and from a snapshot with ended calls packed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { callTable } from '../resources/calls/model.ts';
+import { callTable, restoredCallTable } from '../resources/calls/model.ts';
+import { packedState } from '../core/packed-transfer.ts';
 import { CallListIndex, type ListQuery } from '../resources/calls/list-index.ts';
 import { CALL_STATUSES, type CallRow } from '../resources/calls/schema.ts';
 import { endedCall } from './synthetic-calls.ts';
@@ -88,6 +90,10 @@ describe('listCalls in columns', () => {
         for (const d of deletes) if (d < table.size) table.delete(table.at(d).id);
         queries.forEach((q, k) => check(q, String(k)));
         table = callTable(table.all()); // a restore: another table
+        queries.forEach((q, k) => check(q, String(k)));
+        // A snapshot with ended calls packed, through JSON, restored (core/packed-transfer.ts).
+        const { rows: kept, packed } = packedState(table);
+        table = restoredCallTable(JSON.parse(JSON.stringify(packed === undefined ? { calls: kept } : { calls: kept, packed })));
         queries.forEach((q, k) => check(q, String(k)));
       }),
     );

@@ -153,6 +153,9 @@ describe('determinism', () => {
       'resources/agent-sdk/media/pacer.ts',
       // Control sockets are pinged every 25 s of wall time (keep-alive I/O of live sockets).
       'resources/agent-sdk/heartbeat.ts',
+      // SIP media in realtime mode: a ticker brings virtual time up to date every frame of wall
+      // time while calls play, so RTP goes out paced; each packet's content follows virtual time.
+      'sip-sockets.ts',
       // The agent's response latency per turn in wall time: shown by the inspector, never recorded.
       'resources/agent-sdk/media/latency.ts',
       // The speech port lets the event loop turn between the new lines it synthesises

@@ -6,10 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { createSimulator } from '../index.ts';
 import { runtimeOf } from '../internal.ts';
+import { Runtime } from '../runtime.ts';
+import { agentCallHandler } from '../resources/agents/handler.ts';
 import { ACME, call } from './helpers.ts';
 
 const LAZY = ['agents', 'agentSdk', 'sipServer'] as const;
-const built = (sim: ReturnType<typeof createSimulator>) => LAZY.filter((k) => runtimeOf(sim).builtModel(k) !== undefined);
+const built = (sim: ReturnType<typeof createSimulator> | Runtime) => LAZY.filter((k) => (sim instanceof Runtime ? sim : runtimeOf(sim)).builtModel(k) !== undefined);
 
 describe('models built on first use', () => {
   it('are not built by createSimulator, requests of other families, a reset or closing', async () => {
@@ -39,6 +41,19 @@ describe('models built on first use', () => {
     fixture.accounts[0].agents = [{ agentId: 'AG0123456789ab', name: 'Front desk' }];
     const sim = createSimulator({ fixture });
     expect(built(sim)).toEqual(['agents']);
+  });
+
+  it('what they registered before being built has the methods of what their models give (call handlers, the dialer)', () => {
+    const rt = runtimeOf(createSimulator());
+    const handlers = rt.calls.handled.handlers;
+    const registered = (kind: 'agent' | 'sdk' | 'sip') => Object.keys(handlers.get(kind)!).sort();
+    const dialer = Object.keys(rt.calls.wireDialers.get()!).sort();
+    expect(built(rt)).toEqual([]);
+    expect(registered('agent')).toEqual(Object.keys(agentCallHandler(rt.agents, () => undefined as never)).sort());
+    expect(registered('sdk')).toEqual(Object.keys(rt.agentSdk.handler).sort());
+    expect(registered('sip')).toEqual(Object.keys(rt.sipServer.handler).sort());
+    expect(dialer).toEqual(['dial', 'online']);
+    expect(typeof rt.sipServer.dials.dial).toBe('function');
   });
 
   it("a snapshot builds them and equals that of a simulator that used them and was reset", async () => {

@@ -1,11 +1,13 @@
 // Real SIP software against the listener: SIPp (Debian `sip-tester`, installed by .ci/run) runs
 // the scenarios in simulator/test/sipp/ as child processes: a register through the digest
 // challenge, a register refused for a wrong password, an outbound call (407, 100/180/200 with
-// SDP, ACK, a tone over RTP, BYE) whose record and recording the API then shows, and two SIPp
-// processes playing an endpoint's routes for an inbound call (the first answers 486, the second
-// answers and gets the simulator's BYE). The simulator runs its clock in realtime (ten times
-// faster), as a PBX would meet it. SIPp 3.6 answers only MD5 and reads only the topmost
-// challenge, so the listener offers MD5 (docs/decisions.md "SIP on the wire", Digest).
+// SDP, ACK, a tone over RTP, BYE) whose record and recording the API then shows, an outbound
+// call whose SIPp echoes the RTP it gets (-rtp_echo), so the phone's side the simulator sends
+// comes back to it, and two SIPp processes playing an endpoint's routes for an inbound call (the
+// first answers 486, the second answers and gets the simulator's BYE). The simulator runs its
+// clock in realtime (ten times faster), as a PBX would meet it. SIPp 3.6 answers only MD5 and
+// reads only the topmost challenge, so the listener offers MD5 (docs/decisions.md "SIP on the
+// wire", Digest).
 // Where SIPp is missing this file skips, saying so loudly.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { harness } from './helpers.ts';
@@ -65,6 +67,31 @@ describe.skipIf(!available)('SIPp against the SIP listener', () => {
     // The tone as it went over the wire (mu-law), sample for sample.
     const sent = decode(encode(tone(1)));
     for (const i of [0, 1, 17, 4000, 7999]) expect(pcm.readInt16LE(i * 2), `sample ${i}`).toBe(sent[i]);
+  });
+
+  it('sends SIPp the phone\'s side over RTP: SIPp echoes every packet (-rtp_echo), so the server gets back its own stream, one packet per 20 ms of the call', async () => {
+    const line = 'Hello, this is the phone speaking.';
+    await h.sim.control.request('POST', '/carrier/scripts', { number: '01081000002', outcome: 'delivered', types: ['call'], lines: [line], delaySeconds: 10 });
+    const run = await sipp(sip.udp, 'uac-echo.xml', ['-s', '01081000002', '-set', 'realm', REALM, '-set', 'caller', '07012340001', '-d', '2000', '-au', 'desk_01', '-ap', PASSWORD, '-rtp_echo', '-rtp_buffsize', '1048576', '-mp', String(await freePort())]);
+    expect(run.code, run.errors + run.messages).toBe(0);
+    const [call] = (await h.call('GET', h.acme('/calls'))).json.data;
+    expect(call).toMatchObject({ status: 'completed', sipResponseCode: 200 });
+    const media = await h.sim.control.request<{ sent: { packets: number; ssrc: number }; received: { packets: number; ssrc: number } | null }>('GET', `/sip/calls/${call.callId}/media`);
+    // One packet per 20 ms of virtual time from the answer to the BYE (the duration is whole
+    // seconds), less what late wakes skipped (realtime mode sends at most a second late; a loaded
+    // machine wakes late often at ten times speed).
+    expect(media.sent.packets, JSON.stringify(media)).toBeLessThanOrEqual(call.duration * 50 + 50);
+    expect(media.sent.packets, JSON.stringify(media)).toBeGreaterThan(250);
+    // SIPp got them: the echo carries the server's own SSRC, nearly every packet back (loopback).
+    expect(media.received?.ssrc).toBe(media.sent.ssrc);
+    expect(media.received!.packets).toBeGreaterThan(media.sent.packets * 0.9);
+    // The recording holds the phone's line, played and echoed.
+    const wav = await h.call('GET', h.acme(`/recordings/${call.callId}`));
+    expect(wav.status, wav.text).toBe(200);
+    const pcm = Buffer.from(wav.bytes!).subarray(44);
+    let loud = 0;
+    for (let i = 0; i < pcm.length; i += 2) if (Math.abs(pcm.readInt16LE(i)) > 1000) loud++;
+    expect(loud).toBeGreaterThan(4000); // half a second of speech at least
   });
 
   it('offers an inbound call to the endpoint\'s routes: a SIPp route answers 486, the next SIPp route answers 200, and the simulator\'s BYE ends it', async () => {

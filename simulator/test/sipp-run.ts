@@ -32,7 +32,7 @@ export function sipp(port: number, scenario: string, args: string[], localPort =
   writeFileSync(join(dir, 'audio.ulaw'), encode(tone(1)));
   const messages = join(dir, 'messages.log');
   const errors = join(dir, 'errors.log');
-  const all = [`127.0.0.1:${port}`, '-sf', join(SCENARIOS, scenario), ...args, '-m', '1', '-i', '127.0.0.1', '-p', String(localPort), '-mp', '0', '-nostdin', '-timeout', '20', '-trace_msg', '-message_file', messages, '-trace_err', '-error_file', errors];
+  const all = [`127.0.0.1:${port}`, '-sf', join(SCENARIOS, scenario), ...args, '-m', '1', '-i', '127.0.0.1', '-p', String(localPort), ...(args.includes('-mp') ? [] : ['-mp', '0']), '-nostdin', '-timeout', '20', '-trace_msg', '-message_file', messages, '-trace_err', '-error_file', errors];
   return new Promise((resolve) => {
     execFile(SIPP, all, { cwd: dir, timeout: 30_000 }, (error) => {
       const read = (f: string) => (existsSync(f) ? readFileSync(f, 'utf8') : '');

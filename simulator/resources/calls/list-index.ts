@@ -54,6 +54,7 @@ export class CallListIndex<R extends CallListFields> {
   private duration = new Float64Array(0); // NaN: null
   private cause = new Int32Array(0); // -1: null
   private readonly views = new Map<string, { version: number; table: Table<R>; positions: Int32Array }>();
+  private scratch = new Int32Array(0); // a scan's matches before they are copied out
 
   constructor(private readonly calls: () => Table<R>) {}
 
@@ -91,21 +92,35 @@ export class CallListIndex<R extends CallListFields> {
     const to = keys(q.to);
     const number = keys(q.number);
     const causes = ids(q.hangupCause);
+    // Every column and bound in a local, absent bounds as numbers that pass: the loop is the
+    // first page of a new filter over a million calls.
     const { account, created, duration, cause } = this;
-    const out = new Int32Array(this.follower.size);
+    const statusCol = this.status;
+    const fromCol = this.from;
+    const toCol = this.to;
+    const wantStatus = status ?? 0;
+    const since = q.since ?? -Infinity;
+    const until = q.until ?? Infinity;
+    const durations = q.minDuration !== undefined || q.maxDuration !== undefined;
+    const minD = q.minDuration ?? -Infinity;
+    const maxD = q.maxDuration ?? Infinity;
+    const size = this.follower.size;
+    if (this.scratch.length < size) this.scratch = new Int32Array(size);
+    const out = this.scratch;
     let n = 0;
-    for (let i = this.follower.size - 1; i >= 0; i--) {
+    for (let i = size - 1; i >= 0; i--) {
       if (account[i] !== a) continue;
-      if (status !== undefined && this.status[i] !== status) continue;
-      if (from && !among(from, this.from[i]!)) continue;
-      if (to && !among(to, this.to[i]!)) continue;
-      if (number && !among(number, this.from[i]!) && !among(number, this.to[i]!)) continue;
-      if (q.since !== undefined && created[i]! < q.since) continue;
-      if (q.until !== undefined && created[i]! >= q.until) continue;
-      const d = duration[i]!;
+      if (status !== undefined && statusCol[i] !== wantStatus) continue;
+      const c = created[i]!;
+      if (c < since || c >= until) continue;
       // NaN (null) fails both comparisons: a call without a duration matches no duration bound.
-      if (q.minDuration !== undefined && !(d >= q.minDuration)) continue;
-      if (q.maxDuration !== undefined && !(d <= q.maxDuration)) continue;
+      if (durations) {
+        const d = duration[i]!;
+        if (!(d >= minD && d <= maxD)) continue;
+      }
+      if (from && !among(from, fromCol[i]!)) continue;
+      if (to && !among(to, toCol[i]!)) continue;
+      if (number && !among(number, fromCol[i]!) && !among(number, toCol[i]!)) continue;
       if (causes && !among(causes, cause[i]!)) continue;
       out[n++] = i;
     }
@@ -117,9 +132,10 @@ export class CallListIndex<R extends CallListFields> {
     this.follower.catchUp(table, (size) => size > this.account.length && this.grow(size), (i) => {
       this.account[i] = this.texts.id(table.field(i, 'accountId'));
       this.status[i] = this.texts.id(table.field(i, 'status'));
-      this.from[i] = this.numberKey(table.field(i, 'from'), true);
-      this.to[i] = this.numberKey(table.field(i, 'to'), true);
-      this.created[i] = instantOf(table.field(i, 'dateCreated'))!;
+      // A packed number or instant is its key already (no text made and read back).
+      this.from[i] = table.numberField(i, 'from', 'digits') ?? this.numberKey(table.field(i, 'from'), true);
+      this.to[i] = table.numberField(i, 'to', 'digits') ?? this.numberKey(table.field(i, 'to'), true);
+      this.created[i] = table.numberField(i, 'dateCreated', 'time') ?? instantOf(table.field(i, 'dateCreated'))!;
       const d = table.field(i, 'duration');
       this.duration[i] = d === null ? NaN : d;
       const c = table.field(i, 'hangupCause');

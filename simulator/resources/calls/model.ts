@@ -3,7 +3,8 @@
 // inbound calls arrive through the control plane and follow the number's routing. What happens
 // next on the virtual clock (ringing, answering, the walk of a flow or VoiceML and its effects,
 // the end) is the progression's (progress.ts, effects.ts); this model owns it and its state.
-import { Table } from '../../core/store.ts';
+import { Table, type TableOptions } from '../../core/store.ts';
+import { packedState, tableFromPacked } from '../../core/packed-transfer.ts';
 import { freshId } from '../../core/ids.ts';
 import { parseInstant } from '../../core/clock.ts';
 import { normalizePhone } from '../../core/phone.ts';
@@ -38,6 +39,7 @@ import {
   CALL_IDS,
   DEFAULT_STATUS_CALLBACK_EVENTS,
   IN_PROGRESS,
+  CallRowSchema,
   type CallRow,
   type CallStatus,
   type CallsState,
@@ -76,8 +78,15 @@ export interface InboundCallInput {
 }
 
 /** The calls table: an ended call is kept packed (core/packed-rows.ts), one in progress as its row. */
+const CALL_TABLE_OPTIONS: TableOptions<CallRow> = { packWhen: (r) => !IN_PROGRESS.includes(r.status) };
+
 export function callTable(rows: readonly CallRow[] = []): Table<CallRow> {
-  return new Table(rows, { packWhen: (r) => !IN_PROGRESS.includes(r.status) });
+  return new Table(rows, CALL_TABLE_OPTIONS);
+}
+
+/** The table a snapshot's part holds: every call a row (version 1) or ended calls packed (version 2). */
+export function restoredCallTable(state: CallsState): Table<CallRow> {
+  return state.packed === undefined ? callTable(state.calls) : tableFromPacked(state.calls, state.packed, CallRowSchema, 'calls.packed', CALL_TABLE_OPTIONS);
 }
 
 export class CallsModel {
@@ -172,14 +181,27 @@ export class CallsModel {
     return this.legs.wire;
   }
 
+  /** Ended calls in their packed form (core/packed-transfer.ts), the others as rows. */
   snapshot(): CallsState {
-    return { calls: [...this.calls.all()] };
+    const { rows, packed } = packedState(this.calls);
+    return packed === undefined ? { calls: rows } : { calls: rows, packed };
   }
 
-  /** A part the runtime validated (index.ts); a new table, so answers still in flight for the old state are dropped. */
+  /**
+   * A part the runtime validated (index.ts); a new table, so answers still in flight for the old
+   * state are dropped. The rows kept as objects are copies (the part is not copied before).
+   */
   restore(state: CallsState): void {
     this.legs.forgetWire();
-    this.calls = callTable(state.calls);
+    this.calls = restoredCallTable({ ...state, calls: structuredClone(state.calls) });
+  }
+
+  /** Puts the table of now back (all or nothing: restore only swaps tables); the wire's live legs stay. */
+  hold(): () => void {
+    const table = this.calls;
+    return () => {
+      this.calls = table;
+    };
   }
 
   // --- the API ---

@@ -11,6 +11,7 @@ import { VoiceMlStateSchema } from './voiceml/walker.ts';
 import { RESERVED_VARIABLES, StartVariables } from '../../rules/start-variables.ts';
 import { TurnSchema } from './conversation.ts';
 import { HANDLER_KINDS } from './handlers.ts';
+import { PackedTableSchema } from '../../core/packed-transfer.ts';
 
 export const CALL_IDS = {
   call: { prefix: 'CA', hex: 32 },
@@ -175,5 +176,6 @@ export const CallRowSchema = Type.Object(
 );
 export type CallRow = Static<typeof CallRowSchema>;
 
-export const CallsStateSchema = Type.Object({ calls: Type.Array(CallRowSchema) }, { additionalProperties: false });
+// Version 2 snapshots keep ended calls packed (core/packed-transfer.ts); `calls` then holds the rest.
+export const CallsStateSchema = Type.Object({ calls: Type.Array(CallRowSchema), packed: Type.Optional(PackedTableSchema) }, { additionalProperties: false });
 export type CallsState = Static<typeof CallsStateSchema>;

@@ -11,6 +11,8 @@ import { instantOf } from '../../core/clock.ts';
 import { Interner } from '../../core/interner.ts';
 import { grown } from '../../core/typed-arrays.ts';
 import { dayOfText, type UsageScan, type UsageVisit } from '../usage/scan.ts';
+
+const DAY_MS = 86_400_000;
 import { METERS } from '../usage/schema.ts';
 
 const OUTBOUND = METERS.indexOf('outbound_seconds');
@@ -99,32 +101,35 @@ export class CallUsageIndex<R extends CallUsageFields> {
     this.follower.catchUp(
       table,
       (size) => size > this.flags.length && this.grow(size),
-      (i) => this.read(i, (key) => table.field(i, key)),
+      (i) => this.read(i, (key) => table.field(i, key), (key) => table.numberField(i, key, 'time')),
     );
   }
 
-  private read(i: number, field: <K extends keyof R>(key: K) => R[K]): void {
+  /** `packedInstant` gives a packed instant as the epoch ms it is packed as (written as iso() writes: its day is its UTC day). */
+  private read(i: number, field: <K extends keyof R>(key: K) => R[K], packedInstant: (key: 'dateUpdated' | 'answeredAt') => number | undefined): void {
     this.transferred[i] = 0;
-    const dateUpdated = field('dateUpdated');
+    const packedEnd = packedInstant('dateUpdated');
+    const dateUpdated = packedEnd === undefined ? field('dateUpdated') : '';
     if (dateUpdated === null) {
       this.flags[i] = 0;
       return;
     }
     const inbound = field('direction') !== 'outbound';
     const duration = field('duration');
-    const answeredAt = field('answeredAt');
+    const packedAnswer = packedInstant('answeredAt');
+    const answeredAt = packedAnswer === undefined ? field('answeredAt') : '';
     let f = ENDED | (inbound ? IS_INBOUND : 0);
     if (duration !== null && duration > 0) f |= CONNECTED;
     if (field('machineDetection') !== null && answeredAt !== null) {
       f |= DETECTED;
-      this.answered[i] = instantOf(answeredAt)!;
-      this.answeredDay[i] = dayOfText(answeredAt, this.answered[i]!);
+      this.answered[i] = packedAnswer ?? instantOf(answeredAt)!;
+      this.answeredDay[i] = packedAnswer === undefined ? dayOfText(answeredAt, this.answered[i]!) : Math.floor(packedAnswer / DAY_MS);
     }
     this.flags[i] = f;
     this.account[i] = this.accounts.id(field('accountId'));
     this.own[i] = this.numbers.id(inbound ? field('to') : field('from'));
-    this.end[i] = instantOf(dateUpdated)!;
-    this.endDay[i] = dayOfText(dateUpdated, this.end[i]!);
+    this.end[i] = packedEnd ?? instantOf(dateUpdated)!;
+    this.endDay[i] = packedEnd === undefined ? dayOfText(dateUpdated, this.end[i]!) : Math.floor(packedEnd / DAY_MS);
     this.seconds[i] = duration ?? 0;
     const transfers = field('transfers');
     this.transferred[i] = transfers === undefined || transfers.length === 0 ? 0 : this.transferSeconds(transfers as NonNullable<R['transfers']>);

@@ -12,6 +12,7 @@ import type { SipRequest } from './message.ts';
 import { SERVER_NAME, type Answer } from './response.ts';
 import type { CallMedia } from './media.ts';
 import type { SipOffers } from './offers.ts';
+import type { Playout } from './playout.ts';
 
 /** Reason phrases of the final codes a call can end with (RFC 3261 §21). */
 const REASONS: Record<number, string> = {
@@ -31,6 +32,7 @@ export interface HandlerParts {
   listening(): SipListening | null;
   media: CallMedia;
   offers: SipOffers;
+  playout: Playout;
 }
 
 /** The BYE the server sends in a dialog it ends (RFC 3261 §15.1.1): From and To swapped, its own CSeq and branch. */
@@ -61,12 +63,17 @@ export function sipCallHandler(p: HandlerParts): CallHandler {
   };
   return {
     check: () => {}, // the INVITE was authenticated before the call was placed
-    offer: (call) => p.offers.offer(call), // a number routed sip or softphone (offers.ts)
+    offer: (call) => {
+      p.playout.warm(call.callId);
+      p.offers.offer(call); // a number routed sip or softphone (offers.ts)
+    },
     ringing(call) {
+      p.playout.warm(call.callId);
       const d = early(call.callId);
       if (d) d.lastProvisional = p.reply(d.invite, d.flow, d.send, { status: 180, reason: 'Ringing', toTag: d.localTag });
     },
     answered(call) {
+      p.playout.start(call.callId, call.answeredAt); // a dialog's or an offered call's: the media clock starts
       const d = early(call.callId);
       if (!d) return;
       d.state = 'confirmed';
@@ -74,12 +81,13 @@ export function sipCallHandler(p: HandlerParts): CallHandler {
     },
     transferProgress: () => {}, // the SIP client starts no transfer legs through the seam
     ended(callId) {
+      p.playout.stop(callId); // what fell due goes out while the peer is still known
+      p.media.stop(callId);
       p.offers.ended(callId);
       const d = p.dialogs.ofCall(callId);
       if (!d) return;
       const wasEarly = d.state === 'early';
       p.dialogs.forget(d);
-      p.media.stop(callId);
       if (wasEarly) {
         const code = p.facts().outcome(callId)?.sipResponseCode ?? 500;
         const status = code >= 300 ? code : 500;

@@ -16,7 +16,7 @@ import type { SipRequest } from './message.ts';
 import type { Dialog, Dialogs } from './dialogs.ts';
 import type { SipCalls, SipLogins } from './ports.ts';
 import { readOffer, type AudioOffer } from './sdp.ts';
-import type { CallMedia } from './media.ts';
+import { takesMedia, type CallMedia } from './media.ts';
 import { callerOf, callerNumber, type WhoParts } from './who.ts';
 
 export interface InviteParts extends WhoParts {
@@ -98,7 +98,7 @@ export class SipCallsOnWire {
       endedByClient: false,
       localCseq: 0,
     });
-    if (media.offer) this.p.media.expect(callId, media.offer.address, media.offer.port);
+    if (media.offer) this.p.media.expect(callId, media.offer.address, media.offer.port, takesMedia(media.offer));
     return undefined;
   }
 
@@ -110,7 +110,7 @@ export class SipCallsOnWire {
     const media = offerOf(req);
     if ('answer' in media) return media.answer;
     d.offer = media.offer ?? d.offer;
-    if (media.offer) this.p.media.expect(d.callId, media.offer.address, media.offer.port);
+    if (media.offer) this.p.media.expect(d.callId, media.offer.address, media.offer.port, takesMedia(media.offer));
     d.sdpVersion += 1;
     return { status: 200, reason: 'OK', toTag: d.localTag, headers: [['Contact', this.contact(d)]], body: { type: 'application/sdp', text: this.p.sdp(d) } };
   }

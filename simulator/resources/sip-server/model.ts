@@ -20,6 +20,8 @@ import { sipCallHandler } from './call-handler.ts';
 import type { CallHandler } from '../calls/handlers.ts';
 import { writeAnswer } from './sdp.ts';
 import { CallMedia } from './media.ts';
+import { MAX_BURST_FRAMES, MAX_LATE_FRAMES, Playout } from './playout.ts';
+import { PhoneSpeech } from './phone-speech.ts';
 import { sipWebSocket } from './websocket.ts';
 import type { SimRequest } from '../../core/operation.ts';
 import type { UpgradeAnswer } from '../../core/live-socket.ts';
@@ -38,6 +40,9 @@ export const ALLOWED_METHODS = ['REGISTER', 'INVITE', 'ACK', 'BYE', 'CANCEL', 'O
 /** Challenges over WebSocket: MD5 alone (JsSIP folds several WWW-Authenticate values into one challenge, the last algorithm winning). */
 const WS_CHALLENGES: readonly DigestAlgorithm[] = ['MD5'];
 
+/** The phone's turns taken at the answer at most (a reply matching what it hears, "", would repeat forever). */
+const MAX_PHONE_TURNS = 32;
+
 /** How the server hands a defect (a bug: a non-SIP error) to whoever reports it. */
 export type DefectSink = (error: unknown) => void;
 
@@ -48,7 +53,11 @@ export class SipServerModel {
   /** Calls placed on the wire, by dialog (live, like the nonces). */
   readonly dialogs = new Dialogs();
   /** What their clients sent on the RTP port (live). */
-  readonly media = new CallMedia();
+  readonly media = new CallMedia((callId) => this.playout.frameAt(callId, this.scope.clock.now()));
+  /** What the far side plays to them, sent from the RTP port on virtual time (live). */
+  readonly playout: Playout;
+  /** Sends a datagram from the listener's RTP port (set by the socket adapter while it runs). */
+  sendMedia: ((address: string, port: number, packet: Buffer) => void) | null = null;
   /** Inbound calls offered to SIP routes and devices (live). */
   readonly offers: SipOffers;
   /** SIP URIs dialed by dial blocks, VoiceML and transfers (live). */
@@ -93,6 +102,18 @@ export class SipServerModel {
       sdp,
       media: this.media,
     });
+    const speech = new PhoneSpeech(scope.io);
+    this.playout = new Playout({
+      seed: () => scope.seed,
+      now: () => scope.clock.now(),
+      phoneLines: (callId) => this.phoneLines(callId),
+      phoneMaySay: (callId) => scope.calls.handled.phoneSays(callId),
+      prepare: (texts, landed) => speech.prepare(texts, landed),
+      audio: (text) => speech.audio(text),
+      peer: (callId) => this.media.peer(callId),
+      maxBurstFrames: () => (scope.liveClock.mode().kind === 'realtime' ? MAX_LATE_FRAMES : MAX_BURST_FRAMES),
+      send: (address, port, packet) => (this.sendMedia ? (this.sendMedia(address, port, packet), true) : false),
+    });
     // What the server's own requests need (offers of inbound calls, dials): the clock, the seed, the UDP socket, its PCMU offer.
     const uac = {
       seed: () => scope.seed,
@@ -125,7 +146,18 @@ export class SipServerModel {
       dialogOf: (req) => this.referDialog(req) ?? this.offers.inDialog(req),
       isOwnHost: (host, port) => host === 'sip.claw-ops.com' || host.endsWith('.sip.claw-ops.com') || (host === this.listening?.host && [this.listening.udp, this.listening.tcp].includes(port ?? 5060)),
     });
-    this.handler = sipCallHandler({ dialogs: this.dialogs, facts: () => scope.calls.handled, reply, sdp, contact: (d) => this.wireCalls.contact(d), listening, media: this.media, offers: this.offers });
+    this.handler = sipCallHandler({ dialogs: this.dialogs, facts: () => scope.calls.handled, reply, sdp, contact: (d) => this.wireCalls.contact(d), listening, media: this.media, offers: this.offers, playout: this.playout });
+  }
+
+  /** What the phone says in a call, turn by turn: its script's turns with nothing heard (it cannot understand the client's audio). */
+  private phoneLines(callId: string): string[] {
+    const lines: string[] = [];
+    for (let i = 0; i < MAX_PHONE_TURNS; i++) {
+      const turn = this.scope.calls.handled.phoneTurn(callId, '');
+      if (turn.kind === 'hangup' || (turn.say === null && turn.keys === null)) break;
+      if (turn.say !== null) lines.push(turn.say);
+    }
+    return lines;
   }
 
   /** Forgets transaction state that belongs to the previous state (reset, restore). */
@@ -134,6 +166,7 @@ export class SipServerModel {
     this.answered.clear();
     this.dialogs.clear();
     this.media.clear();
+    this.playout.clear();
     this.offers.clear();
     this.dials.clear();
     this.refers.clear();

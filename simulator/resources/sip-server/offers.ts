@@ -17,7 +17,7 @@ import { warning, type Answer } from './response.ts';
 import type { SipRequest, SipResponse } from './message.ts';
 import type { SipCalls, SipRoutes } from './ports.ts';
 import type { Bindings } from './bindings.ts';
-import type { CallMedia } from './media.ts';
+import { takesMedia, type CallMedia } from './media.ts';
 import type { SipListening } from './flow.ts';
 import { branchOf, uacRequest } from './uac-request.ts';
 import { reach, type SipDns } from './reach.ts';
@@ -216,7 +216,7 @@ export class SipOffers {
     if (o.state === 'confirmed') return; // a retransmitted 2xx: ACKed again
     o.state = 'confirmed';
     const answer = readOffer(res.body);
-    if (answer.ok) this.p.media.expect(o.callId, answer.offer.address, answer.offer.port);
+    if (answer.ok) this.p.media.expect(o.callId, answer.offer.address, answer.offer.port, takesMedia(answer.offer));
     this.p.calls.handled.pickUp(o.callId);
   }
 

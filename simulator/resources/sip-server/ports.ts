@@ -39,7 +39,7 @@ export interface SipCalls {
   placeForHandler(accountId: string, input: { From: string; To: string; handler: { kind: 'sip'; target: string } }): { id: string };
   /** Hangs up a connected call, cancels one not yet answered; an ended call throws. */
   hangUp(accountId: string, callId: string): unknown;
-  readonly handled: CallFacts & OfferedCallActions & Pick<CallActions, 'transfer' | 'hangUp'> & { readonly handlers: { register(kind: 'sip', handler: CallHandler): void } };
+  readonly handled: CallFacts & OfferedCallActions & Pick<CallActions, 'transfer' | 'hangUp' | 'phoneTurn'> & { readonly handlers: { register(kind: 'sip', handler: CallHandler): void } };
   /** Where the server registers the dialer that rings SIP URIs of dial blocks, VoiceML and transfers (dials.ts). */
   readonly wireDialers: { use(dialer: WireDialer): void };
 }
