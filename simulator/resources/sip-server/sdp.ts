@@ -73,6 +73,14 @@ export function readOffer(body: string): OfferResult {
   };
 }
 
+/** An SDP answer to the server's offer (a device's 200, a late offer's ACK), or why it cannot carry media: no SDP, unreadable, no PCMU. */
+export function answerOf(body: string): { answer: AudioOffer } | { problem: string } {
+  if (body.trim() === '') return { problem: 'the answer carries no SDP' };
+  const read = readOffer(body);
+  if (!read.ok) return { problem: read.problem };
+  return read.offer.pcmu ? { answer: read.offer } : { problem: 'the SDP answer has no G.711 mu-law (PCMU, payload 0)' };
+}
+
 /** The direction that answers an offered one (RFC 3264 §6.1). */
 function answerDirection(offered: AudioOffer['direction']): AudioOffer['direction'] {
   return offered === 'sendonly' ? 'recvonly' : offered === 'recvonly' ? 'sendonly' : offered;
