@@ -1,6 +1,6 @@
 // A test-side UDP socket standing for a SIP client's or device's RTP port: every packet it gets,
 // parsed; the checks of one continuous PCMU stream (one SSRC, seq +1, timestamp +160); and an RTP
-// packet the test sends as the client (SSRC 0x4242).
+// packet the test sends as the client (SSRC 0x4242); the check of a two-sided recording.
 import dgram from 'node:dgram';
 import { expect } from 'vitest';
 import { decode } from '../peers/speech/mulaw.ts';
@@ -48,4 +48,21 @@ export function rtpPacket(seq: number, timestamp: number, payload: Buffer): Buff
   head.writeUInt16BE(seq, 2);
   head.writeUInt32BE(timestamp, 4);
   return Buffer.concat([head, payload]);
+}
+
+/**
+ * The two-sided recording of a call whose far side spoke from frame 25 (`played`: the packets the
+ * test got) and whose client sent `mine` in 10 packets arriving at frame 200: the file runs from
+ * frame 25 to frame 209, holds the played frame 25 exactly and the client's audio at 200..209.
+ * Returns a reader of its samples by frame.
+ */
+export function expectTwoSided(wav: Buffer, played: readonly Packet[], mine: Buffer): (frame: number, i?: number) => number {
+  const pcm = wav.subarray(44);
+  const sample = (frame: number, i = 0) => pcm.readInt16LE(((frame - 25) * 160 + i) * 2);
+  expect(pcm.length / 2 / 160).toBe(210 - 25);
+  const first = decode(played[25]!.payload);
+  for (let i = 0; i < 160; i++) expect(sample(25, i)).toBe(first[i]);
+  expect(sample(200)).toBe(decode(mine)[0]);
+  expect(sample(209, 159)).toBe(decode(mine)[0]);
+  return sample;
 }

@@ -8,8 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { PASSWORD, sipListening } from './sip-listening.ts';
 import { ack, bye, invite, offer, toOf } from './sip-invite-client.ts';
 import { register, SipTestClient } from './sip-client.ts';
-import { decode } from '../peers/speech/mulaw.ts';
-import { expectStream, loud, mediaPort, rtpPacket } from './sip-media-port.ts';
+import { expectStream, expectTwoSided, loud, mediaPort, rtpPacket } from './sip-media-port.ts';
 
 const { h, state, credential } = sipListening();
 const ACME_NUMBER = '07012340001';
@@ -63,14 +62,8 @@ describe('RTP to the client of an outbound call', () => {
     const [row] = await calls();
     const wav = await h.call('GET', h.acme(`/recordings/${row.callId}`));
     expect(wav.status, wav.text).toBe(200);
-    const pcm = Buffer.from(wav.bytes!).subarray(44);
-    const sample = (frame: number, i = 0) => pcm.readInt16LE(((frame - 25) * 160 + i) * 2);
-    // From the first sound (the phone's line at frame 25) to the client's last packet (frame 209).
-    expect(pcm.length / 2 / 160).toBe(210 - 25);
-    const first = decode(got[25]!.payload);
-    for (let i = 0; i < 160; i++) expect(sample(25, i)).toBe(first[i]);
-    expect(sample(200)).toBe(decode(mine)[0]);
-    expect(sample(209, 159)).toBe(decode(mine)[0]);
+    // The file: From the first sound (the phone's line at frame 25) to the client's last packet (frame 209).
+    const sample = expectTwoSided(Buffer.from(wav.bytes!), got, mine);
     expect(sample(spoken + 5)).toBe(0);
   });
 
