@@ -239,10 +239,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const stopSip = async () => {
     const s = sip;
     sip = undefined;
-    rt.sipServer.listening = null;
-    rt.sipServer.mediaPort = 0;
-    rt.sipServer.sendDatagram = null;
-    rt.sipServer.sendMedia = null;
+    const model = rt.builtModel('sipServer'); // built on first use: one never listened has nothing to stop
+    if (model) {
+      model.listening = null;
+      model.mediaPort = 0;
+      model.sendDatagram = null;
+      model.sendMedia = null;
+    }
     if (s) await s.close();
   };
 
@@ -346,9 +349,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     async close() {
       rt.clockDriver.stop();
       durable?.close();
-      rt.agentSdk.close();
+      rt.builtModel('agentSdk')?.close(); // models never used were never built: nothing to close
       await rt.webhookEngine.close();
-      await rt.agents.closeTools();
+      await rt.builtModel('agents')?.closeTools();
       await rt.mcpServers.stopAll();
       await stopSip();
       await Promise.all(

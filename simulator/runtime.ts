@@ -67,12 +67,14 @@ const SnapshotEnvelope = Type.Object(
 /** One entry as built: its model and how its state is kept. */
 interface Built {
   entry: Entry;
+  /** Its model; built on first use when the entry has `wire` (`made` says whether it is yet). */
   model: unknown;
+  made: boolean;
   /** Its key in a snapshot. */
   snapshotKey: string;
   /** Its declared snapshot part (none: it keeps no state). */
   part: StatePart<unknown> | undefined;
-  /** The schema its part must match (built from the list's names when the part asks for them). */
+  /** The schema its part must match (built from the list's names when the part asks for them), at the first restore. */
   schema?: TSchema;
 }
 
@@ -123,6 +125,8 @@ export class Runtime {
   private readonly eventDecls: Registry['eventDecls'];
   /** Each house family's scope, by key: what its model was built from and its handlers see. */
   private readonly scopes = new Map<string, Record<string, unknown>>();
+  /** Models being built on first use now (a use while building is a cycle, refused). */
+  private readonly building = new Set<string>();
 
   /** What the list registers: its operations (the pipeline routes them), tags, events... (registry.ts). */
   readonly registry: Registry;
@@ -157,18 +161,53 @@ export class Runtime {
     const byKey = new Map<string, Built>();
     for (const entry of reg.constructionOrder) {
       const scope = this.scopeFor(entry, offered);
-      const model = entry.create(scope as never);
-      scope[entry.key] = model;
       this.scopes.set(entry.key, scope);
-      offered.set(entry.key, entry.offers ? entry.offers(model) : model);
       const part = entry.state;
-      const schema = part === undefined ? undefined : typeof part.schema === 'function' ? part.schema(this.listed) : part.schema;
-      const built: Built = { entry, model, snapshotKey: entry.snapshotKey ?? entry.key, part, schema };
-      fields[entry.key] = built.model;
+      const built: Built = { entry, model: undefined, made: false, snapshotKey: entry.snapshotKey ?? entry.key, part };
       byKey.set(entry.key, built);
+      if (entry.wire) {
+        // Built on first use (decisions.md "Models built on first use"): the field, the scope and the offer build it when read.
+        const make = () => this.modelOf(built);
+        for (const holder of [fields, scope]) Object.defineProperty(holder, entry.key, { get: make, configurable: true, enumerable: true });
+        offered.set(entry.key, new FirstUse(() => (entry.offers ? entry.offers(make()) : make())));
+        entry.wire(scope as never, make, () => (built.made ? built.model : undefined));
+        continue;
+      }
+      const model = entry.create(scope as never);
+      this.adopt(built, model);
+      offered.set(entry.key, entry.offers ? entry.offers(model) : model);
     }
     this.built = reg.entries.map((f) => byKey.get(f.key)!);
     this.load(seed, false);
+  }
+
+  /** An entry's model, built now if it is built on first use and this is its first use. */
+  private modelOf(b: Built): unknown {
+    if (!b.made) {
+      if (this.building.has(b.entry.key)) throw new Error(`family ${b.entry.key} is used while its model is built`);
+      this.building.add(b.entry.key);
+      try {
+        this.adopt(b, b.entry.create(this.scopes.get(b.entry.key) as never));
+      } finally {
+        this.building.delete(b.entry.key);
+      }
+    }
+    return b.model;
+  }
+
+  /** Records a built model: the runtime's field and its scope hold it from now on. */
+  private adopt(b: Built, model: unknown): void {
+    b.model = model;
+    b.made = true;
+    for (const holder of [this as unknown as Record<string, unknown>, this.scopes.get(b.entry.key)!]) {
+      Object.defineProperty(holder, b.entry.key, { value: model, writable: true, configurable: true, enumerable: true });
+    }
+  }
+
+  /** The model of `key` if it is built, without building it (closing what it holds at sim.close()). */
+  builtModel<K extends keyof FamilyModels>(key: K): FamilyModels[K] | undefined {
+    const b = this.built.find((x) => x.entry.key === key);
+    return b?.made ? (b.model as FamilyModels[K]) : undefined;
   }
 
   /** The scope a family's route handlers see (its model's scope plus the model). */
@@ -220,7 +259,11 @@ export class Runtime {
         cancel: (jobId: number) => this.clock.cancel(jobId),
       },
     };
-    for (const need of Object.keys(entry.needs)) scope[need] = offered.get(need);
+    for (const need of Object.keys(entry.needs)) {
+      const offer = offered.get(need);
+      if (offer instanceof FirstUse) Object.defineProperty(scope, need, { get: offer.get, configurable: true, enumerable: true });
+      else scope[need] = offer;
+    }
     return scope;
   }
 
@@ -239,9 +282,12 @@ export class Runtime {
     this.random = new SeededRandom(seed);
     this.clock.restore({ now: parseInstant(this.fixture.clock.start)!, nextJobId: 1, jobs: [] });
     // In list order: loading draws ids from the seeded random, so the order is part of the state.
+    // A model not built yet is as empty as a cleared one; it is built here only when the fixture holds data for it.
     for (const b of this.built) {
-      if (clear) b.part?.clear(b.model);
-      b.entry.fixture?.load?.(b.model, this.fixture);
+      const load = b.entry.fixture?.load;
+      if (!b.made && !(load && (b.entry.fixture!.holds?.(this.fixture) ?? true))) continue;
+      if (clear && b.made) b.part?.clear(b.model);
+      load?.(this.modelOf(b), this.fixture);
     }
     this.clockDriver.rebase();
   }
@@ -253,7 +299,7 @@ export class Runtime {
 
   snapshot(): Snapshot {
     const models: Record<string, unknown> = {};
-    for (const b of this.stateful()) models[b.snapshotKey] = b.part!.snapshot(b.model);
+    for (const b of this.stateful()) models[b.snapshotKey] = b.part!.snapshot(this.modelOf(b));
     // As a round trip through JSON, so the snapshot shares nothing with live state (json-copy.ts:
     // member by member, a million calls being longer than a string can be).
     return {
@@ -268,7 +314,7 @@ export class Runtime {
 
   /** Live work no snapshot can hold (StatePart.live), each described; empty when a snapshot is the whole truth. */
   liveWork(): string[] {
-    return this.stateful().flatMap((b) => b.part!.live?.(b.model) ?? []);
+    return this.stateful().flatMap((b) => (b.made ? (b.part!.live?.(b.model) ?? []) : [])); // a model not built has no live work
   }
 
   /**
@@ -298,8 +344,9 @@ export class Runtime {
       // whose restore copies what it keeps.
       for (const b of parts) {
         const state = s.models[b.snapshotKey];
-        validate(b.schema!, state, `snapshot ${b.snapshotKey}`, b.snapshotKey);
-        b.part!.restore(b.model, b.part!.copiesInput ? state : structuredClone(state), how);
+        const schema = (b.schema ??= typeof b.part!.schema === 'function' ? b.part!.schema(this.listed) : b.part!.schema);
+        validate(schema, state, `snapshot ${b.snapshotKey}`, b.snapshotKey);
+        b.part!.restore(this.modelOf(b), b.part!.copiesInput ? state : structuredClone(state), how);
       }
       this.clock.restore(structuredClone(s.clock));
       this.random = new SeededRandom(structuredClone(s.random));
@@ -319,6 +366,8 @@ export class Runtime {
   checkpoint(): () => void {
     const parts = this.stateful();
     const undo = parts.map((b) => {
+      // A model not built yet is empty: if the operation builds it, undoing clears it (decisions.md "Models built on first use").
+      if (!b.made) return () => void (b.made && b.part!.clear(b.model));
       if (b.part!.hold) return b.part!.hold(b.model);
       const saved = jsonCopy(b.part!.snapshot(b.model), 2);
       return () => b.part!.restore(b.model, saved, 'rollback'); // the state of a moment ago: live work that remains stays
@@ -336,6 +385,11 @@ export class Runtime {
   nowIso(): string {
     return iso(this.clock.now());
   }
+}
+
+/** An offer of a model built on first use: a need on it reads it through `get`. */
+class FirstUse {
+  constructor(readonly get: () => unknown) {}
 }
 
 /** The scope of the kernel's own operations (fixed control plane, inspector): the runtime, which the compiler checks offers what they declare. */

@@ -98,6 +98,17 @@ function pagingOf(doc: Json, query: QueryParam[], responses: Map<number, Contrac
   };
 }
 
+// The document is only read, never changed (withOverrides already shares it), so contracts of
+// one file text share the parsed document and its validator: the validators compiled for one run
+// serve the next in the same process (the kit's tests load the contract dozens of times).
+const parsedFiles = new Map<string, { text: string; document: Json }>();
+const validators = new WeakMap<Json, SchemaValidator>();
+function validatorOf(document: Json): SchemaValidator {
+  let found = validators.get(document);
+  if (!found) validators.set(document, (found = new SchemaValidator(document)));
+  return found;
+}
+
 interface CompiledPath {
   op: ContractOperation;
   regex: RegExp;
@@ -176,12 +187,15 @@ export class Contract {
     for (const id of Object.keys(overrides)) {
       if (!this.operations.has(id)) throw new Error(`target file maps operation "${id}", which the contract does not have`);
     }
-    this.validator = new SchemaValidator(document);
+    this.validator = validatorOf(document);
     this.compilePaths();
   }
 
   static load(path = CONTRACT_PATH, overrides: Record<string, PathOverride> = {}): Contract {
-    return new Contract(JSON.parse(readFileSync(path, 'utf8')), overrides);
+    const text = readFileSync(path, 'utf8');
+    let parsed = parsedFiles.get(path);
+    if (parsed?.text !== text) parsedFiles.set(path, (parsed = { text, document: JSON.parse(text) }));
+    return new Contract(parsed.document, overrides);
   }
 
   /** A copy of this contract with an implementation's path mapping applied. */

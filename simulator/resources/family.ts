@@ -30,6 +30,8 @@ export interface FixturePart<M = unknown> extends FixtureChecks {
   accountFields?: TProperties;
   /** Loads the seed data into a cleared model (reset and start-up, in list order). */
   load?(model: M, fixture: Fixture): void;
+  /** Whether `load` puts anything in the model for this fixture; a model built on first use (`wire`) is built at loading only then (default: yes). */
+  holds?(fixture: Fixture): boolean;
 }
 
 /**
@@ -104,6 +106,16 @@ export interface HouseFamily<
   jobs?: J;
   /** Builds the model from its scope; the entries it needs are built first. */
   create(scope: ModelScope<N, E, J>): Model;
+  /**
+   * Set: the model is built on its first use, not with the runtime (docs/decisions.md "Models
+   * built on first use"), so a family nobody uses costs nothing at start. `wire` runs instead of
+   * `create` when the runtime is built, in construction order, and makes every registration with
+   * others (call handlers, ref kinds, dialers, audio sources) through `model()`, which builds the
+   * model on its first call. A reference to the model (its field, its scope, a need on it), a
+   * snapshot, a restore or a fixture that `holds` data for it builds it too. `ifBuilt()`: the
+   * model if it is built, without building it (a watcher with nothing to do before).
+   */
+  wire?(scope: ModelScope<N, E, J>, model: () => Model, ifBuilt: () => Model | undefined): void;
   /** What other entries' needs on its key receive; default the model itself. */
   offers?(model: Model): Offer;
   /** Its part of a snapshot; none: it keeps no state (not in snapshots). */

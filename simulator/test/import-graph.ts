@@ -61,10 +61,20 @@ export function sourceFiles(dir: string, withTests = false): string[] {
     .sort();
 }
 
+/**
+ * Each text's specifiers, for the life of the process: the layer and family-removal tests both
+ * scan every simulator file (about a second of parsing each) and share the cache when they run
+ * in one worker; a changed file is a new text, so it is always parsed again.
+ */
+const scanned = new Map<string, Specifier[]>();
+
 /** The project-internal imports of one file (packages and node: builtins left out). */
 export function projectImports(file: string): Edge[] {
   const text = readFileSync(path.join(ROOT, file), 'utf8');
-  return specifiersOf(text, file)
+  const key = `${file}\0${text}`;
+  let specifiers = scanned.get(key);
+  if (!specifiers) scanned.set(key, (specifiers = specifiersOf(text, file)));
+  return specifiers
     .filter((s) => s.spec.startsWith('.') || s.spec.startsWith('/'))
     .map((s) => ({ from: file, to: path.posix.normalize(path.posix.join(path.posix.dirname(file), s.spec)), kind: s.kind }));
 }

@@ -12,6 +12,8 @@ import { AgentSdkModel } from './model.ts';
 import { SdkSpeech } from './speech.ts';
 import { sdkCallActions, sdkCallHandler } from './calls-wiring.ts';
 import type { AgentSdkModelScope } from './ports.ts';
+import { onFirstCall } from '../../core/first-use.ts';
+import type { CallHandler } from '../calls/handlers.ts';
 
 export class AgentSdk extends AgentSdkModel {
   constructor(scope: AgentSdkModelScope) {
@@ -49,21 +51,32 @@ export class AgentSdk extends AgentSdkModel {
       refuse: (status, code, message) => ({ status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(errorBody(new ApiError(status, code, message))) }),
       onDefect: (e) => live.defect(e),
     });
-    // A pacer wake is a change the wall clock makes: through the I/O barrier, so a durable state dir journals and replays it.
-    scope.io.defineEffect('agentSdk.pacer', (due) => this.pacer.play(Number(due)));
     this.pacer.gate = { wake: (due) => scope.io.effect('agentSdk.pacer', String(due)), replaying: () => scope.io.replaying };
-    scope.numbers.onReleased((accountId, number) => this.numberReleased(accountId, number));
-    scope.calls.handled.handlers.register('sdk', sdkCallHandler(this.calls, () => scope.calls.handled));
-    scope.recordings.provideAudio((callId) => this.calls.recording(callId));
+    this.handler = sdkCallHandler(this.calls, () => scope.calls.handled);
     scope.jobs.on('agentSdk.stuck-media', (p) => this.calls.stuck(p.callId));
     scope.jobs.on('agentSdk.announce-end', (p) => this.calls.announced(p.callId));
     scope.jobs.on('agentSdk.warm-bridge', (p) => this.calls.bridged(p.callId));
   }
 
+  /** The handler of SDK calls, which `wireAgentSdk` registered with the calls family. */
+  readonly handler: CallHandler;
+
   /** ISO time of a virtual instant (views). */
   iso(ms: number): string {
     return iso(ms);
   }
+}
+
+/**
+ * What the family registers with others before its model is built (decisions.md "Models built
+ * on first use"), each reaching the model through `model()`, which builds it on first use.
+ */
+export function wireAgentSdk(scope: AgentSdkModelScope, model: () => AgentSdk): void {
+  // A pacer wake is a change the wall clock makes: through the I/O barrier, so a durable state dir journals and replays it.
+  scope.io.defineEffect('agentSdk.pacer', (due) => model().pacer.play(Number(due)));
+  scope.numbers.onReleased((accountId, number) => model().numberReleased(accountId, number));
+  scope.calls.handled.handlers.register('sdk', onFirstCall(() => model().handler, ['check', 'claims', 'ringing', 'answered', 'transferProgress', 'ending', 'ended']));
+  scope.recordings.provideAudio((callId) => model().calls.recording(callId));
 }
 
 /**

@@ -5,7 +5,7 @@
 // serves its two WebSocket endpoints as upgrade routes and a section of the inspector's call view.
 import { defineFamily } from '../family.ts';
 import { header } from '../../core/operation.ts';
-import { AgentSdk, agentSdkState } from './family-model.ts';
+import { AgentSdk, agentSdkState, wireAgentSdk } from './family-model.ts';
 import { operations as control } from './control.ts';
 import { SDK_CALL_SECTION_SCRIPT } from './inspector.ts';
 import { events, jobs, needs } from './ports.ts';
@@ -19,6 +19,7 @@ export const agentSdk = defineFamily({
   events,
   jobs,
   create: (scope) => new AgentSdk(scope),
+  wire: wireAgentSdk,
   state: agentSdkState,
   control,
   capabilities: ['agent-sdk'],

@@ -85,6 +85,7 @@ export const agentsFixture: FixturePart<AgentsModel> = {
   normalize(f, instant) {
     for (const acc of f.accounts) for (const a of acc.agents ?? []) if (a.createdAt) a.createdAt = instant(a.createdAt);
   },
+  holds: (f) => f.accounts.some((acc) => (acc.agents ?? []).length > 0),
   load(model, f) {
     for (const acc of f.accounts) {
       for (const a of oldestFirst(f, acc.agents)) {

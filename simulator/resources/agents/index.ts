@@ -16,6 +16,8 @@ import { jobs, needs, type AgentsModelScope } from './ports.ts';
 import { AGENT_IDS, AgentsStateSchema, type AgentsState } from './schema.ts';
 import { agentsFixture } from './fixture.ts';
 import { examples } from './examples.ts';
+import { onFirstCall } from '../../core/first-use.ts';
+import type { CallHandler } from '../calls/handlers.ts';
 
 function build(scope: AgentsModelScope): AgentsModel {
   const model = new AgentsModel({
@@ -43,10 +45,22 @@ function build(scope: AgentsModelScope): AgentsModel {
     hearing: (accountId, dictionaryId) => scope.dictionaries.rewriterFor(accountId, dictionaryId),
   });
   model.sessions = sessions;
-  scope.calls.handled.handlers.register('agent', agentCallHandler(model, () => sessions));
-  scope.mcpConnections.useAgents({ agentsUsing: (accountId, id) => model.agentsUsing(accountId, id), unbind: (accountId, id) => void model.bindings.removeConnection(accountId, id) });
-  scope.voiceClones.registerUsers({ usersOf: (accountId, voice) => model.usingVoice(accountId, voice) });
+  handlers.set(model, agentCallHandler(model, () => sessions));
   return model;
+}
+
+/** Each built model's call handler (the one `wire` registered calls through to it). */
+const handlers = new WeakMap<AgentsModel, CallHandler>();
+
+/**
+ * What the family registers with others before its model is built (decisions.md "Models built
+ * on first use"): each reaches the model through `model()`, which builds it on first use.
+ */
+function wire(scope: AgentsModelScope, model: () => AgentsModel): void {
+  scope.refs.register('agent', (accountId, id) => model().ownsAgent(accountId, id)); // the model registers its own when built
+  scope.calls.handled.handlers.register('agent', onFirstCall(() => handlers.get(model())!, ['check', 'answered', 'transferProgress', 'ended']));
+  scope.mcpConnections.useAgents({ agentsUsing: (accountId, id) => model().agentsUsing(accountId, id), unbind: (accountId, id) => void model().bindings.removeConnection(accountId, id) });
+  scope.voiceClones.registerUsers({ usersOf: (accountId, voice) => model().usingVoice(accountId, voice) });
 }
 
 export const agents = defineFamily({
@@ -54,6 +68,7 @@ export const agents = defineFamily({
   needs,
   jobs,
   create: build,
+  wire,
   state: ownPart<AgentsState, AgentsModel>(AgentsStateSchema),
   fixture: agentsFixture,
   operations,

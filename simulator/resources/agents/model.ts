@@ -51,7 +51,12 @@ export class AgentsModel {
   constructor(private readonly ports: AgentsPorts) {
     this.bindings = new AgentBindings(ports, ports.connections);
     this.knowledge = new KnowledgeStore(ports);
-    ports.refs.register('agent', (accountId, id) => this.agents.get(id)?.accountId === accountId);
+    ports.refs.register('agent', (accountId, id) => this.ownsAgent(accountId, id));
+  }
+
+  /** Whether `id` is an agent of the account (the `agent` reference kind). */
+  ownsAgent(accountId: string, id: string): boolean {
+    return this.agents.get(id)?.accountId === accountId;
   }
 
   clear(): void {

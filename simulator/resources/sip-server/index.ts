@@ -12,6 +12,9 @@ import { jobs, needs } from './ports.ts';
 import { SipServerStateSchema } from './schema.ts';
 import { SIP_WS_PATH } from './websocket.ts';
 import type { SipServerScope } from './scope.ts';
+import type { SipServerModelScope } from './ports.ts';
+import { onFirstCall } from '../../core/first-use.ts';
+import { callRecording } from './call-recording.ts';
 
 const tables = tablesPart(SipServerStateSchema, (m: SipServerModel) => ({ bindings: m.bindings.rows }));
 
@@ -27,11 +30,27 @@ const state: StatePart<SipServerModel> = {
   },
 };
 
+/**
+ * What the family registers with others before its model is built (decisions.md "Models built
+ * on first use"), each reaching the model through `model()`, which builds it on first use: its
+ * recordings' audio, its playout's clock watcher, the dialer of SIP URIs on the wire, the handler of its calls.
+ */
+function wire(scope: SipServerModelScope, model: () => SipServerModel, ifBuilt: () => SipServerModel | undefined): void {
+  scope.clock.watch((now) => ifBuilt()?.playout.moved(now)); // in construction order among the clock's watchers, as when built with the runtime
+  scope.recordings.provideAudio((callId) => {
+    const m = model();
+    return callRecording(m.media.heardOf(callId), m.playout.played(callId));
+  });
+  scope.calls.wireDialers.use(onFirstCall(() => model().dials, ['online', 'dial']));
+  scope.calls.handled.handlers.register('sip', onFirstCall(() => model().handler, ['check', 'offer', 'ringing', 'answered', 'transferProgress', 'ended']));
+}
+
 export const sipServer = defineFamily({
   key: 'sipServer',
   needs,
   jobs,
   create: (scope) => new SipServerModel(scope),
+  wire,
   state,
   control: [...control, ...mediaOperations],
   capabilities: ['sip-wire'],

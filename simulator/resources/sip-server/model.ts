@@ -17,11 +17,11 @@ import { register } from './registrar.ts';
 import { Dialogs, type Dialog } from './dialogs.ts';
 import { SipCallsOnWire } from './invite.ts';
 import { sipCallHandler } from './call-handler.ts';
+import type { CallHandler } from '../calls/handlers.ts';
 import { writeAnswer } from './sdp.ts';
 import { CallMedia, takesMedia } from './media.ts';
 import { MAX_BURST_FRAMES, MAX_LATE_FRAMES, Playout } from './playout.ts';
 import { PhoneSpeech } from './phone-speech.ts';
-import { callRecording } from './call-recording.ts';
 import { sipWebSocket } from './websocket.ts';
 import type { SimRequest } from '../../core/operation.ts';
 import type { UpgradeAnswer } from '../../core/live-socket.ts';
@@ -73,6 +73,8 @@ export class SipServerModel {
   listening: SipListening | null = null;
   /** The listener's RTP port (the one every call's media uses), set by the adapter; 0 when none. */
   mediaPort = 0;
+  /** The handler of calls on the wire, which the family's `wire` registered with the calls family (index.ts). */
+  readonly handler: CallHandler;
   /** The digest challenges offered, in order (the listener's setting, not state). */
   challengeAlgorithms: readonly DigestAlgorithm[] = CHALLENGE_ALGORITHMS;
 
@@ -112,8 +114,6 @@ export class SipServerModel {
       maxBurstFrames: () => (scope.liveClock.mode().kind === 'realtime' ? MAX_LATE_FRAMES : MAX_BURST_FRAMES),
       send: (address, port, packet) => (this.sendMedia ? (this.sendMedia(address, port, packet), true) : false),
     });
-    scope.clock.watch((now) => this.playout.moved(now));
-    scope.recordings.provideAudio((callId) => callRecording(this.media.heardOf(callId), this.playout.played(callId)));
     // What the server's own requests need (offers of inbound calls, dials): the clock, the seed, the UDP socket, its PCMU offer.
     const uac = {
       seed: () => scope.seed,
@@ -152,17 +152,13 @@ export class SipServerModel {
       canSend: () => this.sendDatagram !== null,
     });
     scope.jobs.on('sipServer.dialTimeout', (p) => this.dials.timeout(p.dialId, p.deadline));
-    scope.calls.wireDialers.use(this.dials);
     this.refers = new SipRefers({
       calls: scope.calls,
       routes: scope.sipEndpoints,
       dialogOf: (req) => this.referDialog(req) ?? this.offers.inDialog(req),
       isOwnHost: (host, port) => host === 'sip.claw-ops.com' || host.endsWith('.sip.claw-ops.com') || (host === this.listening?.host && [this.listening.udp, this.listening.tcp].includes(port ?? 5060)),
     });
-    scope.calls.handled.handlers.register(
-      'sip',
-      sipCallHandler({ dialogs: this.dialogs, facts: () => scope.calls.handled, reply, sdp, contact: (d) => this.wireCalls.contact(d), listening, media: this.media, offers: this.offers, playout: this.playout }),
-    );
+    this.handler = sipCallHandler({ dialogs: this.dialogs, facts: () => scope.calls.handled, reply, sdp, contact: (d) => this.wireCalls.contact(d), listening, media: this.media, offers: this.offers, playout: this.playout });
   }
 
   /** What the phone says in a call, turn by turn: its script's turns with nothing heard (it cannot understand the client's audio). */

@@ -3,7 +3,8 @@
 // comes from a server we do not control: a size cap, a nesting cap, no DOCTYPE at all (so no
 // entity declarations and no external references can exist), only the five predefined entities
 // and numeric character references decoded, and nothing ever fetched while parsing. Pure.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type { XMLParser as Parser, XMLValidator as Validator } from 'fast-xml-parser';
 import { Type, type Static } from '@sinclair/typebox';
 
 /** Characters of a document we read; the fetcher reads no more, so a longer one is "too large". */
@@ -31,7 +32,20 @@ export type Nested = Static<typeof NestedSchema>;
 
 export type ParsedDocument = { ok: true; verbs: Verb[] } | { ok: false; reason: string };
 
-const parser = new XMLParser({
+/**
+ * The parser, required on the first document rather than imported: evaluating fast-xml-parser
+ * and its helpers (about 110 KB) is start-up CPU a simulator that never fetches a document need
+ * not pay (docs/decisions.md, start-up).
+ */
+let loaded: { parser: Parser; validator: typeof Validator } | undefined;
+
+function xml(): { parser: Parser; validator: typeof Validator } {
+  if (loaded) return loaded;
+  const fxp = createRequire(import.meta.url)('fast-xml-parser') as { XMLParser: typeof Parser; XMLValidator: typeof Validator };
+  return (loaded = { parser: newParser(fxp.XMLParser), validator: fxp.XMLValidator });
+}
+
+const newParser = (XMLParser: typeof Parser) => new XMLParser({
   preserveOrder: true,
   ignoreAttributes: false,
   attributeNamePrefix: '',
@@ -80,7 +94,8 @@ export function parseDocument(text: string): ParsedDocument {
   if (text.trim() === '') return { ok: false, reason: 'document is empty' };
   let raw: RawNode[];
   try {
-    const valid = XMLValidator.validate(text);
+    const { parser, validator } = xml();
+    const valid = validator.validate(text);
     if (valid !== true) return { ok: false, reason: `invalid XML: ${valid.err.msg} (line ${valid.err.line})` };
     raw = parser.parse(text) as RawNode[];
   } catch (e) {
