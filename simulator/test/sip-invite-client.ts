@@ -58,7 +58,11 @@ export async function invite(c: SipTestClient, o: InviteOptions): Promise<OpenIn
 /** The To header of a reply (with the server's tag). */
 export const toOf = (r: SipReply) => r.get('to')!;
 
-export function ack(c: SipTestClient, d: OpenInvite, to: string, branch = `z9hG4bK-ack-${d.callId}`): void {
+// A Via branch is an RFC 3261 token: the Call-ID's '@' (and anything else outside the token set)
+// would make the server drop the ACK as malformed, so it is replaced.
+const tokenOf = (text: string) => text.replace(/[^A-Za-z0-9.!%*_+`'~-]/g, '-');
+
+export function ack(c: SipTestClient, d: OpenInvite, to: string, branch = `z9hG4bK-ack-${tokenOf(d.callId)}`): void {
   c.sendRaw(c.build({ method: 'ACK', uri: d.toUri, from: d.fromHeader, to, callId: d.callId, cseq: d.cseq, branch }));
 }
 

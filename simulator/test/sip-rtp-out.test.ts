@@ -4,12 +4,11 @@
 // sequence numbers, timestamps 160 apart and the marker on each talkspurt; a sendonly offer gets
 // none; the device that answers an inbound call hears the calling phone; the whole-call recording
 // holds both sides.
-import dgram from 'node:dgram';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD, sipListening } from './sip-listening.ts';
 import { ack, bye, invite, offer, toOf } from './sip-invite-client.ts';
 import { register, SipTestClient } from './sip-client.ts';
-import { decode } from '../peers/speech/mulaw.ts';
+import { expectStream, expectTwoSided, loud, mediaPort, rtpPacket } from './sip-media-port.ts';
 
 const { h, state, credential } = sipListening();
 const ACME_NUMBER = '07012340001';
@@ -18,43 +17,6 @@ const LINE = 'Hello, this is the phone speaking.';
 
 const advance = (seconds: number) => h.sim.clock.advance({ seconds });
 const calls = async () => (await h.call('GET', h.acme('/calls'))).json.data as any[];
-
-interface Packet {
-  marker: boolean;
-  payloadType: number;
-  seq: number;
-  timestamp: number;
-  ssrc: number;
-  payload: Buffer;
-}
-
-/** A UDP socket standing for the client's RTP port: every packet it got, parsed. */
-async function mediaPort() {
-  const socket = dgram.createSocket('udp4');
-  await new Promise<void>((r) => socket.bind(0, '127.0.0.1', () => r()));
-  const got: Packet[] = [];
-  socket.on('message', (b) => got.push({ marker: (b[1]! & 0x80) !== 0, payloadType: b[1]! & 0x7f, seq: b.readUInt16BE(2), timestamp: b.readUInt32BE(4), ssrc: b.readUInt32BE(8), payload: b.subarray(12) }));
-  /** Waits (wall time, on loopback) until `n` packets are in, or a second passed. */
-  const until = async (n: number) => {
-    for (let i = 0; i < 100 && got.length < n; i++) await new Promise((r) => setTimeout(r, 10));
-    return got;
-  };
-  return { socket, port: socket.address().port, got, until };
-}
-
-const loud = (p: Packet) => Math.max(...Array.from(decode(p.payload), Math.abs));
-
-function expectStream(got: Packet[]): void {
-  expect(new Set(got.map((p) => p.ssrc)).size).toBe(1);
-  got.forEach((p, i) => {
-    expect(p.payloadType).toBe(0);
-    expect(p.payload.length).toBe(160);
-    if (i > 0) {
-      expect(p.seq, `seq of packet ${i}`).toBe((got[i - 1]!.seq + 1) & 0xffff);
-      expect(p.timestamp, `timestamp of packet ${i}`).toBe((got[i - 1]!.timestamp + 160) >>> 0);
-    }
-  });
-}
 
 async function answeredCall(rtpPort: number, number: string, body = offer(rtpPort), lines = [LINE]) {
   await credential();
@@ -92,9 +54,7 @@ describe('RTP to the client of an outbound call', () => {
     // The client talks from the same port (symmetric RTP): 10 packets arriving at frame 200.
     const mine = Buffer.alloc(160, 0x20);
     for (let i = 0; i < 10; i++) {
-      const head = Buffer.from([0x80, 0, 0, i, 0, 0, 0, 0, 0, 0, 0x42, 0x42]);
-      head.writeUInt32BE(i * 160, 4);
-      await new Promise<void>((r) => media.socket.send(Buffer.concat([head, mine]), state.sip.rtp, '127.0.0.1', () => r()));
+      await new Promise<void>((r) => media.socket.send(rtpPacket(i, i * 160, mine), state.sip.rtp, '127.0.0.1', () => r()));
     }
     await new Promise((r) => setTimeout(r, 100));
     expect((await bye(state.udp, d, toOf(ok))).status).toBe(200);
@@ -102,14 +62,8 @@ describe('RTP to the client of an outbound call', () => {
     const [row] = await calls();
     const wav = await h.call('GET', h.acme(`/recordings/${row.callId}`));
     expect(wav.status, wav.text).toBe(200);
-    const pcm = Buffer.from(wav.bytes!).subarray(44);
-    const sample = (frame: number, i = 0) => pcm.readInt16LE(((frame - 25) * 160 + i) * 2);
-    // From the first sound (the phone's line at frame 25) to the client's last packet (frame 209).
-    expect(pcm.length / 2 / 160).toBe(210 - 25);
-    const first = decode(got[25]!.payload);
-    for (let i = 0; i < 160; i++) expect(sample(25, i)).toBe(first[i]);
-    expect(sample(200)).toBe(decode(mine)[0]);
-    expect(sample(209, 159)).toBe(decode(mine)[0]);
+    // The file: From the first sound (the phone's line at frame 25) to the client's last packet (frame 209).
+    const sample = expectTwoSided(Buffer.from(wav.bytes!), got, mine);
     expect(sample(spoken + 5)).toBe(0);
   });
 

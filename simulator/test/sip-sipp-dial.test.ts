@@ -1,6 +1,6 @@
 // Real SIP software on the other end of dials and transfers: SIPp (sip-tester) plays a device
 // that a call flow's dial block rings (it answers, then gets the simulator's BYE when the call
-// ends; or it answers 486 and the leg is busy), and a SIP client that transfers its call with
+// ends, echoing the RTP it got meanwhile; or it answers 486 and the leg is busy), and a SIP client that transfers its call with
 // REFER (202, NOTIFY 100 Trying then 200 OK, BYE). The simulator's clock runs in realtime, ten
 // times faster, as devices meet it. Where SIPp is missing this file skips, saying so loudly.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -48,6 +48,21 @@ describe.skipIf(!available)('SIPp as the device a dial rings, and as a client th
     const call = await callOf(callId);
     expect(call).toMatchObject({ status: 'completed', transferStatus: 'completed', transferSipResponseCode: 200 });
     expect(call.transfers[0]).toMatchObject({ mode: 'blind', to: `sip:alice@127.0.0.1:${port}`, status: 'completed' });
+  });
+
+  it('RTP flows on the dialed leg: SIPp echoes what it gets (-rtp_echo), so the server gets its own stream back from the device', async () => {
+    const port = await freePort();
+    const device = sipp(sip.udp, 'uas-answer.xml', ['-rtp_echo', '-rtp_buffsize', '1048576', '-mp', String(await freePort())], port);
+    await new Promise((r) => setTimeout(r, 500));
+    const callId = await dialCall(`sip:erin@127.0.0.1:${port}`, '01083000005', 20);
+    const run = await device;
+    expect(run.code, run.errors + run.messages).toBe(0);
+    const media = await h.sim.control.request<{ sent: { packets: number; ssrc: number } | null; received: { packets: number; ssrc: number } | null }>('GET', `/sip/calls/${callId}/media`);
+    // One packet per 20 ms from the device's 200 to the BYE (under 20 s), less what late wakes skipped.
+    expect(media.sent?.packets, JSON.stringify(media)).toBeGreaterThan(250);
+    expect(media.sent!.packets).toBeLessThanOrEqual(20 * 50 + 50);
+    expect(media.received?.ssrc, JSON.stringify(media)).toBe(media.sent!.ssrc);
+    expect(media.received!.packets).toBeGreaterThan(media.sent!.packets * 0.9);
   });
 
   it('a SIPp device answering 486: the leg is busy with 486 and the flow goes on', async () => {

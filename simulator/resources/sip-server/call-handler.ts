@@ -50,6 +50,7 @@ export function byeFor(d: Dialog, l: SipListening | null): string {
     `To: ${inv.header('from')}`,
     `Call-ID: ${inv.callId}`,
     `CSeq: ${d.localCseq} BYE`,
+    ...(d.byeReason === undefined ? [] : [`Reason: ${d.byeReason}`]),
     `User-Agent: ${SERVER_NAME}`,
     'Content-Length: 0',
   ];

@@ -28,6 +28,10 @@ export interface Dialog {
   endedByClient: boolean;
   /** CSeq of the server's own requests in the dialog (a BYE). */
   localCseq: number;
+  /** Late offer: the ACK carrying the client's answer was read (only the first counts). */
+  answerRead?: boolean;
+  /** Why the server ends the dialog, for its BYE's Reason header (a late answer with no PCMU). */
+  byeReason?: string;
 }
 
 const dialogKey = (sipCallId: string, remoteTag: string | undefined, localTag: string) => `${sipCallId}|${remoteTag ?? ''}|${localTag}`;

@@ -6,11 +6,16 @@
 // Contact and bridges; a final 3xx-6xx is ACKed and ends the dial with its code; no provisional
 // answer within NO_ANSWER_MS, or no final one within the dial's ring timeout (then CANCEL), ends it
 // as 408. The call moving on sends CANCEL (ringing) or BYE (answered); a BYE from the device ends
-// an answered dial with 200. Live transport state: not in snapshots.
+// an answered dial with 200. The device's 200 must answer the PCMU offer: its SDP names where it
+// takes RTP, and from the answer on it hears the call's phone and what it sends is recorded
+// (DialMedia, docs/decisions.md "SIP on the wire", Media of dialed legs); a 200 with no usable
+// PCMU answer is ACKed, then BYEd, and the dial fails as 488. Live transport state: not in
+// snapshots.
 import { NO_ANSWER_MS } from './offers.ts';
+import { answerOf, type AudioOffer } from './sdp.ts';
 import { hostPortOf, reach, type SipDns } from './reach.ts';
 import { branchOf, uacRequest } from './uac-request.ts';
-import type { Answer } from './response.ts';
+import { reasonHeader, type Answer } from './response.ts';
 import type { SipRequest, SipResponse } from './message.ts';
 import type { SipRoutes } from './ports.ts';
 import type { SipListening } from './flow.ts';
@@ -18,6 +23,8 @@ import type { WireDialer, WireDialEvents, WireDialHandle, WireDialRequest } from
 
 interface Dial {
   id: string;
+  /** The platform's call the dial is a leg of. */
+  callId: string;
   events: WireDialEvents;
   from: string;
   ruri: string;
@@ -34,7 +41,18 @@ interface Dial {
   remoteTarget: string | undefined;
 }
 
+/** The media of a dialed device, keyed by the platform's call (model.ts wires it to the playout and the RTP port). */
+export interface DialMedia {
+  /** A dial goes out: the phone's speech may start loading. */
+  warm(callId: string): void;
+  /** The device answered with `answer`: RTP flows both ways from now. */
+  connected(callId: string, answer: AudioOffer): void;
+  /** The bridge is over (a BYE either way, the call's end): no more RTP. */
+  stopped(callId: string): void;
+}
+
 export interface DialParts {
+  media: DialMedia;
   routes: SipRoutes;
   dns: SipDns;
   seed(): number;
@@ -82,6 +100,7 @@ export class SipDials implements WireDialer {
     const id = `${req.callId}#${n}`;
     const d: Dial = {
       id,
+      callId: req.callId,
       events,
       from: req.from,
       ruri: req.uri.trim().replace(/[?].*$/, ''),
@@ -102,15 +121,16 @@ export class SipDials implements WireDialer {
     if (this.byBranch.size > 4096) this.byBranch.delete(this.byBranch.keys().next().value!);
     if (d.routeId) this.p.routes.routeUsed(d.routeId);
     this.p.schedule(d.deadline, id, d.deadline);
+    this.p.media.warm(req.callId);
     this.send(d, 'INVITE', d.ruri, `<${d.ruri}>`, 1, d.branch, { type: 'application/sdp', text: this.p.sdpOffer(id) });
     return { hangUp: () => this.hangUp(id) };
   }
 
-  private send(d: Dial, method: string, target: string, to: string, cseq: number, branch: string, body?: { type: string; text: string }): void {
+  private send(d: Dial, method: string, target: string, to: string, cseq: number, branch: string, body?: { type: string; text: string }, extra: [string, string][] = []): void {
     const l = this.p.listening();
     const host = l?.host ?? '127.0.0.1';
     const contact: [string, string][] = method === 'INVITE' ? [['Contact', `<sip:${d.from}@${host}:${l?.udp ?? 5060};transport=udp>`]] : [];
-    const text = uacRequest({ method, target, from: `<sip:${d.from}@${host}>;tag=${d.localTag}`, to, callId: d.sipCallId, cseq, branch, transport: 'UDP', viaPort: l?.udp, headers: contact, ...(body ? { body } : {}) }, l);
+    const text = uacRequest({ method, target, from: `<sip:${d.from}@${host}>;tag=${d.localTag}`, to, callId: d.sipCallId, cseq, branch, transport: 'UDP', viaPort: l?.udp, headers: [...contact, ...extra], ...(body ? { body } : {}) }, l);
     this.p.sendUdp(d.address, d.port, text);
   }
 
@@ -139,7 +159,15 @@ export class SipDials implements WireDialer {
     d.remoteTarget = /<([^>]+)>/.exec(res.header('contact') ?? '')?.[1] ?? d.ruri;
     this.send(d, 'ACK', d.remoteTarget, d.remoteTo!, 1, branchOf(d.sipCallId, 'ack'));
     if (d.state === 'confirmed') return true; // a retransmitted 2xx: ACKed again
+    const sdp = answerOf(res.body);
+    if ('problem' in sdp) {
+      // RFC 3261 §13.2.1: a UAC that cannot take the answer ACKs it, then ends the dialog with BYE.
+      this.send(d, 'BYE', d.remoteTarget, d.remoteTo!, 2, branchOf(d.sipCallId, 'bye'), undefined, [['Reason', reasonHeader(sdp.problem)]]);
+      this.finish(d, 488, true);
+      return true;
+    }
     d.state = 'confirmed';
+    this.p.media.connected(d.callId, sdp.answer);
     d.events.answered();
     return true;
   }
@@ -153,6 +181,7 @@ export class SipDials implements WireDialer {
   }
 
   private finish(d: Dial, code: number, failed: boolean): void {
+    if (d.state === 'confirmed') this.p.media.stopped(d.callId);
     d.state = 'ended';
     this.byId.delete(d.id);
     if (failed && d.routeId) this.p.routes.routeFailed(d.routeId);
@@ -167,7 +196,10 @@ export class SipDials implements WireDialer {
     d.state = 'ended';
     this.byId.delete(dialId);
     if (was === 'calling' || was === 'proceeding') this.send(d, 'CANCEL', d.ruri, `<${d.ruri}>`, 1, d.branch);
-    else if (was === 'confirmed') this.send(d, 'BYE', d.remoteTarget!, d.remoteTo!, 2, branchOf(d.sipCallId, 'bye'));
+    else if (was === 'confirmed') {
+      this.p.media.stopped(d.callId);
+      this.send(d, 'BYE', d.remoteTarget!, d.remoteTo!, 2, branchOf(d.sipCallId, 'bye'));
+    }
   }
 
   /** A BYE from an answered device: the dial ends (200); undefined when it is no dialog of a dial. */

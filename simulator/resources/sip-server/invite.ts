@@ -6,16 +6,19 @@
 // family's own checks (From the account's, subscription, opt-outs: 403 naming the code). The call
 // answers 100 at once; the call handler (call-handler.ts) sends 180, the 200 with the SDP answer
 // or the final code of the call's end. BYE and CANCEL from the client hang it up; a re-INVITE in
-// the dialog gets a fresh answer. A refusal places nothing.
+// the dialog gets a fresh answer. An INVITE without SDP (a late offer, RFC 3264 §4) gets the
+// server's offer in the 200 and must answer it in the ACK: its PCMU answer names where RTP goes;
+// an ACK without one ends the call with a BYE saying why (Reason, RFC 3326). A refusal places
+// nothing.
 import { ApiError } from '../../core/errors.ts';
 import { tryNormalizePhone } from '../../core/phone.ts';
 import type { Answer } from './response.ts';
-import { warning } from './response.ts';
+import { reasonHeader, warning } from './response.ts';
 import type { Flow } from './flow.ts';
 import type { SipRequest } from './message.ts';
 import type { Dialog, Dialogs } from './dialogs.ts';
 import type { SipCalls, SipLogins } from './ports.ts';
-import { readOffer, type AudioOffer } from './sdp.ts';
+import { answerOf, readOffer, type AudioOffer } from './sdp.ts';
 import { takesMedia, type CallMedia } from './media.ts';
 import { callerOf, callerNumber, type WhoParts } from './who.ts';
 
@@ -100,6 +103,29 @@ export class SipCallsOnWire {
     });
     if (media.offer) this.p.media.expect(callId, media.offer.address, media.offer.port, takesMedia(media.offer));
     return undefined;
+  }
+
+  /**
+   * An ACK in a dialog. For a late offer (the INVITE had no SDP, the 200 carried the server's
+   * offer) its body is the client's answer (RFC 3264 §4): PCMU there starts RTP to it; none
+   * (no SDP, unreadable, no PCMU) ends the call, the BYE's Reason saying why.
+   */
+  ack(req: SipRequest): void {
+    const d = this.p.dialogs.ofRequest(req);
+    if (!d || d.state !== 'confirmed' || d.offer !== undefined || d.answerRead) return;
+    d.answerRead = true;
+    const sdp = answerOf(req.body);
+    if ('answer' in sdp) {
+      d.offer = sdp.answer; // a later re-INVITE without SDP is answered from it
+      this.p.media.expect(d.callId, sdp.answer.address, sdp.answer.port, takesMedia(sdp.answer));
+      return;
+    }
+    d.byeReason = reasonHeader(`late offer, the ACK: ${sdp.problem}`);
+    try {
+      this.p.calls.hangUp(d.accountId, d.callId); // the call handler's end sends the BYE
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+    }
   }
 
   /** A re-INVITE (RFC 3261 §14.2): a new offer in a confirmed dialog gets a new answer; nothing else changes. */

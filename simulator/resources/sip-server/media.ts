@@ -66,7 +66,8 @@ export class CallMedia {
     for (const [k, id] of this.bySource) if (id === callId) this.bySource.delete(k);
     this.bySource.set(`${address}:${port}`, callId);
     this.peers.set(callId, { address, port, hearsUs });
-    if (!this.heard.has(callId)) this.heard.set(callId, { firstTimestamp: undefined, firstFrame: 0, ssrc: undefined, audio: Buffer.alloc(0), length: 0, open: true, packets: 0 });
+    // A call bridged again (a second dialed leg) records its new bridge.
+    if (!this.heard.get(callId)?.open) this.heard.set(callId, { firstTimestamp: undefined, firstFrame: 0, ssrc: undefined, audio: Buffer.alloc(0), length: 0, open: true, packets: 0 });
   }
 
   /** Where the call's RTP goes, while its dialog lasts. */

@@ -19,7 +19,7 @@ import { SipCallsOnWire } from './invite.ts';
 import { sipCallHandler } from './call-handler.ts';
 import type { CallHandler } from '../calls/handlers.ts';
 import { writeAnswer } from './sdp.ts';
-import { CallMedia } from './media.ts';
+import { CallMedia, takesMedia } from './media.ts';
 import { MAX_BURST_FRAMES, MAX_LATE_FRAMES, Playout } from './playout.ts';
 import { PhoneSpeech } from './phone-speech.ts';
 import { sipWebSocket } from './websocket.ts';
@@ -134,6 +134,18 @@ export class SipServerModel {
     scope.jobs.on('sipServer.offerTimeout', (p) => this.offers.timeout(p.callId, p.attempt));
     this.dials = new SipDials({
       ...uac,
+      media: {
+        warm: (callId) => this.playout.warm(callId),
+        // The device hears the call's phone from the bridge on, and what it sends is the call's other side (call-recording.ts).
+        connected: (callId, answer) => {
+          this.media.expect(callId, answer.address, answer.port, takesMedia(answer));
+          this.playout.start(callId, scope.clock.now());
+        },
+        stopped: (callId) => {
+          this.playout.stop(callId);
+          this.media.stop(callId);
+        },
+      },
       routes: scope.sipEndpoints,
       dns: scope.dns,
       schedule: (at, dialId, deadline) => void scope.jobs.schedule('sipServer.dialTimeout', at, { dialId, deadline }),
@@ -270,7 +282,10 @@ export class SipServerModel {
   }
 
   private handle(req: SipRequest, flow: Flow, text: string, send: (text: string) => void): Answer | undefined {
-    if (req.method === 'ACK') return undefined; // never answered (RFC 3261 §17.2.1, §13.2.2.4)
+    if (req.method === 'ACK') {
+      this.wireCalls.ack(req); // a late offer's answer is read
+      return undefined; // never answered (RFC 3261 §17.2.1, §13.2.2.4)
+    }
     const declared = req.header('content-length');
     if (declared !== undefined && Number(declared) > Buffer.byteLength(text, 'latin1') - (text.indexOf('\r\n\r\n') + 4)) {
       return { status: 400, reason: 'Bad Request', headers: [['Warning', warning(`the body is shorter than Content-Length ${declared}`)]] };

@@ -97,3 +97,6 @@ export function badRequestForUnparsed(text: string, flow: Flow, problem: string,
   if (jssip().Grammar.parse(firstHop(found.vias[0]!), 'Via') === -1) return undefined;
   return write({ vias: found.vias, from, to, toHasTag: /;\s*tag=/i.test(to), callId, cseq }, flow, { status: 400, reason: 'Bad Request', headers: [['Warning', warning(problem)]], toTag });
 }
+
+/** A Reason header (RFC 3326) for a BYE the server sends because the media cannot flow: SIP cause 488 and why. */
+export const reasonHeader = (why: string): string => `SIP;cause=488;text="${why.replace(/["\\]/g, "'")}"`;

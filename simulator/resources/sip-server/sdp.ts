@@ -2,7 +2,8 @@
 // (PCMU, static payload type 0) at 8 kHz in 20 ms packets, and telephone-event (RFC 4733) when
 // the offer has it. An offer is read for the client's RTP address and port and whether it offers
 // PCMU; the answer names the listener's RTP port. Only the first audio stream is used; other
-// streams are refused with port 0 in the answer, as RFC 3264 §6 asks.
+// streams are refused with port 0 in the answer, as RFC 3264 §6 asks. An answer to the server's
+// own offer (a dialed device's 200, a late offer's ACK) is read the same way and must hold PCMU.
 
 /** What an offer says about its audio. */
 export interface AudioOffer {
@@ -71,6 +72,14 @@ export function readOffer(body: string): OfferResult {
       direction: audio.direction ?? sessionDirection,
     },
   };
+}
+
+/** An SDP answer to the server's offer (a device's 200, a late offer's ACK), or why it cannot carry media: no SDP, unreadable, no PCMU. */
+export function answerOf(body: string): { answer: AudioOffer } | { problem: string } {
+  if (body.trim() === '') return { problem: 'the answer carries no SDP' };
+  const read = readOffer(body);
+  if (!read.ok) return { problem: read.problem };
+  return read.offer.pcmu ? { answer: read.offer } : { problem: 'the SDP answer has no G.711 mu-law (PCMU, payload 0)' };
 }
 
 /** The direction that answers an offered one (RFC 3264 §6.1). */
