@@ -14,6 +14,7 @@ import { accountErrors } from './resources/accounts/errors.ts';
 import { CreateAccountBody, CreatedAccount } from './resources/accounts/schema.ts';
 import { SipListeningSchema, type SipListening } from './core/sip-listening.ts';
 import { withRules } from './core/schema-rules.ts';
+import type { SeededRandom } from './core/random.ts';
 
 const TAG = 'Control plane';
 const FIXED = 'fixed control-plane contract (DESIGN.md)';
@@ -67,12 +68,10 @@ export interface FixedControlScope {
   /** Live work no snapshot can hold (an Agent SDK call in progress); a snapshot is refused meanwhile. */
   liveWork(): string[];
   restore(snapshot: unknown): void;
-  /** Puts back a snapshot taken a moment ago in the same operation (all or nothing); live work stays. */
-  rollback(snapshot: unknown): void;
-  /** The state of now, put back by the function it answers (all or nothing, cheaper than a snapshot and a rollback); live work stays. */
-  checkpoint(): () => void;
-  readonly accounts: { create(input: Static<typeof CreateAccountBody>): { id: string; apiKeys: string[] } };
-  readonly numbers: { grant(accountId: string, number?: string): { id: string } };
+  /** The seeded ids: a failed account creation rewinds its draws. */
+  readonly random: Pick<SeededRandom, 'state' | 'rewind'>;
+  readonly accounts: { create(input: Static<typeof CreateAccountBody>): { id: string; apiKeys: string[] }; discard(accountId: string): void };
+  readonly numbers: { grant(accountId: string, number?: string): { id: string }; grantCheckpoint(): () => void };
   /** Where the SIP listener is, when one runs. */
   /** The SIP server family, when the build has it. */
   readonly sipServer?: { readonly listening: SipListening | null };
@@ -160,16 +159,23 @@ export const operations = [
     errors: [accountErrors.ACCOUNT_EXISTS, accountErrors.API_KEY_TAKEN, accountErrors.PLAN_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
     handler: ({ scope, body }) => {
       const input = body ?? {};
-      const undo = scope.checkpoint();
+      // All or nothing by taking back what creation touched (the random draws, the account's row,
+      // its grants), not by copying the whole state (docs/decisions.md "Conformance kit: run time").
+      const draws = scope.random.state();
+      const undoGrants = scope.numbers.grantCheckpoint();
+      let made: string | undefined;
       try {
         const a = scope.accounts.create(input);
+        made = a.id;
         const wanted = input.numbers ?? 1;
         const numbers = Array.isArray(wanted)
           ? wanted.map((n) => scope.numbers.grant(a.id, n).id)
           : Array.from({ length: wanted }, () => scope.numbers.grant(a.id).id);
         return reply.created({ accountId: a.id, apiKey: a.apiKeys[0]!, numbers });
       } catch (e) {
-        undo(); // all or nothing: a bad number leaves no half-made account (and live calls alone)
+        undoGrants(); // a bad number leaves no half-made account (and live work alone)
+        if (made !== undefined) scope.accounts.discard(made);
+        scope.random.rewind(draws);
         throw e;
       }
     },

@@ -80,6 +80,11 @@ export class SeededRandom {
   state(): RandomState {
     return [this.a, this.b, this.c, this.d];
   }
+
+  /** Back to a state this generator had (state()): an operation that failed half way takes back its draws. */
+  rewind(s: RandomState): void {
+    [this.a, this.b, this.c, this.d] = s;
+  }
 }
 
 /** FNV-1a over the text's code points: a stable 32-bit seed from text (per-account or per-recording generators that do not touch rt.random). */

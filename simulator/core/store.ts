@@ -136,6 +136,11 @@ export class Table<T extends Row> {
     return true;
   }
 
+  /** Deletes the rows inserted after the table held `size` (an operation taking back its own inserts). */
+  dropNewest(size: number): void {
+    while (this.rows.length > size) this.delete(this.at(this.rows.length - 1).id);
+  }
+
   /** Rows in creation order (a table that packs builds the list: iterate with `at` where it matters). */
   all(): readonly T[] {
     if (this.packedCount === 0) return this.rows as T[];

@@ -40,12 +40,12 @@ describe('snapshots while an Agent SDK call is in progress', () => {
     expect(refused.status).toBe(409);
     expect(refused.json).toMatchObject({ code: 'STATE_HAS_LIVE_CALLS', live: [`Agent SDK call ${callId} (media)`] });
 
-    // Creating an account snapshots internally (all or nothing): not refused, and the call goes on.
+    // Creating an account while the call is live: not refused, and the call goes on.
     const made = await sim.control.request<{ accountId: string }>('POST', '/accounts', {});
     expect(made.accountId).toMatch(/^AC/);
     expect(call.media!.open).toBe(true);
-    // A creation that fails is rolled back (all or nothing): the state of a moment ago comes back,
-    // and the live call's sockets, which that state did not change, stay open.
+    // A creation that fails is taken back (all or nothing): what it touched goes, and the live
+    // call's sockets, which it did not touch, stay open.
     const failed = await sim.handle({ method: 'POST', url: '/_sim/accounts', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ numbers: ['not a number'] }) });
     expect(failed.status).toBe(400);
     await new Promise((r) => setTimeout(r, 100));

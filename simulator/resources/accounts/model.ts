@@ -102,8 +102,16 @@ export class AccountsModel {
       createdAt: now,
     };
     this.accounts.insert(row);
-    this.reindex();
+    for (const k of row.apiKeys) this.keyIndex.set(k, id);
     return row;
+  }
+
+  /** Control plane: takes back an account made a moment ago whose creation then failed (all or nothing). */
+  discard(accountId: string): void {
+    const a = this.accounts.get(accountId);
+    if (!a) return;
+    this.accounts.delete(accountId);
+    for (const k of a.apiKeys) this.keyIndex.delete(k);
   }
 
   /** Control plane: defines a plan or replaces its limits; accounts on it follow at once. */

@@ -7,7 +7,8 @@ import { Table } from '../../core/store.ts';
 import { ApiError } from '../../core/errors.ts';
 import { numberErrors } from './errors.ts';
 import { iso } from '../../core/clock.ts';
-import { isRepresentativeNumber, normalizePhone, tryNormalizePhone } from '../../core/phone.ts';
+import { normalizePhone, tryNormalizePhone } from '../../core/phone.ts';
+import { newNumberRow } from './row.ts';
 import type { NumbersModelScope } from './ports.ts';
 import { checkWebhookHeaders } from '../../peers/webhooks/headers.ts';
 import {
@@ -78,7 +79,7 @@ export class NumbersModel {
 
   /** A seed number held by the account since `createdAt` (its fixture part). */
   loadNumber(accountId: string, number: string, createdAt: string, webhook: { url?: string | null; method?: 'POST' | 'GET' }): void {
-    const row = this.newRow(accountId, number, createdAt);
+    const row = newNumberRow(accountId, number, createdAt);
     if (webhook.url !== undefined) row.webhookUrl = webhook.url;
     if (webhook.method) row.webhookMethod = webhook.method;
     this.numbers.insert(row);
@@ -173,7 +174,7 @@ export class NumbersModel {
     this.checkLineLimit(accountId);
     const settings = this.checkSettings(input);
     const number = this.takeFromPool(this.pool);
-    const row: NumberRow = { ...this.newRow(accountId, number, this.rt.clock.nowIso()), ...settings };
+    const row: NumberRow = { ...newNumberRow(accountId, number, this.rt.clock.nowIso()), ...settings };
     this.numbers.insert(row);
     this.openAssignment(number, accountId, row.createdAt, linkId);
     return row;
@@ -193,7 +194,7 @@ export class NumbersModel {
     }
     if (!this.representativePool) throw numberErrors.REPRESENTATIVE_POOL_EMPTY('the representative number pool has no free number');
     const number = this.takeFromPool(this.representativePool, () => numberErrors.REPRESENTATIVE_POOL_EMPTY('the representative number pool has no free number'));
-    const row = this.newRow(accountId, number, this.rt.clock.nowIso());
+    const row = newNumberRow(accountId, number, this.rt.clock.nowIso());
     this.numbers.insert(row);
     this.openAssignment(number, accountId, row.createdAt, null);
     return row;
@@ -205,10 +206,22 @@ export class NumbersModel {
     const owner = this.ownerOf(number);
     if (owner) throw ApiError.validation(`number ${number} is already owned by ${owner}`, [{ path: 'numbers', message: 'already owned' }]);
     this.pool.returned = this.pool.returned.filter((n) => n !== number);
-    const row = this.newRow(accountId, number, this.rt.clock.nowIso());
+    const row = newNumberRow(accountId, number, this.rt.clock.nowIso());
     this.numbers.insert(row);
     this.openAssignment(number, accountId, row.createdAt, null);
     return row;
+  }
+
+  /** Where grants stand now; calling what it answers takes back every grant since (the newest rows) and the pool (a failed account creation). */
+  grantCheckpoint(): () => void {
+    const numbers = this.numbers.size;
+    const assignments = this.assignments.size;
+    const pool = { ...this.pool, returned: [...this.pool.returned] };
+    return () => {
+      this.numbers.dropNewest(numbers);
+      this.assignments.dropNewest(assignments);
+      this.pool = pool;
+    };
   }
 
   update(accountId: string, raw: string, input: UpdateNumberInput): NumberRow {
@@ -295,30 +308,6 @@ export class NumbersModel {
   }
 
   // --- helpers ---
-
-  private newRow(accountId: string, number: string, createdAt: string): NumberRow {
-    return {
-      id: number,
-      accountId,
-      source: 'pool',
-      numberType: isRepresentativeNumber(number) ? 'representative' : 'did',
-      // Representative numbers forward only; with no target yet callers hear an announcement.
-      routingType: isRepresentativeNumber(number) ? 'forward' : 'webhook',
-      webhookUrl: null,
-      webhookMethod: 'POST',
-      webhookHeaders: null,
-      callContextUrl: null,
-      statusCallback: null,
-      statusCallbackEvents: null,
-      agentId: null,
-      callFlowId: null,
-      forwardTo: null,
-      sipEndpointId: null,
-      sipCredentialId: null,
-      dictionaryId: null,
-      createdAt,
-    };
-  }
 
   private checkLineLimit(accountId: string): void {
     const limit = this.rt.accounts.plan(accountId).lineLimit;
