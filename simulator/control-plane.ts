@@ -11,6 +11,7 @@ import { iso, parseInstant, type VirtualClock } from './core/clock.ts';
 import type { ClockAdvancer } from './core/advance.ts';
 import type { ClockDriver } from './core/realtime.ts';
 import { accountErrors } from './resources/accounts/errors.ts';
+import { sharedErrors } from './rules/errors.ts';
 import { CreateAccountBody, CreatedAccount } from './resources/accounts/schema.ts';
 import { SipListeningSchema, type SipListening } from './core/sip-listening.ts';
 import { withRules } from './core/schema-rules.ts';
@@ -156,7 +157,7 @@ export const operations = [
     auth: 'control',
     body: CreateAccountBody,
     responses: { 201: { description: 'The account, its key and its numbers.', schema: CreatedAccount } },
-    errors: [accountErrors.ACCOUNT_EXISTS, accountErrors.API_KEY_TAKEN, accountErrors.PLAN_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY],
+    errors: [accountErrors.ACCOUNT_EXISTS, accountErrors.API_KEY_TAKEN, accountErrors.PLAN_NOT_FOUND, errorCodes.INVALID_PHONE_NUMBER, errorCodes.UNSUPPORTED_COUNTRY, sharedErrors.NUMBER_POOL_EMPTY],
     handler: ({ scope, body }) => {
       const input = body ?? {};
       // All or nothing by taking back what creation touched (the random draws, the account's row,

@@ -317,14 +317,6 @@ export class Runtime {
     return this.stateful().flatMap((b) => (b.made ? (b.part!.live?.(b.model) ?? []) : [])); // a model not built has no live work
   }
 
-  /**
-   * Puts back the state an operation snapshotted a moment ago in the same turn (all or nothing):
-   * a restore whose parts leave live work alone, since the state around it is the one it began in.
-   */
-  rollback(snapshot: unknown): void {
-    this.restore(snapshot, 'rollback');
-  }
-
   /** Replaces all state with the snapshot; on any error the previous state stays. */
   restore(snapshot: unknown, how: RestoreKind = 'replace'): void {
     validate(SnapshotEnvelope, snapshot, 'snapshot');

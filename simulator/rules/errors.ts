@@ -18,6 +18,11 @@ export const sharedErrors = {
     code: 'ACCOUNT_NOT_FOUND', status: 404, origin: 'spec',
     description: 'The account is unknown.',
   }),
+  /** The number pool ran dry: issuing a number, and an account made through the control plane with pool numbers. */
+  NUMBER_POOL_EMPTY: defineError({
+    code: 'NUMBER_POOL_EMPTY', status: 503, origin: 'reference',
+    description: 'The number pool has no free number (reference: registerNumber 503).',
+  }),
   /** A voice another account cloned: call flows' say blocks and agents' voices. */
   VOICE_FORBIDDEN: defineError({
     code: 'call_flow_voice_forbidden', status: 403, origin: 'spec',

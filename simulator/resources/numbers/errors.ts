@@ -29,10 +29,7 @@ export const numberErrors = {
     code: 'REPRESENTATIVE_FORWARD_ONLY', status: 400, origin: 'reference',
     description: 'A representative number routes only by forward (guides).',
   }),
-  NUMBER_POOL_EMPTY: defineError({
-    code: 'NUMBER_POOL_EMPTY', status: 503, origin: 'reference',
-    description: 'The number pool has no free number (reference: registerNumber 503).',
-  }),
+  NUMBER_POOL_EMPTY: sharedErrors.NUMBER_POOL_EMPTY, // rules/errors.ts
   NOTHING_TO_UPDATE: sharedErrors.NOTHING_TO_UPDATE, // rules/errors.ts
   ROUTING_TARGET_MISSING: defineError({
     code: 'ROUTING_TARGET_MISSING', status: 400, origin: 'reference',
