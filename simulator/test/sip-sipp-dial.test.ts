@@ -3,24 +3,12 @@
 // ends, echoing the RTP it got meanwhile; or it answers 486 and the leg is busy), and a SIP client that transfers its call with
 // REFER (202, NOTIFY 100 Trying then 200 OK, BYE). The simulator's clock runs in realtime, ten
 // times faster, as devices meet it. Where SIPp is missing this file skips, saying so loudly.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { harness } from './helpers.ts';
-import type { SipListener } from '../index.ts';
+import { describe, expect, it } from 'vitest';
+import { sippHarness } from './sipp-harness.ts';
 import { PASSWORD, REALM, available, freePort, sipp, statusLines } from './sipp-run.ts';
 
 describe.skipIf(!available)('SIPp as the device a dial rings, and as a client that REFERs', () => {
-  const h = harness({ clock: 'realtime:10' });
-  let sip: SipListener;
-
-  beforeAll(async () => {
-    sip = await h.sim.listenSip(0, '127.0.0.1', { digest: ['MD5'] });
-  });
-  afterAll(async () => {
-    await h.sim.close();
-  });
-  beforeEach(async () => {
-    await h.sim.control.reset();
-  });
+  const { h, sip } = sippHarness();
 
   const script = (number: string, body: Record<string, unknown>) => h.sim.control.request('POST', '/carrier/scripts', { number, types: ['call'], outcome: 'delivered', delaySeconds: 1, ...body });
   const callOf = async (callId: string) => (await h.call('GET', h.acme(`/calls/${callId}`))).json;

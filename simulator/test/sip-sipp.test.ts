@@ -9,24 +9,15 @@
 // reads only the topmost challenge, so the listener offers MD5 (docs/decisions.md "SIP on the
 // wire", Digest).
 // Where SIPp is missing this file skips, saying so loudly.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { harness } from './helpers.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { sippHarness } from './sipp-harness.ts';
 import { decode, encode } from '../peers/speech/mulaw.ts';
-import type { SipListener } from '../index.ts';
 import { PASSWORD, REALM, available, freePort, sipp, statusLines, tone } from './sipp-run.ts';
 
 describe.skipIf(!available)('SIPp against the SIP listener', () => {
-  const h = harness({ clock: 'realtime:10' });
-  let sip: SipListener;
+  const { h, sip } = sippHarness();
 
-  beforeAll(async () => {
-    sip = await h.sim.listenSip(0, '127.0.0.1', { digest: ['MD5'] });
-  });
-  afterAll(async () => {
-    await h.sim.close();
-  });
   beforeEach(async () => {
-    await h.sim.control.reset();
     const r = await h.call('POST', h.acme('/sip-credentials'), { name: 'pbx', username: 'desk_01', password: PASSWORD });
     expect(r.status, r.text).toBe(201);
   });
