@@ -27,26 +27,27 @@ export function findLogin(m: SipAuthModel, realm: string, username: string): Sip
   if (token) {
     const parent = m.liveToken(token) ? m.credentials.get(token.credentialId) : undefined;
     if (!parent || parent.status === 'deleted') return undefined;
-    return {
-      credentialId: parent.id,
-      accountId: parent.accountId,
-      username,
-      realm,
-      ha1: { MD5: token.ha1, 'SHA-256': token.ha1Sha256 },
-      enabled: parent.enabled && parent.status === 'active',
-      allowedNumbers: parent.allowedNumbers,
-    };
+    return loginOf(parent, realm, username, token);
   }
   const row = m.credentials.all().find((c) => c.realm === realm && c.username === username && c.status !== 'deleted');
-  if (!row) return undefined;
+  return row ? loginOf(row, realm, username, row) : undefined;
+}
+
+/** The login a credential grants, with the digests of the token or credential the name matched. */
+function loginOf(
+  credential: { id: string; accountId: string; enabled: boolean; status: string; allowedNumbers: SipLogin['allowedNumbers'] },
+  realm: string,
+  username: string,
+  digests: { ha1: string; ha1Sha256?: string },
+): SipLogin {
   return {
-    credentialId: row.id,
-    accountId: row.accountId,
+    credentialId: credential.id,
+    accountId: credential.accountId,
     username,
     realm,
-    ha1: { MD5: row.ha1, 'SHA-256': row.ha1Sha256 },
-    enabled: row.enabled && row.status === 'active',
-    allowedNumbers: row.allowedNumbers,
+    ha1: { MD5: digests.ha1, 'SHA-256': digests.ha1Sha256 },
+    enabled: credential.enabled && credential.status === 'active',
+    allowedNumbers: credential.allowedNumbers,
   };
 }
 
