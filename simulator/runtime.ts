@@ -28,7 +28,7 @@ import { registry, type Registry } from './registry.ts';
 import { openApiJson } from './operations.ts';
 import type { Entry } from './resources/family.ts';
 import type { ListedNames } from './core/scope.ts';
-import type { RestoreKind, StatePart } from './core/table-state.ts';
+import type { StatePart } from './core/table-state.ts';
 import type { FixedControlScope } from './control-plane.ts';
 import type { InspectorScope } from './web/inspector/routes.ts';
 
@@ -318,7 +318,7 @@ export class Runtime {
   }
 
   /** Replaces all state with the snapshot; on any error the previous state stays. */
-  restore(snapshot: unknown, how: RestoreKind = 'replace'): void {
+  restore(snapshot: unknown): void {
     validate(SnapshotEnvelope, snapshot, 'snapshot');
     const s = snapshot as Snapshot;
     if (!READABLE_VERSIONS.includes(s.version)) {
@@ -338,7 +338,7 @@ export class Runtime {
         const state = s.models[b.snapshotKey];
         const schema = (b.schema ??= typeof b.part!.schema === 'function' ? b.part!.schema(this.listed) : b.part!.schema);
         validate(schema, state, `snapshot ${b.snapshotKey}`, b.snapshotKey);
-        b.part!.restore(this.modelOf(b), b.part!.copiesInput ? state : structuredClone(state), how);
+        b.part!.restore(this.modelOf(b), b.part!.copiesInput ? state : structuredClone(state), 'replace');
       }
       this.clock.restore(structuredClone(s.clock));
       this.random = new SeededRandom(structuredClone(s.random));
@@ -351,11 +351,11 @@ export class Runtime {
   }
 
   /**
-   * What is there now, put back by the function it answers (a restore that fails, an account
-   * made all or nothing): a part that can hold its objects does (no export of a million packed
-   * calls), the others keep a copy of their snapshot.
+   * What is there now, put back by the function it answers (a restore that fails part way): a
+   * part that can hold its objects does (no export of a million packed calls), the others keep a
+   * copy of their snapshot.
    */
-  checkpoint(): () => void {
+  private checkpoint(): () => void {
     const parts = this.stateful();
     const undo = parts.map((b) => {
       // A model not built yet is empty: if the operation builds it, undoing clears it (decisions.md "Models built on first use").
