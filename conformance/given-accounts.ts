@@ -4,7 +4,7 @@
 // key the target no longer knows. Before such a scenario the kit reads the given accounts and the
 // plans they are on; after each reset it makes again those that are gone, with their keys,
 // numbers and settings (POST /_sim/accounts with `apiKeys`, PATCH for the rest).
-import type { RunContext } from './scenario/step.ts';
+import type { RunContext } from './scenario/run-context.ts';
 import type { WireResponse } from './target.ts';
 
 interface AccountView {

@@ -5,7 +5,7 @@ import type { Contract } from './contract/contract.ts';
 import type { PropertyDef } from './properties/types.ts';
 import { summarize, type RunReport, type StepResult, type UnitResult } from './result.ts';
 import { runScenario } from './scenario/run.ts';
-import type { RunContext } from './scenario/step.ts';
+import type { RunContext } from './scenario/run-context.ts';
 import type { Scenario } from './scenario/types.ts';
 import { SecretSet } from './secrets.ts';
 import { probeCapabilities, type Target } from './target.ts';

@@ -5,7 +5,7 @@ import { outcomeFor, stepStatus, type AssertionResult, type StepResult } from '.
 import { lackReason } from '../target.ts';
 import { fieldAt } from '../scenario/matchers.ts';
 import { Unavailable, UnresolvedError, type Scope } from '../scenario/interpolate.ts';
-import type { RunContext } from '../scenario/step.ts';
+import type { RunContext } from '../scenario/run-context.ts';
 import type { AgentStep } from '../scenario/types.ts';
 import { runAgentAction, type AgentAction, type AgentExpectation } from './steps.ts';
 import type { ControlTarget } from './client.ts';

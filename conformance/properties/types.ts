@@ -2,7 +2,7 @@
 // the seed. Each generated case is a small scenario run through the same step runner, so a
 // failure can be written back as a replayable YAML scenario.
 import type { UnitResult } from '../result.ts';
-import type { RunContext } from '../scenario/step.ts';
+import type { RunContext } from '../scenario/run-context.ts';
 
 export interface PropertyRunOptions {
   /** Folder for the shrunk scenario of a failure (default reports/replay). */

@@ -5,7 +5,7 @@
 import type { ContractOperation } from '../contract/contract.ts';
 import type { WireRequest, WireResponse } from '../target.ts';
 import type { Scope } from './interpolate.ts';
-import type { RunContext } from './step.ts';
+import type { RunContext } from './run-context.ts';
 
 function isSpecErrorBody(res: WireResponse): boolean {
   const b = res.json as { error?: unknown } | undefined;

@@ -7,7 +7,7 @@
 import type { ContractOperation } from '../contract/contract.ts';
 import type { WireRequest, WireResponse } from '../target.ts';
 import type { Scope } from './interpolate.ts';
-import type { RunContext } from './step.ts';
+import type { RunContext } from './run-context.ts';
 
 /** Statuses a target answers for a route it does not have (or before routing: auth, gateways). */
 const SAYS_NOTHING = new Set([401, 403, 404, 405]);

@@ -6,7 +6,8 @@ import { unitVerdict } from '../result.ts';
 import { hashString, Scope, SeededRandom, Unavailable, UnresolvedError } from './interpolate.ts';
 import { lackReason, type SavedState } from '../target.ts';
 import { readGivenAccounts, remakeGivenAccounts, type GivenAccounts } from '../given-accounts.ts';
-import { runStep, type RunContext } from './step.ts';
+import { runStep } from './step.ts';
+import type { RunContext } from './run-context.ts';
 import { closeAgentSockets } from '../agent/steps.ts';
 import type { Scenario, Step } from './types.ts';
 

@@ -5,49 +5,19 @@ import { readWav } from './wav.ts';
 import { followRedirect } from './download.ts';
 import { CHECKS, HEAD_CHECKS, PROBES } from '../checks/index.ts';
 import { levelOf, type Exchange } from '../checks/types.ts';
-import type { Contract, ContractOperation } from '../contract/contract.ts';
+import type { ContractOperation } from '../contract/contract.ts';
 import { outcomeFor, stepStatus, type AssertionResult, type StepResult } from '../result.ts';
-import type { SecretSet } from '../secrets.ts';
-import { lackReason, type Target, type WireRequest, type WireResponse } from '../target.ts';
-import type { ReceivedWebhook } from '../checks/webhooks.ts';
-import type { WebhookReceiver } from '../webhook-receiver.ts';
+import { lackReason, type WireRequest, type WireResponse } from '../target.ts';
 import { Scope, selectFromResponse, Unavailable, UnresolvedError } from './interpolate.ts';
 import { match, statusMatches, type Mismatch } from './matchers.ts';
 import { buildApiRequest, controlCall, controlRequest, invalidKeyFor } from './request.ts';
 import { missingOperation } from './missing-operation.ts';
 import { noteAnswer, presenceNotShown } from './operation-presence.ts';
 import type { Expectation, Level, Step } from './types.ts';
+import type { RunContext } from './run-context.ts';
 import { runReceiverStep, runWebhookStep } from './webhook-step.ts';
 import { agentStepName, runAgentStep } from '../agent/step-runner.ts';
 
-/** Everything a run shares between its units. */
-export interface RunContext {
-  target: Target;
-  contract: Contract;
-  capabilities: Set<string>;
-  /** `fail`: sim-level mismatches fail (the simulator); `observe`: they are observations. */
-  simLevel: 'fail' | 'observe';
-  secrets: SecretSet;
-  /** Probe keys already run, so that each probe runs once per operation per run. */
-  probesDone: Set<string>;
-  /** Operations found not to be served at this target, with the message that said so (reported once). */
-  missingOperations: Map<string, string>;
-  /** By operation: `served` once an answer showed it, else why a 404/405 of it proves nothing (operation-presence.ts). */
-  operationPresence: Map<string, string>;
-  seed: number;
-  /** When set, a step naming a clause outside the catalogue is a defect of the kit (properties build steps in code). */
-  knownClause?: (id: string) => boolean;
-  /** The kit's webhook receiver, when the run started one (capability `receiver`). */
-  receiver?: WebhookReceiver;
-  /** Webhooks already put through the webhook checks (each once per run). */
-  webhooksChecked: Set<ReceivedWebhook>;
-  /** Signing keys given for a target without the webhooks control plane, by account name (main, alt). */
-  signingKeys?: Map<string, string>;
-  /** How long to wait for deliveries after a virtual advance when the target cannot say they settled. */
-  webhookGraceMs?: number;
-  /** Keep each API answer's body in its step result (for `diff`). */
-  recordResponses?: boolean;
-}
 
 function headerMatches(expected: Record<string, unknown>, res: WireResponse): Mismatch[] {
   return Object.entries(expected).flatMap(([name, e]) => {

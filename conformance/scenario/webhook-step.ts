@@ -11,7 +11,7 @@ import { Scope, Unavailable, UnresolvedError } from './interpolate.ts';
 import { lackReason } from '../target.ts';
 import { match, show, statusMatches, type Mismatch } from './matchers.ts';
 import { controlRequest } from './request.ts';
-import type { RunContext } from './step.ts';
+import type { RunContext } from './run-context.ts';
 import type { Level, ReceiverStep, WebhookExpectation, WebhookSpec, WebhookStep } from './types.ts';
 
 /** Wall-clock wait after a virtual advance, for targets that cannot say when deliveries settled. */
