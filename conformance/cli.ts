@@ -13,7 +13,7 @@ import { parseReportSpecs, writeReports } from './report/files.ts';
 import { MergeError, mergeReports } from './report/merge.ts';
 import { diffRuns } from './report/diff.ts';
 import type { RunReport } from './result.ts';
-import { runConformance, type WebhookOptions } from './run.ts';
+import { DEFAULT_LANES, runConformance, type WebhookOptions } from './run.ts';
 import { loadScenarios, scenarioFiles } from './scenario/load.ts';
 import { loadTargetFile, type TargetFile } from './target-file.ts';
 import { remoteTarget, simTarget, type Credentials, type Target } from './target.ts';
@@ -180,7 +180,7 @@ async function run(v: Values, positionals: string[], io: Io): Promise<{ code: nu
       tagFilter: list(v.tag),
       extraCapabilities: built.extraCapabilities,
       allowReset: built.allowReset,
-      lanes: v.serial ? 0 : built.lanes,
+      lanes: v.serial ? 0 : (built.lanes ?? (built.isSim ? DEFAULT_LANES : 0)),
       replayDir: v['replay-dir'],
       replayArgs: replayArgs(v),
       program: io.program,

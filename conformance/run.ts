@@ -57,9 +57,9 @@ export interface RunOptions {
    */
   startedAt?: number;
   /**
-   * How many units may run beside the main sequence at once (conformance/unit-lanes.ts); 0 runs
-   * every unit in order, one at a time. Default: DEFAULT_LANES where the target gives each lane a
-   * copy of its own (the in-process simulator), else 0 (a target file opts in).
+   * How many units may run beside the main sequence at once (conformance/unit-lanes.ts), where
+   * the target has lanes; 0 (the default) runs every unit in order, one at a time. The CLI gives
+   * DEFAULT_LANES for the in-process simulator and the target file's `lanes` elsewhere.
    */
   lanes?: number;
 }
@@ -165,7 +165,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   try {
     const shown = receiver && { publicUrl: receiver.publicUrl, localUrl: receiver.localUrl };
     opts.progress?.start?.({ target: opts.target.label, capabilities: [...capabilities].sort(), units: scenarios.length + properties.length, seed: opts.seed, receiver: shown });
-    const lanes = opts.target.lanes ? (opts.lanes ?? (opts.target.lanes.shared ? 0 : DEFAULT_LANES)) : 0;
+    const lanes = opts.target.lanes ? (opts.lanes ?? 0) : 0;
     const laneContexts: Promise<RunContext>[] = [];
     // Steps reach the listener with their unit, in catalogue order, when units run beside each other.
     const heldSteps = new Map<string, StepResult[]>();
