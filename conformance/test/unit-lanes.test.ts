@@ -4,9 +4,13 @@
 // a run with lanes gives the serial run's verdicts in the serial run's order.
 import { describe, expect, it } from 'vitest';
 import { runUnitsInOrder, besideRefusal, type LaneJob } from '../unit-lanes.ts';
-import { simTarget, type Target } from '../target.ts';
+import { remoteTarget, simTarget, type Target } from '../target.ts';
+import { createSimulator } from '../../simulator/index.ts';
 import { runConformance } from '../run.ts';
-import { catalogue, contract, scenarios, SEED } from './helpers.ts';
+import { catalogue, contract, scenarios, SEED, TMP } from './helpers.ts';
+import { loadTargetFile } from '../target-file.ts';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Scenario } from '../scenario/types.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -100,4 +104,55 @@ describe('a run with lanes', () => {
     expect(shape(laned)).toEqual(shape(serial));
     expect(serial.summary.exitCode).toBe(0);
   }, 60_000);
+});
+
+describe('lanes at a URL', () => {
+  it('are opt-in, shared, take only units provably on their own, and give the serial verdicts', async () => {
+    const sim = createSimulator({ onDefect: () => {} });
+    const server = await sim.listen(0, '127.0.0.1');
+    const [main, alt] = sim.fixture.accounts;
+    const accounts = new Map([
+      ['main', { accountId: main!.accountId, key: main!.apiKeys![0]! }],
+      ['alt', { accountId: alt!.accountId, key: alt!.apiKeys![0]! }],
+    ]);
+    const chosen = ['agent-sdk/dtmf', 'agent-sdk/outbound-call', 'auth/overseas'].map(byId);
+    try {
+      expect(remoteTarget({ baseUrl: server.url, accounts }).lanes).toBeUndefined();
+      expect(remoteTarget({ baseUrl: server.url, accounts, lanes: true, resetBetweenScenarios: true }).lanes).toBeUndefined();
+      const run = async (lanes: number) => {
+        const target = remoteTarget({ baseUrl: server.url, accounts, lanes: true });
+        let opened = 0;
+        const counting: Target = { ...target, lanes: { shared: true, open: async () => (opened++, target.lanes!.open()) } };
+        try {
+          const report = await runConformance({ target: counting, contract, clauses: catalogue, scenarios: chosen, seed: SEED, lanes });
+          return { report, opened };
+        } finally {
+          await target.close();
+        }
+      };
+      const serial = await run(0);
+      const laned = await run(1);
+      expect(serial.opened).toBe(0);
+      // Only agent-sdk/dtmf is on its own (outbound-call advances the shared clock).
+      expect(laned.opened).toBe(1);
+      const shape = (r: typeof serial.report) => r.units.map((u) => [u.id, u.status]);
+      expect(shape(laned.report)).toEqual(shape(serial.report));
+      expect(laned.report.summary.exitCode).toBe(0);
+    } finally {
+      await server.close();
+      await sim.close();
+    }
+  }, 60_000);
+});
+
+describe('a target file\'s lanes', () => {
+  it('is read, and bounded', () => {
+    const file = path.join(TMP, 'lanes-target.yaml');
+    writeFileSync(file, 'baseUrl: http://127.0.0.1:1\nlanes: 2\n');
+    expect(loadTargetFile(file, {}).lanes).toBe(2);
+    writeFileSync(file, 'baseUrl: http://127.0.0.1:1\n');
+    expect(loadTargetFile(file, {}).lanes).toBeUndefined();
+    writeFileSync(file, 'baseUrl: http://127.0.0.1:1\nlanes: 9\n');
+    expect(() => loadTargetFile(file, {})).toThrow(/lanes/);
+  });
 });
