@@ -82,6 +82,10 @@ export default defineConfig({
     // whole 203 -> 165 s).
     maxWorkers: Math.max(3, availableParallelism()),
     sequence: { sequencer: LongestFirst },
+    // Transformed modules kept on disk between runs (node_modules/.experimental-vitest-cache;
+    // `npx vitest --clearCache` empties it): each worker's loading of the sources costs about
+    // 2 s less CPU once warm (measured 6.4 -> 4.3 s for a one-file run). A fresh clone starts cold.
+    experimental: { fsModuleCache: true },
     projects: [
       { extends: true, test: { name: 'quick', include: ALL, exclude: [...configDefaults.exclude, ...WHOLE_SUITE_ONLY, ...(bothGroupsByNpmTest ? PROVEN_IN_WHOLE : [])] } },
       { extends: true, test: { name: 'whole', include: WHOLE_SUITE_ONLY } },
