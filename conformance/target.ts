@@ -174,6 +174,8 @@ export interface RemoteTargetOptions {
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** A saved state may be far larger than any answer of the API (the simulator accepts up to 256 MiB by default). */
 const MAX_STATE_BYTES = 512 * 1024 * 1024;
+/** How long a state read waits for live calls to end (a call of the unit before winds down within a second or two). */
+const LIVE_WAIT_MS = 10_000;
 
 /** Reads a body up to `max` bytes; past that it stops reading and says so, rather than holding 10 MB in memory and reports. */
 export async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, max: number): Promise<Buffer> {
@@ -213,12 +215,23 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
   // request opened its own connection (seconds of a run against a served simulator).
   const pool = new Pool(base.origin, { headersTimeout: timeout, bodyTimeout: timeout, connect: { timeout } });
   const controlHeaders = (): Record<string, string> => ({ 'content-type': 'application/json', ...(options.controlToken ? { authorization: `Bearer ${options.controlToken}` } : {}) });
-  /** GET or PUT /_sim/state, with a body cap of its own; anything but a 2xx is an error naming the status. */
+  /**
+   * GET or PUT /_sim/state, with a body cap of its own; anything but a 2xx is an error naming the
+   * status. A GET refused because a call is still live (an Agent SDK call of the unit before,
+   * whose sockets are closing) is asked again until the call has ended, for up to LIVE_WAIT_MS.
+   */
   const state = async (method: 'GET' | 'PUT', body?: string): Promise<string> => {
-    const res = await request(new URL(`${base.origin}${prefix}/_sim/state`), { method, headers: { ...options.headers, ...controlHeaders() }, body, dispatcher: pool });
-    const text = (await readCapped(res.body, MAX_STATE_BYTES)).toString('utf8');
-    if (res.statusCode >= 300) throw new Error(`${method} /_sim/state answered ${res.statusCode}: ${text.slice(0, 200)}`);
-    return text;
+    const waitUntil = performance.now() + LIVE_WAIT_MS;
+    for (;;) {
+      const res = await request(new URL(`${base.origin}${prefix}/_sim/state`), { method, headers: { ...options.headers, ...controlHeaders() }, body, dispatcher: pool });
+      const text = (await readCapped(res.body, MAX_STATE_BYTES)).toString('utf8');
+      if (res.statusCode < 300) return text;
+      if (method === 'GET' && res.statusCode === 409 && text.includes('STATE_HAS_LIVE_CALLS') && performance.now() < waitUntil) {
+        await new Promise((r) => setTimeout(r, 50));
+        continue;
+      }
+      throw new Error(`${method} /_sim/state answered ${res.statusCode}: ${text.slice(0, 200)}`);
+    }
   };
   let baseline: SavedState | undefined;
   const target: Target = {
