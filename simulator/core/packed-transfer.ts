@@ -4,14 +4,16 @@
 // no string nears V8's longest). Rows kept as objects (calls in progress) stay in the part's
 // array, `plainAt` giving their positions in the table. Reading one back checks everything a
 // hand-made document could get wrong: each shape's form, the lengths of the leaves against the
-// shapes, then every row against the row schema (one at a time, unpacked and dropped), so a
-// restored table holds only rows a snapshot of objects would have let in.
+// shapes, then every row against the row schema (on the packed form where packed-check.ts is
+// sure, else unpacked and checked whole), so a restored table holds only rows a snapshot of
+// objects would have let in.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ApiError, type FieldError } from './errors.ts';
 import { PackedRows, type Op } from './packed-rows.ts';
 import { CHUNK } from './packed-leaves.ts';
 import { countLeaves, plainOp } from './packed-shapes.ts';
 import { canonicalRecords } from './packed-canonical.ts';
+import { PackedRowCheck } from './packed-check.ts';
 import { schemaErrors } from './schema.ts';
 import { Table, type Row, type Slot, type TableOptions } from './store.ts';
 
@@ -74,17 +76,18 @@ export function tableFromPacked<T extends Row>(rows: T[], packed: PackedTableSta
   if (d !== doubles.length) bad(`${root}.doubles`, `holds ${doubles.length} values where the shapes take ${d}`);
   const store = new PackedRows();
   store.importRecords({ shapes, texts: packed.texts, shapeOf, words, doubles });
-  // Every packed row against the schema, as a snapshot of objects is checked (and a text id
-  // out of range reads back as a missing string, which the schema refuses).
+  // Every packed row against the schema, as a snapshot of objects is checked: on the packed form
+  // where its shape's plan is sure (packed-check.ts), else read back and checked whole (which
+  // also words the error; a text id out of range reads back as a missing string, which the
+  // schema refuses).
+  const fast = new PackedRowCheck(shapes, packed.texts, rowSchema);
+  w = 0;
+  d = 0;
   for (let rec = 0; rec < shapeOf.length; rec++) {
-    let row: T;
-    try {
-      row = store.unpack<T>(rec);
-    } catch {
-      return bad(`${root}.rows[${rec}]`, 'does not read back (a leaf out of range)');
-    }
-    const errors = schemaErrors(rowSchema, row, `${root}.rows[${rec}]`);
-    if (errors.length > 0) fail(errors, root);
+    const shape = shapeOf[rec]!;
+    if (!fast.fits(shape, words, w, doubles, d)) checkWhole(store, rec, rowSchema, root, bad);
+    w += leaves[shape]!.words;
+    d += leaves[shape]!.doubles;
   }
   const size = rows.length + shapeOf.length;
   const slots: Slot<T>[] = new Array(size);
@@ -100,6 +103,17 @@ export function tableFromPacked<T extends Row>(rows: T[], packed: PackedTableSta
   } catch (e) {
     return bad(root, (e as Error).message);
   }
+}
+
+function checkWhole(store: PackedRows, rec: number, rowSchema: TSchema, root: string, bad: (path: string, message: string) => never): void {
+  let row: unknown;
+  try {
+    row = store.unpack(rec);
+  } catch {
+    return bad(`${root}.rows[${rec}]`, 'does not read back (a leaf out of range)');
+  }
+  const errors = schemaErrors(rowSchema, row, `${root}.rows[${rec}]`);
+  if (errors.length > 0) fail(errors, root);
 }
 
 function fail(errors: FieldError[], root: string): never {
