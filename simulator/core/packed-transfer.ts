@@ -47,7 +47,8 @@ export function packedState<T extends Row>(table: Table<T>): { rows: T[]; packed
   const parts = canonicalRecords(store, recs);
   return {
     rows,
-    packed: { plainAt, shapes: parts.shapes as unknown[], texts: [...parts.texts], shapeOf: base64(parts.shapeOf), words: base64(parts.words), doubles: base64(parts.doubles) },
+    // Plain data as JSON gives it (a shape's absent const value dropped): no further copy is needed.
+    packed: { plainAt, shapes: JSON.parse(JSON.stringify(parts.shapes)) as unknown[], texts: [...parts.texts], shapeOf: base64(parts.shapeOf), words: base64(parts.words), doubles: base64(parts.doubles) },
   };
 }
 

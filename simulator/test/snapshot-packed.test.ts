@@ -133,6 +133,9 @@ describe('snapshots with ended calls packed', () => {
       ['a shape of no kind', (s) => (s.models.calls.packed.shapes[0] = { k: 'tree' }), /calls\.packed\.shapes\[0\]/],
       ['a record naming no shape', (s) => (s.models.calls.packed.shapeOf = [Buffer.from(new Uint32Array(40).fill(99).buffer).toString('base64')]), /calls\.packed\.shapeOf\[0\]/],
       ['positions out of order', (s) => (s.models.calls.packed.plainAt = [40, 3]), /calls\.packed\.plainAt/],
+      ['texts cut short (ids out of range)', (s) => (s.models.calls.packed.texts = s.models.calls.packed.texts.slice(0, 1)), /calls\.packed\.rows\[\d+\]\./],
+      ['a shape without a required member', (s) => (s.models.calls.packed.shapes[0].keys = s.models.calls.packed.shapes[0].keys.map((k: string) => (k === 'status' ? 'state' : k))), /calls\.packed\.rows\[0\]/],
+      ['an instant that is no instant', (s) => (s.models.calls.packed.doubles = [Buffer.from(new Float64Array(Buffer.from(s.models.calls.packed.doubles[0], 'base64').length / 8).fill(NaN).buffer).toString('base64')]), /calls\.packed\.rows\[0\]: does not read back/],
       ['a status no call has', (s) => (s.models.calls.packed.texts = s.models.calls.packed.texts.map((t: string) => (t === 'completed' ? 'finished' : t))), /calls\.packed\.rows\[\d+\]\.status/],
     ];
     for (const [what, tamper, field] of cases) {
