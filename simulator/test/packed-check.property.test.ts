@@ -4,9 +4,10 @@
 // snapshot packs them, then leaves overwritten at random (text ids out of range, instants that
 // are no instants, numbers that are no integers); whatever the packed check accepts, reading the
 // row back and checking it against the schema accepts too. And the rows the simulator makes
-// (synthetic ended calls and calls run through a flow) are all accepted on their packed form,
-// so a restore never falls back to reading them back.
+// (synthetic ended calls, calls run through a flow and their carrier deliveries) are all
+// accepted on their packed form, so a restore never falls back to reading them back.
 import fc from 'fast-check';
+import type { TSchema } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { PackedRowCheck } from '../core/packed-check.ts';
 import { PackedRows, type Op } from '../core/packed-rows.ts';
@@ -18,11 +19,12 @@ import { createSimulator } from '../index.ts';
 import { runtimeOf } from '../internal.ts';
 import { ACME, call } from './helpers.ts';
 import { endedCall } from './synthetic-calls.ts';
+import { deliveryRowSchema } from '../peers/carrier/schema.ts';
 
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 
 /** The records of `rows` as a snapshot holds them, and for each whether the packed check accepts it. */
-function judged(rows: readonly object[], tamper: (parts: ReturnType<typeof canonicalRecords>) => void = () => {}) {
+function judged(rows: readonly object[], tamper: (parts: ReturnType<typeof canonicalRecords>) => void = () => {}, schema: TSchema = CallRowSchema) {
   const store = new PackedRows();
   const recs = rows.map((r) => store.pack(r)!);
   const parts = canonicalRecords(store, recs);
@@ -30,7 +32,7 @@ function judged(rows: readonly object[], tamper: (parts: ReturnType<typeof canon
   const shapes = parts.shapes as Op[];
   const back = new PackedRows();
   back.importRecords(parts);
-  const check = new PackedRowCheck(shapes, parts.texts, CallRowSchema);
+  const check = new PackedRowCheck(shapes, parts.texts, schema);
   const out: { fits: boolean; errors: string[] | 'unreadable' }[] = [];
   let w = 0;
   let d = 0;
@@ -39,7 +41,7 @@ function judged(rows: readonly object[], tamper: (parts: ReturnType<typeof canon
     const fits = check.fits(shape, parts.words, w, parts.doubles, d);
     let errors: string[] | 'unreadable';
     try {
-      errors = schemaErrors(CallRowSchema, back.unpack(rec)).map((e) => `${e.path}: ${e.message}`);
+      errors = schemaErrors(schema, back.unpack(rec)).map((e) => `${e.path}: ${e.message}`);
     } catch {
       errors = 'unreadable';
     }
@@ -126,6 +128,13 @@ describe('the packed check of call rows', () => {
     const verdicts = judged([...synthetic, ...run]);
     expect(verdicts.map((v) => v.errors)).toEqual(verdicts.map(() => []));
     expect(verdicts.every((v) => v.fits)).toBe(true);
+    // Their carrier deliveries, packed the same way in a snapshot.
+    const carrier = JSON.parse(JSON.stringify(sim.snapshot())).models.carrier;
+    expect(carrier.packedDeliveries).toBeDefined();
+    const rt = runtimeOf(sim);
+    const delivered = judged(rt.carrier.listDeliveries(), undefined, deliveryRowSchema(rt.listed.carrierOwners));
+    expect(delivered.length).toBe(3);
+    expect(delivered.every((v) => v.fits && v.errors.length === 0)).toBe(true);
     await sim.close();
   });
 });

@@ -2,7 +2,8 @@
 // "Scale"): a round trip through JSON answers every read as before (listCalls pages under
 // filters, usage by day and number, getCall), a snapshot and a state dir written by the previous
 // release (version 1, every call a row; state-v1/ was written by that code) restore with the same
-// answers, and a tampered packed part is refused with 400 naming the field, the state unchanged.
+// answers, and a tampered packed part is refused with 400 naming the field, the state unchanged;
+// carrier deliveries whose outcome came are packed the same way.
 import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -94,6 +95,34 @@ describe('snapshots with ended calls packed', () => {
     await sim.clock.advance({ seconds: 700 });
     await other.clock.advance({ seconds: 700 });
     expect(await reads(other, ids)).toEqual(await reads(sim, ids));
+    await Promise.all([sim.close(), other.close()]);
+  });
+
+  it('carrier deliveries whose outcome came are packed too, read back the same, and a tampered one is refused naming the field', async () => {
+    const sim = await withCalls(3);
+    const flow = await call(sim, 'POST', a('/call-flows'), { name: 'g', graph: { version: 1, start: 'hi', nodes: { hi: { type: 'say', text: 'Hi', next: null } } } });
+    for (const to of ['010-3000-0002', '010-3000-0003']) {
+      const placed = await call(sim, 'POST', a('/calls'), { From: '070-1234-0001', To: to, CallFlowId: flow.json.callFlowId });
+      expect(placed.status, placed.text).toBe(201);
+    }
+    const pending = JSON.parse(JSON.stringify(sim.snapshot())).models.carrier;
+    expect(pending.deliveries.length).toBe(3); // pending: rows
+    await sim.clock.advance({ seconds: 700 });
+    const deliveries = (await sim.control.request('GET', '/carrier/deliveries')) as unknown;
+    const text = JSON.stringify(sim.snapshot());
+    const carrier = JSON.parse(text).models.carrier;
+    expect(carrier.deliveries).toEqual([]);
+    expect(carrier.packedDeliveries.plainAt).toEqual([]);
+    const other = createSimulator();
+    other.restore(JSON.parse(text));
+    expect(await other.control.request('GET', '/carrier/deliveries')).toEqual(deliveries);
+    expect(JSON.stringify(other.snapshot())).toBe(text);
+    const tampered = JSON.parse(text);
+    tampered.models.carrier.packedDeliveries.texts = tampered.models.carrier.packedDeliveries.texts.map((t: string) => (t === 'call' ? 'fax' : t));
+    const refused = await other.control.request('PUT', '/state', tampered).then(() => undefined, (e: unknown) => e as ControlError);
+    expect(refused?.status).toBe(400);
+    expect(JSON.stringify(refused?.body)).toMatch(/carrier\.packedDeliveries\.rows\[\d+\]\.type/);
+    expect(JSON.stringify(other.snapshot())).toBe(text);
     await Promise.all([sim.close(), other.close()]);
   });
 

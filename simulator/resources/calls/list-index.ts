@@ -53,7 +53,7 @@ export class CallListIndex<R extends CallListFields> {
   // Account, status and hangup cause together as one id (a few hundred combinations), so a query
   // tests one small number per call: the triple of each id below.
   private kind = new Int32Array(0);
-  private readonly kinds = new Map<string, number>();
+  private readonly kinds = new Map<number | string, number>();
   private readonly kindTexts: [account: number, status: number, cause: number][] = [];
   private from = new Float64Array(0); // numberKey
   private to = new Float64Array(0);
@@ -181,7 +181,11 @@ export class CallListIndex<R extends CallListFields> {
       this.linked = 0;
       this.chainsStale = false;
     };
-    this.follower.catchUp(table, (size) => size > this.kind.length && this.grow(size), (i) => {
+    const grow = (size: number) => {
+      if (size > this.kind.length) this.grow(size);
+      this.chains.reserve(size - this.linked); // about one number new per call (the other party's) when numbers repeat little
+    };
+    this.follower.catchUp(table, grow, (i) => {
       firstChanged = Math.min(firstChanged, i);
       const c = table.field(i, 'hangupCause');
       this.kind[i] = this.kindOf(this.texts.id(table.field(i, 'accountId')), this.texts.id(table.field(i, 'status')), c === null ? -1 : this.texts.id(c));
@@ -207,9 +211,10 @@ export class CallListIndex<R extends CallListFields> {
     if (size < this.firstDescent) this.firstDescent = size;
   }
 
-  /** The id of an account, status and cause (text ids; -1: no cause). */
+  /** The id of an account, status and cause (text ids; -1: no cause), keyed by one number while the ids are small. */
   private kindOf(account: number, status: number, cause: number): number {
-    const key = `${account},${status},${cause}`;
+    const small = account < 2 ** 20 && status < 2 ** 12 && cause < 2 ** 21 - 1;
+    const key = small ? account * 2 ** 33 + status * 2 ** 21 + (cause + 1) : `${account},${status},${cause}`;
     let id = this.kinds.get(key);
     if (id === undefined) {
       id = this.kindTexts.push([account, status, cause]) - 1;

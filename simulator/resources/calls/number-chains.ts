@@ -25,6 +25,13 @@ export class NumberChains {
     this.used = 0;
   }
 
+  /** Room for `more` keys beyond those held, made at once (growing by doubling rehashes a million keys many times). */
+  reserve(more: number): void {
+    let capacity = this.keys.length;
+    while (2 * (this.used + more) > capacity) capacity *= 2;
+    if (capacity > this.keys.length) this.rehash(capacity);
+  }
+
   /** Links `pos` under `key` on `side`; each position once per side (a changed key: clear and link again). */
   link(pos: number, side: number, key: number): void {
     if (2 * pos + 2 > this.next.length) this.next = grown(this.next, 2 * pos + 2);
@@ -81,8 +88,8 @@ export class NumberChains {
 
 /** A double's 32-bit mix (keys are whole numbers up to 2e15, or small negatives). */
 function hash(key: number): number {
-  const lo = key % 4_294_967_296 | 0;
-  const hi = Math.floor(key / 4_294_967_296) | 0;
+  const lo = key >>> 0; // ToUint32: the low 32 bits of a whole number
+  const hi = (key / 4_294_967_296) | 0;
   let h = Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1);
   h ^= h >>> 15;
   return h >>> 0;
