@@ -1,5 +1,5 @@
 // Models built on first use (docs/decisions.md "Models built on first use"): the managed agents,
-// the Agent SDK and the SIP server (and four small families, further down) are not built while
+// the Agent SDK and the SIP server (and eight small families, further down) are not built while
 // nothing uses them (requests of other families, a reset, closing), are built by a use that
 // reaches them through what they registered (a reference to an agent), by a fixture that holds their data, and by a snapshot, which is the
 // same as a simulator's that used them and was reset.
@@ -77,7 +77,7 @@ describe('models built on first use', () => {
 // others before that (a directory, a reference check, a carrier outcome) answers as an empty
 // model would.
 describe('small families built on first use', () => {
-  const SMALL = ['webhooks', 'kakaoChannels', 'verifications', 'sipEndpoints'] as const;
+  const SMALL = ['emailDomains', 'kakaoChannels', 'verifications', 'webhooks', 'sipEndpoints', 'kyc', 'assignmentLinks', 'mcpApps'] as const; // list order
   const builtSmall = (sim: ReturnType<typeof createSimulator>) => SMALL.filter((k) => runtimeOf(sim).builtModel(k) !== undefined);
 
   it('are not built by createSimulator, a reference to an unknown endpoint, a reset or closing', async () => {
