@@ -85,7 +85,7 @@ export class TaskStore {
     this.lastErrors.set(pos, null);
   }
 
-  /** The task's call ended: its outcome and next status (`nextAttemptAt` undefined leaves it), written as `ended` does with a patch. */
+  /** The task's call ended: its outcome and next status (`nextAttemptAt` undefined leaves it), what `update` would write for the dialer's patch, field by field. */
   ended(pos: number, status: TaskStatus, nextAttemptAt: number | undefined, call: CallRow): void {
     this.statuses[pos] = STATUS_CODE.get(status)!;
     if (nextAttemptAt !== undefined) this.next[pos] = nextAttemptAt;
