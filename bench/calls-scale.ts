@@ -2,7 +2,7 @@
 // the memory of the simulator holding them (heap and typed arrays after a full collection, and
 // the process's resident set; budget under 1 GB), listCalls with filters newest first and deep
 // pages through the whole request pipeline (budget under 50 ms a page; the first query, which
-// reads the calls into the list's columns, is reported apart), and a snapshot round trip of that
+// reads the calls into the list's columns and links them by number, is reported apart), and a snapshot round trip of that
 // state through its JSON document (snapshot, stringify, parse, restore, and the same page after,
 // whose first query reads the restored calls into the columns again). Figures are CPU milliseconds of this
 // process as well as wall (the machine is shared). Run alone:

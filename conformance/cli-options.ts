@@ -51,6 +51,8 @@ selection and behaviour:
   --read-only               skip every step that writes (safe against production)
   --seed N                  seed for generated values, properties and the simulator (default 20261121 on sim, random on URLs)
   --bail                    stop after the first failed unit
+  --serial                  run every unit in order, one at a time (by default, on sim, scenarios that wait on real
+                            time run beside the others, each on its own simulator; the report keeps catalogue order)
   --shard I/N               run only shard I of N (units dealt round-robin, deterministic); join with merge
   --no-properties           scenarios only
   --sim-level fail|observe  whether sim-level mismatches fail (default: fail on sim, observe elsewhere)
@@ -89,6 +91,7 @@ export function parse(argv: string[]) {
       'read-only': { type: 'boolean' },
       seed: { type: 'string' },
       bail: { type: 'boolean' },
+      serial: { type: 'boolean' },
       'no-properties': { type: 'boolean' },
       'sim-level': { type: 'string' },
       report: { type: 'string' },

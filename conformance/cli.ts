@@ -13,7 +13,7 @@ import { parseReportSpecs, writeReports } from './report/files.ts';
 import { MergeError, mergeReports } from './report/merge.ts';
 import { diffRuns } from './report/diff.ts';
 import type { RunReport } from './result.ts';
-import { runConformance, type WebhookOptions } from './run.ts';
+import { DEFAULT_LANES, runConformance, type WebhookOptions } from './run.ts';
 import { loadScenarios, scenarioFiles } from './scenario/load.ts';
 import { loadTargetFile, type TargetFile } from './target-file.ts';
 import { remoteTarget, simTarget, type Credentials, type Target } from './target.ts';
@@ -35,6 +35,8 @@ interface Built {
   webhooks?: TargetFile['webhooks'];
   /** Whether scenarios that reset the whole target may run. */
   allowReset: boolean;
+  /** Units beside the others (undefined: the run's default for the target). */
+  lanes?: number;
 }
 
 /** "127.0.0.1:8080", "[::1]:8080", "0.0.0.0:0". */
@@ -83,10 +85,11 @@ async function buildTarget(v: Values, io: Io, seed: number): Promise<Built> {
   if (v['target-file']) {
     const f = loadTargetFile(v['target-file'], env);
     const common = { overrides: f.operations, extraCapabilities: f.capabilities, simLevel: f.simLevel, webhooks: f.webhooks };
-    if (f.baseUrl === 'sim') return { ...common, target: simTarget({ seed }), isSim: true, allowReset: allowFlag ?? f.allowReset ?? true };
-    const target = remoteTarget({ baseUrl: f.baseUrl, accounts: f.accounts, controlToken: f.controlToken, headers: f.headers, timeoutMs: f.timeoutMs, resetBetweenScenarios: f.resetBetweenScenarios });
+    if (f.baseUrl === 'sim') return { ...common, target: simTarget({ seed }), isSim: true, allowReset: allowFlag ?? f.allowReset ?? true, lanes: f.lanes };
+    const lanes = f.resetBetweenScenarios ? 0 : (f.lanes ?? 0);
+    const target = remoteTarget({ baseUrl: f.baseUrl, accounts: f.accounts, controlToken: f.controlToken, headers: f.headers, timeoutMs: f.timeoutMs, resetBetweenScenarios: f.resetBetweenScenarios, lanes: lanes > 0 });
     await withListedAccounts(target, io);
-    return { ...common, target, isSim: false, allowReset: allowFlag ?? f.allowReset ?? false };
+    return { ...common, target, isSim: false, allowReset: allowFlag ?? f.allowReset ?? false, lanes };
   }
   const where = v.target ?? 'sim';
   if (where === 'sim') return { target: simTarget({ seed }), overrides: {}, extraCapabilities: [], isSim: true, allowReset: true };
@@ -177,6 +180,7 @@ async function run(v: Values, positionals: string[], io: Io): Promise<{ code: nu
       tagFilter: list(v.tag),
       extraCapabilities: built.extraCapabilities,
       allowReset: built.allowReset,
+      lanes: v.serial ? 0 : (built.lanes ?? (built.isSim ? DEFAULT_LANES : 0)),
       replayDir: v['replay-dir'],
       replayArgs: replayArgs(v),
       program: io.program,

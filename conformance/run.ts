@@ -11,6 +11,7 @@ import { SecretSet } from './secrets.ts';
 import { probeCapabilities, type Target } from './target.ts';
 import { WebhookReceiver } from './webhook-receiver.ts';
 import { guardedTarget } from './target-guard.ts';
+import { besideRefusal, runUnitsInOrder, type LaneJob } from './unit-lanes.ts';
 
 export interface ProgressListener {
   start?(info: { target: string; capabilities: string[]; units: number; seed: number; receiver?: { publicUrl: string; localUrl: string } }): void;
@@ -55,7 +56,16 @@ export interface RunOptions {
    * loading included.
    */
   startedAt?: number;
+  /**
+   * How many units may run beside the main sequence at once (conformance/unit-lanes.ts), where
+   * the target has lanes; 0 (the default) runs every unit in order, one at a time. The CLI gives
+   * DEFAULT_LANES for the in-process simulator and the target file's `lanes` elsewhere.
+   */
+  lanes?: number;
 }
+
+/** Lanes of the in-process simulator: its Agent SDK scenarios wait about 5 s in all on real media pacing, less than the rest takes. */
+export const DEFAULT_LANES = 1;
 
 /** The units of shard `index` of `count`: every count-th of the selected units, so shards are disjoint, cover all, and balance. */
 export function inShard<T>(units: readonly T[], shard: { index: number; count: number } | undefined): T[] {
@@ -96,6 +106,15 @@ function selected(clauses: string[], tags: string[], opts: RunOptions): boolean 
   if (opts.clauseFilter?.length && !clauses.some((c) => matchesPattern(c, opts.clauseFilter!))) return false;
   if (opts.tagFilter?.length && !tags.some((t) => opts.tagFilter!.includes(t))) return false;
   return true;
+}
+
+/**
+ * The context of a lane: its own target, and what the lane's own units learnt (probes done,
+ * operations found missing or served, webhooks checked), never what units running at the same
+ * time did, so what a unit asserts never depends on which unit got somewhere first.
+ */
+function laneContext(ctx: RunContext, target: Target): RunContext {
+  return { ...ctx, target, probesDone: new Set(), missingOperations: new Map(), operationPresence: new Map(), webhooksChecked: new Set() };
 }
 
 export async function runConformance(options: RunOptions): Promise<RunReport> {
@@ -146,20 +165,32 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   try {
     const shown = receiver && { publicUrl: receiver.publicUrl, localUrl: receiver.localUrl };
     opts.progress?.start?.({ target: opts.target.label, capabilities: [...capabilities].sort(), units: scenarios.length + properties.length, seed: opts.seed, receiver: shown });
-    const finish = (u: UnitResult) => {
-      units.push(u);
-      opts.progress?.unit?.(u);
-      return Boolean(opts.bail) && u.status === 'failed';
-    };
-    let stop = false;
-    for (const s of scenarios) {
-      stop = finish(await runScenario(ctx, s, opts.progress?.step?.bind(opts.progress)));
-      if (stop) break;
-    }
-    if (!stop) {
-      for (const p of properties) {
-        if (finish(await p.run(ctx, { replayDir: opts.replayDir, replayArgs: opts.replayArgs, program: opts.program }))) break;
-      }
+    const lanes = opts.target.lanes ? (opts.lanes ?? 0) : 0;
+    const laneContexts: Promise<RunContext>[] = [];
+    // Steps reach the listener with their unit, in catalogue order, when units run beside each other.
+    const heldSteps = new Map<string, StepResult[]>();
+    const onStep = opts.progress?.step && (lanes > 0 ? (unit: string, r: StepResult) => void heldSteps.set(unit, [...(heldSteps.get(unit) ?? []), r]) : opts.progress.step.bind(opts.progress));
+    const stops = (u: UnitResult) => Boolean(opts.bail) && u.status === 'failed';
+    try {
+      const jobs: LaneJob<UnitResult>[] = [
+        ...scenarios.map((s) => ({
+          beside: lanes > 0 && besideRefusal(s, opts.target.lanes!.shared) === undefined,
+          run: async (lane: number | undefined) => runScenario(lane === undefined ? ctx : await (laneContexts[lane] ??= opts.target.lanes!.open().then((t) => laneContext(ctx, t))), s, onStep),
+        })),
+        ...properties.map((p) => ({ beside: false, run: () => p.run(ctx, { replayDir: opts.replayDir, replayArgs: opts.replayArgs, program: opts.program }) })),
+      ];
+      await runUnitsInOrder(jobs, {
+        lanes,
+        stops,
+        emit: (u) => {
+          for (const r of heldSteps.get(u.id) ?? []) opts.progress?.step?.(u.id, r);
+          units.push(u);
+          opts.progress?.unit?.(u);
+          return stops(u);
+        },
+      });
+    } finally {
+      await Promise.all(laneContexts.map(async (c) => (await c).target.close()));
     }
   } finally {
     if (owned) await receiver!.close();

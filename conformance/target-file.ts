@@ -20,6 +20,8 @@ export interface TargetFile {
   allowReset?: boolean;
   resetBetweenScenarios: boolean;
   timeoutMs?: number;
+  /** Units beside the others (conformance/unit-lanes.ts); undefined when the file does not say. */
+  lanes?: number;
   operations: Record<string, PathOverride>;
   webhooks: {
     publicUrl?: string;
@@ -68,6 +70,7 @@ export function loadTargetFile(path: string, env: NodeJS.ProcessEnv = process.en
     allowReset: data.allowReset,
     resetBetweenScenarios: Boolean(data.resetBetweenScenarios),
     timeoutMs: data.timeoutMs,
+    lanes: data.lanes,
     operations: data.operations ?? {},
     webhooks: { publicUrl: data.webhooks?.publicUrl, listen: data.webhooks?.listen, signingKeys: data.webhooks?.signingKeys ?? {}, graceMs: data.webhooks?.graceMs },
   };

@@ -39,6 +39,7 @@ export function guardedTarget(target: Target, limit = UNREACHABLE_AFTER): Target
     },
     ...(target.saveState && { saveState: () => target.saveState!() }),
     ...(target.restoreState && { restoreState: (s) => target.restoreState!(s) }),
+    ...(target.lanes && { lanes: { shared: target.lanes.shared, open: async () => guardedTarget(await target.lanes!.open(), limit) } }),
     close: () => target.close(),
   };
 }

@@ -42,7 +42,20 @@ export interface Target {
   /** The target's whole state, to put back with `restoreState` (around a scenario that resets the target). */
   saveState?(): Promise<SavedState>;
   restoreState?(state: SavedState): Promise<void>;
+  /** Where units run beside the others (conformance/unit-lanes.ts) go; without it every unit runs in order. */
+  lanes?: Lanes;
   close(): Promise<void>;
+}
+
+/**
+ * Targets for units run beside the main sequence. `shared: false`: each lane is a copy of its own
+ * (the in-process simulator makes a new one from the same fixture and seed, nothing shared);
+ * `shared: true`: the lanes are the target itself, so only units provably on their own go there.
+ */
+export interface Lanes {
+  shared: boolean;
+  /** A target for one lane; the run closes it at its end. */
+  open(): Promise<Target>;
 }
 
 /** A target's whole state as its control plane gives it (`GET /_sim/state`), kept as text. */
@@ -72,6 +85,22 @@ export interface SimTargetOptions {
   withoutControlPlane?: boolean;
 }
 
+/** How long the in-process simulator's requests may hold the thread before the event loop gets a turn. */
+const TURN_EVERY_MS = 10;
+let lastTurn = performance.now();
+
+/**
+ * The in-process simulator answers without touching the event loop, so a unit's thousands of
+ * requests would hold back sockets and timers (the webhook receiver, a lane's Agent SDK media
+ * paced in real time) for seconds: every TURN_EVERY_MS the event loop runs what is due.
+ */
+async function eventLoopTurn(): Promise<void> {
+  const now = performance.now();
+  if (now - lastTurn < TURN_EVERY_MS) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  lastTurn = performance.now();
+}
+
 /** An in-process simulator; `main` and `alt` are the fixture's first two accounts. */
 export function simTarget(options: SimTargetOptions = {}): Target & { sim: Simulator } {
   const sim = createSimulator({ seed: options.seed, fixture: options.fixture, onDefect: () => {} });
@@ -95,11 +124,14 @@ export function simTarget(options: SimTargetOptions = {}): Target & { sim: Simul
     sim,
     label: 'sim',
     accounts,
+    // Same options, so a lane's simulator has the same fixture, seed and middleware (a wrong server stays wrong).
+    lanes: { shared: false, open: async () => simTarget(options) },
     socketBase: async () => {
       listening ??= sim.listen(0, '127.0.0.1');
       return (await listening).url.replace(/^http/, 'ws');
     },
     async send(req) {
+      await eventLoopTurn();
       const started = performance.now();
       const res = await handle({ method: req.method, url: req.path, headers: req.headers, body: req.body });
       const headers: Record<string, string> = {};
@@ -135,11 +167,15 @@ export interface RemoteTargetOptions {
   resetBetweenScenarios?: boolean;
   /** The largest answer body the kit reads (default 1 MiB); a larger one is a failed request. */
   maxBodyBytes?: number;
+  /** Let units that are provably on their own run beside the others on this target (never with resetBetweenScenarios). */
+  lanes?: boolean;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** A saved state may be far larger than any answer of the API (the simulator accepts up to 256 MiB by default). */
 const MAX_STATE_BYTES = 512 * 1024 * 1024;
+/** How long a state read waits for live calls to end (a call of the unit before winds down within a second or two). */
+const LIVE_WAIT_MS = 10_000;
 
 /** Reads a body up to `max` bytes; past that it stops reading and says so, rather than holding 10 MB in memory and reports. */
 export async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, max: number): Promise<Buffer> {
@@ -179,12 +215,23 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
   // request opened its own connection (seconds of a run against a served simulator).
   const pool = new Pool(base.origin, { headersTimeout: timeout, bodyTimeout: timeout, connect: { timeout } });
   const controlHeaders = (): Record<string, string> => ({ 'content-type': 'application/json', ...(options.controlToken ? { authorization: `Bearer ${options.controlToken}` } : {}) });
-  /** GET or PUT /_sim/state, with a body cap of its own; anything but a 2xx is an error naming the status. */
+  /**
+   * GET or PUT /_sim/state, with a body cap of its own; anything but a 2xx is an error naming the
+   * status. A GET refused because a call is still live (an Agent SDK call of the unit before,
+   * whose sockets are closing) is asked again until the call has ended, for up to LIVE_WAIT_MS.
+   */
   const state = async (method: 'GET' | 'PUT', body?: string): Promise<string> => {
-    const res = await request(new URL(`${base.origin}${prefix}/_sim/state`), { method, headers: { ...options.headers, ...controlHeaders() }, body, dispatcher: pool });
-    const text = (await readCapped(res.body, MAX_STATE_BYTES)).toString('utf8');
-    if (res.statusCode >= 300) throw new Error(`${method} /_sim/state answered ${res.statusCode}: ${text.slice(0, 200)}`);
-    return text;
+    const waitUntil = performance.now() + LIVE_WAIT_MS;
+    for (;;) {
+      const res = await request(new URL(`${base.origin}${prefix}/_sim/state`), { method, headers: { ...options.headers, ...controlHeaders() }, body, dispatcher: pool });
+      const text = (await readCapped(res.body, MAX_STATE_BYTES)).toString('utf8');
+      if (res.statusCode < 300) return text;
+      if (method === 'GET' && res.statusCode === 409 && text.includes('STATE_HAS_LIVE_CALLS') && performance.now() < waitUntil) {
+        await new Promise((r) => setTimeout(r, 50));
+        continue;
+      }
+      throw new Error(`${method} /_sim/state answered ${res.statusCode}: ${text.slice(0, 200)}`);
+    }
   };
   let baseline: SavedState | undefined;
   const target: Target = {
@@ -219,6 +266,9 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
     async restoreState(saved) {
       await state('PUT', saved.text);
     },
+    // The lanes share this target and its connection pool; they never reset it (that would put
+    // the state back under a unit still running), so lanes and resetBetweenScenarios exclude each other.
+    ...(options.lanes && !options.resetBetweenScenarios ? { lanes: { shared: true, open: async () => ({ ...target, lanes: undefined, isolate: async () => {}, close: async () => {} }) } } : {}),
     async close() {
       try {
         if (baseline) await target.restoreState!(baseline);

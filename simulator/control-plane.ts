@@ -73,9 +73,11 @@ export interface FixedControlScope {
   readonly random: Pick<SeededRandom, 'state' | 'rewind'>;
   readonly accounts: { create(input: Static<typeof CreateAccountBody>): { id: string; apiKeys: string[] }; discard(accountId: string): void };
   readonly numbers: { grant(accountId: string, number?: string): { id: string }; grantCheckpoint(): () => void };
-  /** Where the SIP listener is, when one runs. */
-  /** The SIP server family, when the build has it. */
-  readonly sipServer?: { readonly listening: SipListening | null };
+  /**
+   * The SIP server family's model if it is built (none when the list lacks it): the health check
+   * reads where its listener is without building it (decisions.md "Models built on first use").
+   */
+  builtModel(key: 'sipServer'): { readonly listening: SipListening | null } | undefined;
 }
 
 const operation = scopedOperations<FixedControlScope>();
@@ -86,7 +88,7 @@ const STATE_HAS_LIVE_CALLS = defineError({
 });
 
 function health(scope: FixedControlScope) {
-  return { status: 'ok' as const, now: scope.nowIso(), seed: scope.seed, capabilities: [...scope.capabilities], sip: scope.sipServer?.listening ?? null };
+  return { status: 'ok' as const, now: scope.nowIso(), seed: scope.seed, capabilities: [...scope.capabilities], sip: scope.builtModel('sipServer')?.listening ?? null };
 }
 
 export const operations = [

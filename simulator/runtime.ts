@@ -299,16 +299,20 @@ export class Runtime {
 
   snapshot(): Snapshot {
     const models: Record<string, unknown> = {};
-    for (const b of this.stateful()) models[b.snapshotKey] = b.part!.snapshot(this.modelOf(b));
     // As a round trip through JSON, so the snapshot shares nothing with live state (json-copy.ts:
-    // member by member, a million calls being longer than a string can be).
+    // member by member, a million calls being longer than a string can be), unless the part's
+    // snapshot is such a copy already (StatePart.snapshotsCopy).
+    for (const b of this.stateful()) {
+      const part = b.part!.snapshot(this.modelOf(b));
+      if (part !== undefined) models[b.snapshotKey] = b.part!.snapshotsCopy ? part : jsonCopy(part, 2);
+    }
     return {
       format: SNAPSHOT_FORMAT,
       version: SNAPSHOT_VERSION,
       seed: this.seed,
       clock: jsonCopy(this.clock.snapshot()),
       random: jsonCopy(this.random.state()),
-      models: jsonCopy(models, 3),
+      models,
     } as Snapshot;
   }
 

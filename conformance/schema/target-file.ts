@@ -68,6 +68,14 @@ export const TargetFileSchema = Strict(
       }),
     ),
     timeoutMs: Opt(Type.Integer({ minimum: 100, description: 'How long a request may go unanswered (default 30000).' })),
+    lanes: Opt(
+      Type.Integer({
+        minimum: 0,
+        maximum: 8,
+        description:
+          'How many units may run beside the others at once: scenarios that mostly wait on real time (the Agent SDK\'s paced media) and, at a URL, are provably on their own (no reset, clock advance or whole-state call; every request and socket in the name of an account the scenario created). The report keeps catalogue order. Default 1 for `sim` (each lane its own simulator), 0 for URLs (off: opt in); ignored with `resetBetweenScenarios`. `--serial` turns lanes off.',
+      }),
+    ),
     webhooks: Opt(TargetWebhooksSchema),
     operations: Opt(MapOf(OperationMappingSchema, { description: '`operationId`: where this implementation serves it, or that it does not.' })),
   },

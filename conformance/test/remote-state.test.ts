@@ -3,6 +3,8 @@
 // given accounts the reset removed (with their keys), and puts the state back after
 // (PUT /_sim/state), so accounts made through POST /_sim/accounts keep working for the rest of the
 // run and afterwards. resetBetweenScenarios starts each scenario from the state the run found.
+// A state read refused while a call is still live is asked again once it has ended.
+import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createSimulator } from '../../simulator/index.ts';
 import { runConformance } from '../run.ts';
@@ -74,6 +76,33 @@ describe('resets against a served simulator', () => {
       expect(await s.status(s.shop.apiKey, s.shop.accountId)).toBe(200);
     } finally {
       await s.close();
+    }
+  });
+
+  it('a state read refused with 409 STATE_HAS_LIVE_CALLS is asked again until the call has ended; any other refusal is an error at once', async () => {
+    let refusals = 3;
+    const asked: string[] = [];
+    const server = http.createServer((req, res) => {
+      asked.push(`${req.method} ${req.url}`);
+      const live = req.url === '/live/_sim/state' && refusals-- > 0;
+      const other = req.url === '/other/_sim/state';
+      res.statusCode = live || other ? 409 : 200;
+      res.setHeader('content-type', 'application/json');
+      res.end(live ? '{"code":"STATE_HAS_LIVE_CALLS"}' : other ? '{"code":"CONFLICT"}' : '{"models":{}}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const live = remoteTarget({ baseUrl: `${url}/live`, accounts: new Map() });
+    const other = remoteTarget({ baseUrl: `${url}/other`, accounts: new Map() });
+    try {
+      expect(await live.saveState!()).toEqual({ text: '{"models":{}}' });
+      expect(asked.filter((a) => a === 'GET /live/_sim/state')).toHaveLength(4);
+      await expect(other.saveState!()).rejects.toThrow(/GET \/_sim\/state answered 409: .*CONFLICT/);
+      expect(asked.filter((a) => a === 'GET /other/_sim/state')).toHaveLength(1);
+    } finally {
+      await live.close();
+      await other.close();
+      await new Promise((r) => server.close(r));
     }
   });
 });

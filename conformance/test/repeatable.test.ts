@@ -7,15 +7,17 @@
 // unit that just ran; state the kit did not make (a prefix carrier script, an image script, a
 // foreign range) must still be there at the end, and no call the kit placed may still be going.
 // The second configuration lets the resetting scenarios run (allowReset): the kit puts the state
-// back after each and makes again the given accounts a reset removed, so they keep working. The
-// kit reaches the simulator in process (the same state as over HTTP, at half the cost); saving
-// and restoring a served simulator's state over HTTP is remote-state.test.ts's.
+// back after each and makes again the given accounts a reset removed, so they keep working. Its
+// first run goes over HTTP to the simulator served (capabilities probed from /_sim/health, state
+// saved and put back with GET and PUT /_sim/state), its second in process against the same
+// simulator: the same verdicts prove the kit's run over HTTP equals its in-process run. The first
+// configuration reaches the simulator in process (the same state as over HTTP, at half the cost).
 import { describe, expect, it } from 'vitest';
 import { accountsFromControlPlane } from '../control-accounts.ts';
 import { allProperties } from '../properties/index.ts';
 import type { RunReport } from '../result.ts';
 import { runConformance } from '../run.ts';
-import { simTarget, type Credentials, type Target } from '../target.ts';
+import { remoteTarget, simTarget, type Credentials, type Target } from '../target.ts';
 import { footprint, footprintDiff } from './footprint.ts';
 import { catalogue, contract, scenarios } from './helpers.ts';
 
@@ -83,20 +85,31 @@ describe('the kit run twice in a row against one simulator', () => {
     }
   }, 600_000);
 
-  it('with accounts made through POST /_sim/accounts and resets allowed: the same verdicts, and the accounts survive every reset', async () => {
+  it('with accounts made through POST /_sim/accounts and resets allowed, over HTTP then in process: the same verdicts, every unit passed, and the accounts survive every reset', async () => {
     const { base, sim, target } = await sharedSimulator();
+    const served = await sim.listen(0);
     try {
       const shop = await sim.control.createAccount({ plan: 'business', addons: ['external_assignment', 'sip_trunk', 'representative_number'], numbers: 2 });
       const bistro = await sim.control.createAccount({ plan: 'starter', numbers: 1 });
-      const made = target(new Map([['main', { accountId: shop.accountId, key: shop.apiKey }], ['alt', { accountId: bistro.accountId, key: bistro.apiKey }]]));
-      const first = await wholeKit(made, 303, true);
-      const second = await wholeKit(made, 404, true);
+      const accounts = new Map([['main', { accountId: shop.accountId, key: shop.apiKey }], ['alt', { accountId: bistro.accountId, key: bistro.apiKey }]]);
+      // As `run --target URL --allow-reset --sim-level fail`: nothing resets the target between units.
+      const overHttp = remoteTarget({ baseUrl: served.url, accounts });
+      const first = await wholeKit(overHttp, 303, true).finally(() => overHttp.close());
+      const second = await wholeKit(target(accounts), 404, true);
       expect(failed(first)).toEqual([]);
+      // Over HTTP no unit lacks anything (the capabilities probed from /_sim/health are all the
+      // kit needs, and every state save answered): a skip is only a read-only scenario finding
+      // nothing to read on the made accounts, the same skip as in process (the verdicts below).
+      const skipped = first.units.filter((u) => u.status === 'skipped');
+      expect(skipped.filter((u) => !/^no data on the target to read/.test(u.skipReason ?? '')).map((u) => `${u.id}: ${u.skipReason}`)).toEqual([]);
+      expect(skipped.length).toBeLessThan(5);
+      expect(first.target.capabilities).toEqual(expect.arrayContaining(['control', 'clock', 'accounts', 'writes', 'alt-account', 'reset', 'state']));
       expect(verdicts(second)).toEqual(verdicts(first));
       for (const id of RESETTING) expect(verdicts(first)[id]).toBe('passed');
-      const res = await sim.handle({ method: 'GET', url: `/v1/accounts/${shop.accountId}/numbers`, headers: { authorization: `Bearer ${shop.apiKey}` } });
+      const res = await fetch(`${served.url}/v1/accounts/${shop.accountId}/numbers`, { headers: { authorization: `Bearer ${shop.apiKey}` } });
       expect(res.status).toBe(200);
     } finally {
+      await served.close();
       await base.close();
     }
   }, 600_000);

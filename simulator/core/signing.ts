@@ -8,7 +8,7 @@
 // Customers import these functions in their receivers and the simulator signs with them. The
 // conformance kit checks with its own implementation (conformance/checks/signature.ts), so a bug
 // here shows there.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from './node-crypto.ts';
 
 export const SIGNATURE_HEADER = 'X-Signature';
 

@@ -13,10 +13,12 @@ export class TableFollower<T extends Row> {
 
   /**
    * Calls `grow` with the table's size when it has more rows than read so far, then `read` for
-   * each position changed since the last look, in order.
+   * each position changed since the last look, in order; `restart` first when every position is
+   * read again.
    */
-  catchUp(table: Table<T>, grow: (size: number) => void, read: (pos: number) => void): void {
+  catchUp(table: Table<T>, grow: (size: number) => void, read: (pos: number) => void, restart?: () => void): void {
     if (table !== this.table || table.layout !== this.layout) {
+      restart?.();
       this.table = table;
       this.layout = table.layout;
       this.seen = 0;

@@ -55,7 +55,8 @@ export type Entry = RequestEntry | OutcomeEntry | EffectEntry | SocketEntry | Cl
 /** Headers the body itself or the connection decides: replay hands the body over whole. */
 const DROPPED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** Made with the first journaled body: only a simulator with --state-dir needs it, not every start. */
+let strictUtf8: InstanceType<typeof TextDecoder> | undefined;
 
 export function requestEntry(req: SimRequest): RequestEntry {
   const e: RequestEntry = { t: 'q', m: req.method, u: req.url };
@@ -73,7 +74,7 @@ export function requestEntry(req: SimRequest): RequestEntry {
   if (typeof req.body === 'string') e.b = req.body;
   else if (req.body !== undefined && req.body.byteLength > 0) {
     try {
-      e.b = strictUtf8.decode(req.body);
+      e.b = (strictUtf8 ??= new TextDecoder('utf-8', { fatal: true })).decode(req.body);
     } catch {
       e.b64 = Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength).toString('base64');
     }

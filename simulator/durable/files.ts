@@ -11,7 +11,7 @@
 // is whole; a damaged one (bad header, wrong length or checksum, state the simulator refuses)
 // stops the start with a StateDirError naming the file, never a silent empty state.
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { createHash } from '../core/node-crypto.ts';
 import path from 'node:path';
 import type { Fixture } from '../fixture/schema.ts';
 import { settingsProblem, type LiveSettings } from './settings.ts';

@@ -8,7 +8,7 @@
 // out (recordingUrl, a record block's variable) and recordings check them and hand them out too
 // (RecordingUrl), both synchronously: the rule is shared, the key is the seed's, read at each use
 // (a reset or restore with another seed signs with that seed's key).
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from '../core/node-crypto.ts';
 import { defineError } from '../core/errors.ts';
 
 export const SIGNED_LINKS_UNTIL = '2026-07-28T00:00:00Z';

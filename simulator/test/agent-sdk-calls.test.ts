@@ -2,34 +2,31 @@
 // agent and a stand-in for the calls family (agent-sdk-harness.ts): inbound hand-over, the media
 // stream's shape and pacing, the phone speaking synthesized audio, the hang-up handshake and
 // `call.ended` after the media closed, the 30 s stuck timer, session_failed, media tokens, and
-// the manual clock following open media.
-import { afterEach, describe, expect, it } from 'vitest';
+// the manual clock following open media. Each test has a host and an agent of its own, closed when
+// it ends, so the tests run side by side (describe.concurrent): most of their time is spent
+// waiting on media paced at 20 ms a frame, and those waits overlap.
+import { describe, expect, it, type TestContext } from 'vitest';
 import { FaithfulAgent, type AgentCall } from './agent-runtime/agent.ts';
 import { ACCOUNT, KEY, NUMBERS, startHost, type Host, until } from './agent-sdk-harness.ts';
 import { MediaConnection } from './agent-runtime/media.ts';
 import { rms } from '../../conformance/agent/audio.ts';
 
-const hosts: Host[] = [];
-const agents: FaithfulAgent[] = [];
-afterEach(async () => {
-  for (const a of agents.splice(0)) await a.close();
-  for (const h of hosts.splice(0)) await h.close();
-});
-
-async function setup(agentOpts: Partial<ConstructorParameters<typeof FaithfulAgent>[0]> = {}, hostOpts: Parameters<typeof startHost>[0] = {}) {
-  const host = await startHost(hostOpts);
-  hosts.push(host);
+/** A host and a connected agent, both closed when the test `t` ends (agent first). */
+async function setup(t: TestContext, agentOpts: Partial<ConstructorParameters<typeof FaithfulAgent>[0]> = {}, hostOpts: Parameters<typeof startHost>[0] = {}) {
+  const host: Host = await startHost(hostOpts);
+  t.onTestFinished(() => host.close());
   const agent = new FaithfulAgent({ baseUrl: host.baseUrl, accountId: ACCOUNT, apiKey: KEY, number: NUMBERS[0]!, backoffMs: 20, ...agentOpts });
-  agents.push(agent);
+  // onTestFinished hooks run last-registered first: the agent closes before its host.
+  t.onTestFinished(() => agent.close());
   await agent.connect();
   return { host, agent };
 }
 
 const tone = (ms: number) => Buffer.alloc(ms * 8, 0x9a);
 
-describe('Agent SDK inbound calls', () => {
-  it('hands the call over with call.incoming, streams connected/start/media, and the phone answers the greeting with speech', async () => {
-    const { host, agent } = await setup();
+describe.concurrent('Agent SDK inbound calls', () => {
+  it('hands the call over with call.incoming, streams connected/start/media, and the phone answers the greeting with speech', async (t) => {
+    const { host, agent } = await setup(t);
     const callId = host.inbound(['안녕하세요, 예약 확인하려고요']);
     const call: AgentCall = await agent.nextCall();
     expect(call.callId).toBe(callId);
@@ -74,8 +71,8 @@ describe('Agent SDK inbound calls', () => {
     expect(hostCall.turns[0]!.endMs - hostCall.turns[0]!.startMs).toBe(1000);
   });
 
-  it('the manual clock follows open media: 50 frames move it one second', async () => {
-    const { host, agent } = await setup();
+  it('the manual clock follows open media: 50 frames move it one second', async (t) => {
+    const { host, agent } = await setup(t);
     const t0 = host.clock.now();
     host.inbound(['hi']);
     const call = await agent.nextCall();
@@ -87,11 +84,11 @@ describe('Agent SDK inbound calls', () => {
     expect(moved % 20).toBe(0);
   });
 
-  it('with the realtime clock, virtual time follows wall time while frames flow (the frames do not move it twice)', async () => {
+  it('with the realtime clock, virtual time follows wall time while frames flow (the frames do not move it twice)', async (t) => {
     // Wall time is taken before the simulator exists: the clock's reading is only brought up to
     // date at syncs, so a stale t0 would count time from before a later w0.
     const w0 = performance.now();
-    const { host, agent } = await setup({}, { clock: 'realtime' });
+    const { host, agent } = await setup(t, {}, { clock: 'realtime' });
     const t0 = host.clock.now();
     host.inbound(['hi']);
     const call = await agent.nextCall();
@@ -103,8 +100,8 @@ describe('Agent SDK inbound calls', () => {
     call.media!.drop();
   });
 
-  it('the phone hanging up (nothing left to say) sends stop, closes the media, then call.ended', async () => {
-    const { host, agent } = await setup();
+  it('the phone hanging up (nothing left to say) sends stop, closes the media, then call.ended', async (t) => {
+    const { host, agent } = await setup(t);
     const callId = host.inbound([]);
     const call = await agent.nextCall();
     call.media!.sendAudio(tone(200));
@@ -116,8 +113,8 @@ describe('Agent SDK inbound calls', () => {
     expect(host.calls.get(callId)!.endedBy).toBe('phone');
   });
 
-  it('with no media socket within 30 s the call ends CALL_STUCK_MEDIA_WS_TIMEOUT', async () => {
-    const { host, agent } = await setup({ mediaDelayMs: 60_000 });
+  it('with no media socket within 30 s the call ends CALL_STUCK_MEDIA_WS_TIMEOUT', async (t) => {
+    const { host, agent } = await setup(t, { mediaDelayMs: 60_000 });
     const callId = host.inbound(['x']);
     await agent.control.waitFor((m) => m.event === 'call.incoming');
     host.clock.advanceTo(host.clock.now() + 29_999);
@@ -128,15 +125,15 @@ describe('Agent SDK inbound calls', () => {
     expect(ended).toMatchObject({ callId, status: 'failed' });
   });
 
-  it('call.session_failed ends the call at once with AGENT_SESSION_INIT_FAILED', async () => {
-    const { host, agent } = await setup({ sessionFails: () => ({ reason: 'RuntimeError', message: 'LLM down' }) });
+  it('call.session_failed ends the call at once with AGENT_SESSION_INIT_FAILED', async (t) => {
+    const { host, agent } = await setup(t, { sessionFails: () => ({ reason: 'RuntimeError', message: 'LLM down' }) });
     const callId = host.inbound(['x']);
     await agent.control.waitFor((m) => m.event === 'call.ended');
     expect(host.calls.get(callId)).toMatchObject({ endedBy: 'app_error', detail: 'AGENT_SESSION_INIT_FAILED: RuntimeError: LLM down' });
   });
 
-  it('a media token works once and only within 30 s; a wrong account key is refused', async () => {
-    const { host, agent } = await setup({ mediaDelayMs: 60_000 });
+  it('a media token works once and only within 30 s; a wrong account key is refused', async (t) => {
+    const { host, agent } = await setup(t, { mediaDelayMs: 60_000 });
     host.inbound(['x']);
     const incoming = await agent.control.waitFor((m) => m.event === 'call.incoming');
     const url = String(incoming.mediaUrl);
@@ -158,12 +155,12 @@ describe('Agent SDK inbound calls', () => {
   });
 });
 
-describe('Agent SDK determinism', () => {
+describe.concurrent('Agent SDK determinism', () => {
   /** One call: the agent greets as soon as the stream starts, the phone answers, then (nothing left to say) hangs up. */
-  async function oneCall() {
+  async function oneCall(t: TestContext) {
     // The greeting goes out as soon as the media socket opens (the runtime flushes a prewarmed
     // greeting so), ahead of the stream's first frame.
-    const { host, agent } = await setup({
+    const { host, agent } = await setup(t, {
       onCall: (c) => {
         c.media!.sendAudioPieces(tone(800), 500);
         void c.media!.mark('greeting');
@@ -185,10 +182,9 @@ describe('Agent SDK determinism', () => {
     };
   }
 
-  it('the same seed and the same client messages give the same records, events and recording', async () => {
-    const a = await oneCall();
-    for (const h of hosts.splice(0)) await h.close();
-    const b = await oneCall();
+  it('the same seed and the same client messages give the same records, events and recording', async (t) => {
+    // Two hosts at once: neither run's records depend on the other's, or on when it ran.
+    const [a, b] = await Promise.all([oneCall(t), oneCall(t)]);
     expect(b.turns).toEqual(a.turns);
     expect(b.end).toEqual(a.end);
     expect(b.length).toBe(a.length);

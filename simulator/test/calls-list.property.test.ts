@@ -1,8 +1,10 @@
 // listCalls in columns (list-index.ts) answers what the row-by-row filter answers (fast-check,
 // fixed seed): generated calls of two accounts, ended (packed) and in progress, some changed
-// after a first query (the index catches up) or deleted (it starts over), and generated filters
-// on status, numbers, instants, durations and hangup causes; newest first, every page; and again
-// after a restore, from rows and from a snapshot with ended calls packed.
+// after a first query (the index catches up; a caller changed, so the calls by number are linked
+// again), more made, some deleted (it starts over), made in clock order or not, and generated
+// filters on status, numbers, instants, durations and hangup causes; newest first, every page;
+// and again after a restore, from rows and from a snapshot with ended calls packed. Two examples
+// pin the span of positions since/until take when calls are in clock order and a changed number.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { callTable, restoredCallTable } from '../resources/calls/model.ts';
@@ -40,7 +42,7 @@ const spec = fc.record({
   inbound: fc.boolean(),
   from: fc.constantFrom(...NUMBERS),
   to: fc.constantFrom(...NUMBERS),
-  minute: fc.nat(600),
+  minute: fc.nat(90), // a few hours: calls share instants with each other and with the bounds
   answerAfter: fc.option(fc.integer({ min: 1, max: 30 }), { nil: null }),
   talk: fc.nat(120),
   live: fc.boolean(), // still in progress: kept as a row, not packed
@@ -52,8 +54,8 @@ const query: fc.Arbitrary<ListQuery> = fc.record(
     from: someOf(fc.constantFrom(...NUMBERS, '01099999999')),
     to: someOf(fc.constantFrom(...NUMBERS)),
     number: someOf(fc.constantFrom(...NUMBERS, '+449999')),
-    since: fc.nat(600).map((m) => START + m * 60_000),
-    until: fc.nat(600).map((m) => START + m * 60_000),
+    since: fc.nat(90).map((m) => START + m * 60_000),
+    until: fc.nat(90).map((m) => START + m * 60_000),
     minDuration: fc.nat(100),
     maxDuration: fc.nat(100),
     hangupCause: someOf(fc.constantFrom('normal_clearing', 'no_answer', 'busy')),
@@ -64,11 +66,14 @@ const query: fc.Arbitrary<ListQuery> = fc.record(
 describe('listCalls in columns', () => {
   it('the same calls in the same order as the row-by-row filter, after changes and deletes too', () => {
     fc.assert(
-      fc.property(fc.array(spec, { maxLength: 40 }), fc.array(query, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(39), { maxLength: 3 }), (specs, queries, deletes) => {
-        const rows = specs.map((s, i) => {
+      fc.property(fc.array(spec, { maxLength: 40 }), fc.array(query, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(39), { maxLength: 3 }), fc.boolean(), fc.array(spec, { maxLength: 5 }), (specs, queries, deletes, inOrder, later) => {
+        // Calls made in clock order (since/until become a span of positions) or in any order.
+        if (inOrder) specs.sort((x, y) => x.minute - y.minute);
+        const made = (s: (typeof specs)[number], i: number) => {
           const row = endedCall({ id: `CA${i.toString(16).padStart(32, '0')}`, accountId: s.account, direction: s.inbound ? 'inbound' : 'outbound', from: s.from, to: s.to, createdAt: START + s.minute * 60_000, answerAfter: s.answerAfter, talk: s.talk });
           return s.live ? { ...row, status: 'in-progress' as const, duration: null, hangupCause: null, dateUpdated: null } : row;
-        });
+        };
+        const rows = specs.map(made);
         let table = callTable(rows);
         const index = new CallListIndex<CallRow>(() => table);
         const check = (q: ListQuery, key: string) => {
@@ -81,11 +86,14 @@ describe('listCalls in columns', () => {
           }
         };
         queries.forEach((q, k) => check(q, String(k)));
-        // Calls end after the first queries (the index catches up), some are deleted (it starts over).
+        // Calls end after the first queries (the index catches up; one also changes its caller, so
+        // the calls by number are linked again), more are made, some are deleted (it starts over).
         for (let i = 0; i < table.size; i++) {
           const r = table.at(i);
-          if (r.status === 'in-progress') table.replace({ ...r, status: 'completed', duration: 7, hangupCause: 'normal_clearing', dateUpdated: r.dateCreated });
+          if (r.status === 'in-progress') table.replace({ ...r, status: 'completed', duration: 7, hangupCause: 'normal_clearing', dateUpdated: r.dateCreated, from: i % 2 === 0 ? NUMBERS[(NUMBERS.indexOf(r.from) + 1) % NUMBERS.length]! : r.from });
         }
+        queries.forEach((q, k) => check(q, String(k)));
+        later.forEach((s, i) => table.insert(made(s, specs.length + i)));
         queries.forEach((q, k) => check(q, String(k)));
         for (const d of deletes) if (d < table.size) table.delete(table.at(d).id);
         queries.forEach((q, k) => check(q, String(k)));
@@ -97,5 +105,29 @@ describe('listCalls in columns', () => {
         queries.forEach((q, k) => check(q, String(k)));
       }),
     );
+  });
+
+  it('calls made in clock order: every since and until on and between their instants answers as the row-by-row filter', () => {
+    const minutes = [0, 1, 1, 1, 2, 5, 5, 9];
+    const rows = minutes.map((m, i) => endedCall({ id: `CA${i.toString(16).padStart(32, '0')}`, accountId: 'AC1', direction: 'outbound', from: NUMBERS[i % 2]!, to: NUMBERS[2]!, createdAt: START + m * 60_000, answerAfter: 3, talk: 10 }));
+    const table = callTable(rows);
+    const index = new CallListIndex<CallRow>(() => table);
+    for (let a = -1; a <= 10; a++) {
+      for (let b = -1; b <= 10; b++) {
+        const q: ListQuery = { since: START + a * 60_000, until: START + b * 60_000 };
+        expect(index.query(`${a},${b}`, 'AC1', q).slice(0, 99).map((r) => r.id)).toEqual(reference(table.all(), 'AC1', q));
+      }
+    }
+  });
+
+  it('a call whose number changed is found under its new number only', () => {
+    const rows = [0, 1, 2].map((i) => endedCall({ id: `CA${i.toString(16).padStart(32, '0')}`, accountId: 'AC1', direction: 'outbound', from: NUMBERS[0]!, to: NUMBERS[2]!, createdAt: START + i * 60_000, answerAfter: 3, talk: 10 }));
+    const table = callTable(rows);
+    const index = new CallListIndex<CallRow>(() => table);
+    const ids = (key: string, q: ListQuery) => index.query(key, 'AC1', q).slice(0, 9).map((r) => r.id);
+    expect(ids('a', { from: new Set([NUMBERS[0]!]) })).toHaveLength(3);
+    table.replace({ ...table.at(1), from: NUMBERS[1]! });
+    expect(ids('b', { from: new Set([NUMBERS[1]!]) })).toEqual([rows[1]!.id]);
+    expect(ids('c', { number: new Set([NUMBERS[0]!]) })).toEqual([rows[2]!.id, rows[0]!.id]);
   });
 });

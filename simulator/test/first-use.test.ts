@@ -14,10 +14,11 @@ const LAZY = ['agents', 'agentSdk', 'sipServer'] as const;
 const built = (sim: ReturnType<typeof createSimulator> | Runtime) => LAZY.filter((k) => (sim instanceof Runtime ? sim : runtimeOf(sim)).builtModel(k) !== undefined);
 
 describe('models built on first use', () => {
-  it('are not built by createSimulator, requests of other families, a reset or closing', async () => {
+  it('are not built by createSimulator, requests of other families, a health check, a reset or closing', async () => {
     const sim = createSimulator();
     expect(built(sim)).toEqual([]);
     expect((await call(sim, 'GET', `/v1/accounts/${ACME.accountId}/numbers`)).status).toBe(200);
+    expect((await call(sim, 'GET', '/_sim/health')).json).toMatchObject({ status: 'ok', sip: null }); // the first request of whoever starts one
     await sim.control.reset();
     await sim.close();
     expect(built(sim)).toEqual([]);

@@ -174,6 +174,13 @@ describe('the operation table', () => {
     const untagged = house(counted('Nobody'));
     expect(() => untagged.operations).toThrow(/operation ping: tag "Nobody" has no description/);
   });
+
+  it('gives each example to its operation, and refuses examples that name none', () => {
+    const op = { operationId: 'ping', method: 'GET' as const, path: '/ping', tag: 'Pings', summary: 'ping', origin: 'simulator' as const, auth: 'none' as const, responses: {}, handler: () => ({ status: 204 }) };
+    const withExamples = (ids: string[]) => ({ ...pings, tags: { Pings: 'pings' }, operations: [op], examples: Object.fromEntries(ids.map((id) => [id, [{ summary: id }]])) }) as unknown as Entry;
+    expect(house(withExamples(['ping'])).operations.find((o) => o.operationId === 'ping')?.examples).toEqual([{ summary: 'ping' }]);
+    expect(() => house(withExamples(['ping', 'pong', 'peng'])).operations).toThrow('examples name no operation: pong, peng');
+  });
 });
 
 describe('what is still to move (each list can only shrink)', () => {

@@ -9,6 +9,15 @@ import { ack, bye, invite, offer, toOf } from './sip-invite-client.ts';
 
 const { h, state, credential } = sipListening({ clock: 'realtime:10' });
 
+/** The virtual instant the (only) call went in-progress, from its status timeline on /_sim/calls/{callId}. */
+async function answerInstant(): Promise<number> {
+  const [call] = (await h.call('GET', h.acme('/calls'))).json.data;
+  const walk = await h.sim.control.request<{ timeline: { status: string; at: string }[] }>('GET', `/calls/${call.callId}`);
+  const answered = walk.timeline.find((t) => t.status === 'in-progress');
+  expect(answered, JSON.stringify(walk.timeline)).toBeDefined();
+  return Date.parse(answered!.at);
+}
+
 describe('RTP out on a realtime clock', () => {
   it('goes out paced by the ticker, without any advance, and stops at the BYE', async () => {
     await credential();
@@ -22,7 +31,8 @@ describe('RTP out on a realtime clock', () => {
     while (ok.status < 200) ok = await state.udp.next();
     expect(ok.status, ok.text).toBe(200);
     ack(state.udp, d, toOf(ok));
-    const answeredAt = Date.parse(h.sim.clock.now());
+    // The answer instant as the call recorded it: the clock read here can already be past it.
+    const answeredAt = await answerInstant();
     await new Promise((r) => setTimeout(r, 400)); // 4 s of virtual time: about 200 frames
     const soFar = got.length;
     const virtualMs = Date.parse(h.sim.clock.now()) - answeredAt;

@@ -2,7 +2,8 @@
 // "Scale"): a round trip through JSON answers every read as before (listCalls pages under
 // filters, usage by day and number, getCall), a snapshot and a state dir written by the previous
 // release (version 1, every call a row; state-v1/ was written by that code) restore with the same
-// answers, and a tampered packed part is refused with 400 naming the field, the state unchanged.
+// answers, and a tampered packed part is refused with 400 naming the field, the state unchanged;
+// carrier deliveries whose outcome came are packed the same way.
 import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -97,6 +98,34 @@ describe('snapshots with ended calls packed', () => {
     await Promise.all([sim.close(), other.close()]);
   });
 
+  it('carrier deliveries whose outcome came are packed too, read back the same, and a tampered one is refused naming the field', async () => {
+    const sim = await withCalls(3);
+    const flow = await call(sim, 'POST', a('/call-flows'), { name: 'g', graph: { version: 1, start: 'hi', nodes: { hi: { type: 'say', text: 'Hi', next: null } } } });
+    for (const to of ['010-3000-0002', '010-3000-0003']) {
+      const placed = await call(sim, 'POST', a('/calls'), { From: '070-1234-0001', To: to, CallFlowId: flow.json.callFlowId });
+      expect(placed.status, placed.text).toBe(201);
+    }
+    const pending = JSON.parse(JSON.stringify(sim.snapshot())).models.carrier;
+    expect(pending.deliveries.length).toBe(3); // pending: rows
+    await sim.clock.advance({ seconds: 700 });
+    const deliveries = (await sim.control.request('GET', '/carrier/deliveries')) as unknown;
+    const text = JSON.stringify(sim.snapshot());
+    const carrier = JSON.parse(text).models.carrier;
+    expect(carrier.deliveries).toEqual([]);
+    expect(carrier.packedDeliveries.plainAt).toEqual([]);
+    const other = createSimulator();
+    other.restore(JSON.parse(text));
+    expect(await other.control.request('GET', '/carrier/deliveries')).toEqual(deliveries);
+    expect(JSON.stringify(other.snapshot())).toBe(text);
+    const tampered = JSON.parse(text);
+    tampered.models.carrier.packedDeliveries.texts = tampered.models.carrier.packedDeliveries.texts.map((t: string) => (t === 'call' ? 'fax' : t));
+    const refused = await other.control.request('PUT', '/state', tampered).then(() => undefined, (e: unknown) => e as ControlError);
+    expect(refused?.status).toBe(400);
+    expect(JSON.stringify(refused?.body)).toMatch(/carrier\.packedDeliveries\.rows\[\d+\]\.type/);
+    expect(JSON.stringify(other.snapshot())).toBe(text);
+    await Promise.all([sim.close(), other.close()]);
+  });
+
   it('a snapshot of the previous version (every call a row) restores with the answers that release gave', async () => {
     const answers = JSON.parse(readFileSync(path.join(V1, 'answers.json'), 'utf8'));
     const v1 = JSON.parse(readFileSync(path.join(V1, 'snapshot.json'), 'utf8'));
@@ -133,6 +162,9 @@ describe('snapshots with ended calls packed', () => {
       ['a shape of no kind', (s) => (s.models.calls.packed.shapes[0] = { k: 'tree' }), /calls\.packed\.shapes\[0\]/],
       ['a record naming no shape', (s) => (s.models.calls.packed.shapeOf = [Buffer.from(new Uint32Array(40).fill(99).buffer).toString('base64')]), /calls\.packed\.shapeOf\[0\]/],
       ['positions out of order', (s) => (s.models.calls.packed.plainAt = [40, 3]), /calls\.packed\.plainAt/],
+      ['texts cut short (ids out of range)', (s) => (s.models.calls.packed.texts = s.models.calls.packed.texts.slice(0, 1)), /calls\.packed\.rows\[\d+\]\./],
+      ['a shape without a required member', (s) => (s.models.calls.packed.shapes[0].keys = s.models.calls.packed.shapes[0].keys.map((k: string) => (k === 'status' ? 'state' : k))), /calls\.packed\.rows\[0\]/],
+      ['an instant that is no instant', (s) => (s.models.calls.packed.doubles = [Buffer.from(new Float64Array(Buffer.from(s.models.calls.packed.doubles[0], 'base64').length / 8).fill(NaN).buffer).toString('base64')]), /calls\.packed\.rows\[0\]: does not read back/],
       ['a status no call has', (s) => (s.models.calls.packed.texts = s.models.calls.packed.texts.map((t: string) => (t === 'completed' ? 'finished' : t))), /calls\.packed\.rows\[\d+\]\.status/],
     ];
     for (const [what, tamper, field] of cases) {

@@ -5,10 +5,11 @@
 // plane. One-time codes are the exception to "all state is in the snapshot": the carrier keeps
 // the plaintext only in memory, and a snapshot carries the content with the code masked
 // (spec "Verification": the code is stored only as a hash).
-import { Table } from '../../core/store.ts';
+import { Table, type TableOptions } from '../../core/store.ts';
+import { packedState, tableFromPacked } from '../../core/packed-transfer.ts';
 import { iso } from '../../core/clock.ts';
 import { carrierErrors } from './errors.ts';
-import { DEFAULT_SPEAK_SECONDS, DEFAULT_CALLEE, replyOf, type CarrierState, type Callee, type Decision, type DeliveryRow, type DeliveryType, type Outcome, type Owner, type PhoneCall, type ScriptInput, type ScriptRow, type SubmitInput } from './schema.ts';
+import { DEFAULT_SPEAK_SECONDS, DEFAULT_CALLEE, deliveryRowSchema, replyOf, type CarrierState, type Callee, type Decision, type DeliveryRow, type DeliveryType, type Outcome, type Owner, type PhoneCall, type ScriptInput, type ScriptRow, type SubmitInput } from './schema.ts';
 import { MAGIC_BY_NUMBER, defaultDelaySeconds, picks } from './rules.ts';
 import { OUTCOME_JOB, type CarrierModelScope } from './ports.ts';
 
@@ -18,9 +19,11 @@ interface Secret {
   code: string;
 }
 
-/** Deliveries: one whose outcome has come is kept packed (core/packed-rows.ts). */
+/** Deliveries: one whose outcome has come is kept packed (core/packed-rows.ts), in snapshots too. */
+const DELIVERY_TABLE_OPTIONS: TableOptions<DeliveryRow> = { packWhen: (d) => d.status !== 'pending' };
+
 function deliveryTable(rows: readonly DeliveryRow[] = []): Table<DeliveryRow> {
-  return new Table(rows, { packWhen: (d) => d.status !== 'pending' });
+  return new Table(rows, DELIVERY_TABLE_OPTIONS);
 }
 
 export class Carrier {
@@ -31,6 +34,7 @@ export class Carrier {
   private readonly secrets = new Map<string, Secret>(); // maps a delivery id to its plaintext; never in a snapshot
   private readonly listeners = new Map<Owner, (d: DeliveryRow) => void>(); // maps an owner to who hears its outcomes
   private callLog: (number: string) => PhoneCall[] = () => []; // the calls model tells what phones lived through
+  private deliverySchema: ReturnType<typeof deliveryRowSchema> | undefined; // built at the first restore of packed deliveries
 
   constructor(private readonly rt: CarrierModelScope) {
     rt.jobs.on(OUTCOME_JOB, (p) => this.complete(p.deliveryId));
@@ -55,13 +59,18 @@ export class Carrier {
   }
 
   snapshot(): CarrierState {
-    return { scripts: [...this.scripts.all()], deliveries: [...this.deliveries.all()], lastScript: this.lastScript, lastDelivery: this.lastDelivery };
+    const { rows, packed } = packedState(this.deliveries);
+    return { scripts: [...this.scripts.all()], deliveries: rows, ...(packed === undefined ? {} : { packedDeliveries: packed }), lastScript: this.lastScript, lastDelivery: this.lastDelivery };
   }
 
   /** A part the runtime validated against the list's carrier owners (index.ts). */
   restore(s: CarrierState): void {
     this.scripts = new Table(s.scripts);
-    this.deliveries = deliveryTable(s.deliveries);
+    // Packed deliveries are checked here, against the row schema of the list's carrier owners.
+    this.deliveries =
+      s.packedDeliveries === undefined
+        ? deliveryTable(s.deliveries)
+        : tableFromPacked(s.deliveries, s.packedDeliveries, (this.deliverySchema ??= deliveryRowSchema(this.rt.listed.carrierOwners)), 'carrier.packedDeliveries', DELIVERY_TABLE_OPTIONS);
     this.lastScript = s.lastScript;
     this.lastDelivery = s.lastDelivery;
     // Codes this process still knows stay readable when the same delivery is in the restored

@@ -5,6 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ApiError } from '../../core/errors.ts';
 import { DateTime, Nullable, StringEnum } from '../../core/schema.ts';
+import { PackedTableSchema } from '../../core/packed-transfer.ts';
 
 export const DELIVERY_TYPES = ['sms', 'lms', 'mms', 'ata', 'bms', 'call'] as const;
 export type DeliveryType = (typeof DELIVERY_TYPES)[number];
@@ -87,7 +88,7 @@ const ScriptRowSchema = Type.Object(
 export type ScriptRow = Static<typeof ScriptRowSchema>;
 
 /** A delivery row's schema; `owners` are the descriptors' `carrierOwners` (resources/index.ts). */
-const deliveryRowSchema = (owners: readonly string[]) => Type.Object(
+export const deliveryRowSchema = (owners: readonly string[]) => Type.Object(
   {
     id: Type.String(), // maps the delivery id (dl_1...) to one attempt
     accountId: Type.String(),
@@ -116,7 +117,8 @@ export type DeliveryRow = Static<ReturnType<typeof deliveryRowSchema>>;
 export const carrierStateSchema = (owners: readonly string[]) => Type.Object(
   {
     scripts: Type.Array(ScriptRowSchema),
-    deliveries: Type.Array(deliveryRowSchema(owners)),
+    deliveries: Type.Array(deliveryRowSchema(owners)), // those still pending, and every one in snapshots from before packedDeliveries
+    packedDeliveries: Type.Optional(PackedTableSchema), // those whose outcome came (core/packed-transfer.ts), each checked against the row schema on restore
     lastScript: Type.Integer({ minimum: 0 }),
     lastDelivery: Type.Integer({ minimum: 0 }),
   },

@@ -24,7 +24,7 @@ export const calls = defineFamily({
   events: callEvents,
   jobs,
   create: (scope) => new CallsModel(scope),
-  state: ownPart<CallsState, CallsModel>(CallsStateSchema, { hold: (m) => m.hold(), copiesInput: true }),
+  state: ownPart<CallsState, CallsModel>(CallsStateSchema, { hold: (m) => m.hold(), copiesInput: true, snapshotsCopy: true }),
   operations: [...operations, ...liveOperations],
   examples,
   control: [...control, ...transferControl, ...inboundControl],

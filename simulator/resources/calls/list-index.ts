@@ -1,14 +1,18 @@
 // The listCalls filters in columns (docs/decisions.md "Scale"): per call position its account,
-// status, both numbers, creation instant, duration and hangup cause, read member by member from
+// status and hangup cause (as one id), both numbers, creation instant and duration, read member by member from
 // the calls table (an ended call is packed: store.ts) and caught up with the positions changed
-// since the last query (the table stamps each change). A query scans numbers newest first and
-// keeps the matching positions; only the page asked for is read back as rows. It answers what
-// the row-by-row filter answered (the tests compare the two).
+// since the last query (the table stamps each change). A query on numbers reads the calls of
+// those numbers (number-chains.ts); any other scans the columns newest first, within the span of
+// positions its since/until bounds give while creation instants ascend with positions (as calls
+// are made), every test run on every call so that a new filter meets no code the last one left
+// cold; it keeps the matching positions and only the page asked for is read back as rows. It
+// answers what the row-by-row filter answered (the tests compare the two).
 import type { Row, Table } from '../../core/store.ts';
 import { TableFollower } from '../../core/table-follower.ts';
 import { instantOf } from '../../core/clock.ts';
 import { Interner } from '../../core/interner.ts';
 import { grown } from '../../core/typed-arrays.ts';
+import { FROM_SIDE, NumberChains, TO_SIDE } from './number-chains.ts';
 
 /** What the index reads of a call (named here so that this file stays out of the calls' import circle). */
 export interface CallListFields extends Row {
@@ -46,15 +50,21 @@ const DIGITS = /^\d{1,15}$/;
 export class CallListIndex<R extends CallListFields> {
   private readonly follower = new TableFollower<R>();
   private readonly texts = new Interner(); // accounts, statuses, hangup causes, numbers not all digits
-  private account = new Int32Array(0);
-  private status = new Int32Array(0);
+  // Account, status and hangup cause together as one id (a few hundred combinations), so a query
+  // tests one small number per call: the triple of each id below.
+  private kind = new Int32Array(0);
+  private readonly kinds = new Map<number | string, number>();
+  private readonly kindTexts: [account: number, status: number, cause: number][] = [];
   private from = new Float64Array(0); // numberKey
   private to = new Float64Array(0);
   private created = new Float64Array(0);
   private duration = new Float64Array(0); // NaN: null
-  private cause = new Int32Array(0); // -1: null
   private readonly views = new Map<string, { version: number; table: Table<R>; positions: Int32Array }>();
   private scratch = new Int32Array(0); // a scan's matches before they are copied out
+  private readonly chains = new NumberChains();
+  private linked = 0; // positions linked in the chains
+  private chainsStale = false; // a call's number changed: the chains are linked again before use
+  private firstDescent = 0; // the first position created before the one before it (size: none)
 
   constructor(private readonly calls: () => Table<R>) {}
 
@@ -82,65 +92,135 @@ export class CallListIndex<R extends CallListFields> {
   private scan(accountId: string, q: ListQuery): Int32Array {
     const a = this.texts.find(accountId);
     if (a === undefined) return new Int32Array(0);
-    // A value never seen matches nothing: -2 is no text's id.
-    const idOf = (s: string) => this.texts.find(s) ?? -2;
-    // The values of a filter as a typed array: a query names a few, and a loop over them beats hashing a double per call.
-    const ids = (set: Set<string> | undefined) => (set === undefined ? undefined : Float64Array.from([...set].map(idOf)));
+    const size = this.follower.size;
+    // Allowed values as tables by id (a status or cause never seen allows nothing), so every
+    // test is a load on every call, whichever filters this query has.
+    const allowed = (set: Set<string> | undefined) => {
+      const table = new Uint8Array(this.texts.size + 1).fill(set === undefined ? 1 : 0); // [id + 1]; [0]: null
+      for (const s of set ?? []) {
+        const id = this.texts.find(s);
+        if (id !== undefined) table[id + 1] = 1;
+      }
+      return table;
+    };
+    const statusOk = allowed(q.status === undefined ? undefined : new Set([q.status]));
+    const causeOk = allowed(q.hangupCause);
+    const kindOk = Uint8Array.from(this.kindTexts, ([acc, status, cause]) => (acc === a && statusOk[status + 1] === 1 && causeOk[cause + 1] === 1 ? 1 : 0));
     const keys = (set: Set<string> | undefined) => (set === undefined ? undefined : Float64Array.from([...set].map((n) => this.numberKey(n, false))));
-    const status = q.status === undefined ? undefined : idOf(q.status);
     const from = keys(q.from);
     const to = keys(q.to);
     const number = keys(q.number);
-    const causes = ids(q.hangupCause);
-    // Every column and bound in a local, absent bounds as numbers that pass: the loop is the
-    // first page of a new filter over a million calls.
-    const { account, created, duration, cause } = this;
-    const statusCol = this.status;
-    const fromCol = this.from;
-    const toCol = this.to;
-    const wantStatus = status ?? 0;
     const since = q.since ?? -Infinity;
     const until = q.until ?? Infinity;
     const durations = q.minDuration !== undefined || q.maxDuration !== undefined;
     const minD = q.minDuration ?? -Infinity;
     const maxD = q.maxDuration ?? Infinity;
-    const size = this.follower.size;
+    const { kind, created, duration } = this;
+    const fromCol = this.from;
+    const toCol = this.to;
+    const passes = (i: number) => {
+      if (kindOk[kind[i]!] === 0) return false;
+      const c = created[i]!;
+      if (c < since || c >= until) return false;
+      // NaN (null) fails both comparisons: a call without a duration matches no duration bound.
+      const d = duration[i]!;
+      return (d >= minD && d <= maxD) || !durations;
+    };
+    if (from || to || number) {
+      // The calls of the numbers named (newest first), then every other test on each.
+      const candidates = from ? this.numbered(from, FROM_SIDE) : to ? this.numbered(to, TO_SIDE) : this.numbered(number!, -1);
+      const out: number[] = [];
+      for (const i of candidates) {
+        if (!passes(i)) continue;
+        if (from && !among(from, fromCol[i]!)) continue;
+        if (to && !among(to, toCol[i]!)) continue;
+        if (number && !among(number, fromCol[i]!) && !among(number, toCol[i]!)) continue;
+        out.push(i);
+      }
+      return Int32Array.from(out);
+    }
+    // Creation instants ascending over positions (calls made in clock order): since/until are a span.
+    const sorted = this.firstDescent >= size;
+    const lo = sorted && q.since !== undefined ? firstAtLeast(created, size, since) : 0;
+    const hi = sorted && q.until !== undefined ? firstAtLeast(created, size, until) : size;
     if (this.scratch.length < size) this.scratch = new Int32Array(size);
     const out = this.scratch;
     let n = 0;
-    for (let i = size - 1; i >= 0; i--) {
-      if (account[i] !== a) continue;
-      if (status !== undefined && statusCol[i] !== wantStatus) continue;
+    // passes(), written out without branches (a match is kept by moving past it), as this loop is
+    // the first page of a new filter over a million calls and its tests pass at random.
+    const anyDuration = durations ? 0 : 1;
+    for (let i = hi - 1; i >= lo; i--) {
       const c = created[i]!;
-      if (c < since || c >= until) continue;
-      // NaN (null) fails both comparisons: a call without a duration matches no duration bound.
-      if (durations) {
-        const d = duration[i]!;
-        if (!(d >= minD && d <= maxD)) continue;
-      }
-      if (from && !among(from, fromCol[i]!)) continue;
-      if (to && !among(to, toCol[i]!)) continue;
-      if (number && !among(number, fromCol[i]!) && !among(number, toCol[i]!)) continue;
-      if (causes && !among(causes, cause[i]!)) continue;
-      out[n++] = i;
+      const d = duration[i]!;
+      out[n] = i;
+      n += kindOk[kind[i]!]! & +(c >= since) & +(c < until) & (+(d >= minD) & +(d <= maxD) | anyDuration);
     }
     return out.slice(0, n);
   }
 
+  /** Positions of calls with one of `keys` on `side` (-1: either), newest first; the chains linked again first when stale. */
+  private numbered(keys: Float64Array, side: number): Int32Array {
+    if (this.chainsStale) {
+      this.chains.clear();
+      for (let i = 0; i < this.follower.size; i++) this.link(i);
+      this.chainsStale = false;
+    }
+    return this.chains.positions(keys, side);
+  }
+
+  private link(i: number): void {
+    this.chains.link(i, FROM_SIDE, this.from[i]!);
+    this.chains.link(i, TO_SIDE, this.to[i]!);
+  }
+
   /** Reads the positions changed since the last look (all of them after a restore or a delete). */
   private sync(table: Table<R>): void {
-    this.follower.catchUp(table, (size) => size > this.account.length && this.grow(size), (i) => {
-      this.account[i] = this.texts.id(table.field(i, 'accountId'));
-      this.status[i] = this.texts.id(table.field(i, 'status'));
+    let firstChanged = Infinity;
+    const restart = () => {
+      this.chains.clear();
+      this.linked = 0;
+      this.chainsStale = false;
+    };
+    const grow = (size: number) => {
+      if (size > this.kind.length) this.grow(size);
+      this.chains.reserve(size - this.linked); // about one number new per call (the other party's) when numbers repeat little
+    };
+    this.follower.catchUp(table, grow, (i) => {
+      firstChanged = Math.min(firstChanged, i);
+      const c = table.field(i, 'hangupCause');
+      this.kind[i] = this.kindOf(this.texts.id(table.field(i, 'accountId')), this.texts.id(table.field(i, 'status')), c === null ? -1 : this.texts.id(c));
       // A packed number or instant is its key already (no text made and read back).
-      this.from[i] = table.numberField(i, 'from', 'digits') ?? this.numberKey(table.field(i, 'from'), true);
-      this.to[i] = table.numberField(i, 'to', 'digits') ?? this.numberKey(table.field(i, 'to'), true);
+      const from = table.numberField(i, 'from', 'digits') ?? this.numberKey(table.field(i, 'from'), true);
+      const to = table.numberField(i, 'to', 'digits') ?? this.numberKey(table.field(i, 'to'), true);
+      if (i < this.linked && (from !== this.from[i] || to !== this.to[i])) this.chainsStale = true;
+      this.from[i] = from;
+      this.to[i] = to;
+      if (i >= this.linked && !this.chainsStale) this.link(i);
       this.created[i] = table.numberField(i, 'dateCreated', 'time') ?? instantOf(table.field(i, 'dateCreated'))!;
       const d = table.field(i, 'duration');
       this.duration[i] = d === null ? NaN : d;
-      const c = table.field(i, 'hangupCause');
-      this.cause[i] = c === null ? -1 : this.texts.id(c);
-    });
+    }, restart);
+    const size = this.follower.size;
+    this.linked = size;
+    // The first descent stays where it was if it lies before every changed position.
+    if (firstChanged !== Infinity && this.firstDescent >= firstChanged) {
+      let i = Math.max(1, firstChanged);
+      while (i < size && this.created[i]! >= this.created[i - 1]!) i++;
+      this.firstDescent = i;
+    }
+    if (size < this.firstDescent) this.firstDescent = size;
+  }
+
+  /** The id of an account, status and cause (text ids; -1: no cause), keyed by one number while the ids are small. */
+  private kindOf(account: number, status: number, cause: number): number {
+    const small = account < 2 ** 20 && status < 2 ** 12 && cause < 2 ** 21 - 1;
+    const key = small ? account * 2 ** 33 + status * 2 ** 21 + (cause + 1) : `${account},${status},${cause}`;
+    let id = this.kinds.get(key);
+    if (id === undefined) {
+      id = this.kindTexts.push([account, status, cause]) - 1;
+      this.kinds.set(key, id);
+    }
+    return id;
   }
 
   /**
@@ -154,14 +234,24 @@ export class CallListIndex<R extends CallListFields> {
   }
 
   private grow(min: number): void {
-    this.account = grown(this.account, min);
-    this.status = grown(this.status, min);
+    this.kind = grown(this.kind, min);
     this.from = grown(this.from, min);
     this.to = grown(this.to, min);
     this.created = grown(this.created, min);
     this.duration = grown(this.duration, min);
-    this.cause = grown(this.cause, min);
   }
+}
+
+/** The first position below `size` whose instant is at least `t` (instants ascending). */
+function firstAtLeast(created: Float64Array, size: number, t: number): number {
+  let lo = 0;
+  let hi = size;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (created[mid]! < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function among(values: Float64Array, v: number): boolean {

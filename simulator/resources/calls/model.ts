@@ -5,6 +5,7 @@
 // the end) is the progression's (progress.ts, effects.ts); this model owns it and its state.
 import { Table, type TableOptions } from '../../core/store.ts';
 import { packedState, tableFromPacked } from '../../core/packed-transfer.ts';
+import { jsonCopy } from '../../core/json-copy.ts';
 import { freshId } from '../../core/ids.ts';
 import { parseInstant } from '../../core/clock.ts';
 import { normalizePhone } from '../../core/phone.ts';
@@ -181,10 +182,10 @@ export class CallsModel {
     return this.legs.wire;
   }
 
-  /** Ended calls in their packed form (core/packed-transfer.ts), the others as rows. */
+  /** Ended calls in their packed form (core/packed-transfer.ts), the others as rows; a copy as JSON gives it (index.ts: snapshotsCopy). */
   snapshot(): CallsState {
     const { rows, packed } = packedState(this.calls);
-    return packed === undefined ? { calls: rows } : { calls: rows, packed };
+    return packed === undefined ? { calls: jsonCopy(rows) } : { calls: jsonCopy(rows), packed };
   }
 
   /**

@@ -2,7 +2,7 @@
 // short-lived credential in the TURN REST API form (username `<expiry unix seconds>:<accountId>`,
 // credential base64(HMAC-SHA1(secret, username))). Simulated: no STUN or TURN server runs here;
 // the secret is documented, so a test can check the credential. Time from the virtual clock.
-import { createHmac } from 'node:crypto';
+import { createHmac } from '../../core/node-crypto.ts';
 import { iso } from '../../core/clock.ts';
 import type { ModelScope } from '../../core/scope.ts';
 

@@ -3,7 +3,7 @@
 // connected after the permission came to exist: apps connected earlier do not see the tool (no
 // error) and must reconnect (spec "Usage aggregation", MCP tool paragraph). The runtime
 // snapshots and restores its table (the descriptor's state part).
-import crypto from 'node:crypto';
+import { nodeCrypto } from '../../core/node-crypto.ts';
 import { Table } from '../../core/store.ts';
 import { freshId, newId } from '../../core/ids.ts';
 import { parseInstant, iso } from '../../core/clock.ts';
@@ -19,7 +19,7 @@ export const PERMISSION_INTRODUCED_AT: Record<string, string> = {
 };
 
 function hash(token: string): string {
-  return crypto.createHash('sha256').update(token).digest('hex');
+  return nodeCrypto().createHash('sha256').update(token).digest('hex');
 }
 
 export class McpAppsModel {

@@ -1,7 +1,7 @@
 // What brand messages (type bms) are built from: brand templates, planted through the control
 // plane as the messenger would hold them (no review: listed means sendable), and brand images the
 // account uploads. Both belong to the messages family's state (docs/compatibility.md).
-import { createHash } from 'node:crypto';
+import { createHash } from '../../core/node-crypto.ts';
 import { Table } from '../../core/store.ts';
 import { freshId } from '../../core/ids.ts';
 import type { VirtualClock } from '../../core/clock.ts';

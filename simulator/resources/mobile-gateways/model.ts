@@ -2,7 +2,7 @@
 // a WireGuard public key (one tunnel address each from 10.9.0.0/16, in order), and the number
 // verification each enrollment opens (30 min; verified by a text from the box's phone, which the
 // control plane delivers). Status is read from the virtual clock; refusals change nothing.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../core/node-crypto.ts';
 import { Table } from '../../core/store.ts';
 import { iso } from '../../core/clock.ts';
 import { freshId } from '../../core/ids.ts';
@@ -21,8 +21,9 @@ import {
 } from './schema.ts';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-/** The simulated WireGuard gateway's public key (documented; derived, not a real key pair's). */
-export const WG_GATEWAY_PUBKEY = createHash('sha256').update('platform-simulator-wireguard-gateway').digest('base64');
+/** The simulated WireGuard gateway's public key (documented; derived, not a real key pair's), made at its first use. */
+let gatewayPubkey: string | undefined;
+const wgGatewayPubkey = () => (gatewayPubkey ??= createHash('sha256').update('platform-simulator-wireguard-gateway').digest('base64'));
 /** Host addresses of 10.9.0.0/16 handed out, from 10.9.0.2 (10.9.0.1 is the gateway's own). */
 const POOL_SIZE = 65_533;
 
@@ -63,7 +64,7 @@ export class MobileGatewaysModel {
     const nonce = this.scope.random.hex(32);
     const sessionId = freshId(this.scope.random, MOBILE_GATEWAY_IDS.verificationSession, (x) => this.sessions.has(x));
     this.sessions.insert({ id: sessionId, gatewayId: id, nonceHash: sha256(nonce), msisdn: phone, receiveNumber: RECEIVE_NUMBER, verifiedNumber: null, createdAt: iso(now), expiresAt: iso(now + VERIFICATION_LIFETIME_MS) });
-    return { tunnelIp, ...TUNNEL, wgGwPubkey: WG_GATEWAY_PUBKEY, nonce, receiveNumber: RECEIVE_NUMBER };
+    return { tunnelIp, ...TUNNEL, wgGwPubkey: wgGatewayPubkey(), nonce, receiveNumber: RECEIVE_NUMBER };
   }
 
   private status(s: SessionRow): 'pending' | 'verified' | 'expired' {

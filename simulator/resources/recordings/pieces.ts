@@ -2,7 +2,7 @@
 // whether or not it exists, the download path of a call's recording, the pieces the whole-call
 // recording holds (cut at MAX_WHOLE_SECONDS) and its length, a call's default script, and the
 // stable hash an organisation's summary schema version is named by.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../core/node-crypto.ts';
 import type { Table } from '../../core/store.ts';
 import { MAX_WHOLE_SECONDS } from './wav.ts';
 import { DEFAULT_SUMMARY_SECONDS, DEFAULT_TRANSCRIPT_SECONDS, type ArtifactScript, type RecordingRow } from './schema.ts';

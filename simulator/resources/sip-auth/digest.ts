@@ -1,6 +1,6 @@
 // Credential cryptography of SIP auth: the account's digest realm, the stored HA1s (MD5 and
 // SHA-256), and the HS256 JWTs handed out as WebRTC tokens. Pure functions, no state.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac } from '../../core/node-crypto.ts';
 
 /** SIP-over-WebSocket gateway URL handed out with tokens (the reference's example). */
 export const WS_URL = 'wss://sip.claw-ops.com:5063';

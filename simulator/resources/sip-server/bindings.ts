@@ -2,7 +2,7 @@
 // expiry on the virtual clock, when its clock job removes it. A binding's id is derived from the
 // credential and the contact, so a refresh finds the same row and nothing draws from the seeded
 // generator. Rows are the SIP server's snapshot part.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../core/node-crypto.ts';
 import { Table } from '../../core/store.ts';
 import { iso } from '../../core/clock.ts';
 import type { SipServerModelScope } from './ports.ts';

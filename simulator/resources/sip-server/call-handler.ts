@@ -4,7 +4,7 @@
 // 603, 503, 487: the call record and the SIP client see the same code), or a BYE when it was
 // answered and the client did not end it. A call whose dialog is gone (a reset, a restored
 // snapshot) goes on without the wire.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../core/node-crypto.ts';
 import type { CallFacts, CallHandler } from '../calls/handlers.ts';
 import type { Dialog, Dialogs } from './dialogs.ts';
 import type { SipListening } from './flow.ts';

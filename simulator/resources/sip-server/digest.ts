@@ -2,7 +2,7 @@
 // challenges it sends (SHA-256 first, then MD5, one nonce, qop "auth"), the credentials a
 // client answers with (the Authorization header's auth-params, which the SIP grammar leaves
 // unparsed), and the response each algorithm expects. Pure functions.
-import { timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from '../../core/node-crypto.ts';
 import { digestHash, type DigestAlgorithm } from '../sip-auth/digest.ts';
 
 /** In order of preference: a client uses the topmost challenge it supports (RFC 8760 §2.4). */

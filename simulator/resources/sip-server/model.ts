@@ -6,7 +6,7 @@
 // capabilities, ACK silently, any other method 501. Responses that match no client
 // transaction of the server are dropped (RFC 3261 §18.1.2). A defect while handling a request is
 // reported and answered 500; it never reaches the socket.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../core/node-crypto.ts';
 import { Bindings } from './bindings.ts';
 import { AnsweredRequests } from './answered.ts';
 import type { Flow, SipListening } from './flow.ts';

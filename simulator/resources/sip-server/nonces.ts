@@ -5,7 +5,7 @@
 // so the same run gives the same nonces without drawing from the seeded generator. The book is
 // transaction state of live sockets, not part of a snapshot; it holds at most CAPACITY nonces
 // (the oldest go first), so a flood of unanswered challenges cannot grow it.
-import { createHmac } from 'node:crypto';
+import { createHmac } from '../../core/node-crypto.ts';
 
 export const NONCE_LIFETIME_MS = 300_000;
 const CAPACITY = 10_000;

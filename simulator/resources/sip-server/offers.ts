@@ -10,7 +10,7 @@
 // `maxConcurrent` counts the endpoint's offered and connected calls: one more ends busy at once.
 // A BYE from the device hangs the call up; the call ending first sends CANCEL or BYE. A route
 // named by DNS goes to the fake DNS's address for it (reach.ts); TLS routes count as failed.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../core/node-crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import { readOffer } from './sdp.ts';
 import { warning, type Answer } from './response.ts';

@@ -6,7 +6,7 @@
 // playout.ts) leave a gap in timestamps but none in sequence numbers, as RFC 3550 §5.1 allows for
 // suppressed audio. The marker bit is set on the first packet of each talkspurt (RFC 3551 §4.1):
 // the stream's first packet and the first frame of sound after silence.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../core/node-crypto.ts';
 
 export const FRAME_SAMPLES = 160;
 export const FRAME_MS = 20;

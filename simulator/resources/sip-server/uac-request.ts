@@ -2,7 +2,7 @@
 // dials a SIP URI, its ACK, CANCEL and BYE, a NOTIFY about a REFER. One writer so every request
 // carries the same mandatory headers (Via with the listener's address and rport, Max-Forwards,
 // From with the server's tag, To, Call-ID, CSeq, Content-Length) and the server's User-Agent.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../core/node-crypto.ts';
 import { SERVER_NAME } from './response.ts';
 import type { SipListening } from './flow.ts';
 

@@ -7,7 +7,7 @@
 //   pending -> canceled      cancel, or another verification of the same number verified first
 //   pending -> failed        the carrier reports the text failed or the call not answered
 // Every other state is final.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from '../../core/node-crypto.ts';
 import { Table } from '../../core/store.ts';
 import { defineError, ApiError } from '../../core/errors.ts';
 import { freshId } from '../../core/ids.ts';
