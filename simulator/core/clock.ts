@@ -168,7 +168,10 @@ export class VirtualClock {
     while (i > 0) {
       const parent = (i - 1) >> 1;
       if (compareJobs(h[i]!, h[parent]!) >= 0) break;
-      [h[i], h[parent]] = [h[parent]!, h[i]!];
+      // A swap through a local (a destructuring swap makes an array each time: a few per job).
+      const job = h[i]!;
+      h[i] = h[parent]!;
+      h[parent] = job;
       i = parent;
     }
   }
@@ -187,7 +190,9 @@ export class VirtualClock {
         if (l < h.length && compareJobs(h[l]!, h[m]!) < 0) m = l;
         if (r < h.length && compareJobs(h[r]!, h[m]!) < 0) m = r;
         if (m === i) break;
-        [h[i], h[m]] = [h[m]!, h[i]!];
+        const job = h[i]!;
+        h[i] = h[m]!;
+        h[m] = job;
         i = m;
       }
     }

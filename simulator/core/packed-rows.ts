@@ -29,7 +29,9 @@ const RECENT_SHAPES = 8;
 const PREFIXED_DIGITS = /^(\D{0,8})(\d{1,15})$/;
 /** Texts up to this length are interned (one copy of each); longer ones, mostly unique, are kept as given. */
 const INTERNED_LENGTH = 24;
-const HEX_ID = /^([A-Z]{0,4})((?:[0-9a-f]{8})+)$/;
+// Up to 64 words (512 hex digits), the most a snapshot's hex shape may declare
+// (packed-transfer.ts): a longer run of hex digits (a digest list, audio in hex) packs as text.
+const HEX_ID = /^([A-Z]{0,4})((?:[0-9a-f]{8}){1,64})$/;
 
 /** Whether a string packs as an interned text by itself (not as an instant, digits or a hex id). */
 export function plainText(s: string): boolean {

@@ -59,14 +59,17 @@ export class SeededRandom {
     // `prefix` then the digits, most significant first within each drawn word (as toString(16)
     // padded to 8 writes them), whole words drawn as before: the same text from the same state,
     // made as one flat string (an id is hashed as a Map key at once: nothing to flatten then).
+    // Written by index and cut to length once (`length = 0` would give the array's store back,
+    // and pushes grow a new one: several allocations per id, a million ids in a batch).
     const codes = this.codes;
-    codes.length = 0;
-    for (let i = 0; i < prefix.length; i++) codes.push(prefix.charCodeAt(i));
+    let n = 0;
+    for (let i = 0; i < prefix.length; i++) codes[n++] = prefix.charCodeAt(i);
     for (let i = 0; i < length; i += 8) {
       const word = this.uint32();
       const digits = Math.min(8, length - i);
-      for (let k = 0; k < digits; k++) codes.push(HEX_CODES[(word >>> (28 - 4 * k)) & 15]!);
+      for (let k = 0; k < digits; k++) codes[n++] = HEX_CODES[(word >>> (28 - 4 * k)) & 15]!;
     }
+    codes.length = n;
     return String.fromCharCode.apply(null, codes);
   }
 

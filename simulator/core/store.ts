@@ -104,9 +104,14 @@ export class Table<T extends Row> {
   }
 
   insert(row: T): T {
-    if (this.index.has(row.id)) throw new Error(`duplicate id ${row.id}`);
     const pos = this.rows.length;
+    // One lookup, not two: a repeated id shows as a map that did not grow (its old position put back).
+    const size = this.index.size;
     this.index.set(row.id, pos);
+    if (this.index.size === size) {
+      for (let i = 0; i < pos; i++) if (this.field(i, 'id') === row.id) this.index.set(row.id, i);
+      throw new Error(`duplicate id ${row.id}`);
+    }
     this.rows.push(this.slot(row));
     if (pos === this.stamps.length) this.stamps = grown(this.stamps, pos + 1);
     this.stamps[pos] = ++this.changes;

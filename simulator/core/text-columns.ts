@@ -131,9 +131,11 @@ export class IdSet {
     const oldUsed = this.used;
     this.table = new Uint32Array(size * this.words);
     this.used = new Uint8Array(size);
+    // One array reused for each id's words (not one per id: a million tasks rehash a million ids).
+    const packed = new Array<number>(this.words).fill(0);
     for (let j = 0; j < oldUsed.length; j++) {
       if (!oldUsed[j]) continue;
-      const packed = Array.from(oldTable.subarray(j * this.words, (j + 1) * this.words));
+      for (let w = 0; w < this.words; w++) packed[w] = oldTable[j * this.words + w]!;
       this.put(this.place(packed), packed);
     }
   }

@@ -78,6 +78,16 @@ describe('snapshots with ended calls packed', () => {
     expect(back.all()).toEqual(b.all());
   });
 
+  it('a hex run longer than a hex shape may declare packs as text and restores', () => {
+    type R = { id: string; hex: string };
+    const options = { packWhen: () => true };
+    const long = 'ab'.repeat(257); // 514 hex digits: 64 words and a bit
+    const rows = [{ id: 'h1', hex: long }, { id: 'h2', hex: 'cd'.repeat(256) }]; // the second exactly 64 words
+    const a = new Table<R>(rows, options);
+    const back = tableFromPacked([], JSON.parse(JSON.stringify(packedState(a).packed)), Type.Any(), 't', options);
+    expect(back.all()).toEqual(rows);
+  });
+
   it('a round trip through JSON answers every read as before and snapshots to the same text', async () => {
     const sim = await withCalls(1_500);
     const ids = [0, 1, 11, 700, 1_499].map((i) => `CA${i.toString(16).padStart(32, '0')}`);

@@ -39,4 +39,17 @@ describe('tablesPart (the runtime runs it)', () => {
     expect(m.b.get('z')).toBeUndefined();
     expect(m.derived).toBe(0);
   });
+
+  it('inserting a repeated id throws and leaves the table as it was (packed rows too)', () => {
+    const t = new Table<{ id: string; n: number }>([{ id: 'p', n: 1 }, { id: 'q', n: 2 }], { packWhen: (r) => r.n === 1 });
+    expect(t.packing.rows).toBe(1);
+    expect(() => t.insert({ id: 'p', n: 3 })).toThrow(/duplicate id p/);
+    expect(() => t.insert({ id: 'q', n: 4 })).toThrow(/duplicate id q/);
+    expect(t.size).toBe(2);
+    expect(t.get('p')).toEqual({ id: 'p', n: 1 });
+    expect(t.get('q')).toEqual({ id: 'q', n: 2 });
+    t.insert({ id: 'r', n: 5 });
+    expect(t.get('r')).toEqual({ id: 'r', n: 5 });
+    expect(t.at(2)).toEqual({ id: 'r', n: 5 });
+  });
 });

@@ -217,7 +217,7 @@ export class Dialer {
     live.lastDialAt = now;
     live.dialing++;
     this.calls.set(call.id, { batchId: b.id, pos });
-    live.set(pos, { status: 'dialing', attempt: tasks.attempt(pos) + 1, dialRound: round + 1, nextAttemptAt: null, callId: call.id, lastError: null });
+    live.dialed(pos, round + 1, call.id);
   }
 
   /** The calls model tells every ended call; a batch call moves its task on. */
@@ -237,16 +237,15 @@ export class Dialer {
     // Reached: a person answered. A machine answer is a connected call but nobody was reached.
     const reached = row.status === 'completed' && !machine;
     const outcome = machine ? 'machine' : row.status;
-    const ended: Partial<TaskRow> = { disposition: row.status, answeredBy: row.answeredBy, result: row.walk ? row.walk.vars : null, callId: row.id };
     const next = b.rounds[dialRound];
     const active = !ENDED_BATCH.includes(b.status);
     if (active && !reached && next && next.on!.includes(outcome as never)) {
       const at = now + next.after! * MINUTE;
-      live.set(pos, { ...ended, status: 'pending', nextAttemptAt: at });
+      live.ended(pos, 'pending', at, row);
       live.queues[dialRound]!.push(at, pos);
       if (tasks.attempt(pos) === 1 && b.onFirstFail !== null) this.queueText(live, pos, 'first', now);
     } else {
-      live.set(pos, { ...ended, status: reached ? 'done' : 'failed' });
+      live.ended(pos, reached ? 'done' : 'failed', undefined, row);
       if (!reached && b.onFinalFail !== null) {
         if (active) this.queueText(live, pos, 'final', now);
         else live.set(pos, { messageKind: 'final', messageStatus: 'skipped' });

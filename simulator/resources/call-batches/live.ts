@@ -6,6 +6,7 @@ import { TaskQueue } from './task-queue.ts';
 import { StatusIndex } from './status-index.ts';
 import { TaskStore } from './task-store.ts';
 import type { TaskWatch } from './series.ts';
+import type { CallRow } from '../calls/schema.ts';
 import { TASK_STATUSES, type BatchRow, type TaskRow, type TaskStatus } from './schema.ts';
 
 export function newCounts(): Record<TaskStatus, number> {
@@ -43,18 +44,42 @@ export class Live {
 
   /** Changes the task at `pos` (the fields `patch` has), keeping counts in step. */
   set(pos: number, patch: Partial<TaskRow>): void {
-    const prev = patch.status === undefined ? undefined : this.tasks.status(pos);
-    if (prev !== undefined && prev !== patch.status) {
-      this.counts[prev]--;
-      this.counts[patch.status!]++;
-      this.index.move(pos, prev, patch.status!);
-    }
+    if (patch.status === undefined) return this.tasks.update(pos, patch);
+    const prev = this.moveTo(pos, patch.status);
     this.tasks.update(pos, patch);
-    // The series is told the task as it now is (its status, round and how its last call ended).
-    if (prev !== undefined && prev !== patch.status && this.watch) {
-      const t = this.tasks;
-      this.watch.moved(prev, { status: t.status(pos), dialRound: t.dialRound(pos), disposition: t.disposition(pos), answeredBy: t.answeredBy(pos) });
+    this.told(pos, prev, patch.status);
+  }
+
+  /** The dialer placed `callId` for the task: `set` with the dial's patch, without the patch (task-store.ts `dialed`). */
+  dialed(pos: number, dialRound: number, callId: string): void {
+    const prev = this.moveTo(pos, 'dialing');
+    this.tasks.dialed(pos, dialRound, callId);
+    this.told(pos, prev, 'dialing');
+  }
+
+  /** The task's call ended and the task is now `status` (pending again at `nextAttemptAt`, or done or failed): `set` with the outcome's patch, without the patch. */
+  ended(pos: number, status: TaskStatus, nextAttemptAt: number | undefined, call: CallRow): void {
+    const prev = this.moveTo(pos, status);
+    this.tasks.ended(pos, status, nextAttemptAt, call);
+    this.told(pos, prev, status);
+  }
+
+  /** Counts and the status index follow a change of the task's status; its status before. */
+  private moveTo(pos: number, status: TaskStatus): TaskStatus {
+    const prev = this.tasks.status(pos);
+    if (prev !== status) {
+      this.counts[prev]--;
+      this.counts[status]++;
+      this.index.move(pos, prev, status);
     }
+    return prev;
+  }
+
+  /** The series is told the task as it now is (its status, round and how its last call ended). */
+  private told(pos: number, prev: TaskStatus, status: TaskStatus): void {
+    if (prev === status || !this.watch) return;
+    const t = this.tasks;
+    this.watch.moved(prev, { status: t.status(pos), dialRound: t.dialRound(pos), disposition: t.disposition(pos), answeredBy: t.answeredBy(pos) });
   }
 
   add(task: TaskRow): void {

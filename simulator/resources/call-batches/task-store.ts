@@ -6,7 +6,7 @@
 import { CodeColumn, DigitsColumn, IdColumn } from '../../core/text-columns.ts';
 import { grown } from '../../core/typed-arrays.ts';
 import { PackedRows } from '../../core/packed-rows.ts';
-import { CALL_IDS } from '../calls/schema.ts';
+import { CALL_IDS, type CallRow } from '../calls/schema.ts';
 import { CALL_BATCH_IDS, TASK_STATUSES, type TaskRow, type TaskStatus } from './schema.ts';
 
 type MessageKind = NonNullable<TaskRow['messageKind']>;
@@ -14,6 +14,7 @@ type MessageStatus = NonNullable<TaskRow['messageStatus']>;
 type DeliveryStatus = NonNullable<TaskRow['messageDeliveryStatus']>;
 
 const STATUS_CODE = new Map<TaskStatus, number>(TASK_STATUSES.map((s, i) => [s, i]));
+const DIALING = STATUS_CODE.get('dialing')!;
 
 export class TaskStore {
   length = 0;
@@ -72,6 +73,26 @@ export class TaskStore {
     if (patch.messageError !== undefined) this.messageErrors.set(pos, patch.messageError);
     if (patch.messageId !== undefined) keep(this.messageIds, pos, patch.messageId);
     if (patch.messageDueAt !== undefined) keep(this.messageDue, pos, patch.messageDueAt);
+  }
+
+  /** A call placed for the task: what `update` would write for the dialer's patch, written field by field (no patch object per dial). */
+  dialed(pos: number, dialRound: number, callId: string): void {
+    this.statuses[pos] = DIALING;
+    this.attempts[pos]!++;
+    this.rounds[pos] = dialRound;
+    this.next[pos] = NaN;
+    this.callIds.set(pos, callId);
+    this.lastErrors.set(pos, null);
+  }
+
+  /** The task's call ended: its outcome and next status (`nextAttemptAt` undefined leaves it), what `update` would write for the dialer's patch, field by field. */
+  ended(pos: number, status: TaskStatus, nextAttemptAt: number | undefined, call: CallRow): void {
+    this.statuses[pos] = STATUS_CODE.get(status)!;
+    if (nextAttemptAt !== undefined) this.next[pos] = nextAttemptAt;
+    this.callIds.set(pos, call.id);
+    this.dispositions.set(pos, call.status);
+    this.answeredBys.set(pos, call.answeredBy);
+    this.results[pos] = call.walk ? this.packResult(call.walk.vars) : -1;
   }
 
   /** The task as a row (a new object). */

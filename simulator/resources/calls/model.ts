@@ -271,13 +271,12 @@ export class CallsModel {
       { accountId, owner: 'call', ownerId: id, type: 'call', from, to, content: '' },
       { ...decision, delaySeconds: SETUP_SECONDS + decision.delaySeconds },
     );
-    const row = this.calls.insert({
-      ...blankCall(this.rt.clock.nowIso(), accountId, id, 'outbound', from, to, flowId, vars),
-      ...extra,
-      ringSeconds,
-      callee: decision.callee ?? { ...DEFAULT_CALLEE },
-      deliveryId: delivery.id,
-    });
+    // The blank row filled in place (the members and their order of a spread over it, one object made, not two).
+    const row = Object.assign(blankCall(this.rt.clock.nowIso(), accountId, id, 'outbound', from, to, flowId, vars), extra);
+    row.ringSeconds = ringSeconds;
+    row.callee = decision.callee ?? { ...DEFAULT_CALLEE };
+    row.deliveryId = delivery.id;
+    this.calls.insert(row);
     this.rt.jobs.schedule('calls.ring', this.rt.clock.now() + SETUP_SECONDS * 1000, { callId: id });
     this.progress.callback(row, 'initiated');
     return row;
