@@ -243,6 +243,12 @@ export class Contract {
     return this.validator.problems(pointer, body, mode);
   }
 
+  /** Whether a body that passes the strict schema of this answer passes the lenient one too (SchemaValidator.strictImpliesLenient). */
+  strictImpliesLenient(op: ContractOperation, status: number): boolean {
+    const pointer = op.responses.get(status)?.schemaPointer;
+    return pointer !== undefined && this.validator.strictImpliesLenient(pointer);
+  }
+
   /** Problems of `value` against any schema of the document, by pointer. */
   schemaProblems(pointer: string, value: unknown, mode: 'strict' | 'lenient'): SchemaProblem[] {
     return this.validator.problems(pointer, value, mode);

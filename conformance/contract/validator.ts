@@ -51,6 +51,35 @@ export function pointerGet(doc: Json, pointer: string): Json | undefined {
   return cur;
 }
 
+/** Keywords under which accepting more can reject: a looser subschema may flip their verdict. */
+const NON_MONOTONE = new Set(['not', 'oneOf', 'if', 'then', 'else', 'dependentSchemas', 'unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$recursiveRef']);
+
+/** Whether the schema at `pointer`, with every schema it refers to, is free of NON_MONOTONE keywords (any reference outside the document counts as not). */
+function monotone(doc: Json, pointer: string): boolean {
+  const seen = new Set<string>();
+  const pending = [pointer];
+  while (pending.length > 0) {
+    const at = pending.pop()!;
+    if (seen.has(at)) continue;
+    seen.add(at);
+    const walk = (node: unknown): boolean => {
+      if (Array.isArray(node)) return node.every(walk);
+      if (!node || typeof node !== 'object') return true;
+      for (const [k, v] of Object.entries(node)) {
+        if (NON_MONOTONE.has(k)) return false;
+        if (k === '$ref') {
+          if (typeof v !== 'string' || !v.startsWith('#/')) return false;
+          pending.push(v);
+        } else if (!walk(v)) return false;
+      }
+      return true;
+    };
+    const node = pointerGet(doc, at);
+    if (node === undefined || !walk(node)) return false;
+  }
+  return true;
+}
+
 export class SchemaValidator {
   private readonly ajv = newAjv();
   private readonly cache = new Map<string, ValidateFunction>();
@@ -78,6 +107,25 @@ export class SchemaValidator {
         found = ref;
       }
       this.canonicalOf.set(pointer, found);
+    }
+    return found;
+  }
+
+  private readonly monotoneAt = new Map<string, boolean>();
+
+  /**
+   * Whether every value the strict schema at `pointer` accepts is one the lenient schema accepts
+   * too. The lenient copy only drops `additionalProperties: false`, which accepts more, unless the
+   * schema (or one it refers to) inverts or counts matches (`not`, `oneOf`, `if`, ...): there a
+   * looser branch can turn a pass into a failure. Then a body that passes strictly need not be
+   * validated leniently at all (nor that validator compiled).
+   */
+  strictImpliesLenient(pointer: string): boolean {
+    const start = this.canonical(pointer);
+    let found = this.monotoneAt.get(start);
+    if (found === undefined) {
+      found = monotone(this.document, start);
+      this.monotoneAt.set(start, found);
     }
     return found;
   }

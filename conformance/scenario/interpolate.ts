@@ -168,6 +168,47 @@ function hyphenate(digits: string, international: boolean): string {
 const EXPR = /\{\{\s*([^}]*?)\s*\}\}/g;
 const PATH_PART = /^([A-Za-z_$][\w$-]*)|\.([A-Za-z_$][\w$-]*)|\[(\d+)\]/y;
 
+/** An expression taken apart once: its path (or generator) and its filters. What it reads is looked up at each use. */
+interface ParsedExpression {
+  pathText: string;
+  /** `fresh.<name>`: the generator's name. */
+  generator?: string;
+  /** The path's name and fields, or undefined when the path is not a name. */
+  parts?: (string | number)[];
+  filters: { text: string; fn?: (v: unknown, arg?: string) => unknown; arg?: string }[];
+}
+
+const parsedExpressions = new Map<string, ParsedExpression>();
+
+/** `expression` taken apart, kept by its text (a step repeated 10,000 times evaluates the same few). */
+function parsedExpression(expression: string): ParsedExpression {
+  let parsed = parsedExpressions.get(expression);
+  if (parsed) return parsed;
+  const [pathText, ...filterTexts] = expression.split('|').map((s) => s.trim()) as [string, ...string[]];
+  const filters = filterTexts.map((text) => {
+    const call = parseFilter(text);
+    return { text, fn: call && FILTERS[call.name], arg: call?.arg };
+  });
+  parsed = pathText.startsWith('fresh.') ? { pathText, generator: pathText.slice(6), filters } : { pathText, parts: pathParts(pathText), filters };
+  if (parsedExpressions.size >= 10_000) parsedExpressions.clear();
+  parsedExpressions.set(expression, parsed);
+  return parsed;
+}
+
+/** "a.b[2].c" as ["a", "b", 2, "c"], or undefined when it is not a name with fields and indexes. */
+function pathParts(pathText: string): (string | number)[] | undefined {
+  const parts: (string | number)[] = [];
+  let pos = 0;
+  while (pos < pathText.length) {
+    PATH_PART.lastIndex = pos;
+    const m = PATH_PART.exec(pathText);
+    if (!m || (pos === 0) !== (m[1] !== undefined)) return undefined;
+    parts.push(m[1] ?? m[2] ?? Number(m[3]));
+    pos = PATH_PART.lastIndex;
+  }
+  return parts;
+}
+
 export class Scope {
   private readonly values = new Map<string, unknown>();
 
@@ -187,13 +228,11 @@ export class Scope {
 
   /** The value of one expression (without braces). */
   evaluate(expression: string): unknown {
-    const [pathText, ...filters] = expression.split('|').map((s) => s.trim());
-    let value = this.lookup(pathText!, expression);
-    for (const f of filters) {
-      const call = parseFilter(f);
-      const fn = call && FILTERS[call.name];
-      if (!fn) throw new UnresolvedError(expression, `unknown filter "${f}" (known: ${FILTER_NAMES.join(', ')})`);
-      value = fn(value, call.arg);
+    const parsed = parsedExpression(expression);
+    let value = this.lookup(parsed, expression);
+    for (const f of parsed.filters) {
+      if (!f.fn) throw new UnresolvedError(expression, `unknown filter "${f.text}" (known: ${FILTER_NAMES.join(', ')})`);
+      value = f.fn(value, f.arg);
     }
     return value;
   }
@@ -211,6 +250,8 @@ export class Scope {
   }
 
   resolveString(text: string): unknown {
+    // Most strings of a step hold no expression: nothing to match (a 10,000-times step resolves its request each time).
+    if (!text.includes('{{')) return text;
     const whole = /^\{\{\s*([^}]*?)\s*\}\}$/.exec(text);
     if (whole) return this.evaluate(whole[1]!);
     return text.replace(EXPR, (_, expr: string) => {
@@ -219,22 +260,14 @@ export class Scope {
     });
   }
 
-  private lookup(pathText: string, expression: string): unknown {
-    if (pathText.startsWith('fresh.')) {
-      const gen = GENERATORS[pathText.slice(6)];
+  private lookup(parsed: ParsedExpression, expression: string): unknown {
+    const { pathText, parts } = parsed;
+    if (parsed.generator !== undefined) {
+      const gen = GENERATORS[parsed.generator];
       if (!gen) throw new UnresolvedError(expression, `unknown generator (known: ${GENERATOR_NAMES.map((g) => `fresh.${g}`).join(', ')})`);
       return gen(this.random);
     }
-    const parts: (string | number)[] = [];
-    PATH_PART.lastIndex = 0;
-    let pos = 0;
-    while (pos < pathText.length) {
-      PATH_PART.lastIndex = pos;
-      const m = PATH_PART.exec(pathText);
-      if (!m || (pos === 0) !== (m[1] !== undefined)) throw new UnresolvedError(expression, `cannot read "${pathText}" as a name`);
-      parts.push(m[1] ?? m[2] ?? Number(m[3]));
-      pos = PATH_PART.lastIndex;
-    }
+    if (!parts) throw new UnresolvedError(expression, `cannot read "${pathText}" as a name`);
     const [head, ...rest] = parts as [string, ...(string | number)[]];
     if (!this.values.has(head)) throw new UnresolvedError(expression, `"${head}" is not set (no saved value, var or account of that name)`);
     let cur = this.values.get(head);
