@@ -17,3 +17,10 @@ export function onFirstCall<T extends object>(make: () => T, methods: readonly (
   }
   return out as T;
 }
+
+/**
+ * The `wire` of a family built on first use that registers nothing with others (nobody needs it,
+ * or those who do reach it through their need, which builds it): declaring it is what makes the
+ * model wait for its first use.
+ */
+export function nothingToWire(): void {}

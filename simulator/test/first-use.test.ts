@@ -1,7 +1,7 @@
 // Models built on first use (docs/decisions.md "Models built on first use"): the managed agents,
-// the Agent SDK and the SIP server are not built while nothing uses them (requests of other
-// families, a reset, closing), are built by a use that reaches them through what they registered
-// (a reference to an agent), by a fixture that holds their data, and by a snapshot, which is the
+// the Agent SDK and the SIP server (and eight small families, further down) are not built while
+// nothing uses them (requests of other families, a reset, closing), are built by a use that
+// reaches them through what they registered (a reference to an agent), by a fixture that holds their data, and by a snapshot, which is the
 // same as a simulator's that used them and was reset.
 import { describe, expect, it } from 'vitest';
 import { createSimulator } from '../index.ts';
@@ -70,5 +70,46 @@ describe('models built on first use', () => {
     expect(JSON.stringify(snapshot)).toBe(JSON.stringify(used.snapshot()));
     await fresh.restore(used.snapshot());
     expect(JSON.stringify(fresh.snapshot())).toBe(JSON.stringify(snapshot));
+  });
+});
+
+// Families whose model is built on first use and that nothing at start needs: what they hand
+// others before that (a directory, a reference check, a carrier outcome) answers as an empty
+// model would.
+describe('small families built on first use', () => {
+  const SMALL = ['emailDomains', 'kakaoChannels', 'verifications', 'webhooks', 'sipEndpoints', 'kyc', 'assignmentLinks', 'mcpApps'] as const; // list order
+  const builtSmall = (sim: ReturnType<typeof createSimulator>) => SMALL.filter((k) => runtimeOf(sim).builtModel(k) !== undefined);
+
+  it('are not built by createSimulator, a reference to an unknown endpoint, a reset or closing', async () => {
+    const sim = createSimulator();
+    expect(builtSmall(sim)).toEqual([]);
+    const numbers = (await call(sim, 'GET', `/v1/accounts/${ACME.accountId}/numbers`)).json.data as { number: string; numberType: string }[];
+    const n = numbers.find((x) => x.numberType === 'did')!.number;
+    const refused = await call(sim, 'PUT', `/v1/accounts/${ACME.accountId}/numbers/${n}`, { routingType: 'sip', sipEndpointId: 'SE0123456789ab' });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.json.code).toBe('INVALID_ENDPOINT');
+    await sim.control.reset();
+    await sim.close();
+    expect(builtSmall(sim)).toEqual([]);
+  });
+
+  it('a webhook created builds the webhooks model, whose subscribers the engine then finds', async () => {
+    const sim = createSimulator();
+    const made = await call(sim, 'POST', `/v1/accounts/${ACME.accountId}/webhooks`, { url: 'http://127.0.0.1:9/hook', events: ['message.sent'] });
+    expect(made.status, made.text).toBe(201);
+    expect(builtSmall(sim)).toEqual(['webhooks']);
+    const event = { type: 'message.sent', accountId: ACME.accountId, resourceId: 'MS0123456789ab', at: 0, payload: {} };
+    expect(runtimeOf(sim).webhookEngine.targets.resolve(event)).toContainEqual({ kind: 'webhook', webhookId: runtimeOf(sim).webhooks.listFor(ACME.accountId)[0]!.id });
+    await sim.close();
+  });
+
+  it('a snapshot builds them and equals that of a simulator that used them and was reset', async () => {
+    const used = createSimulator();
+    for (const k of SMALL) void runtimeOf(used)[k];
+    expect(builtSmall(used)).toEqual([...SMALL]);
+    await used.control.reset();
+    const fresh = createSimulator();
+    expect(JSON.stringify(fresh.snapshot())).toBe(JSON.stringify(used.snapshot()));
+    expect(builtSmall(fresh)).toEqual([...SMALL]);
   });
 });

@@ -14,6 +14,7 @@ declare module '../../fixture/schema.ts' {
 
 export const assignmentLinksFixture: FixturePart<AssignmentLinksModel> = {
   accountFields,
+  holds: (f) => f.accounts.some((a) => a.issuingPageDomains !== undefined),
   load(model, f) {
     for (const a of f.accounts) if (a.issuingPageDomains) model.setIssuingPage(a.accountId, { domains: a.issuingPageDomains });
   },

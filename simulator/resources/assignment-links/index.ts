@@ -4,6 +4,7 @@
 // the control plane. Behind its door: its ports on accounts, numbers, the receiver policy and
 // the identity provider, its event and its expiry job are declared in ports.ts; the runtime
 // validates its snapshot part before the model reads it back.
+import { nothingToWire } from '../../core/first-use.ts';
 import { ownPart } from '../../core/table-state.ts';
 import { defineFamily } from '../family.ts';
 import { AssignmentLinksModel } from './model.ts';
@@ -23,6 +24,7 @@ export const assignmentLinks = defineFamily({
   events: assignmentEvents,
   jobs,
   create: (scope) => new AssignmentLinksModel(scope),
+  wire: nothingToWire, // built on first use (decisions.md "Models built on first use")
   state: ownPart<AssignmentLinksState, AssignmentLinksModel>(AssignmentLinksStateSchema),
   fixture: assignmentLinksFixture,
   operations: [...links, ...sessions],

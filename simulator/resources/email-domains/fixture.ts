@@ -24,6 +24,8 @@ declare module '../../fixture/schema.ts' {
 
 export const emailDomainsFixture: FixturePart<EmailDomainsModel> = {
   sections,
+  // Without an `email` section, load gives the settings a fresh model has (DEFAULT_PROVIDER_SETTINGS).
+  holds: (f) => f.email !== undefined,
   load(model, f) {
     model.settings = {
       region: f.email?.region ?? DEFAULT_PROVIDER_SETTINGS.region,

@@ -2,6 +2,7 @@
 // its door: it needs the fake DNS (ports.ts), declares its periodic check job and the
 // email.received event the public document names, and hands the runtime its settings and
 // domains as its snapshot part (the model checks they are unique after the runtime validated).
+import { nothingToWire } from '../../core/first-use.ts';
 import { ownPart } from '../../core/table-state.ts';
 import { webhookEvents } from '../../core/events.ts';
 import { defineFamily } from '../family.ts';
@@ -18,6 +19,7 @@ export const emailDomains = defineFamily({
   needs,
   jobs,
   create: (scope) => new EmailDomainsModel(scope),
+  wire: nothingToWire, // built on first use (decisions.md "Models built on first use")
   state: ownPart<EmailDomainsState, EmailDomainsModel>(EmailDomainsStateSchema),
   fixture: emailDomainsFixture,
   operations,

@@ -5,14 +5,24 @@ import { defineFamily } from '../family.ts';
 import { tablesPart } from '../../core/table-state.ts';
 import { KakaoChannelsModel } from './model.ts';
 import { operations } from './routes.ts';
-import { needs } from './ports.ts';
+import { needs, type KakaoChannelsModelScope } from './ports.ts';
 import { KAKAO_CHANNEL_IDS, KakaoChannelsStateSchema } from './schema.ts';
 import { examples } from './examples.ts';
+
+/**
+ * Built on first use (decisions.md "Models built on first use"): a sent ChannelId may name one
+ * of our connections, which a model not built yet has none of, so the directory asks only a
+ * built one.
+ */
+function wire(scope: KakaoChannelsModelScope, _model: () => KakaoChannelsModel, ifBuilt: () => KakaoChannelsModel | undefined): void {
+  scope.messages.useChannelDirectory({ find: (accountId, id) => ifBuilt()?.find(accountId, id) });
+}
 
 export const kakaoChannels = defineFamily({
   key: 'kakaoChannels',
   needs,
   create: (scope) => new KakaoChannelsModel(scope),
+  wire,
   state: tablesPart(KakaoChannelsStateSchema, (m: KakaoChannelsModel) => ({ channels: m.channels })),
   operations,
   examples,

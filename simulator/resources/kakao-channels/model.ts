@@ -41,9 +41,8 @@ export class KakaoChannelsModel {
   readonly channels = new Table<KakaoChannelRow>(); // maps a connection id to the connection
   readonly wire = new WireCache<KakaoChannelRow>(wire);
 
-  constructor(private readonly rt: KakaoChannelsModelScope) {
-    rt.messages.useChannelDirectory(this); // a sent ChannelId may name one of our connections
-  }
+  // Its directory is plugged into messages by the family's `wire` (index.ts), before the model is built.
+  constructor(private readonly rt: KakaoChannelsModelScope) {}
 
   list(accountId: string, status: 'connected' | 'needs_attention' | 'all'): readonly KakaoChannelRow[] {
     return this.channels.newestFirst((c) => c.accountId === accountId && (status === 'all' || c.status === status));

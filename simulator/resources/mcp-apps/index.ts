@@ -2,6 +2,7 @@
 // /_sim route, control.ts). Behind its door: it needs an account check and the usage
 // aggregation get_usage answers with (ports.ts), and hands the runtime its table as its
 // snapshot part.
+import { nothingToWire } from '../../core/first-use.ts';
 import { defineFamily } from '../family.ts';
 import { tablesPart } from '../../core/table-state.ts';
 import { McpAppsModel } from './model.ts';
@@ -15,6 +16,7 @@ export const mcpApps = defineFamily({
   key: 'mcpApps',
   needs,
   create: (scope) => new McpAppsModel(scope),
+  wire: nothingToWire, // built on first use (decisions.md "Models built on first use")
   state: tablesPart(McpAppsStateSchema, (m: McpAppsModel) => ({ apps: m.apps })),
   operations,
   control,

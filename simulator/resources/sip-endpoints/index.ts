@@ -6,14 +6,20 @@ import { defineFamily } from '../family.ts';
 import { tablesPart } from '../../core/table-state.ts';
 import { SipEndpointsModel } from './model.ts';
 import { operations } from './routes.ts';
-import { needs } from './ports.ts';
+import { needs, type SipEndpointsModelScope } from './ports.ts';
 import { SIP_ENDPOINT_IDS, SipEndpointsStateSchema } from './schema.ts';
 import { examples } from './examples.ts';
+
+/** Built on first use (decisions.md "Models built on first use"): a model not built holds no endpoint, so a reference finds none. */
+function wire(scope: SipEndpointsModelScope, _model: () => SipEndpointsModel, ifBuilt: () => SipEndpointsModel | undefined): void {
+  scope.refs.register('sipEndpoint', (accountId, id) => ifBuilt()?.referenceState(accountId, id) ?? false);
+}
 
 export const sipEndpoints = defineFamily({
   key: 'sipEndpoints',
   needs,
   create: (scope) => new SipEndpointsModel(scope),
+  wire,
   state: tablesPart(SipEndpointsStateSchema, (m: SipEndpointsModel) => ({ endpoints: m.endpoints, routes: m.routes })),
   operations,
   examples,

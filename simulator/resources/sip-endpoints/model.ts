@@ -88,14 +88,16 @@ export class SipEndpointsModel {
   readonly endpoints = new Table<EndpointRow>(); // maps an endpoint id to its settings and owner (deleted ones kept)
   readonly routes = new Table<RouteRow>(); // maps a route id to its target and owning endpoint
 
-  constructor(private readonly rt: SipEndpointsModelScope) {
-    rt.refs.register('sipEndpoint', (accountId, id) => {
-      const e = this.endpoints.get(id);
-      if (!e || e.accountId !== accountId || e.status === 'deleted') return false;
-      if (e.status === 'disabled') return 'the SIP endpoint is disabled';
-      if (!this.routes.find((r) => r.endpointId === id && r.status === 'active')) return 'the SIP endpoint has no active route';
-      return true;
-    });
+  // The `sipEndpoint` reference reaches referenceState through the family's `wire` (index.ts).
+  constructor(private readonly rt: SipEndpointsModelScope) {}
+
+  /** What a reference to endpoint `id` of the account finds: usable, a reason it is not, or nothing. */
+  referenceState(accountId: string, id: string): boolean | string {
+    const e = this.endpoints.get(id);
+    if (!e || e.accountId !== accountId || e.status === 'deleted') return false;
+    if (e.status === 'disabled') return 'the SIP endpoint is disabled';
+    if (!this.routes.find((r) => r.endpointId === id && r.status === 'active')) return 'the SIP endpoint has no active route';
+    return true;
   }
 
   // --- endpoints ---

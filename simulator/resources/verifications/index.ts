@@ -5,15 +5,21 @@ import { defineFamily } from '../family.ts';
 import { tablesPart } from '../../core/table-state.ts';
 import { VerificationsModel } from './model.ts';
 import { operations } from './routes.ts';
-import { jobs, needs } from './ports.ts';
+import { jobs, needs, type VerificationsModelScope } from './ports.ts';
 import { VERIFICATION_IDS, VerificationsStateSchema } from './schema.ts';
 import { examples } from './examples.ts';
+
+/** Built on first use (decisions.md "Models built on first use"): the carrier's outcomes of codes reach it through `model()`. */
+function wire(scope: VerificationsModelScope, model: () => VerificationsModel): void {
+  scope.carrier.onOutcome('verification', (d) => model().carrierOutcome(d));
+}
 
 export const verifications = defineFamily({
   key: 'verifications',
   needs,
   jobs,
   create: (scope) => new VerificationsModel(scope),
+  wire,
   state: tablesPart(VerificationsStateSchema, (m: VerificationsModel) => ({ verifications: m.rows })),
   operations,
   examples,

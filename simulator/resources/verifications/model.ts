@@ -90,9 +90,12 @@ export class VerificationsModel {
   constructor(private readonly rt: VerificationsModelScope) {
     this.outbound = new OutboundRules(rt);
     rt.jobs.on('verifications.expire', (p) => this.finishIfPending(p.verificationId, 'expired'));
-    rt.carrier.onOutcome('verification', (d: DeliveryRow) => {
-      if (d.status !== 'delivered') this.finishIfPending(d.ownerId, 'failed');
-    });
+    // The carrier's outcomes reach carrierOutcome through the family's `wire` (index.ts).
+  }
+
+  /** A code the carrier could not deliver fails its verification. */
+  carrierOutcome(d: DeliveryRow): void {
+    if (d.status !== 'delivered') this.finishIfPending(d.ownerId, 'failed');
   }
 
   /** createVerification: every check first, then the code is drawn, hashed and handed to the carrier. */

@@ -46,7 +46,7 @@ export class WebhooksModel {
 
   constructor(private readonly rt: WebhooksModelScope) {
     this.events = rt.listed.events;
-    rt.webhookEngine.targets.useWebhooks(this);
+    // The engine's directory of subscribers is registered by the family's `wire` (index.ts).
   }
 
   listFor(accountId: string): WebhookRow[] {
