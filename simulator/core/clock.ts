@@ -248,13 +248,22 @@ export function canonicalInstant(text: string): number | undefined {
   // A row's instants repeat (dateUpdated, its timeline's last step, the delivery's completedAt):
   // the last text read is answered again without reading its digits.
   if (text === lastCanonicalText) return lastCanonicalMs;
-  const ms = readCanonical(text);
-  if (ms !== undefined) {
-    lastCanonicalText = text;
-    lastCanonicalMs = ms;
+  // A row's other instants are recent ones too: a text already read (checked canonical) is
+  // looked up instead of read digit by digit (the texts come from iso(), so they hash once).
+  let ms = canonicalMs.get(text);
+  if (ms === undefined) {
+    ms = readCanonical(text);
+    if (ms === undefined) return undefined;
+    if (canonicalMs.size >= ISO_CACHE_SIZE) canonicalMs.clear();
+    canonicalMs.set(text, ms);
   }
+  lastCanonicalText = text;
+  lastCanonicalMs = ms;
   return ms;
 }
+
+/** Canonical texts already read, and their instants (emptied when full, like iso()'s). */
+const canonicalMs = new Map<string, number>();
 
 // Starts as a canonical text and its instant (never '', which is no instant).
 let lastCanonicalText = '1970-01-01T00:00:00.000Z';
