@@ -56,13 +56,8 @@ async function main() {
   const calls = [...callRuns].sort((a, b) => a.ms - b.ms)[1]!;
 
   // 1c. A call batch of 100,000 recipients over a week (docs/decisions.md "Call batches"), in a process of its own so that
-  // its resident set is its own; with one ended call's weight measured first (--expose-gc).
-  const batch = await new Promise<BatchBench>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/call-batches.ts', '--json', '--per-call'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`bench/call-batches.ts exited with ${code}`))));
-  });
+  // its resident set is its own; one ended call's weight in another (--expose-gc).
+  const batch = { ...(await ownProcess<BatchBench>(['bench/call-batches.ts', '--json'])), ...(await ownProcess<{ bytesPerCall: number }>(['--expose-gc', 'bench/call-batches.ts', '--json'], { BATCH_MEASURE: 'per-call' })) };
 
   // 1c'. A million recipients and a million calls (docs/decisions.md "Scale"), each in a process
   // of its own (its resident set its own): a batch of 1,000,000 recipients, usage and listCalls
