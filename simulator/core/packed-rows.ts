@@ -29,9 +29,10 @@ const RECENT_SHAPES = 8;
 const PREFIXED_DIGITS = /^(\D{0,8})(\d{1,15})$/;
 /** Texts up to this length are interned (one copy of each); longer ones, mostly unique, are kept as given. */
 const INTERNED_LENGTH = 24;
-// Up to 64 words (512 hex digits), the most a snapshot's hex shape may declare
-// (packed-transfer.ts): a longer run of hex digits (a digest list, audio in hex) packs as text.
-const HEX_ID = /^([A-Z]{0,4})((?:[0-9a-f]{8}){1,64})$/;
+/** The most 32-bit words a hex id packs into; a snapshot's hex shape may declare no more (packed-transfer.ts). */
+export const MAX_HEX_WORDS = 64;
+// A longer run of hex digits (a digest list, audio in hex) packs as text.
+const HEX_ID = new RegExp(`^([A-Z]{0,4})((?:[0-9a-f]{8}){1,${MAX_HEX_WORDS}})$`);
 
 /** Whether a string packs as an interned text by itself (not as an instant, digits or a hex id). */
 export function plainText(s: string): boolean {

@@ -9,7 +9,7 @@
 // objects would have let in.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ApiError, type FieldError } from './errors.ts';
-import { PackedRows, type Op } from './packed-rows.ts';
+import { MAX_HEX_WORDS, PackedRows, type Op } from './packed-rows.ts';
 import { CHUNK } from './packed-leaves.ts';
 import { countLeaves, plainOp } from './packed-shapes.ts';
 import { canonicalRecords } from './packed-canonical.ts';
@@ -184,7 +184,7 @@ function checkedShape(v: unknown, path: string, depth: number, bad: (path: strin
       return { k: 'digits', prefix: o.prefix as string };
     case 'hex':
       if (typeof o.prefix !== 'string' || !/^[A-Z]{0,4}$/.test(o.prefix)) bad(`${path}.prefix`, 'must be up to 4 capital letters');
-      if (!Number.isInteger(o.words) || (o.words as number) < 1 || (o.words as number) > 64) bad(`${path}.words`, 'must be an integer from 1 to 64');
+      if (!Number.isInteger(o.words) || (o.words as number) < 1 || (o.words as number) > MAX_HEX_WORDS) bad(`${path}.words`, `must be an integer from 1 to ${MAX_HEX_WORDS}`);
       return { k: 'hex', prefix: o.prefix as string, words: o.words as number };
     default:
       return plainOp({ k: o.k } as Op);
