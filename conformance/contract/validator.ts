@@ -52,7 +52,7 @@ export function pointerGet(doc: Json, pointer: string): Json | undefined {
 }
 
 /** Keywords under which accepting more can reject: a looser subschema may flip their verdict. */
-const NON_MONOTONE = new Set(['not', 'oneOf', 'if', 'then', 'else', 'dependentSchemas', 'unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$recursiveRef']);
+const NON_MONOTONE = new Set(['not', 'oneOf', 'if', 'then', 'else', 'dependentSchemas', 'unevaluatedProperties', 'unevaluatedItems', 'maxContains', '$dynamicRef', '$recursiveRef']);
 
 /** Whether the schema at `pointer`, with every schema it refers to, is free of NON_MONOTONE keywords (any reference outside the document counts as not). */
 function monotone(doc: Json, pointer: string): boolean {
