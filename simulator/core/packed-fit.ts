@@ -9,6 +9,7 @@
 import { canonicalInstant as instantMs } from './clock.ts';
 import { digitsValue, hexWord, type Scratch } from './packed-leaves.ts';
 import type { Op } from './packed-rows.ts';
+import { countLeaves } from './packed-shapes.ts';
 
 /** Where a walk writes: the record's words and doubles, and the packer's interning of texts. */
 export interface FitSink {
@@ -103,8 +104,8 @@ export function compileFit(shape: Op, sink: FitSink): (v: unknown) => boolean {
         lines.push(
           `if (typeof ${x} !== 'object' || ${x} === null || isArray(${x})) return false;`,
           `p = getProto(${x}); if (p !== OBJECT && p !== null) return false;`,
-          `n = 0; for (const k in ${x}) { if (!hasOwn.call(${x}, k)) continue; if (k !== K${keys}[n]) return slow(ops[${o}], ${x}); n++; }`,
-          `if (n !== ${op.keys.length}) return slow(ops[${o}], ${x});`,
+          `n = 0; for (const k in ${x}) { if (!hasOwn.call(${x}, k)) continue; if (k !== K${keys}[n]) { words.length = wl; doubles.length = dl; return slow(ops[${o}], ${x}); } n++; }`,
+          `if (n !== ${op.keys.length}) { words.length = wl; doubles.length = dl; return slow(ops[${o}], ${x}); }`,
         );
         decls.push(`const K${keys} = ${JSON.stringify(op.keys)};`);
         op.keys.forEach((key, i) => {
@@ -126,30 +127,44 @@ export function compileFit(shape: Op, sink: FitSink): (v: unknown) => boolean {
         lines.push(`if (${x} !== ${op.value === undefined ? 'undefined' : JSON.stringify(op.value)}) return false;`);
         return;
       case 'u32':
-        lines.push(`if (typeof ${x} !== 'number' || !(${x} >= 0 && ${x} <= 4294967295 && isInteger(${x})) || is(${x}, -0)) return false;`, `words.push(${x});`);
+        lines.push(`if (typeof ${x} !== 'number' || !(${x} >= 0 && ${x} <= 4294967295 && isInteger(${x})) || is(${x}, -0)) return false;`, `wv[wl++] = ${x};`);
         return;
       case 'f64':
-        lines.push(`if (typeof ${x} !== 'number') return false;`, `doubles.push(${x});`);
+        lines.push(`if (typeof ${x} !== 'number') return false;`, `dv[dl++] = ${x};`);
         return;
       case 'text':
-        lines.push(`if (typeof ${x} !== 'string') return false;`, `t = ops[${o}]; if (${x} !== t.last) { t.last = ${x}; t.lastId = textId(${x}); }`, 'words.push(t.lastId);');
+        lines.push(`if (typeof ${x} !== 'string') return false;`, `t = ops[${o}]; if (${x} !== t.last) { t.last = ${x}; t.lastId = textId(${x}); }`, 'wv[wl++] = t.lastId;');
         return;
       case 'time':
-        lines.push(`if (typeof ${x} !== 'string') return false;`, `m = instantMs(${x}); if (m === undefined) return false;`, 'doubles.push(m);');
+        lines.push(`if (typeof ${x} !== 'string') return false;`, `m = instantMs(${x}); if (m === undefined) return false;`, 'dv[dl++] = m;');
         return;
       case 'digits':
-        lines.push(`if (typeof ${x} !== 'string' || !${x}.startsWith(${JSON.stringify(op.prefix)})) return false;`, `m = digitsValue(${x}, ${op.prefix.length}); if (m < 0) return false;`, 'doubles.push(m);');
+        lines.push(`if (typeof ${x} !== 'string' || !${x}.startsWith(${JSON.stringify(op.prefix)})) return false;`, `m = digitsValue(${x}, ${op.prefix.length}); if (m < 0) return false;`, 'dv[dl++] = m;');
         return;
       case 'hex': {
-        lines.push(`if (typeof ${x} !== 'string' || ${x}.length !== ${op.prefix.length + op.words * 8} || !${x}.startsWith(${JSON.stringify(op.prefix)})) return false;`, 'a = words.length;');
-        for (let i = 0; i < op.words; i++) lines.push(`m = hexWord(${x}, ${op.prefix.length + i * 8}); if (m < 0) { words.length = a; return false; }`, 'words.push(m);');
+        lines.push(`if (typeof ${x} !== 'string' || ${x}.length !== ${op.prefix.length + op.words * 8} || !${x}.startsWith(${JSON.stringify(op.prefix)})) return false;`, 'a = wl;');
+        for (let i = 0; i < op.words; i++) lines.push(`m = hexWord(${x}, ${op.prefix.length + i * 8}); if (m < 0) { wl = a; return false; }`, 'wv[wl++] = m;');
         return;
       }
     }
   };
   const decls: string[] = [];
   walk(shape, 'v');
-  const body = [...decls, 'return function fit(v) {', 'let p, n, t, m, a;', ...lines, 'return true;', '};'].join('\n');
+  // Room for every leaf is made first, so leaves are written straight into the scratch arrays;
+  // their lengths are written back on every way out (statements, not a closure: the counters
+  // stay locals).
+  const leaves = countLeaves(shape, { words: 0, doubles: 0 });
+  const walkBody = lines.map((line) => line.replaceAll('return false;', '{ words.length = wl; doubles.length = dl; return false; }'));
+  const body = [
+    ...decls,
+    'return function fit(v) {',
+    `words.reserve(${leaves.words}); doubles.reserve(${leaves.doubles});`,
+    'const wv = words.values, dv = doubles.values;',
+    'let wl = words.length, dl = doubles.length, p, n, t, m, a;',
+    ...walkBody,
+    'words.length = wl; doubles.length = dl; return true;',
+    '};',
+  ].join('\n');
   const make = new Function('ops', 'words', 'doubles', 'textId', 'slow', 'instantMs', 'digitsValue', 'hexWord', 'isArray', 'getProto', 'hasOwn', 'OBJECT', 'isInteger', 'is', body);
   return make(
     ops,
