@@ -8,8 +8,7 @@
 // whether the row fits or not, so the packer's texts, and so a snapshot, are the same either way.
 import { canonicalInstant as instantMs } from './clock.ts';
 import { digitsValue, hexWord, type Scratch } from './packed-leaves.ts';
-import type { Op } from './packed-rows.ts';
-import { countLeaves } from './packed-shapes.ts';
+import type { Op } from './packed-shapes.ts';
 
 /** Where a walk writes: the record's words and doubles, and the packer's interning of texts. */
 export interface FitSink {
@@ -90,9 +89,10 @@ export function fitsShape(op: Op, v: unknown, sink: FitSink): boolean {
  * `fitsShape` for one shape, as a function of its own. An object's keys are checked first, in
  * order; when they differ, the tree walk runs on that object (it fails there too, after the same
  * leaves and texts the tree walk would have taken), so effects stay those of `fitsShape`. Names
- * and prefixes enter the code only as JSON string literals.
+ * and prefixes enter the code only as JSON string literals. `leaves` are the shape's (packed-shapes.ts
+ * `countLeaves`): room for them is made once per row.
  */
-export function compileFit(shape: Op, sink: FitSink): (v: unknown) => boolean {
+export function compileFit(shape: Op, sink: FitSink, leaves: { words: number; doubles: number }): (v: unknown) => boolean {
   const ops: Op[] = [];
   const lines: string[] = [];
   let vars = 0;
@@ -153,7 +153,6 @@ export function compileFit(shape: Op, sink: FitSink): (v: unknown) => boolean {
   // Room for every leaf is made first, so leaves are written straight into the scratch arrays;
   // their lengths are written back on every way out (statements, not a closure: the counters
   // stay locals).
-  const leaves = countLeaves(shape, { words: 0, doubles: 0 });
   const walkBody = lines.map((line) => line.replaceAll('return false;', '{ words.length = wl; doubles.length = dl; return false; }'));
   const body = [
     ...decls,

@@ -12,19 +12,9 @@ import { grown } from './typed-arrays.ts';
 import { CHUNK, Chunks, Scratch } from './packed-leaves.ts';
 import { compileFit, fitsShape, type FitSink } from './packed-fit.ts';
 import { canonicalInstant as instantMs, iso as isoOf } from './clock.ts';
-import { countLeaves, placesOf, plainOp, type PackedRecords, type Place } from './packed-shapes.ts';
+import { countLeaves, placesOf, plainOp, type Op, type PackedRecords, type Place } from './packed-shapes.ts';
 
-/** One node of a shape, read in order while unpacking. */
-export type Op =
-  | { k: 'obj'; keys: string[]; kids: Op[] }
-  | { k: 'arr'; kids: Op[] }
-  | { k: 'const'; value: null | boolean | undefined }
-  | { k: 'u32' } // a non-negative integer below 2^32
-  | { k: 'f64' } // any other number
-  | { k: 'text'; last?: string; lastId?: number } // an interned text (the last one at this place remembered)
-  | { k: 'time' } // an ISO instant, as epoch ms
-  | { k: 'digits'; prefix: string } // a prefix without digits and 1-15 digits (a phone number, `dl_42`), as the number '1' + digits
-  | { k: 'hex'; prefix: string; words: number };
+export type { Op } from './packed-shapes.ts';
 
 const RECENT_SHAPES = 8;
 /** Rows a shape fits by the tree walk before its walk is compiled (a shape seen a few times is not worth the compiling). */
@@ -214,7 +204,7 @@ export class PackedRows {
     const fit = this.fitters[shape];
     if (fit !== undefined) return fit(v);
     if (!fitsShape(this.shapes[shape]!, v, this.sink)) return false;
-    if ((this.fitted[shape] = (this.fitted[shape] ?? 0) + 1) >= COMPILE_AFTER) this.fitters[shape] = compileFit(this.shapes[shape]!, this.sink);
+    if ((this.fitted[shape] = (this.fitted[shape] ?? 0) + 1) >= COMPILE_AFTER) this.fitters[shape] = compileFit(this.shapes[shape]!, this.sink, countLeaves(this.shapes[shape]!, { words: 0, doubles: 0 }));
     return true;
   }
 

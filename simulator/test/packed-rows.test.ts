@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { PackedRows, type Op } from '../core/packed-rows.ts';
 import { compileFit, fitsShape } from '../core/packed-fit.ts';
 import { Scratch } from '../core/packed-leaves.ts';
+import { countLeaves } from '../core/packed-shapes.ts';
 import { Table } from '../core/store.ts';
 
 const text = fc.oneof(
@@ -114,7 +115,7 @@ describe('the compiled walk of a shape', () => {
         const tree = sink();
         const compiled = sink();
         // Each walk on its own copy of the shape: a text leaf's memo lives on the shape.
-        const fit = compileFit(structuredClone(shape), compiled);
+        const fit = compileFit(structuredClone(shape), compiled, countLeaves(shape, { words: 0, doubles: 0 }));
         // The same rows in the same order through each: the text memos carry from row to row.
         // Rows that differ from the model late: one member changed, one added, the last one dropped.
         const keys = Object.keys(model);
