@@ -13,7 +13,9 @@ const EMPTY = 0; // a slot's stored position is pos + 1; 0 marks an empty slot
 const MIN_SLOTS = 16;
 
 /** FNV-1a over the id's UTF-16 units, then mixed so that nearby ids spread over the slots. */
-function hashOf(id: string): number {
+function hashOf(given: string): number {
+  // An id that is not a text at run time (a lookup with a value from outside) is hashed as its text; it still matches only itself.
+  const id = typeof given === 'string' ? given : String(given);
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
   h ^= h >>> 16;
