@@ -14,7 +14,7 @@
 // checked the same way. Requests and answers are frozen rather than copied for these checks, so
 // that the proof costs little beside the runs themselves.
 import { isDeepStrictEqual } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Simulator, SimRequest, SimResponse } from '../../simulator/index.ts';
 import { allProperties } from '../properties/index.ts';
 import type { RunReport } from '../result.ts';
@@ -291,6 +291,11 @@ let baseline: Promise<Baseline> | undefined;
  */
 export function wrongServerCases(): void {
   describe.concurrent('a deliberately wrong server', () => {
+    // Workers are shared between files (isolate: false): the recorded baseline (every request of
+    // the whole kit, frozen) would otherwise stay in memory and cost every later file's GC.
+    afterAll(() => {
+      baseline = undefined;
+    });
     it('baseline: the correct server passes every unit (the whole suite\'s verdict), each recorded with its requests', { timeout: RUN_TIMEOUT_MS }, async () => {
       baseline ??= recordBaseline();
       const { report, byUnit } = await baseline;
