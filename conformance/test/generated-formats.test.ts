@@ -8,13 +8,16 @@ import path from 'node:path';
 import { globSync } from 'tinyglobby';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { newAjv } from '../contract/validator.ts';
 import { fillBlocks, generatedFiles, keyTable, REPO_ROOT, staleFiles } from '../schema/generate.ts';
 import { Receiver } from '../schema/scenario.ts';
 import { main as schemasCommand } from '../../bin/schemas.ts';
 
 const read = (p: string) => readFileSync(path.join(REPO_ROOT, p), 'utf8');
-const published = (p: string) => newAjv().compile(JSON.parse(read(p)));
+/** A published schema's validator, compiled once for the file's tests (the scenario format's is large). */
+const compiled = new Map<string, ReturnType<Ajv2020['compile']>>();
+const published = (p: string) => compiled.get(p) ?? compiled.set(p, newAjv().compile(JSON.parse(read(p)))).get(p)!;
 
 describe('generated format files', () => {
   it('are current (npm run schemas -- --write regenerates them)', () => {

@@ -3,10 +3,12 @@
 // for imports), each edge marked type-only, value or lazy; the layer of each simulator file; the
 // circles of the graph. simulator/test/layers.test.ts enforces the layer rules over it and
 // bin/layers.ts prints the figures (files in circles, upward arrows, files per family).
-import { readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import type ts from 'typescript';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -29,8 +31,15 @@ export interface Edge {
   kind: ImportKind;
 }
 
+/** TypeScript, loaded at the first parse (about 0.3 s of CPU): a run whose texts are all in the scan cache needs none. */
+let loadedTs: typeof ts | undefined;
+function typescript(): typeof ts {
+  return (loadedTs ??= createRequire(import.meta.url)('typescript') as typeof ts);
+}
+
 /** Every module specifier a source text imports, re-exports or imports dynamically, with its kind. */
 export function specifiersOf(text: string, fileName = 'file.ts'): Specifier[] {
+  const ts = typescript();
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
   const out: Specifier[] = [];
   const visit = (node: ts.Node): void => {
@@ -62,19 +71,76 @@ export function sourceFiles(dir: string, withTests = false): string[] {
 }
 
 /**
- * Each text's specifiers, for the life of the process: the layer and family-removal tests both
- * scan every simulator file (about a second of parsing each) and share the cache when they run
- * in one worker; a changed file is a new text, so it is always parsed again.
+ * Each text's specifiers, kept between runs in node_modules/.cache/import-graph/ (the layer and
+ * family-removal tests scan every simulator file, about a second of parsing each, in every run).
+ * The key is a hash of the file's text and of this scanner's own source and TypeScript's version:
+ * a changed file, or a changed scanner, is always parsed again, so a kept answer is the answer
+ * specifiersOf would give. Written (merged with what other workers wrote, then renamed into
+ * place) once the current batch of scans is done.
  */
-const scanned = new Map<string, Specifier[]>();
+const CACHE_FILE = path.join(ROOT, 'node_modules', '.cache', 'import-graph', 'specifiers.json');
+/** Entries kept at most; the least recently used go first. */
+const MAX_ENTRIES = 4000;
+type Kept = { specifiers: Specifier[]; used: number };
+let kept: Record<string, Kept> | undefined;
+let scannerHash: string | undefined;
+let flushing = false;
+
+function readKept(): Record<string, Kept> {
+  try {
+    const parsed = JSON.parse(readFileSync(CACHE_FILE, 'utf8')) as Record<string, Kept>;
+    return parsed && typeof parsed === 'object' ? parsed : {};
+  } catch {
+    return {}; // none yet, or unreadable: parse as if there were none
+  }
+}
+
+function keyOf(text: string): string {
+  scannerHash ??= createHash('sha256')
+    .update(readFileSync(fileURLToPath(import.meta.url)))
+    .update(String((createRequire(import.meta.url)('typescript/package.json') as { version: string }).version))
+    .digest('hex');
+  return createHash('sha256').update(scannerHash).update('\0').update(text).digest('base64url');
+}
+
+function flushSoon(): void {
+  if (flushing) return;
+  flushing = true;
+  setImmediate(() => {
+    flushing = false;
+    try {
+      const merged = Object.entries({ ...readKept(), ...kept })
+        .sort((a, b) => b[1].used - a[1].used)
+        .slice(0, MAX_ENTRIES);
+      mkdirSync(path.dirname(CACHE_FILE), { recursive: true });
+      const tmp = `${CACHE_FILE}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify(Object.fromEntries(merged)));
+      renameSync(tmp, CACHE_FILE);
+    } catch {
+      /* a read-only or full disk: the next run parses again */
+    }
+  });
+}
+
+/** A text's specifiers, from the cache or parsed (and then kept). */
+function scanned(text: string, file: string): Specifier[] {
+  kept ??= readKept();
+  const key = keyOf(text);
+  const hit = kept[key];
+  if (hit) {
+    hit.used = Date.now();
+    return hit.specifiers;
+  }
+  const specifiers = specifiersOf(text, file);
+  kept[key] = { specifiers, used: Date.now() };
+  flushSoon();
+  return specifiers;
+}
 
 /** The project-internal imports of one file (packages and node: builtins left out). */
 export function projectImports(file: string): Edge[] {
   const text = readFileSync(path.join(ROOT, file), 'utf8');
-  const key = `${file}\0${text}`;
-  let specifiers = scanned.get(key);
-  if (!specifiers) scanned.set(key, (specifiers = specifiersOf(text, file)));
-  return specifiers
+  return scanned(text, file)
     .filter((s) => s.spec.startsWith('.') || s.spec.startsWith('/'))
     .map((s) => ({ from: file, to: path.posix.normalize(path.posix.join(path.posix.dirname(file), s.spec)), kind: s.kind }));
 }

@@ -2,9 +2,13 @@
 // for the same text whatever was said before, and a resampler that keeps speech frequencies and
 // removes what the 8 kHz line cannot carry.
 import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { speechSynthesizer, voiceRuns, Synthesizer } from '../peers/speech/synthesizer.ts';
 import { espeakEngine } from '../peers/speech/espeak.ts';
+import { utteranceStore } from '../peers/speech/utterance-store.ts';
 import { resample } from '../peers/speech/resample.ts';
 import { decode, MULAW_SILENCE } from '../peers/speech/mulaw.ts';
 
@@ -70,7 +74,8 @@ describe('speech peer', () => {
   });
 
   it('is stable across runs and machines (pinned digest: a change here changes every SDK recording)', async () => {
-    const u = (await speechSynthesizer()).speak('Press one for bookings.');
+    // The engine itself, not a kept utterance (the suite's shared synthesizer keeps them on disk).
+    const u = new Synthesizer(await espeakEngine()).speak('Press one for bookings.');
     expect(createHash('sha256').update(u.audio).digest('hex').slice(0, 16)).toBe('26fcd027a60584c6');
   });
 
@@ -88,6 +93,28 @@ describe('speech peer', () => {
     const cut = synth.speakWithin(line, 200);
     expect(cut.ms).toBe(200);
     expect(cut.audio.length).toBe(10 * 160);
+  });
+
+  it('keeps utterances on disk for the next process, by text and rate, under the version of the code that made them', async () => {
+    const engine = await espeakEngine();
+    const SHORT = 'Yes, two.'; // short lines: what is tested is the store, not the speech
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'speech-store-'));
+    const made = new Synthesizer(engine, utteranceStore(dir, 'v1')!);
+    const hello = made.speak(SHORT);
+    const fast = made.speak(SHORT, 300);
+    expect(readdirSync(dir)).toHaveLength(2);
+    // Another process (another synthesizer) with the same store reads them: its engine is never asked.
+    const silent: typeof engine = { sampleRate: engine.sampleRate, synthesize: () => { throw new Error('the engine was asked'); } };
+    const kept = new Synthesizer(silent, utteranceStore(dir, 'v1')!);
+    expect(kept.speak(SHORT)).toEqual(hello);
+    expect(kept.speak(SHORT, 300).audio.equals(fast.audio)).toBe(true);
+    expect(() => kept.speak(KO)).toThrow(/the engine was asked/);
+    // Other code (another version) never reads them: it synthesises, and gets what the engine gives.
+    const changed = new Synthesizer(engine, utteranceStore(dir, 'v2')!);
+    expect(changed.speak(SHORT).audio.equals(new Synthesizer(engine).speak(SHORT).audio)).toBe(true);
+    expect(readdirSync(dir)).toHaveLength(3);
+    // The version of the sources as they are: a hash, found from this folder.
+    expect(utteranceStore(dir)).toBeDefined();
   });
 
   it('refuses a line longer than 1000 characters', async () => {

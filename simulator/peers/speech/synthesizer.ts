@@ -2,10 +2,12 @@
 // offline and deterministic (espeak.ts). Korean and English: the text is cut into runs of Hangul
 // and of other letters, each spoken with its language's voice (digits, spaces and punctuation
 // stay with the run they follow), so "1번을 눌러 주세요. Press one." speaks both parts properly.
-// Utterances are kept in a bounded cache: phones in many calls say the same lines.
+// Utterances are kept in a bounded cache: phones in many calls say the same lines; with a folder
+// named (utterance-store.ts), also on disk between processes.
 import { DEFAULT_RATE, espeakEngine, MAX_RATE, MAX_UTTERANCE_BYTES, type Engine, type Voice } from './espeak.ts';
 import { encode, MULAW_SILENCE } from './mulaw.ts';
 import { resample } from './resample.ts';
+import { storeFromEnvironment, type UtteranceStore } from './utterance-store.ts';
 
 export const LINE_RATE = 8000;
 export const FRAME_BYTES = 160;
@@ -46,7 +48,11 @@ export interface Utterance {
 export class Synthesizer {
   private readonly cache = new Map<string, Utterance>();
 
-  constructor(private readonly engine: Engine) {}
+  /** `store`: utterances kept between processes (same text and rate, same bytes), read before the engine is asked. */
+  constructor(
+    private readonly engine: Engine,
+    private readonly store?: UtteranceStore,
+  ) {}
 
   /** Whether the text's utterance at the default rate is cached (speaking it costs nothing then). */
   has(text: string): boolean {
@@ -64,6 +70,17 @@ export class Synthesizer {
       return hit;
     }
     if ([...text].length > MAX_TEXT_CHARS) throw new RangeError(`a phone line holds at most ${MAX_TEXT_CHARS} characters`);
+    const kept = this.store?.read(key);
+    const audio = kept ?? this.synthesize(text, rate);
+    if (!kept) this.store?.write(key, audio);
+    const u: Utterance = { text, audio, ms: (audio.length / FRAME_BYTES) * 20 };
+    this.cache.set(key, u);
+    if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    return u;
+  }
+
+  /** The engine's samples for the text, at the line's rate, μ-law, padded with silence to whole frames. */
+  private synthesize(text: string, rate: number): Buffer {
     const parts = voiceRuns(text).map((r) => resample(this.engine.synthesize(r.voice, r.text, rate), this.engine.sampleRate, LINE_RATE));
     const samples = parts.reduce((n, p) => n + p.length, 0);
     const frames = Math.ceil(samples / FRAME_BYTES);
@@ -73,10 +90,7 @@ export class Synthesizer {
       encode(p).copy(audio, at);
       at += p.length;
     }
-    const u: Utterance = { text, audio, ms: frames * 20 };
-    this.cache.set(key, u);
-    if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-    return u;
+    return audio;
   }
 
   /**
@@ -102,6 +116,6 @@ let shared: Promise<Synthesizer> | undefined;
 
 /** The process-wide synthesiser (its engine loads once, on first use). */
 export function speechSynthesizer(): Promise<Synthesizer> {
-  shared ??= espeakEngine().then((e) => new Synthesizer(e));
+  shared ??= espeakEngine().then((e) => new Synthesizer(e, storeFromEnvironment()));
   return shared;
 }

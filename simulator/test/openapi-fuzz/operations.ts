@@ -87,22 +87,41 @@ export function operationsOf(doc: FullDocument): DocOperation[] {
 // ajv-formats is published as CommonJS with a default export.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
 
+/**
+ * Validators by the text of the components they resolve `$ref`s against: the examples and fuzz
+ * tests read the same document (and openapi-examples.test.ts reads it twice), and compiling its
+ * schemas was most of their CPU; one worker compiles each schema once.
+ */
+const validators = new Map<string, (schema: Schema, value: unknown) => boolean>();
+
 /** The document's validator: `check(schema, value)` with `$ref`s resolved against its components. */
 export function documentValidator(doc: FullDocument) {
-  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  const key = JSON.stringify(doc.components ?? {});
+  let found = validators.get(key);
+  if (!found) validators.set(key, (found = newDocumentValidator(doc)));
+  return found;
+}
+
+function newDocumentValidator(doc: FullDocument) {
+  // No optimising passes over the generated code (as the kit's validator, conformance/contract/validator.ts): they were about half the compile CPU, and the checks stay the same.
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true, code: { optimize: false } });
   addFormats(ajv);
   ajv.addSchema({ $id: 'doc', components: doc.components ?? {} });
-  const cache = new Map<Schema, ValidateFunction>();
+  // By the schema object, then by its text: another reading of the same document brings equal schemas that are other objects.
+  const cache = new WeakMap<object, ValidateFunction>();
+  const byText = new Map<string, ValidateFunction>();
   const rewrite = (s: unknown): unknown => {
     if (Array.isArray(s)) return s.map(rewrite);
     if (!s || typeof s !== 'object') return s;
     return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace(/^#/, 'doc#') : rewrite(v)]));
   };
   return (schema: Schema, value: unknown): boolean => {
-    let fn = cache.get(schema);
+    let fn = cache.get(schema as object);
     if (!fn) {
-      fn = ajv.compile(rewrite(schema) as Schema);
-      cache.set(schema, fn);
+      const text = JSON.stringify(schema);
+      fn = byText.get(text);
+      if (!fn) byText.set(text, (fn = ajv.compile(rewrite(schema) as Schema)));
+      cache.set(schema as object, fn);
     }
     return fn(value) as boolean;
   };

@@ -51,7 +51,20 @@ function regex(pattern: string): RegExp {
   return r;
 }
 
+/**
+ * String arbitraries by the keywords they are built from: many operations share a field's schema
+ * (ids, phone numbers, URLs), and choosing a pattern's size samples it up to 120 times. An
+ * arbitrary holds no state, so one built earlier draws the same values.
+ */
+const strings = new Map<string, fc.Arbitrary<string>>();
 function stringArb(s: Schema): fc.Arbitrary<string> {
+  const key = JSON.stringify([s.minLength, s.maxLength, s.pattern, s.format]);
+  let found = strings.get(key);
+  if (!found) strings.set(key, (found = newStringArb(s)));
+  return found;
+}
+
+function newStringArb(s: Schema): fc.Arbitrary<string> {
   const min = s.minLength ?? 0;
   const max = s.maxLength ?? Math.max(min, 24);
   const fits = (v: string) => [...v].length >= min && [...v].length <= max && (!s.pattern || regex(s.pattern).test(v));
