@@ -42,8 +42,13 @@ if (process.argv.includes('--if-stale') && (!stale() || !existsSync(join(root, '
 
 for (const part of ['simulator', 'conformance', 'bin', 'scenarios']) rmSync(join(dist, part), { recursive: true, force: true });
 
+// `--no-check` (prepack, the package test): emit only, without tsc's type check, which is about
+// a third of the build's CPU and `npm run typecheck` makes over the same files (tsconfig.json
+// includes everything tsconfig.build.json compiles). The output is the same: the JavaScript byte
+// for byte, the declarations up to the order tsc prints a union's members in.
+const check = process.argv.includes('--no-check') ? ['--noCheck'] : [];
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+const compiled = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), ...check], { stdio: 'inherit' });
 if (compiled.status !== 0) {
   // `prepack` passes --keep-going: a build defect must not stop the pack of a git-URL install
   // (npm start and the tests run from source); the package test reports it.

@@ -14,7 +14,7 @@
 // checked the same way. Requests and answers are frozen rather than copied for these checks, so
 // that the proof costs little beside the runs themselves.
 import { isDeepStrictEqual } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Simulator, SimRequest, SimResponse } from '../../simulator/index.ts';
 import { allProperties } from '../properties/index.ts';
 import type { RunReport } from '../result.ts';
@@ -282,9 +282,20 @@ function guarded(spec: DefectSpec, problems: string[]): (sim: Simulator) => Midd
 
 let baseline: Promise<Baseline> | undefined;
 
-/** Declares the baseline, the check of the replay itself, and one case per defect. */
+/**
+ * Declares the baseline, the check of the replay itself, and one case per defect. The cases run
+ * side by side (describe.concurrent; they all wait for the one baseline): each defect's rerun has
+ * a simulator, a guard and a report of its own and sends its requests one at a time, so what each
+ * proves is what it proved alone, while the real-time waits of the Agent SDK units it reruns
+ * overlap the other defects' work instead of adding up (the file's wall was about twice its CPU).
+ */
 export function wrongServerCases(): void {
-  describe('a deliberately wrong server', () => {
+  describe.concurrent('a deliberately wrong server', () => {
+    // Workers are shared between files (isolate: false): the recorded baseline (every request of
+    // the whole kit, frozen) would otherwise stay in memory and cost every later file's GC.
+    afterAll(() => {
+      baseline = undefined;
+    });
     it('baseline: the correct server passes every unit (the whole suite\'s verdict), each recorded with its requests', { timeout: RUN_TIMEOUT_MS }, async () => {
       baseline ??= recordBaseline();
       const { report, byUnit } = await baseline;

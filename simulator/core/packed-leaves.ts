@@ -82,6 +82,14 @@ export class Scratch {
   values = new Float64Array(256);
   length = 0;
 
+  /** Room for `n` more values without growing (a compiled walk then writes `values` directly). */
+  reserve(n: number): void {
+    if (this.length + n <= this.values.length) return;
+    const more = new Float64Array(Math.max(this.values.length * 2, this.length + n));
+    more.set(this.values);
+    this.values = more;
+  }
+
   push(v: number): void {
     if (this.length === this.values.length) {
       const more = new Float64Array(this.values.length * 2);

@@ -9,23 +9,16 @@
 // not packed at all, so nothing is lost. The typed arrays are not scanned by the garbage
 // collector, which is what keeps a million ended calls cheap in time as well as in memory.
 import { grown } from './typed-arrays.ts';
-import { CHUNK, Chunks, Scratch, digitsValue, hexWord } from './packed-leaves.ts';
+import { CHUNK, Chunks, Scratch } from './packed-leaves.ts';
+import { compileFit, fitsShape, type FitSink } from './packed-fit.ts';
 import { canonicalInstant as instantMs, iso as isoOf } from './clock.ts';
-import { countLeaves, placesOf, plainOp, type PackedRecords, type Place } from './packed-shapes.ts';
+import { countLeaves, placesOf, plainOp, type Op, type PackedRecords, type Place } from './packed-shapes.ts';
 
-/** One node of a shape, read in order while unpacking. */
-export type Op =
-  | { k: 'obj'; keys: string[]; kids: Op[] }
-  | { k: 'arr'; kids: Op[] }
-  | { k: 'const'; value: null | boolean | undefined }
-  | { k: 'u32' } // a non-negative integer below 2^32
-  | { k: 'f64' } // any other number
-  | { k: 'text'; last?: string; lastId?: number } // an interned text (the last one at this place remembered)
-  | { k: 'time' } // an ISO instant, as epoch ms
-  | { k: 'digits'; prefix: string } // a prefix without digits and 1-15 digits (a phone number, `dl_42`), as the number '1' + digits
-  | { k: 'hex'; prefix: string; words: number };
+export type { Op } from './packed-shapes.ts';
 
 const RECENT_SHAPES = 8;
+/** Rows a shape fits by the tree walk before its walk is compiled (a shape seen a few times is not worth the compiling). */
+const COMPILE_AFTER = 64;
 const PREFIXED_DIGITS = /^(\D{0,8})(\d{1,15})$/;
 /** Texts up to this length are interned (one copy of each); longer ones, mostly unique, are kept as given. */
 const INTERNED_LENGTH = 24;
@@ -57,6 +50,9 @@ export class PackedRows {
   // Scratch of the row being packed (reused: packing allocates nothing but a new shape's key).
   private readonly scratchWords = new Scratch();
   private readonly scratchDoubles = new Scratch();
+  private readonly sink: FitSink = { words: this.scratchWords, doubles: this.scratchDoubles, textId: (s) => this.textId(s) };
+  private readonly fitters: ((v: unknown) => boolean)[] = []; // per shape, once it has fitted COMPILE_AFTER rows
+  private readonly fitted: number[] = []; // per shape: rows it fitted by the tree walk
   private readWords: Uint32Array = new Uint32Array(0); // the chunk of the record being read
   private readDoubles: Float64Array = new Float64Array(0);
   private readCursorWords = 0;
@@ -71,7 +67,7 @@ export class PackedRows {
     for (let i = 0; i < this.recent.length && shape < 0 && !canonical; i++) {
       this.scratchWords.length = 0;
       this.scratchDoubles.length = 0;
-      if (this.fits(this.shapes[this.recent[i]!]!, value)) {
+      if (this.fits(this.recent[i]!, value)) {
         shape = this.recent[i]!;
         // The shape that fitted is tried first next time (rows of one kind come in runs).
         if (i > 0) {
@@ -203,72 +199,13 @@ export class PackedRows {
     return this.words.used * 4 + this.doubles.used * 8 + this.records * 12;
   }
 
-  /** Whether `v` has the shape `op`, its leaves written to the scratch arrays as it goes. */
-  private fits(op: Op, v: unknown): boolean {
-    switch (op.k) {
-      case 'obj': {
-        if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-        const proto = Object.getPrototypeOf(v);
-        if (proto !== Object.prototype && proto !== null) return false;
-        const o = v as Record<string, unknown>;
-        let n = 0;
-        for (const name in o) {
-          if (!Object.prototype.hasOwnProperty.call(o, name)) continue;
-          if (op.keys[n] !== name || !this.fits(op.kids[n]!, o[name])) return false;
-          n++;
-        }
-        return n === op.keys.length;
-      }
-      case 'arr': {
-        if (!Array.isArray(v) || v.length !== op.kids.length) return false;
-        for (let i = 0; i < v.length; i++) if (!this.fits(op.kids[i]!, v[i])) return false;
-        return true;
-      }
-      case 'const':
-        return Object.is(v, op.value);
-      case 'u32':
-        if (typeof v !== 'number' || !(v >= 0 && v <= 0xffffffff && Number.isInteger(v)) || Object.is(v, -0)) return false;
-        this.scratchWords.push(v);
-        return true;
-      case 'f64':
-        if (typeof v !== 'number') return false;
-        this.scratchDoubles.push(v);
-        return true;
-      case 'text':
-        if (typeof v !== 'string') return false;
-        if (v !== op.last) {
-          op.last = v;
-          op.lastId = this.textId(v);
-        }
-        this.scratchWords.push(op.lastId!);
-        return true;
-      case 'time': {
-        const ms = typeof v === 'string' ? instantMs(v) : undefined;
-        if (ms === undefined) return false;
-        this.scratchDoubles.push(ms);
-        return true;
-      }
-      case 'digits': {
-        if (typeof v !== 'string' || !v.startsWith(op.prefix)) return false;
-        const value = digitsValue(v, op.prefix.length);
-        if (value < 0) return false;
-        this.scratchDoubles.push(value);
-        return true;
-      }
-      case 'hex': {
-        if (typeof v !== 'string' || v.length !== op.prefix.length + op.words * 8 || !v.startsWith(op.prefix)) return false;
-        const at = this.scratchWords.length;
-        for (let i = op.prefix.length; i < v.length; i += 8) {
-          const word = hexWord(v, i);
-          if (word < 0) {
-            this.scratchWords.length = at;
-            return false;
-          }
-          this.scratchWords.push(word);
-        }
-        return true;
-      }
-    }
+  /** Whether `v` has shape number `shape` (packed-fit.ts): the tree walk, then the shape's own code once it has fitted enough rows to pay for it. */
+  private fits(shape: number, v: unknown): boolean {
+    const fit = this.fitters[shape];
+    if (fit !== undefined) return fit(v);
+    if (!fitsShape(this.shapes[shape]!, v, this.sink)) return false;
+    if ((this.fitted[shape] = (this.fitted[shape] ?? 0) + 1) >= COMPILE_AFTER) this.fitters[shape] = compileFit(this.shapes[shape]!, this.sink, countLeaves(this.shapes[shape]!, { words: 0, doubles: 0 }));
+    return true;
   }
 
   private textId(s: string): number {

@@ -1,7 +1,18 @@
 // Facts about the shapes of packed rows (packed-rows.ts) read without a row: how many leaves of
 // each kind a shape holds, where each top-level member starts, and a shape as plain data (for a
 // snapshot's packed form, packed-transfer.ts).
-import type { Op } from './packed-rows.ts';
+
+/** One node of a shape, read in order while unpacking. */
+export type Op =
+  | { k: 'obj'; keys: string[]; kids: Op[] }
+  | { k: 'arr'; kids: Op[] }
+  | { k: 'const'; value: null | boolean | undefined }
+  | { k: 'u32' } // a non-negative integer below 2^32
+  | { k: 'f64' } // any other number
+  | { k: 'text'; last?: string; lastId?: number } // an interned text (the last one at this place remembered)
+  | { k: 'time' } // an ISO instant, as epoch ms
+  | { k: 'digits'; prefix: string } // a prefix without digits and 1-15 digits (a phone number, `dl_42`), as the number '1' + digits
+  | { k: 'hex'; prefix: string; words: number };
 
 /** Exported records (exportRecords): plain data, the typed arrays copies. */
 export interface PackedRecords {

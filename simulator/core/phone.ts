@@ -40,6 +40,8 @@ export type PhoneResult = { ok: true; number: string } | { ok: false; code: 'INV
 
 /** Normalises without throwing; `field` names the input in messages. */
 export function tryNormalizePhone(input: unknown, field = 'number'): PhoneResult {
+  // Already domestic mobile notation (what the simulator stores and batches dial): the plan's first line, without the work.
+  if (typeof input === 'string' && plainMobile(input)) return { ok: true, number: input };
   if (typeof input !== 'string') {
     return { ok: false, code: 'INVALID_PHONE_NUMBER', message: `${field} must be a string` };
   }
@@ -70,6 +72,16 @@ export function tryNormalizePhone(input: unknown, field = 'number'): PhoneResult
   // Representative numbers have no trunk prefix; "+82 1588..." becomes "01588...", so undo that.
   if (international && /^01[5-9]\d{6}$/.test(digits)) return { ok: true, number: digits.slice(1) };
   return { ok: false, code: 'INVALID_PHONE_NUMBER', message: `${field} "${input}" is not a valid domestic phone number` };
+}
+
+/** Whether `s` is 010 and 8 digits, nothing else (DOMESTIC_PLAN's first pattern). */
+function plainMobile(s: string): boolean {
+  if (s.length !== 11 || s.charCodeAt(0) !== 48 || s.charCodeAt(1) !== 49 || s.charCodeAt(2) !== 48) return false;
+  for (let i = 3; i < 11; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 /** Normalises or throws the spec's INVALID_PHONE_NUMBER / UNSUPPORTED_COUNTRY error. */

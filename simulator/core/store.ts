@@ -8,6 +8,7 @@
 
 import { PackedRows } from './packed-rows.ts';
 import { grown } from './typed-arrays.ts';
+import { IdIndex } from './id-index.ts';
 
 export interface Row {
   id: string;
@@ -29,7 +30,8 @@ export class Table<T extends Row> {
   private readonly packWhen: ((row: T) => boolean) | undefined;
   private packed: PackedRows | undefined;
   private packedCount = 0;
-  private index = new Map<string, number>();
+  private index = new IdIndex();
+  private readonly idAt = (pos: number): string => this.field(pos, 'id') as string;
   private changes = 0; // bumped by every change; cached views of an older version are stale
   private stamps = new Float64Array(16); // maps a position to the version its row last changed at
   private moves = 0; // bumped when positions shift (a delete, an adopt): derived indexes start over
@@ -95,23 +97,18 @@ export class Table<T extends Row> {
   }
 
   get(id: string): T | undefined {
-    const i = this.index.get(id);
-    return i === undefined ? undefined : this.read(this.rows[i]!);
+    const i = this.index.get(id, this.idAt);
+    return i < 0 ? undefined : this.read(this.rows[i]!);
   }
 
   has(id: string): boolean {
-    return this.index.has(id);
+    return this.index.get(id, this.idAt) >= 0;
   }
 
   insert(row: T): T {
     const pos = this.rows.length;
-    // One lookup, not two: a repeated id shows as a map that did not grow (its old position put back).
-    const size = this.index.size;
-    this.index.set(row.id, pos);
-    if (this.index.size === size) {
-      for (let i = 0; i < pos; i++) if (this.field(i, 'id') === row.id) this.index.set(row.id, i);
-      throw new Error(`duplicate id ${row.id}`);
-    }
+    // One probe, not two: the index adds the id only where it finds it absent.
+    if (!this.index.add(row.id, pos, this.idAt)) throw new Error(`duplicate id ${row.id}`);
     this.rows.push(this.slot(row));
     if (pos === this.stamps.length) this.stamps = grown(this.stamps, pos + 1);
     this.stamps[pos] = ++this.changes;
@@ -120,8 +117,8 @@ export class Table<T extends Row> {
 
   /** Replaces the row with the same id, keeping its position in creation order. */
   replace(row: T): T {
-    const i = this.index.get(row.id);
-    if (i === undefined) throw new Error(`no row ${row.id}`);
+    const i = this.index.get(row.id, this.idAt);
+    if (i < 0) throw new Error(`no row ${row.id}`);
     if (typeof this.rows[i] === 'number') this.packedCount--;
     this.rows[i] = this.slot(row);
     this.stamps[i] = ++this.changes;
@@ -129,15 +126,16 @@ export class Table<T extends Row> {
   }
 
   delete(id: string): boolean {
-    const i = this.index.get(id);
-    if (i === undefined) return false;
+    const i = this.index.get(id, this.idAt);
+    if (i < 0) return false;
     if (typeof this.rows[i] === 'number') this.packedCount--;
+    this.index.delete(id, this.idAt);
     this.rows.splice(i, 1);
-    this.index.delete(id);
     this.stamps.copyWithin(i, i + 1, this.rows.length + 1);
     this.changes++;
     this.moves++;
-    for (let j = i; j < this.rows.length; j++) this.index.set(this.at(j).id, j);
+    // Each later row moves one place down; while they move, a position above j is still an old one (its row is one place lower now).
+    for (let j = i; j < this.rows.length; j++) this.index.move(this.field(j, 'id') as string, j, (pos) => this.idAt(pos > j ? pos - 1 : pos));
     return true;
   }
 
@@ -209,8 +207,7 @@ export class Table<T extends Row> {
     for (let pos = 0; pos < slots.length; pos++) {
       const slot = slots[pos]!;
       const id = typeof slot === 'number' ? (store!.field(slot, 'id') as string) : slot.id;
-      if (t.index.has(id)) throw new Error(`duplicate id ${id}`);
-      t.index.set(id, pos);
+      if (!t.index.add(id, pos, t.idAt)) throw new Error(`duplicate id ${id}`);
       if (typeof slot === 'number') t.packedCount++;
       t.stamps[pos] = ++t.changes;
     }

@@ -2,10 +2,14 @@
 // strings, hex ids and their near misses, `__proto__` keys, -0, fractions, undefined members)
 // comes back equal, with the same keys in the same order and the same JSON; a value holding
 // something else is refused (kept unpacked). A table that packs its finished rows answers
-// get, at, all, newestFirst, find and delete as one that does not.
+// get, at, all, newestFirst, find and delete as one that does not. A shape's compiled walk
+// (core/packed-fit.ts) answers, writes leaves and interns texts exactly as the tree walk.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PackedRows } from '../core/packed-rows.ts';
+import { PackedRows, type Op } from '../core/packed-rows.ts';
+import { compileFit, fitsShape } from '../core/packed-fit.ts';
+import { Scratch } from '../core/packed-leaves.ts';
+import { countLeaves } from '../core/packed-shapes.ts';
 import { Table } from '../core/store.ts';
 
 const text = fc.oneof(
@@ -90,6 +94,40 @@ describe('packed rows', () => {
         }
         expect(packing.packing.rows).toBe(plain.all().filter((r) => r.status !== 'queued').length);
       }),
+    );
+  });
+});
+
+describe('the compiled walk of a shape', () => {
+  // A recording sink: the leaves written and every text interned, in order.
+  const sink = () => {
+    const texts: string[] = [];
+    return { words: new Scratch(), doubles: new Scratch(), texts, textId: (s: string) => texts.push(s) - 1 };
+  };
+  const written = (s: ReturnType<typeof sink>) => ({ words: [...s.words.values.subarray(0, s.words.length)], doubles: [...s.doubles.values.subarray(0, s.doubles.length)], texts: s.texts });
+
+  it('answers, writes and interns as the tree walk, for rows that fit the shape and rows that do not', () => {
+    fc.assert(
+      fc.property(value, fc.array(value, { maxLength: 3 }), leaf, (model, unlike, other) => {
+        const store = new PackedRows();
+        if (store.pack(model) === undefined) return;
+        const shape = store.exportRecords([0]).shapes[0] as Op;
+        const tree = sink();
+        const compiled = sink();
+        // Each walk on its own copy of the shape: a text leaf's memo lives on the shape.
+        const fit = compileFit(structuredClone(shape), compiled, countLeaves(shape, { words: 0, doubles: 0 }));
+        // The same rows in the same order through each: the text memos carry from row to row.
+        // Rows that differ from the model late: one member changed, one added, the last one dropped.
+        const keys = Object.keys(model);
+        const near = keys.flatMap((k) => [{ ...model, [k]: other }, { ...model, [k]: { ...model, [k]: other } }]);
+        const more = { ...model, zz: other };
+        const fewer = Object.fromEntries(Object.entries(model).slice(0, -1));
+        for (const v of [model, ...near, more, fewer, ...unlike, model]) {
+          expect(fit(v)).toBe(fitsShape(shape, v, tree));
+          expect(written(compiled)).toEqual(written(tree));
+        }
+      }),
+      { numRuns: 300 },
     );
   });
 });

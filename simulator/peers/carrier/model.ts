@@ -162,12 +162,14 @@ export class Carrier {
         const matches = byPrefix ? s.prefix !== null && to.startsWith(s.prefix) : s.number === to;
         if (!matches || (s.types !== null && !s.types.includes(type)) || (s.remaining !== null && s.remaining <= 0)) continue;
         const picked = picks(s.salt, s.attempts, s.share);
-        const next: ScriptRow = {
-          ...s,
-          attempts: s.attempts + 1,
-          picked: s.picked + (picked ? 1 : 0),
-          remaining: picked && s.remaining !== null ? s.remaining - 1 : s.remaining,
-        };
+        // The copy is built on an empty object, member by member: a spread of a spread gets a
+        // hidden class of its own, and this row is copied from its last copy at every attempt,
+        // so each attempt's row would be read through a class never seen before (docs/decisions.md
+        // "Scale", "The batch's CPU per call, fourth round").
+        const next: { -readonly [K in keyof ScriptRow]: ScriptRow[K] } = Object.assign({}, s);
+        next.attempts = s.attempts + 1;
+        next.picked = s.picked + (picked ? 1 : 0);
+        next.remaining = picked && s.remaining !== null ? s.remaining - 1 : s.remaining;
         this.scripts.replace(next);
         if (picked) return next;
       }

@@ -108,6 +108,8 @@ export class BlockList {
   }
 
   findActive(accountId: string, number: string, channel: string | null = null): BlockRow | undefined {
+    // No key is built while nothing is blocked (a batch asks twice per call).
+    if (this.activeIndex.size === 0) return undefined;
     const id = this.activeIndex.get(activeKey(accountId, channel, number));
     return id === undefined ? undefined : this.rows.get(id);
   }

@@ -5,6 +5,9 @@
 // next input. No clock, no I/O, no randomness here: the same inputs give the same walk.
 import { BLOCK_DEFAULTS, type FlowBlock, type FlowGraph, type Link } from './flow-graph.ts';
 import type { WalkInput } from './walk-input.ts';
+import { render } from './templates.ts';
+
+export { render, variableNames } from './templates.ts';
 
 export type WaitingFor = 'timer' | 'hangup' | 'keys' | 'recording' | 'http' | 'dial';
 
@@ -58,20 +61,22 @@ export const PLAY_SECONDS = 5;
 
 /** Seconds it takes to speak `text`: one per ten characters, at least one (docs/decisions.md "Calls"). */
 export function speechSeconds(text: string): number {
-  return Math.max(1, Math.ceil([...text].length / 10));
+  return Math.max(1, Math.ceil(codePoints(text) / 10));
 }
 
-const VAR_REF = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
-
-/** The names of the `{{name}}` references render() fills, each once, in order of appearance. */
-export function variableNames(template: string): string[] {
-  return [...new Set([...template.matchAll(VAR_REF)].map((m) => m[1]!))];
+/** The characters of `text` as its iterator counts them (a surrogate pair is one), without an array of them. */
+function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++, n++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return n;
 }
 
-/** `{{name}}` replaced by the variable's value; an unsupplied variable renders as "" (spec "Call flow"). */
-export function render(template: string, vars: Readonly<Record<string, string>>): string {
-  return template.replace(VAR_REF, (_, name: string) => (Object.hasOwn(vars, name) ? vars[name]! : ''));
-}
 
 export function initialState(vars: Record<string, string>): WalkState {
   return { at: null, waiting: null, vars: { ...vars }, ended: null, visited: 0 };

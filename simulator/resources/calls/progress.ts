@@ -3,7 +3,7 @@
 // effects run (effects.ts), the phone hangs up, and the call ends with its callbacks and
 // callflow.ended, and then `call.ended` for the families that follow calls. The calls model owns
 // one and wires the clock's 'calls.*' handlers here.
-import { iso, parseInstant } from '../../core/clock.ts';
+import { instantOf, iso } from '../../core/clock.ts';
 import type { Table } from '../../core/store.ts';
 import type { DeliveryRow } from '../../peers/carrier/schema.ts';
 import type { FlowGraph } from './flow-graph.ts';
@@ -231,7 +231,7 @@ export class CallProgress {
     row = this.legs.closeOpen(row);
     const now = this.rt.clock.now();
     const fields = ENDINGS[ending];
-    const answeredAt = row.answeredAt === null ? null : parseInstant(row.answeredAt)!;
+    const answeredAt = row.answeredAt === null ? null : instantOf(row.answeredAt)!;
     const flowStatus = row.callFlowId === null ? null : (row.walk?.ended ?? 'abandoned');
     // A handled call's conversation was recorded whole (docs/agents.md): its recording exists now.
     const recorded = row.conversation !== undefined && answeredAt !== null && row.recordingUrl === null;

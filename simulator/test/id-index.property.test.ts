@@ -1,0 +1,68 @@
+// Property (fast-check, fixed seed from setup.ts): a table's id index (core/id-index.ts) answers
+// as a Map from id to position over generated sequences of adds (fresh and repeated ids), gets of
+// held and absent ids, moves and deletes, through growth and the backward shift of deletes; ids
+// are drawn from a small alphabet so runs of slots, shared hashes and near misses all occur. And a
+// table (core/store.ts) deleting from the middle finds every later row at its new position.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { IdIndex } from '../core/id-index.ts';
+import { Table } from '../core/store.ts';
+
+const id = fc.oneof(fc.stringMatching(/^[ab]{0,6}$/), fc.nat({ max: 400 }).map((n) => `dl_${n}`));
+const op = fc.oneof(
+  fc.record({ k: fc.constant('add' as const), id }),
+  fc.record({ k: fc.constant('get' as const), id }),
+  fc.record({ k: fc.constant('delete' as const), id }),
+  fc.record({ k: fc.constant('move' as const), id }),
+);
+
+describe('IdIndex', () => {
+  it('answers as a Map of id to position', () => {
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 600 }), (ops) => {
+        const index = new IdIndex();
+        const map = new Map<string, number>();
+        // Positions are distinct (each id its own), as in a table: pos -> id is the reverse of map.
+        const ids = new Map<number, string>();
+        const idAt = (pos: number) => ids.get(pos)!;
+        let next = 0;
+        for (const o of ops) {
+          if (o.k === 'add') {
+            const fresh = !map.has(o.id);
+            const pos = next++;
+            if (fresh) ids.set(pos, o.id);
+            expect(index.add(o.id, pos, idAt)).toBe(fresh);
+            if (fresh) map.set(o.id, pos);
+          } else if (o.k === 'get') {
+            expect(index.get(o.id, idAt)).toBe(map.get(o.id) ?? -1);
+          } else if (o.k === 'delete') {
+            expect(index.delete(o.id, idAt)).toBe(map.has(o.id));
+            if (map.has(o.id)) ids.delete(map.get(o.id)!);
+            map.delete(o.id);
+          } else if (map.has(o.id)) {
+            const pos = next++;
+            index.move(o.id, pos, idAt);
+            ids.delete(map.get(o.id)!);
+            ids.set(pos, o.id);
+            map.set(o.id, pos);
+          }
+          expect(index.size).toBe(map.size);
+        }
+        for (const [k, pos] of map) expect(index.get(k, idAt)).toBe(pos);
+      }),
+    );
+  });
+
+  it('finds every row of a table after deletes in the middle, packed rows too', () => {
+    const table = new Table<{ id: string; done: boolean }>([], { packWhen: (r) => r.done });
+    for (let i = 0; i < 300; i++) table.insert({ id: `CA${i.toString(16).padStart(32, '0')}`, done: i % 3 !== 0 });
+    for (const i of [0, 150, 7, 290]) expect(table.delete(`CA${i.toString(16).padStart(32, '0')}`)).toBe(true);
+    expect(table.size).toBe(296);
+    for (let pos = 0; pos < table.size; pos++) {
+      const rowId = table.field(pos, 'id');
+      expect(table.get(rowId)?.id).toBe(rowId);
+    }
+    expect(table.has(`CA${(150).toString(16).padStart(32, '0')}`)).toBe(false);
+    expect(() => table.insert({ id: table.field(5, 'id'), done: false })).toThrow(/duplicate id/);
+  });
+});
