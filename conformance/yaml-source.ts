@@ -8,6 +8,7 @@ import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { yamlCache, type CachedYaml } from './yaml-cache.ts';
 import type { ValidateFunction } from 'ajv';
 import { newAjv } from './contract/validator.ts';
+import { keptValidator } from './contract/kept-validators.ts';
 import { plainJson } from './schema/build.ts';
 
 export interface SourceProblem {
@@ -125,7 +126,11 @@ const schemaCache = new WeakMap<TSchema, ValidateFunction>();
 export function schemaProblems(source: YamlSource, schema: TSchema): SourceProblem[] {
   let validate = schemaCache.get(schema);
   if (!validate) {
-    validate = newAjv().compile(plainJson(schema));
+    const json = plainJson(schema);
+    validate = keptValidator(`format\0${JSON.stringify(json)}`, () => {
+      const ajv = newAjv(true);
+      return { ajv, validate: ajv.compile(json) };
+    });
     schemaCache.set(schema, validate);
   }
   if (validate(source.data)) return [];

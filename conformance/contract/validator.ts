@@ -4,6 +4,7 @@
 // implementation must return, not that it returns nothing else (docs/decisions.md).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { keptValidator, textHash } from './kept-validators.ts';
 
 type Json = Record<string, any>;
 
@@ -36,10 +37,11 @@ function withId(doc: Json, id: string): Json {
   return { ...doc, $id: id };
 }
 
-export function newAjv(): Ajv2020 {
+/** `source`: keep each validator's code, so that it can be kept between runs (kept-validators.ts). */
+export function newAjv(source = false): Ajv2020 {
   // No optimising passes over the generated code: a run compiles ~150 response validators, and
   // the passes were about half of that CPU (~0.3 s) while the checks stay the same.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, code: { optimize: false } });
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, code: { optimize: false, source } });
   addFormats(ajv);
   return ajv;
 }
@@ -81,13 +83,25 @@ function monotone(doc: Json, pointer: string): boolean {
 }
 
 export class SchemaValidator {
-  private readonly ajv = newAjv();
+  /** Made at the first validator not kept between runs (adding the two copies checks them against the meta-schema). */
+  private ajv: Ajv2020 | undefined;
   private readonly cache = new Map<string, ValidateFunction>();
   private readonly canonicalOf = new Map<string, string>();
+  /** What every kept validator of this document is keyed by besides its reference. */
+  private documentKey: string | undefined;
 
-  constructor(private readonly document: Json) {
-    this.ajv.addSchema(withId(document, STRICT_ID));
-    this.ajv.addSchema(withId(relaxed(document) as Json, LENIENT_ID));
+  constructor(private readonly document: Json) {}
+
+  private compile(ref: string): ValidateFunction {
+    this.documentKey ??= textHash(JSON.stringify(this.document));
+    return keptValidator(`contract\0${this.documentKey}\0${ref}`, () => {
+      if (!this.ajv) {
+        this.ajv = newAjv(true);
+        this.ajv.addSchema(withId(this.document, STRICT_ID));
+        this.ajv.addSchema(withId(relaxed(this.document) as Json, LENIENT_ID));
+      }
+      return { ajv: this.ajv, validate: this.ajv.compile({ $ref: ref }) };
+    });
   }
 
   /**
@@ -134,7 +148,7 @@ export class SchemaValidator {
     const ref = `${mode === 'strict' ? STRICT_ID : LENIENT_ID}${this.canonical(pointer)}`;
     let validate = this.cache.get(ref);
     if (!validate) {
-      validate = this.ajv.compile({ $ref: ref });
+      validate = this.compile(ref);
       this.cache.set(ref, validate);
     }
     if (validate(value)) return [];

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { speechSynthesizer, voiceRuns, Synthesizer } from '../peers/speech/synthesizer.ts';
+import { EngineNotLoaded, speechSynthesizer, voiceRuns, Synthesizer } from '../peers/speech/synthesizer.ts';
 import { espeakEngine } from '../peers/speech/espeak.ts';
 import { utteranceStore } from '../peers/speech/utterance-store.ts';
 import { resample } from '../peers/speech/resample.ts';
@@ -113,6 +113,11 @@ describe('speech peer', () => {
     const changed = new Synthesizer(engine, utteranceStore(dir, 'v2')!);
     expect(changed.speak(SHORT).audio.equals(new Synthesizer(engine).speak(SHORT).audio)).toBe(true);
     expect(readdirSync(dir)).toHaveLength(3);
+    // Without an engine loaded, kept lines are spoken; a line not kept asks for it (withSpeech loads it then).
+    const unloaded = new Synthesizer(undefined, utteranceStore(dir, 'v1')!);
+    expect(unloaded.speak(SHORT)).toEqual(hello);
+    expect(() => unloaded.speak('No.')).toThrow(EngineNotLoaded);
+    expect((await unloaded.withEngine()).speak('No.').audio.equals(new Synthesizer(engine).speak('No.').audio)).toBe(true);
     // The version of the sources as they are: a hash, found from this folder.
     expect(utteranceStore(dir)).toBeDefined();
   });

@@ -3,7 +3,8 @@
 // and of other letters, each spoken with its language's voice (digits, spaces and punctuation
 // stay with the run they follow), so "1번을 눌러 주세요. Press one." speaks both parts properly.
 // Utterances are kept in a bounded cache: phones in many calls say the same lines; with a folder
-// named (utterance-store.ts), also on disk between processes.
+// named (utterance-store.ts), also on disk between processes, and then the engine (about 0.26 s of
+// CPU to load) is loaded only when a line is not kept (withSpeech).
 import { DEFAULT_RATE, espeakEngine, MAX_RATE, MAX_UTTERANCE_BYTES, type Engine, type Voice } from './espeak.ts';
 import { encode, MULAW_SILENCE } from './mulaw.ts';
 import { resample } from './resample.ts';
@@ -45,14 +46,26 @@ export interface Utterance {
   ms: number;
 }
 
+/** A line neither cached nor kept, asked of a synthesiser whose engine is not loaded yet. */
+export class EngineNotLoaded extends Error {}
+
 export class Synthesizer {
   private readonly cache = new Map<string, Utterance>();
 
-  /** `store`: utterances kept between processes (same text and rate, same bytes), read before the engine is asked. */
+  /**
+   * `engine`: undefined until withEngine() loads it (lines kept in `store` are spoken without it).
+   * `store`: utterances kept between processes (same text and rate, same bytes), read before the engine is asked.
+   */
   constructor(
-    private readonly engine: Engine,
+    private engine?: Engine,
     private readonly store?: UtteranceStore,
   ) {}
+
+  /** This synthesiser with its engine loaded (once). */
+  async withEngine(): Promise<this> {
+    this.engine ??= await espeakEngine();
+    return this;
+  }
 
   /** Whether the text's utterance at the default rate is cached (speaking it costs nothing then). */
   has(text: string): boolean {
@@ -81,7 +94,9 @@ export class Synthesizer {
 
   /** The engine's samples for the text, at the line's rate, μ-law, padded with silence to whole frames. */
   private synthesize(text: string, rate: number): Buffer {
-    const parts = voiceRuns(text).map((r) => resample(this.engine.synthesize(r.voice, r.text, rate), this.engine.sampleRate, LINE_RATE));
+    const engine = this.engine;
+    if (!engine) throw new EngineNotLoaded(`the speech engine is not loaded to say "${text.slice(0, 40)}"`);
+    const parts = voiceRuns(text).map((r) => resample(engine.synthesize(r.voice, r.text, rate), engine.sampleRate, LINE_RATE));
     const samples = parts.reduce((n, p) => n + p.length, 0);
     const frames = Math.ceil(samples / FRAME_BYTES);
     const audio = Buffer.alloc(frames * FRAME_BYTES, MULAW_SILENCE);
@@ -112,10 +127,31 @@ export class Synthesizer {
 // UTF-8 of MAX_TEXT_CHARS characters fits one engine utterance (at most 4 bytes each).
 if (MAX_TEXT_CHARS * 4 > MAX_UTTERANCE_BYTES) throw new Error('MAX_TEXT_CHARS exceeds what one utterance holds');
 
-let shared: Promise<Synthesizer> | undefined;
+let shared: Synthesizer | undefined;
 
-/** The process-wide synthesiser (its engine loads once, on first use). */
-export function speechSynthesizer(): Promise<Synthesizer> {
-  shared ??= espeakEngine().then((e) => new Synthesizer(e, storeFromEnvironment()));
+/** The process-wide synthesiser, its engine not loaded until a line needs it (withEngine). */
+export function sharedSynthesizer(): Synthesizer {
+  shared ??= new Synthesizer(undefined, storeFromEnvironment());
   return shared;
+}
+
+/** The process-wide synthesiser with its engine loaded (once, on first use). */
+export function speechSynthesizer(): Promise<Synthesizer> {
+  return sharedSynthesizer().withEngine();
+}
+
+/**
+ * What `use` makes with the process-wide synthesiser: first without loading the engine (every line
+ * it says is cached or kept on disk), else again once the engine is loaded. `use` must do nothing
+ * but answer (it may run twice); the answer is the same either way, as a kept line's bytes are
+ * the engine's.
+ */
+export async function withSpeech<T>(use: (synth: Synthesizer) => T): Promise<T> {
+  const synth = sharedSynthesizer();
+  try {
+    return use(synth);
+  } catch (e) {
+    if (!(e instanceof EngineNotLoaded)) throw e;
+  }
+  return use(await synth.withEngine());
 }

@@ -1,5 +1,5 @@
-// The speech peer as the Agent SDK family uses it: texts are synthesised ahead (the engine loads on
-// first use, then each text once: peers/speech), tracked by the I/O barrier so a clock advance
+// The speech peer as the Agent SDK family uses it: texts are synthesised ahead (the engine loads at
+// the first line not kept on disk, then each text once: peers/speech), tracked by the I/O barrier so a clock advance
 // waits for them, and read back synchronously while frames flow. Audio of a text that was never
 // prepared is a defect of the caller (the family prepares every line before the call's media).
 // Preparing is local work whose end is the wall clock's (the engine loading): it enters through
@@ -7,7 +7,7 @@
 // Synthesis runs on the main thread (about 100 ms a new line), so prepare lets the event loop turn
 // between new lines: other calls' frames go out between them rather than after the whole script.
 import { InFlight, type IoBarrier, type PendingIo } from '../../core/io.ts';
-import { speechSynthesizer, type Synthesizer } from '../../peers/speech/synthesizer.ts';
+import { withSpeech, type Synthesizer } from '../../peers/speech/synthesizer.ts';
 import type { SpeechPort } from './call-ports.ts';
 
 /** Resolves after the event loop's pending timers and I/O have had their turn. */
@@ -30,16 +30,16 @@ export class SdkSpeech implements SpeechPort, PendingIo {
   prepare(texts: readonly string[]): Promise<void> {
     // Nothing to say: the engine (40 MB, a few hundred ms) is not loaded for it.
     if (texts.every((t) => t === '')) return Promise.resolve();
-    const work = this.io.localOutcome('speech.prepare', () =>
-      speechSynthesizer().then(async (synth) => {
-        this.synth = synth;
-        for (const t of texts) {
-          if (t === '' || synth.has(t)) continue;
-          synth.speak(t);
-          await nextTurn();
-        }
-      }),
-    );
+    const work = this.io.localOutcome('speech.prepare', async () => {
+      // The engine loads only for a line not kept on disk (peers/speech: withSpeech).
+      const synth = await withSpeech((s) => s);
+      this.synth = synth;
+      for (const t of texts) {
+        if (t === '' || synth.has(t)) continue;
+        await withSpeech((s) => s.speak(t));
+        await nextTurn();
+      }
+    });
     this.inFlight.track(
       work.catch(() => undefined),
       () => {},

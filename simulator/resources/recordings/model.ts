@@ -13,7 +13,7 @@ import { seedOf, wavFile } from './wav.ts';
 import { defaultSummary, segmentCount, speakerLabels, summaryFor, transcriptSegments } from './text.ts';
 import { conversationSummary, segmentsOf as conversationSegments } from './conversation-text.ts';
 import { audibleTurns, conversationWav } from './conversation-audio.ts';
-import { speechSynthesizer } from '../../peers/speech/synthesizer.ts';
+import { withSpeech } from '../../peers/speech/synthesizer.ts';
 import { recordingErrors } from './errors.ts';
 import { defaultScript, put, recordingPath, schemaHash, totalSeconds, wholePieces } from './pieces.ts';
 import type { recordingEvents } from './events.ts';
@@ -163,7 +163,7 @@ export class RecordingsModel {
       }
       // A managed agent's call: its conversation spoken on its timeline (docs/agents.md).
       const turns = this.rt.calls.get(row.accountId, callId).conversation;
-      if (turns && audibleTurns(turns)) return { bytes: conversationWav(turns, totalSeconds(row), await speechSynthesizer()), filename: `${row.id}.wav` };
+      if (turns && audibleTurns(turns)) return { bytes: await withSpeech((synth) => conversationWav(turns, totalSeconds(row), synth)), filename: `${row.id}.wav` };
       return { bytes: wavFile(wholePieces(row).map((p, i) => ({ seconds: p.seconds, seed: seedOf(row.seed, row.id, i) }))), filename: `${row.id}.wav` };
     }
     const i = row.pieces.findLastIndex((p) => p.name === name);

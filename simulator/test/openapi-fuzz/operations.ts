@@ -4,6 +4,7 @@
 // requests. Everything comes from the document; nothing here knows the simulator.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { keptValidator, textHash } from '../../../conformance/contract/kept-validators.ts';
 import type { Document, Schema } from './values.ts';
 
 export interface Param {
@@ -98,15 +99,21 @@ const validators = new Map<string, (schema: Schema, value: unknown) => boolean>(
 export function documentValidator(doc: FullDocument) {
   const key = JSON.stringify(doc.components ?? {});
   let found = validators.get(key);
-  if (!found) validators.set(key, (found = newDocumentValidator(doc)));
+  if (!found) validators.set(key, (found = newDocumentValidator(doc, key)));
   return found;
 }
 
-function newDocumentValidator(doc: FullDocument) {
-  // No optimising passes over the generated code (as the kit's validator, conformance/contract/validator.ts): they were about half the compile CPU, and the checks stay the same.
-  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true, code: { optimize: false } });
-  addFormats(ajv);
-  ajv.addSchema({ $id: 'doc', components: doc.components ?? {} });
+function newDocumentValidator(doc: FullDocument, componentsText: string) {
+  // Made at the first schema whose validator is not kept between runs (kept-validators.ts).
+  let ajv: Ajv2020 | undefined;
+  const made = () => {
+    // No optimising passes over the generated code (as the kit's validator, conformance/contract/validator.ts): they were about half the compile CPU, and the checks stay the same.
+    ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true, code: { optimize: false, source: true } });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'doc', components: doc.components ?? {} });
+    return ajv;
+  };
+  const componentsKey = textHash(componentsText);
   // By the schema object, then by its text: another reading of the same document brings equal schemas that are other objects.
   const cache = new WeakMap<object, ValidateFunction>();
   const byText = new Map<string, ValidateFunction>();
@@ -115,12 +122,17 @@ function newDocumentValidator(doc: FullDocument) {
     if (!s || typeof s !== 'object') return s;
     return Object.fromEntries(Object.entries(s).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace(/^#/, 'doc#') : rewrite(v)]));
   };
+  const compile = (text: string, schema: Schema) =>
+    keptValidator(`openapi-fuzz\0${componentsKey}\0${text}`, () => {
+      const a = ajv ?? made();
+      return { ajv: a, validate: a.compile(rewrite(schema) as Schema) };
+    });
   return (schema: Schema, value: unknown): boolean => {
     let fn = cache.get(schema as object);
     if (!fn) {
       const text = JSON.stringify(schema);
       fn = byText.get(text);
-      if (!fn) byText.set(text, (fn = ajv.compile(rewrite(schema) as Schema)));
+      if (!fn) byText.set(text, (fn = compile(text, schema)));
       cache.set(schema as object, fn);
     }
     return fn(value) as boolean;
