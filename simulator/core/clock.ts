@@ -4,6 +4,7 @@
 // registered with its payload check (the owner's declared schema) refuses a snapshot whose job
 // of that kind carries a payload the handler could not read.
 import { ApiError, errorCodes } from './errors.ts';
+import { grown } from './typed-arrays.ts';
 
 export interface Job {
   id: number; // maps a scheduled job to its handle for cancel()
@@ -31,6 +32,10 @@ export class VirtualClock {
   private current: number;
   private nextJobId = 1;
   private heap: Job[] = [];
+  // Each heap place's (due, seq) beside it: the heap compares numbers in two typed arrays instead
+  // of reading two objects per step (docs/decisions.md "The batch's CPU per call, fifth round").
+  private dues = new Float64Array(64);
+  private seqs = new Float64Array(64);
   private readonly cancelled = new Set<number>();
   private readonly handlers = new Map<string, JobHandler>();
   private readonly checks = new Map<string, PayloadCheck>(); // maps a kind to the check of its declared payload schema
@@ -163,38 +168,60 @@ export class VirtualClock {
 
   private push(job: Job): void {
     const h = this.heap;
+    let i = h.length;
     h.push(job);
-    let i = h.length - 1;
+    if (i >= this.dues.length) {
+      this.dues = grown(this.dues, i + 1);
+      this.seqs = grown(this.seqs, i + 1);
+    }
+    const due = job.due;
+    const seq = job.seq;
+    const dues = this.dues;
+    const seqs = this.seqs;
+    // Parents after the job move down a place until the job's place is found (one write of it).
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (compareJobs(h[i]!, h[parent]!) >= 0) break;
-      // A swap through a local (a destructuring swap makes an array each time: a few per job).
-      const job = h[i]!;
+      const pd = dues[parent]!;
+      if (pd < due || (pd === due && seqs[parent]! <= seq)) break;
       h[i] = h[parent]!;
-      h[parent] = job;
+      dues[i] = pd;
+      seqs[i] = seqs[parent]!;
       i = parent;
     }
+    h[i] = job;
+    dues[i] = due;
+    seqs[i] = seq;
   }
 
   private pop(): Job | undefined {
     const h = this.heap;
     const top = h[0];
     const last = h.pop();
-    if (h.length > 0 && last) {
-      h[0] = last;
+    const n = h.length;
+    if (n > 0 && last) {
+      const dues = this.dues;
+      const seqs = this.seqs;
+      const due = dues[n]!;
+      const seq = seqs[n]!;
+      // The smaller child moves up a place until the last job's place is found: jobs are
+      // totally ordered by (due, seq), so the heap takes the same shape as a swap at each step.
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
+        if (l >= n) break;
         const r = l + 1;
-        let m = i;
-        if (l < h.length && compareJobs(h[l]!, h[m]!) < 0) m = l;
-        if (r < h.length && compareJobs(h[r]!, h[m]!) < 0) m = r;
-        if (m === i) break;
-        const job = h[i]!;
+        let m = l;
+        if (r < n && (dues[r]! < dues[l]! || (dues[r] === dues[l] && seqs[r]! < seqs[l]!))) m = r;
+        const md = dues[m]!;
+        if (md > due || (md === due && seqs[m]! >= seq)) break;
         h[i] = h[m]!;
-        h[m] = job;
+        dues[i] = md;
+        seqs[i] = seqs[m]!;
         i = m;
       }
+      h[i] = last;
+      dues[i] = due;
+      seqs[i] = seq;
     }
     return top;
   }

@@ -61,22 +61,11 @@ export class IdColumn {
   }
 }
 
-/** The 32-bit words of an id's hex digits, or undefined when it is not of the format. */
-function pack(id: string, format: IdFormat, words: number): number[] | undefined {
-  if (words === 0 || id.length !== format.prefix.length + format.hex || !id.startsWith(format.prefix)) return undefined;
-  // Word by word from the text itself (no slices, no pattern): a digit outside 0-9a-f refuses it.
-  const out: number[] = [];
-  for (let w = 0; w < words; w++) {
-    const word = hexWord(id, format.prefix.length + w * 8);
-    if (word < 0) return undefined;
-    out.push(word);
-  }
-  return out;
-}
-
 /**
  * A set of ids of one format (ids handed out must be unique), the packed ones in an open
  * addressing table of their words: a million ids cost a few typed arrays, not a million strings.
+ * An id is packed into one reused scratch array (a million tasks probe and add a million ids:
+ * an array per probe was a fifth of the batch's creation, its garbage most of the rest).
  */
 export class IdSet {
   private readonly words: number;
@@ -84,44 +73,69 @@ export class IdSet {
   private used = new Uint8Array(0);
   private count = 0;
   private readonly others = new Set<string>();
+  private readonly scratch: Uint32Array;
+  // The last id `has` did not find (its words still in `scratch`) and its free place.
+  private missed: string | undefined = undefined;
+  private missedPlace = 0;
 
   constructor(private readonly format: IdFormat) {
     this.words = format.hex % 8 === 0 ? format.hex / 8 : 0;
+    this.scratch = new Uint32Array(this.words);
     this.resize(1024);
   }
 
   has(id: string): boolean {
-    const packed = pack(id, this.format, this.words);
-    if (packed === undefined) return this.others.has(id);
-    return this.place(packed) < 0;
+    this.missed = undefined;
+    if (!this.pack(id)) return this.others.has(id);
+    const free = this.place(this.scratch);
+    if (free < 0) return true;
+    // A fresh id is probed, then added: the add finds its words and place here.
+    this.missed = id;
+    this.missedPlace = free;
+    return false;
   }
 
   add(id: string): void {
-    const packed = pack(id, this.format, this.words);
-    if (packed === undefined) {
+    let free: number;
+    if (id === this.missed) free = this.missedPlace;
+    else if (!this.pack(id)) {
+      this.missed = undefined;
       this.others.add(id);
       return;
-    }
-    const free = this.place(packed);
+    } else free = this.place(this.scratch);
+    this.missed = undefined;
     if (free < 0) return;
-    this.put(free, packed);
+    this.put(free, this.scratch);
     if (++this.count * 2 > this.used.length) this.resize(this.used.length * 2);
   }
 
+  /** Writes the id's 32-bit words into `scratch`; false when it is not of the format (word by word from the text: no slices, no pattern). */
+  private pack(id: string): boolean {
+    const prefix = this.format.prefix;
+    if (this.words === 0 || id.length !== prefix.length + this.format.hex || !id.startsWith(prefix)) return false;
+    for (let w = 0; w < this.words; w++) {
+      const word = hexWord(id, prefix.length + w * 8);
+      if (word < 0) return false;
+      this.scratch[w] = word;
+    }
+    return true;
+  }
+
   /** -1 when the id is in the table, else the free place where it would go. */
-  private place(packed: readonly number[]): number {
+  private place(packed: Uint32Array): number {
     const mask = this.used.length - 1;
+    const words = this.words;
     let h = 0;
-    for (const w of packed) h = Math.imul(h ^ w, 0x9e3779b1);
+    for (let w = 0; w < words; w++) h = Math.imul(h ^ packed[w]!, 0x9e3779b1);
     for (let i = (h >>> 0) & mask; ; i = (i + 1) & mask) {
       if (!this.used[i]) return i;
       let same = true;
-      for (let w = 0; w < this.words && same; w++) same = this.table[i * this.words + w] === packed[w];
+      for (let w = 0; w < words && same; w++) same = this.table[i * words + w] === packed[w];
       if (same) return -1;
     }
   }
 
-  private put(i: number, packed: readonly number[]): void {
+  private put(i: number, packed: Uint32Array): void {
     this.used[i] = 1;
     for (let w = 0; w < this.words; w++) this.table[i * this.words + w] = packed[w]!;
   }
@@ -131,8 +145,8 @@ export class IdSet {
     const oldUsed = this.used;
     this.table = new Uint32Array(size * this.words);
     this.used = new Uint8Array(size);
-    // One array reused for each id's words (not one per id: a million tasks rehash a million ids).
-    const packed = new Array<number>(this.words).fill(0);
+    // Each id's words go through the scratch array (free here: `add` has put its id already).
+    const packed = this.scratch;
     for (let j = 0; j < oldUsed.length; j++) {
       if (!oldUsed[j]) continue;
       for (let w = 0; w < this.words; w++) packed[w] = oldTable[j * this.words + w]!;

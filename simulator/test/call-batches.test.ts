@@ -264,4 +264,27 @@ describe('call batches: the status index', () => {
       { numRuns: 30 },
     );
   });
+
+  it('keeps its counts through several doublings (1,024 to 8,192 places), moves made between them', () => {
+    const S = ['a', 'b'] as const;
+    const index = new StatusIndex(S);
+    const statuses: (typeof S)[number][] = [];
+    for (let i = 0; i < 5000; i++) {
+      const s = i % 3 === 0 ? 'b' : 'a';
+      index.push(s);
+      statuses.push(s);
+      // Every 700 pushes, one earlier task moves: the trees hold more than pushes when they grow.
+      if (i % 700 === 699) {
+        const pos = (i * 7) % statuses.length;
+        const to = statuses[pos] === 'a' ? 'b' : 'a';
+        index.move(pos, statuses[pos]!, to);
+        statuses[pos] = to;
+      }
+    }
+    for (const s of S) {
+      const positions = statuses.flatMap((x, i) => (x === s ? [i] : []));
+      positions.forEach((p, k) => expect(index.kth(s, k)).toBe(p));
+      expect(index.kth(s, positions.length)).toBeUndefined();
+    }
+  });
 });

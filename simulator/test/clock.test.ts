@@ -22,6 +22,32 @@ describe('VirtualClock', () => {
     expect(ran.at(-1)).toBe('c@3000');
   });
 
+  it('runs any mix of jobs (many at one instant, some cancelled, some scheduled by jobs) in (due, creation) order (property)', () => {
+    const job = fc.record({ due: fc.integer({ min: 0, max: 40 }), cancel: fc.boolean(), spawn: fc.integer({ min: -1, max: 30 }) });
+    fc.assert(
+      fc.property(fc.array(job, { maxLength: 300 }), fc.integer({ min: 1, max: 9 }), (jobs, steps) => {
+        const c = new VirtualClock(T0);
+        const ran: [number, number][] = [];
+        const expected: { due: number; id: number }[] = [];
+        c.on('job', (p: { spawn: number }, j: { id: number }) => {
+          ran.push([c.now() - T0, j.id]);
+          // A job may schedule one more (at its own instant or later), which then runs in order too.
+          if (p.spawn >= 0) expected.push({ due: Math.max(c.now(), T0 + p.spawn * 1000) - T0, id: c.schedule('job', T0 + p.spawn * 1000, { spawn: -1 }) });
+        });
+        for (const j of jobs) {
+          const id = c.schedule('job', T0 + j.due * 1000, { spawn: j.spawn });
+          if (j.cancel) c.cancel(id);
+          else expected.push({ due: j.due * 1000, id });
+        }
+        for (let s = 1; s <= steps; s++) c.advanceTo(T0 + Math.ceil((40_000 * s) / steps));
+        const order = [...expected].sort((a, b) => a.due - b.due || a.id - b.id).map((e) => [e.due, e.id]);
+        expect(ran).toEqual(order);
+        expect(c.pendingJobs()).toEqual([]);
+      }),
+      { seed: 20261127, numRuns: 200 },
+    );
+  });
+
   it('runs jobs scheduled by jobs when they fall inside the advance, each at its own instant', () => {
     const c = new VirtualClock(T0);
     const at: number[] = [];

@@ -44,24 +44,20 @@ export class StatusIndex<S extends string> {
     for (let i = pos + 1; i <= this.capacity; i += i & -i) tree[i]! += delta;
   }
 
-  /** Doubles the capacity and rebuilds every tree from its counts (O(n), amortised over the pushes). */
+  /**
+   * Doubles the capacity (always a power of two). A Fenwick tree's nodes up to the old capacity
+   * keep their ranges; of the new ones only the last covers a position held (it covers all of
+   * them: the old last node's total), the others cover positions not pushed yet (zero). So the
+   * old tree is copied and one node set, instead of a rebuild of every status's tree.
+   */
   private grow(): void {
     const capacity = Math.max(1024, this.capacity * 2);
     for (const s of this.statuses) {
       const old = this.trees.get(s)!;
-      // Point values back from the old tree, then an O(n) build of the new one.
-      const values = new Int32Array(capacity + 1);
-      for (let i = 1; i <= this.capacity; i++) {
-        const j = i - (i & -i);
-        let v = old[i]!;
-        for (let k = i - 1; k > j; k -= k & -k) v -= old[k]!;
-        values[i] = v;
-      }
-      for (let i = 1; i <= capacity; i++) {
-        const parent = i + (i & -i);
-        if (parent <= capacity) values[parent]! += values[i]!;
-      }
-      this.trees.set(s, values);
+      const tree = new Int32Array(capacity + 1);
+      tree.set(old);
+      if (this.capacity > 0) tree[capacity] = old[this.capacity]!;
+      this.trees.set(s, tree);
     }
     this.capacity = capacity;
   }

@@ -235,19 +235,25 @@ export class CallProgress {
     const flowStatus = row.callFlowId === null ? null : (row.walk?.ended ?? 'abandoned');
     // A handled call's conversation was recorded whole (docs/agents.md): its recording exists now.
     const recorded = row.conversation !== undefined && answeredAt !== null && row.recordingUrl === null;
-    const done = this.calls.replace(compactEnded({
-      ...row,
-      ...(recorded ? { recordingUrl: this.link(`/v1/accounts/${row.accountId}/recordings/${row.id}`) } : {}),
-      ...fields,
-      timeline: [...row.timeline, { status: fields.status, at: iso(now) }],
-      hangupCause: cause ?? fields.hangupCause,
-      hangupSource: source,
-      duration: answeredAt === null ? 0 : Math.round((now - answeredAt) / 1000),
-      dateUpdated: iso(now),
-      walk: row.walk && !row.walk.ended ? { ...row.walk, at: null, waiting: null, ended: 'abandoned' } : row.walk,
-      flowStatus,
-      seq: row.seq + 1,
-    }));
+    // The ended row is the live row copied, its fields then written in the order the literal it
+    // replaces named them (each exists in a call's row, so the members keep their order): that
+    // literal, spreading the row, an optional part and the ending's fields, took V8's generic
+    // copy (docs/decisions.md "The batch's CPU per call, fifth round").
+    const ended = { ...row } as { -readonly [K in keyof CallRow]: CallRow[K] };
+    if (recorded) ended.recordingUrl = this.link(`/v1/accounts/${row.accountId}/recordings/${row.id}`);
+    ended.status = fields.status;
+    ended.hangupCause = cause ?? fields.hangupCause;
+    ended.hangupCauseQ850 = fields.hangupCauseQ850;
+    ended.sipResponseCode = fields.sipResponseCode;
+    const at = iso(now);
+    ended.timeline = [...row.timeline, { status: fields.status, at }];
+    ended.hangupSource = source;
+    ended.duration = answeredAt === null ? 0 : Math.round((now - answeredAt) / 1000);
+    ended.dateUpdated = at;
+    ended.walk = row.walk && !row.walk.ended ? { ...row.walk, at: null, waiting: null, ended: 'abandoned' } : row.walk;
+    ended.flowStatus = flowStatus;
+    ended.seq = row.seq + 1;
+    const done = this.calls.replace(compactEnded(ended));
     this.callback(done, 'completed');
     if (done.callFlowId !== null) {
       this.rt.events.emit('callflow.ended', { accountId: done.accountId, resourceId: done.id, at: now, payload: flowEndedPayload(done, iso(now)) });
