@@ -1,6 +1,7 @@
-// A typed table of immutable rows: one Map from id to position plus an array in creation order.
-// Rows are replaced, never mutated, so a row object can key a cache of its serialised JSON
-// (see wire.ts) and a snapshot is simply the array. Each position remembers the version at
+// A typed table of rows: an id index to position plus an array in creation order. Rows are
+// replaced, not mutated, so a row object can key a cache of its serialised JSON (see wire.ts);
+// an owner may change its own live row in place and replace it with itself, if it forgets what
+// was cached of it (`holdsLive`; the calls' progression does, for a flow's call). Each position remembers the version at
 // which its row last changed, so an index derived from the rows (usage over a million calls)
 // catches up with the positions changed since it last looked instead of rereading every row.
 // A table may pack its finished rows (`packWhen`, packed-rows.ts): such a row is kept as a record
@@ -115,7 +116,7 @@ export class Table<T extends Row> {
     return row;
   }
 
-  /** Replaces the row with the same id, keeping its position in creation order. */
+  /** Replaces the row with the same id (or stores its live row changed in place), keeping its position in creation order. */
   replace(row: T): T {
     const i = this.index.get(row.id, this.idAt);
     if (i < 0) throw new Error(`no row ${row.id}`);
@@ -123,6 +124,12 @@ export class Table<T extends Row> {
     this.rows[i] = this.slot(row);
     this.stamps[i] = ++this.changes;
     return row;
+  }
+
+  /** Whether `row` is the object this table keeps for its id (a live row, not a copy or an unpacked record). */
+  holdsLive(row: T): boolean {
+    const i = this.index.get(row.id, this.idAt);
+    return i >= 0 && this.rows[i] === row;
   }
 
   delete(id: string): boolean {

@@ -1,5 +1,6 @@
-// Serialised JSON of stored rows, cached per row object. Rows are immutable (store.ts), so a
-// cached string stays right until the row is replaced; lists are then built by joining
+// Serialised JSON of stored rows, cached per row object. Rows are replaced, not mutated
+// (store.ts), so a cached string stays right until the row is replaced or its owner, changing
+// it in place, forgets it; lists are then built by joining
 // cached strings instead of re-serialising every row on every request.
 import type { ListMeta } from './paging.ts';
 
@@ -15,6 +16,11 @@ export class WireCache<T extends object> {
       this.cache.set(row, s);
     }
     return s;
+  }
+
+  /** Drops the cached text of a row its owner changed in place. */
+  forget(row: T): void {
+    this.cache.delete(row);
   }
 
   wire(row: T): unknown {

@@ -139,6 +139,7 @@ export class CallsModel {
       streams: this.streams,
       handled: () => this.handled,
       link,
+      forget: (row) => this.wire.forget(row),
     });
     this.handled = new HandledCalls({
       rt,
