@@ -72,6 +72,15 @@ export class Synthesizer {
     return this.cache.has(text);
   }
 
+  /**
+   * Whether the text can be spoken now without waiting: its engine is loaded, or the line is
+   * cached or kept on disk (so a caller that must answer synchronously loads the engine first
+   * when this says no).
+   */
+  speakableNow(text: string): boolean {
+    return this.engine !== undefined || this.cache.has(text) || this.store?.has(text) === true;
+  }
+
   /** The utterance of the text (at `rate` words per minute); the same text always gives the same bytes. */
   speak(text: string, rate = DEFAULT_RATE): Utterance {
     const key = rate === DEFAULT_RATE ? text : `${rate}\u0000${text}`;

@@ -4,7 +4,7 @@
 // An entry is found by a hash of the line's text and rate and of what makes its bytes: the speech
 // peer's own sources and the engine package's version. So a changed resampler, encoder or engine
 // never reads an old entry (docs/decisions.md "Speech synthesis").
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,8 @@ import { createHash } from '../../core/node-crypto.ts';
 export interface UtteranceStore {
   /** The audio kept for a key (the synthesizer's: text, with the rate when not the default), if any. */
   read(key: string): Buffer | undefined;
+  /** Whether an entry is kept for the key (read may still find it damaged, and the engine is asked then). */
+  has(key: string): boolean;
   write(key: string, audio: Buffer): void;
 }
 
@@ -40,6 +42,7 @@ export function utteranceStore(dir: string, version = speechVersion()): Utteranc
   if (version === undefined) return undefined;
   const fileOf = (key: string) => join(dir, `${createHash('sha256').update(version).update('\0').update(key).digest('base64url')}.ulaw`);
   return {
+    has: (key) => existsSync(fileOf(key)),
     read(key) {
       try {
         const audio = readFileSync(fileOf(key));

@@ -7,7 +7,7 @@
 // Synthesis runs on the main thread (about 100 ms a new line), so prepare lets the event loop turn
 // between new lines: other calls' frames go out between them rather than after the whole script.
 import { InFlight, type IoBarrier, type PendingIo } from '../../core/io.ts';
-import { withSpeech, type Synthesizer } from '../../peers/speech/synthesizer.ts';
+import { sharedSynthesizer, type Synthesizer } from '../../peers/speech/synthesizer.ts';
 import type { SpeechPort } from './call-ports.ts';
 
 /** Resolves after the event loop's pending timers and I/O have had their turn. */
@@ -17,7 +17,11 @@ export class SdkSpeech implements SpeechPort, PendingIo {
   private synth: Synthesizer | undefined;
   private readonly inFlight = new InFlight();
 
-  constructor(private readonly io: IoBarrier) {}
+  /** `synthesizer`: the process-wide one (a test hands its own). */
+  constructor(
+    private readonly io: IoBarrier,
+    private readonly synthesizer: () => Synthesizer = sharedSynthesizer,
+  ) {}
 
   get busy(): boolean {
     return this.inFlight.busy;
@@ -31,12 +35,16 @@ export class SdkSpeech implements SpeechPort, PendingIo {
     // Nothing to say: the engine (40 MB, a few hundred ms) is not loaded for it.
     if (texts.every((t) => t === '')) return Promise.resolve();
     const work = this.io.localOutcome('speech.prepare', async () => {
-      // The engine loads only for a line not kept on disk (peers/speech: withSpeech).
-      const synth = await withSpeech((s) => s);
+      // The engine loads only for a line not kept on disk (peers/speech), and before `ready()`
+      // says yes: from then on `audio()` may be asked, synchronously, for any of these lines,
+      // the later ones not yet spoken by this loop.
+      const synth = this.synthesizer();
+      if (!texts.every((t) => t === '' || synth.speakableNow(t))) await synth.withEngine();
       this.synth = synth;
       for (const t of texts) {
         if (t === '' || synth.has(t)) continue;
-        await withSpeech((s) => s.speak(t));
+        if (!synth.speakableNow(t)) await synth.withEngine(); // a kept line gone from the disk since
+        synth.speak(t);
         await nextTurn();
       }
     });
