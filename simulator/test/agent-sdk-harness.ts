@@ -11,7 +11,7 @@ import { AgentSdkModel } from '../resources/agent-sdk/model.ts';
 import type { ConversationTurn, LegProgress, SdkCallActions, SdkEndedBy } from '../resources/agent-sdk/call-ports.ts';
 import type { TransferRequest } from '../resources/agent-sdk/control-messages.ts';
 import type { SdkCallInfo } from '../resources/agent-sdk/sdk-call.ts';
-import { sharedSynthesizer, withSpeech } from '../peers/speech/synthesizer.ts';
+import { speechSynthesizer } from '../peers/speech/synthesizer.ts';
 import type { SimRequest, SimResponse } from '../core/operation.ts';
 import { realtimeDriver } from '../core/realtime.ts';
 
@@ -48,8 +48,9 @@ export async function startHost(opts: HostOptions = {}) {
   driver?.rebase();
   const calls = new Map<string, HostCall>();
   const webhooks: { event: string; accountId: string; number: string; at: string }[] = [];
-  // The peer's engine loads only for a line not kept on disk (withSpeech), as in the family's own port.
-  const synth = sharedSynthesizer();
+  // The engine loaded first: this port says ready at once, so the family may ask a line's audio
+  // before prepare() has spoken it (a line not kept on disk needs the engine then).
+  const synth = await speechSynthesizer();
   let seq = 0;
   let model: AgentSdkModel;
   const end = (callId: string, by: SdkEndedBy, detail?: string) => {
@@ -93,9 +94,7 @@ export async function startHost(opts: HostOptions = {}) {
     randomHex: (n) => (++seq).toString(16).padStart(n, '0'),
     events: { agentConnection: (event, accountId, number, at) => webhooks.push({ event, accountId, number, at }) },
     actions: () => actions,
-    speech: { prepare: async (texts) => {
-        for (const t of texts) await withSpeech((s) => s.speak(t));
-      }, audio: (t) => synth.speak(t).audio, ready: () => true },
+    speech: { prepare: async (texts) => void texts.forEach((t) => synth.speak(t)), audio: (t) => synth.speak(t).audio, ready: () => true },
     phoneLines: (id) => calls.get(id)?.lines ?? [],
     clock: () => (opts.clock === 'realtime' ? { mode: 'realtime', speed: 1 } : { mode: 'manual' }),
     advance: (ms) => clock.advanceTo(clock.now() + ms),
