@@ -6,9 +6,10 @@
 // line of each step); a position it lacks (a problem's place) parses the text then. Only a text
 // that parses without error or warning, and whose data come back from JSON unchanged, is kept.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { writeCacheFile } from './cache-file.ts';
 
 /** Bump when what a kept position means changes (YamlSource.position) or the data a text gives. */
 const FORMAT = 1;
@@ -97,10 +98,7 @@ export class YamlCache {
       const kept = Object.entries(merged)
         .sort((a, b) => b[1].used - a[1].used)
         .slice(0, MAX_ENTRIES);
-      mkdirSync(path.dirname(this.file), { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ format: FORMAT, entries: Object.fromEntries(kept) } satisfies CacheFile));
-      renameSync(tmp, this.file);
+      writeCacheFile(this.file, JSON.stringify({ format: FORMAT, entries: Object.fromEntries(kept) } satisfies CacheFile));
     } catch {
       /* a read-only or full disk: the next run parses again */
     }

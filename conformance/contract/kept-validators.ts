@@ -7,11 +7,12 @@
 // (VERSION), so a changed schema or library never reads an old entry. The code is ajv's own
 // output for the same schema: the same checks and the same errors as a validator compiled here.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
+import { writeCacheFile } from '../cache-file.ts';
 
 const require = createRequire(import.meta.url);
 // ajv's standalone entry is CommonJS with a default export.
@@ -61,11 +62,7 @@ export function keptValidator(key: string, compile: () => { ajv: Ajv2020; valida
   const { ajv, validate } = compile();
   if (file) {
     try {
-      const code = standaloneCode(ajv, validate);
-      mkdirSync(dir!, { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      writeFileSync(tmp, code);
-      renameSync(tmp, file); // whole or not at all, for a reader in another process
+      writeCacheFile(file, standaloneCode(ajv, validate));
     } catch {
       /* a read-only or full disk, or code ajv cannot make standalone: compiled again next time */
     }
