@@ -1,5 +1,6 @@
 // Where the kit sends requests: an in-process simulator (no socket, `--target sim`) or any base
 // URL over HTTP (undici). Both answer the same WireRequest; the runner never knows which.
+import type { Readable } from 'node:stream';
 import { Pool, request } from 'undici';
 import { createSimulator, type Simulator, type SimRequest, type SimResponse } from '../simulator/index.ts';
 
@@ -177,19 +178,42 @@ const MAX_STATE_BYTES = 512 * 1024 * 1024;
 /** How long a state read waits for live calls to end (a call of the unit before winds down within a second or two). */
 const LIVE_WAIT_MS = 10_000;
 
-/** Reads a body up to `max` bytes; past that it stops reading and says so, rather than holding 10 MB in memory and reports. */
-export async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, max: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > max) {
-      body.destroy();
-      throw new Error(`the answer's body is over ${max} bytes, more than the kit reads (no answer of the interface is that large)`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+/**
+ * Reads a body up to `max` bytes; past that it stops reading and says so, rather than holding
+ * 10 MB in memory and reports. Through the stream's events rather than `for await`: the async
+ * iterator cost a few microseconds of every answer (tens of thousands in a run over HTTP).
+ */
+export function readCapped(body: Readable, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        body.destroy();
+        reject(new Error(`the answer's body is over ${max} bytes, more than the kit reads (no answer of the interface is that large)`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.once('end', () => resolve(Buffer.concat(chunks)));
+    body.once('error', reject);
+  });
+}
+
+/** Path and query characters the URL parser keeps as they are (nothing to encode, no `..` to resolve). */
+const PLAIN_PATH = /^(?:\/[\w\-.~!$&()*+,;=:@%]*)+(?:\?[\w\-.~!$&()*+,;=:@%/?]+)?$/;
+const DOT_SEGMENT = /\/(?:\.|%2e)/i;
+
+/**
+ * The path and query sent for `origin + path`, as the URL parser writes them (what undici sent
+ * when given the URL). A plain path is already written so, and skips the parser and undici's
+ * URL handling: about 35 µs of CPU of every request (a run over HTTP sends tens of thousands).
+ */
+export function wirePath(origin: string, path: string): string {
+  if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path)) return path;
+  const url = new URL(origin + path);
+  return url.pathname + url.search;
 }
 
 /** undici's answer headers with lower-case names, repeated ones joined as HTTP allows. */
@@ -241,12 +265,11 @@ export function remoteTarget(options: RemoteTargetOptions): Target {
     controlToken: options.controlToken,
     async send(req) {
       const started = performance.now();
-      const url = new URL(base.origin + prefix + req.path);
-      const res = await request(url, {
+      const res = await pool.request({
+        path: wirePath(base.origin, prefix + req.path),
         method: req.method as 'GET',
         headers: { ...options.headers, ...req.headers },
         body: req.body,
-        dispatcher: pool,
       });
       const raw = await readCapped(res.body, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
       const headers = lowerCaseHeaders(res.headers);
