@@ -8,12 +8,21 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 const ALL = ['simulator/test/**/*.test.ts', 'conformance/test/**/*.test.ts', 'bin/test/**/*.test.ts'];
 
-/** The `whole` group, longest first: they start first, so that no long file is left alone at the end. */
+/**
+ * The `whole` group, longest first: they start first, so that no long file is left alone at the
+ * end. The kit's two repeatable configurations are two files (alone at load 3 to 6: one file 86 s;
+ * two, 65 and 27 s), so the shorter one goes to whichever worker is free first. Lengths in `npm
+ * test` on the project machine, warm: wrong-server 100 s, repeatable-http about 70, durable-kill
+ * 38 then the package about 55 (its pack and install, about 35, come before its first test; side
+ * by side under load, starting it first instead of durable-kill gained nothing), repeatable 32,
+ * the browsers 14 and less (docs/contributing.md).
+ */
 export const WHOLE_SUITE_ONLY = [
-  'conformance/test/repeatable.test.ts', // the whole kit four times against one simulator (two configurations, run twice; one run over HTTP)
   'conformance/test/wrong-server.test.ts', // the kit once per wrong-server defect
+  'conformance/test/repeatable-http.test.ts', // the whole kit twice against one simulator with made accounts, first over HTTP
   'simulator/test/durable-kill.test.ts', // a served simulator killed with SIGKILL and restarted 52 times
   'bin/test/package.test.ts', // npm pack, npm install, the bins as child processes
+  'conformance/test/repeatable.test.ts', // the whole kit twice against one simulator with the demo accounts
   'simulator/test/assign-browser.test.ts', // Chromium
   'simulator/test/inspector-browser.test.ts', // Chromium
   'simulator/test/batch-view-browser.test.ts', // Chromium
@@ -22,6 +31,8 @@ export const WHOLE_SUITE_ONLY = [
   'bin/test/run-bundle.test.ts', // a spawned node ending at once (the code cache written at exit)
   'bin/test/conformance-start.test.ts', // the kit's bundle built and run as child processes
   'simulator/test/openapi.test.ts', // the spawned OpenAPI linter
+  // Last: they mostly wait on SIPp's real-time pace (about 4 s of CPU in 12 s), which overlaps
+  // the quick files' work on the other workers.
   'simulator/test/sip-sipp.test.ts', // SIPp as a child process
   'simulator/test/sip-sipp-dial.test.ts', // SIPp as a child process
 ];

@@ -4,7 +4,7 @@
 // both bins from that directory, and the README's "From another project" commands as written (the
 // only changes: the tarball's path for the checkout's, a free port for 4010, and the whole-kit line
 // narrowed to the auth scenarios, since the whole kit against a simulator nothing resets is
-// repeatable.test.ts's). Usage lines and hints name the command the customer typed.
+// repeatable-http.test.ts's). Usage lines and hints name the command the customer typed.
 // Packed once and installed once (the README's install line is that one install, so it is proven
 // as written); the consumers only read the installed package, each from a file of its own, so they
 // run at the same time (describe.concurrent): each still proves what it did alone.

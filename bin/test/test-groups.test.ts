@@ -39,7 +39,7 @@ describe('test groups', () => {
   });
 
   it('the whole list does start processes or browsers, or runs the whole kit many times', () => {
-    const wholeKitRuns = ['conformance/test/wrong-server.test.ts', 'conformance/test/repeatable.test.ts'];
+    const wholeKitRuns = ['conformance/test/wrong-server.test.ts', 'conformance/test/repeatable.test.ts', 'conformance/test/repeatable-http.test.ts'];
     for (const f of WHOLE_SUITE_ONLY.filter((f) => !wholeKitRuns.includes(f))) {
       expect([...withHelpers(f)].some((h) => OUT_OF_PROCESS.test(readFileSync(join(root, h), 'utf8'))), f).toBe(true);
     }

@@ -1,6 +1,6 @@
 // Against a target that is not the simulator, sim-level mismatches are observations. The whole
 // suite over HTTP against a served simulator (capabilities probed from /_sim/health, every unit
-// passed, the same verdicts as in process) is repeatable.test.ts's; a target without a control
+// passed, the same verdicts as in process) is repeatable-http.test.ts's; a target without a control
 // plane is read-only.test.ts's (its writing run), and "--read-only never sends a write" is
 // read-only-half.test.ts's (on a populated target).
 import { describe, expect, it } from 'vitest';

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openApiJson } from '../operations.ts';
 import { allOperations } from '../operations.ts';
 import { router } from '../app.ts';
@@ -13,6 +14,7 @@ import { harness } from './helpers.ts';
 import { expectDocumentedAnswer } from './documented.ts';
 
 const doc = JSON.parse(openApiJson());
+const REDOCLY = fileURLToPath(new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url));
 
 describe('OpenAPI document', () => {
   it('lints clean with @redocly/cli (recommended rules)', () => {
@@ -21,7 +23,8 @@ describe('OpenAPI document', () => {
     writeFileSync(file, openApiJson());
     let out: string;
     try {
-      out = execFileSync('npx', ['--no-install', 'redocly', 'lint', file, '--format=json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      // The linter's own bin, not through npx (npm's start-up adds about half a second of CPU).
+      out = execFileSync(process.execPath, [REDOCLY, 'lint', file, '--format=json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     } catch (e) {
       out = (e as { stdout: string }).stdout;
     }
