@@ -5,11 +5,9 @@
 // By the hash of a file's text it keeps the data (as JSON) and the positions asked of it (the
 // line of each step); a position it lacks (a problem's place) parses the text then. Only a text
 // that parses without error or warning, and whose data come back from JSON unchanged, is kept.
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { writeCacheFile } from './cache-file.ts';
+import { kitCachePath, textHash, writeCacheFile } from './cache-file.ts';
 
 /** Bump when what a kept position means changes (YamlSource.position) or the data a text gives. */
 const FORMAT = 1;
@@ -30,13 +28,6 @@ interface CacheFile {
   entries: Record<string, CachedYaml>;
 }
 
-const hashOf = (text: string) => createHash('sha256').update(text).digest('base64url');
-
-function defaultCacheFile(): string | undefined {
-  if (process.env.CONFORMANCE_CACHE === 'off') return undefined;
-  const modules = path.join(process.cwd(), 'node_modules');
-  return existsSync(modules) ? path.join(modules, '.cache', 'platform-conformance', 'yaml.json') : undefined;
-}
 
 function readCache(file: string): Record<string, CachedYaml> {
   try {
@@ -53,7 +44,7 @@ export class YamlCache {
   private dirty = false;
 
   /** `fileOf`: where the cache lives (read at first use); undefined keeps nothing between runs. */
-  constructor(private readonly fileOf: () => string | undefined = defaultCacheFile) {}
+  constructor(private readonly fileOf: () => string | undefined = () => kitCachePath('yaml.json')) {}
 
   private load(): Record<string, CachedYaml> {
     if (!this.entries) {
@@ -66,7 +57,7 @@ export class YamlCache {
 
   /** The kept entry and a fresh copy of its data, if this text was kept. */
   lookup(text: string): { entry: CachedYaml; data: unknown } | undefined {
-    const entry = this.load()[hashOf(text)];
+    const entry = this.load()[textHash(text)];
     if (!entry) return undefined;
     entry.used = Date.now();
     return { entry, data: JSON.parse(entry.json) };
@@ -79,7 +70,7 @@ export class YamlCache {
     const json = JSON.stringify(data);
     if (json === undefined || !isDeepStrictEqual(JSON.parse(json), data)) return undefined;
     const entry: CachedYaml = { json, positions: {}, used: Date.now() };
-    entries[hashOf(text)] = entry;
+    entries[textHash(text)] = entry;
     this.dirty = true;
     return entry;
   }

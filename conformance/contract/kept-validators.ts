@@ -6,13 +6,12 @@
 // its code: the caller's key (the schema's text), ajv's and ajv-formats' versions and the options
 // (VERSION), so a changed schema or library never reads an old entry. The code is ajv's own
 // output for the same schema: the same checks and the same errors as a validator compiled here.
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import { writeCacheFile } from '../cache-file.ts';
+import { kitCachePath, textHash, writeCacheFile } from '../cache-file.ts';
 
 const require = createRequire(import.meta.url);
 // ajv's standalone entry is CommonJS with a default export.
@@ -22,14 +21,6 @@ const standaloneCode = ((standaloneCodeModule as unknown as { default?: unknown 
 const FORMAT = 1;
 const VERSION = `${FORMAT}\0${(require('ajv/package.json') as { version: string }).version}\0${(require('ajv-formats/package.json') as { version: string }).version}`;
 
-function defaultDir(): string | undefined {
-  if (process.env.CONFORMANCE_CACHE === 'off') return undefined;
-  const modules = path.join(process.cwd(), 'node_modules');
-  return existsSync(modules) ? path.join(modules, '.cache', 'platform-conformance', 'validators') : undefined;
-}
-
-/** The hash of a text, for keys (a schema's JSON). */
-export const textHash = (text: string) => createHash('sha256').update(text).digest('base64url');
 
 /** A validator from kept standalone code, if the code is there and loads. */
 function load(file: string): ValidateFunction | undefined {
@@ -55,7 +46,7 @@ function load(file: string): ValidateFunction | undefined {
  * code when there is some, else `compile` with the ajv it was made by (made with `code.source`),
  * whose standalone code is kept for the next run.
  */
-export function keptValidator(key: string, compile: () => { ajv: Ajv2020; validate: ValidateFunction }, dir = defaultDir()): ValidateFunction {
+export function keptValidator(key: string, compile: () => { ajv: Ajv2020; validate: ValidateFunction }, dir = kitCachePath('validators')): ValidateFunction {
   const file = dir && path.join(dir, `${textHash(`${VERSION}\0${key}`)}.cjs`);
   const kept = file ? load(file) : undefined;
   if (kept) return kept;

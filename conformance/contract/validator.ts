@@ -4,7 +4,8 @@
 // implementation must return, not that it returns nothing else (docs/decisions.md).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { keptValidator, textHash } from './kept-validators.ts';
+import { textHash } from '../cache-file.ts';
+import { keptValidator } from './kept-validators.ts';
 
 type Json = Record<string, any>;
 

@@ -4,7 +4,8 @@
 // requests. Everything comes from the document; nothing here knows the simulator.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { keptValidator, textHash } from '../../../conformance/contract/kept-validators.ts';
+import { textHash } from '../../../conformance/cache-file.ts';
+import { keptValidator } from '../../../conformance/contract/kept-validators.ts';
 import type { Document, Schema } from './values.ts';
 
 export interface Param {
