@@ -101,12 +101,19 @@ export class SecretSet {
    * otherwise also match inside a number (a duration of 1.4829131 ms) and break the JSON.
    */
   redactValue<T>(value: T): T {
+    // A report repeats a few dozen keys ~10^5 times: each is redacted once per call (no secret is added meanwhile).
+    const keys = new Map<string, string>();
+    const key = (k: string): string => {
+      let out = keys.get(k);
+      if (out === undefined) keys.set(k, (out = this.redact(k)));
+      return out;
+    };
     const walk = (v: unknown): unknown => {
       if (typeof v === 'string') return this.redact(v);
       if (Array.isArray(v)) return v.map(walk);
       if (v && typeof v === 'object') {
         const out: Record<string, unknown> = {};
-        for (const [k, x] of Object.entries(v)) out[this.redact(k)] = walk(x);
+        for (const [k, x] of Object.entries(v)) out[key(k)] = walk(x);
         return out;
       }
       return v;

@@ -78,11 +78,15 @@ function runChecks(ctx: RunContext, ex: Exchange, prefix = 'check'): AssertionRe
 async function runProbes(ctx: RunContext, ex: Exchange, scope: Scope): Promise<AssertionResult[]> {
   const out: AssertionResult[] = [];
   const alt = scope.has('alt') ? (scope.get('alt') as { accountId: string; key: string }) : undefined;
+  const probeContext = { alt, invalidKey: invalidKeyFor(scope) };
   for (const probe of PROBES) {
-    const planned = probe.plan(ex, { alt, invalidKey: invalidKeyFor(scope) });
-    if (!planned) continue;
-    const key = probe.onceKey ? `${probe.id}:${probe.onceKey(ex)}` : undefined;
+    // A probe made once per operation is looked up before it is planned: a plan copies the
+    // request, and on most reads the probe is done already (plans have no effects; a probe
+    // that plans needs the exchange's operation).
+    const key = probe.onceKey && ex.op !== undefined ? `${probe.id}:${probe.onceKey(ex)}` : undefined;
     if (key && ctx.probesDone.has(key)) continue;
+    const planned = probe.plan(ex, probeContext);
+    if (!planned) continue;
     if (key) ctx.probesDone.add(key);
     let res: WireResponse;
     try {
