@@ -119,8 +119,11 @@ function isEmpty(got: { found: boolean; value?: unknown }): boolean {
   return !got.found || got.value === null || got.value === undefined || (Array.isArray(got.value) && got.value.length === 0);
 }
 
-function skipped(base: Omit<StepResult, 'status' | 'assertions' | 'ms'>, reason: string): StepResult {
-  return merged(base, { status: 'skipped' as const, skipReason: reason, ms: 0, assertions: [] });
+/** What every step result begins with: its place, name and line. */
+type Base = { index: number; name: string; line?: number };
+
+function skipped(base: Base, reason: string): StepResult {
+  return { index: base.index, name: base.name, line: base.line, status: 'skipped', skipReason: reason, ms: 0, assertions: [] };
 }
 
 /** What a request or control step sends, and how its answer is judged. */
@@ -135,7 +138,6 @@ interface Planned {
   expectSim: Expectation | undefined;
 }
 
-type Base = { index: number; name: string; line?: number };
 /** The steps that send a request of their own. */
 type SentStep = Extract<Step, { kind: 'request' | 'control' }>;
 
@@ -295,5 +297,6 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
   keepFromAnswer(ctx, step, index, base.name, scope, res, isControl);
 
   const recorded = ctx.recordResponses && !isControl ? { responseBody: ctx.secrets.redactValue(res.json ?? (res.text ? res.text.slice(0, 2000) : undefined)) } : {};
-  return merged(base, { request: shown, responseStatus: res.status, ...recorded, ms: res.ms, status: stepStatus(assertions), assertions });
+  // Key by key (the keys of base, then the rest): the result of every step sent takes this shape.
+  return { index: base.index, name: base.name, line: base.line, request: shown, responseStatus: res.status, ...recorded, ms: res.ms, status: stepStatus(assertions), assertions };
 }
