@@ -44,7 +44,7 @@ export function tryNormalizePhone(input: unknown, field = 'number'): PhoneResult
   if (typeof input === 'string' && plainMobile(input)) return { ok: true, number: input };
   // The last text accepted, and its number: a batch's every dial passes its one From (not
   // mobile) through here (docs/decisions.md "Scale", "The batch's CPU per call, seventh round").
-  if (input === lastAccepted) return { ok: true, number: lastAcceptedNumber };
+  if (typeof input === 'string' && input === lastAccepted) return { ok: true, number: lastAcceptedNumber };
   const result = normalizeText(input, field);
   if (result.ok) {
     lastAccepted = input as string;
