@@ -27,10 +27,10 @@ export function variablesWithinLimit(vars: Readonly<Record<string, string>>): { 
 
 /**
  * JSON.stringify of a record of texts whose names and values need no escape (printable ASCII
- * but `"` and `\\`), written out directly; undefined for anything else. Every call of a flow
- * announces its variables at its end, and the engine's general stringify (a lookup of `toJSON`,
- * a check per character through its tables) cost about three times as much for these few short
- * texts (docs/decisions.md "Scale", "The batch's CPU per call, seventh round").
+ * but `"` and `\`), written out directly; undefined for anything else. Every call of a flow
+ * announces its variables at its end, and the engine's general stringify took about four times
+ * as long on the batch's variables (2.6 against 0.7 % of a profile of the batch's week;
+ * docs/decisions.md "Scale", "The batch's CPU per call, seventh round").
  */
 export function plainJson(vars: Readonly<Record<string, unknown>>): string | undefined {
   let out = '{';
