@@ -69,10 +69,12 @@ export class PackedRows {
       this.scratchDoubles.length = 0;
       if (this.fits(this.recent[i]!, value)) {
         shape = this.recent[i]!;
-        // The shape that fitted is tried first next time (rows of one kind come in runs).
+        // The shape that fitted is tried first next time (rows of one kind come in runs); the
+        // ones before it move down a place, in place (a splice made an array each time).
         if (i > 0) {
-          this.recent.splice(i, 1);
-          this.recent.unshift(shape);
+          const recent = this.recent;
+          for (let j = i; j > 0; j--) recent[j] = recent[j - 1]!;
+          recent[0] = shape;
         }
       }
     }

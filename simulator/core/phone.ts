@@ -42,6 +42,21 @@ export type PhoneResult = { ok: true; number: string } | { ok: false; code: 'INV
 export function tryNormalizePhone(input: unknown, field = 'number'): PhoneResult {
   // Already domestic mobile notation (what the simulator stores and batches dial): the plan's first line, without the work.
   if (typeof input === 'string' && plainMobile(input)) return { ok: true, number: input };
+  // The last text accepted, and its number: a batch's every dial passes its one From (not
+  // mobile) through here (docs/decisions.md "Scale", "The batch's CPU per call, seventh round").
+  if (typeof input === 'string' && input === lastAccepted) return { ok: true, number: lastAcceptedNumber };
+  const result = normalizeText(input, field);
+  if (result.ok) {
+    lastAccepted = input as string;
+    lastAcceptedNumber = result.number;
+  }
+  return result;
+}
+
+let lastAccepted: string | undefined;
+let lastAcceptedNumber = '';
+
+function normalizeText(input: unknown, field: string): PhoneResult {
   if (typeof input !== 'string') {
     return { ok: false, code: 'INVALID_PHONE_NUMBER', message: `${field} must be a string` };
   }

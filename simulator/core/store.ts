@@ -33,6 +33,11 @@ export class Table<T extends Row> {
   private packedCount = 0;
   private index = new IdIndex();
   private readonly idAt = (pos: number): string => this.field(pos, 'id') as string;
+  // The id last found and its position: a change reads its row, checks it and replaces it, all
+  // by the same id (about four lookups in five of a batch's calls), and positions move only on
+  // delete and adopt, which forget it (docs/decisions.md "Scale", "The batch's CPU per call, seventh round").
+  private lastId: string | undefined;
+  private lastPos = -1;
   private changes = 0; // bumped by every change; cached views of an older version are stale
   private stamps = new Float64Array(16); // maps a position to the version its row last changed at
   private moves = 0; // bumped when positions shift (a delete, an adopt): derived indexes start over
@@ -98,12 +103,23 @@ export class Table<T extends Row> {
   }
 
   get(id: string): T | undefined {
-    const i = this.index.get(id, this.idAt);
+    const i = this.position(id);
     return i < 0 ? undefined : this.read(this.rows[i]!);
   }
 
   has(id: string): boolean {
-    return this.index.get(id, this.idAt) >= 0;
+    return this.position(id) >= 0;
+  }
+
+  /** The position of `id`, or -1. */
+  private position(id: string): number {
+    if (id === this.lastId) return this.lastPos;
+    const i = this.index.get(id, this.idAt);
+    if (i >= 0) {
+      this.lastId = id;
+      this.lastPos = i;
+    }
+    return i;
   }
 
   insert(row: T): T {
@@ -111,6 +127,8 @@ export class Table<T extends Row> {
     // One probe, not two: the index adds the id only where it finds it absent.
     if (!this.index.add(row.id, pos, this.idAt)) throw new Error(`duplicate id ${row.id}`);
     this.rows.push(this.slot(row));
+    this.lastId = row.id;
+    this.lastPos = pos;
     if (pos === this.stamps.length) this.stamps = grown(this.stamps, pos + 1);
     this.stamps[pos] = ++this.changes;
     return row;
@@ -118,7 +136,7 @@ export class Table<T extends Row> {
 
   /** Replaces the row with the same id (or stores its live row changed in place), keeping its position in creation order. */
   replace(row: T): T {
-    const i = this.index.get(row.id, this.idAt);
+    const i = this.position(row.id);
     if (i < 0) throw new Error(`no row ${row.id}`);
     if (typeof this.rows[i] === 'number') this.packedCount--;
     this.rows[i] = this.slot(row);
@@ -128,13 +146,14 @@ export class Table<T extends Row> {
 
   /** Whether `row` is the object this table keeps for its id (a live row, not a copy or an unpacked record). */
   holdsLive(row: T): boolean {
-    const i = this.index.get(row.id, this.idAt);
+    const i = this.position(row.id);
     return i >= 0 && this.rows[i] === row;
   }
 
   delete(id: string): boolean {
-    const i = this.index.get(id, this.idAt);
+    const i = this.position(id);
     if (i < 0) return false;
+    this.lastId = undefined;
     if (typeof this.rows[i] === 'number') this.packedCount--;
     this.index.delete(id, this.idAt);
     this.rows.splice(i, 1);
@@ -195,6 +214,7 @@ export class Table<T extends Row> {
     this.packedCount = other.packedCount;
     this.index = other.index;
     this.stamps = other.stamps;
+    this.lastId = undefined;
     this.views.clear();
     this.changes = Math.max(this.changes, other.changes) + 1;
     this.moves++;

@@ -1,6 +1,7 @@
 // Carrier scripts for many numbers (docs/decisions.md "Calls"): `prefix` and `share`, the order
 // scripts are tried in (number, then prefix, then magic numbers), picks fixed by the seed and the
-// attempt, `times` counting picked attempts only, bad input, and picks across a snapshot.
+// attempt, `times` counting picked attempts only, bad input, picks across a snapshot, and
+// listings and snapshots that keep the counts of their moment.
 import { describe, expect, it } from 'vitest';
 import { harness } from './helpers.ts';
 import { runtimeOf } from '../internal.ts';
@@ -128,6 +129,23 @@ describe('carrier scripts for many numbers', () => {
       return out;
     };
     expect(await next(other)).toEqual(await next(h));
+  });
+
+  it('a listing and a snapshot taken before more attempts keep their counts (the script row counts in place)', async () => {
+    const h = sim(3);
+    await h.script({ prefix: '0105', outcome: 'failed', share: 0.4, times: 100 });
+    for (let n = 0; n < 20; n++) await h.text(recipient(n));
+    const listed = (await h.ctl('GET', '/carrier/scripts')).data[0];
+    const snap = h.sim.snapshot();
+    const snapText = JSON.stringify(snap);
+    const picked = listed.picked;
+    for (let n = 20; n < 60; n++) await h.text(recipient(n));
+    expect(listed).toMatchObject({ attempts: 20, picked, remaining: 100 - picked });
+    expect(JSON.stringify(snap)).toBe(snapText);
+    const now = (await h.ctl('GET', '/carrier/scripts')).data[0];
+    expect(now.attempts).toBe(60);
+    expect(now.picked).toBeGreaterThan(picked);
+    expect(now.remaining).toBe(100 - now.picked);
   });
 
   it('refuses a bad prefix, share or target with 400 and a clear message, storing nothing', async () => {

@@ -2,7 +2,9 @@
 // as a Map from id to position over generated sequences of adds (fresh and repeated ids), gets of
 // held and absent ids, moves and deletes, through growth and the backward shift of deletes; ids
 // are drawn from a small alphabet so runs of slots, shared hashes and near misses all occur. And a
-// table (core/store.ts) deleting from the middle finds every later row at its new position.
+// table (core/store.ts) deleting from the middle finds every later row at its new position, and
+// a table's memo of the id it last found answers as a list of rows through inserts, repeated
+// gets, replaces, deletes and adopts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { IdIndex } from '../core/id-index.ts';
@@ -64,5 +66,45 @@ describe('IdIndex', () => {
     }
     expect(table.has(`CA${(150).toString(16).padStart(32, '0')}`)).toBe(false);
     expect(() => table.insert({ id: table.field(5, 'id'), done: false })).toThrow(/duplicate id/);
+  });
+
+  it('a table answers as a list of rows, the same id asked again after each change', () => {
+    const rowOp = fc.record({ k: fc.constantFrom('insert', 'get', 'replace', 'delete', 'adopt'), n: fc.nat({ max: 12 }) });
+    fc.assert(
+      fc.property(fc.array(rowOp, { maxLength: 200 }), (ops) => {
+        const table = new Table<{ id: string; v: number; done: boolean }>([], { packWhen: (r) => r.done });
+        let model: { id: string; v: number; done: boolean }[] = [];
+        let version = 0;
+        for (const o of ops) {
+          const rowId = `CA${o.n.toString(16).padStart(32, '0')}`;
+          const at = model.findIndex((r) => r.id === rowId);
+          if (o.k === 'insert' && at < 0) {
+            const row = { id: rowId, v: version++, done: o.n % 2 === 0 };
+            table.insert(row);
+            model.push(row);
+          } else if (o.k === 'replace' && at >= 0) {
+            const row = { id: rowId, v: version++, done: o.n % 3 === 0 };
+            table.replace(row);
+            model[at] = row;
+          } else if (o.k === 'delete') {
+            expect(table.delete(rowId)).toBe(at >= 0);
+            if (at >= 0) model.splice(at, 1);
+          } else if (o.k === 'adopt') {
+            const other = new Table<{ id: string; v: number; done: boolean }>([], { packWhen: (r) => r.done });
+            for (const r of model.slice(1)) other.insert(r);
+            table.adopt(other);
+            model = model.slice(1);
+          }
+          // The id just used, then every id: each answers its row (or nothing) at its position.
+          expect(table.get(rowId)).toEqual(model.find((r) => r.id === rowId));
+          expect(table.has(rowId)).toBe(model.some((r) => r.id === rowId));
+          expect(table.size).toBe(model.length);
+          model.forEach((r, pos) => {
+            expect(table.get(r.id)).toEqual(r);
+            expect(table.field(pos, 'id')).toBe(r.id);
+          });
+        }
+      }),
+    );
   });
 });

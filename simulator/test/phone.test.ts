@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { normalizePhone, PHONE_PATTERN, tryNormalizePhone } from '../core/phone.ts';
 import { ApiError } from '../core/errors.ts';
@@ -68,6 +68,23 @@ describe('phone normalisation (spec Conventions 4)', () => {
   it('refuses non-strings', () => {
     expect(tryNormalizePhone(1012345678).ok).toBe(false);
     expect(tryNormalizePhone(null).ok).toBe(false);
+  });
+
+  it('refuses a missing number before any text was accepted (nothing remembered yet)', async () => {
+    vi.resetModules();
+    const fresh = await import('../core/phone.ts');
+    expect(fresh.tryNormalizePhone(undefined).ok).toBe(false);
+  });
+
+  it('answers a text asked again (its last accepted text is remembered) as the first time, and nothing else with it', () => {
+    for (const [input, out] of [['070-1234-0001', '07012340001'], ['+82 2 123 4567', '021234567']]) {
+      expect(tryNormalizePhone(input)).toEqual({ ok: true, number: out });
+      expect(tryNormalizePhone(input)).toEqual({ ok: true, number: out });
+      expect(tryNormalizePhone(`${input}x`).ok).toBe(false);
+      expect(tryNormalizePhone(undefined).ok).toBe(false);
+      expect(tryNormalizePhone(new String(input)).ok).toBe(false);
+      expect(tryNormalizePhone(input)).toEqual({ ok: true, number: out });
+    }
   });
 
   it('PHONE_PATTERN (the OpenAPI pattern) accepts exactly the numbers normalisation accepts', () => {

@@ -11,7 +11,7 @@ export const VARIABLES_LIMIT_BYTES = 8192;
  * ones may still fit. `truncated` says whether any key was cut.
  */
 export function variablesWithinLimit(vars: Readonly<Record<string, string>>): { json: string; truncated: boolean } {
-  const full = JSON.stringify(vars);
+  const full = plainJson(vars) ?? JSON.stringify(vars);
   // A UTF-16 code unit is at most 3 UTF-8 bytes: short texts need no byte count.
   if (full.length * 3 <= VARIABLES_LIMIT_BYTES || Buffer.byteLength(full) <= VARIABLES_LIMIT_BYTES) return { json: full, truncated: false };
   let size = 2; // {}
@@ -23,6 +23,32 @@ export function variablesWithinLimit(vars: Readonly<Record<string, string>>): { 
     size += entry;
   }
   return { json: JSON.stringify(kept), truncated: true };
+}
+
+/**
+ * JSON.stringify of a record of texts whose names and values need no escape (printable ASCII
+ * but `"` and `\`), written out directly; undefined for anything else. Every call of a flow
+ * announces its variables at its end, and the engine's general stringify took about four times
+ * as long on the batch's variables (2.6 against 0.7 % of a profile of the batch's week;
+ * docs/decisions.md "Scale", "The batch's CPU per call, seventh round").
+ */
+export function plainJson(vars: Readonly<Record<string, unknown>>): string | undefined {
+  let out = '{';
+  for (const name in vars) {
+    if (!Object.prototype.hasOwnProperty.call(vars, name)) continue;
+    const value = vars[name];
+    if (typeof value !== 'string' || !plainText(name) || !plainText(value)) return undefined;
+    out += out.length === 1 ? `"${name}":"${value}"` : `,"${name}":"${value}"`;
+  }
+  return out + '}';
+}
+
+function plainText(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+  }
+  return true;
 }
 
 /** The fields every call announcement opens with, in this order (the form body keeps it). */
