@@ -7,6 +7,7 @@ import { CHECKS, HEAD_CHECKS, PROBES } from '../checks/index.ts';
 import { levelOf, type Exchange } from '../checks/types.ts';
 import type { ContractOperation } from '../contract/contract.ts';
 import { outcomeFor, stepStatus, type AssertionResult, type StepResult } from '../result.ts';
+import { merged } from '../merged.ts';
 import { lackReason, type WireRequest, type WireResponse } from '../target.ts';
 import { Scope, selectFromResponse, Unavailable, UnresolvedError } from './interpolate.ts';
 import { match, statusMatches, type Mismatch } from './matchers.ts';
@@ -77,11 +78,15 @@ function runChecks(ctx: RunContext, ex: Exchange, prefix = 'check'): AssertionRe
 async function runProbes(ctx: RunContext, ex: Exchange, scope: Scope): Promise<AssertionResult[]> {
   const out: AssertionResult[] = [];
   const alt = scope.has('alt') ? (scope.get('alt') as { accountId: string; key: string }) : undefined;
+  const probeContext = { alt, invalidKey: invalidKeyFor(scope) };
   for (const probe of PROBES) {
-    const planned = probe.plan(ex, { alt, invalidKey: invalidKeyFor(scope) });
-    if (!planned) continue;
-    const key = probe.onceKey ? `${probe.id}:${probe.onceKey(ex)}` : undefined;
+    // A probe made once per operation is looked up before it is planned: a plan copies the
+    // request, and on most reads the probe is done already (plans have no effects; a probe
+    // that plans needs the exchange's operation).
+    const key = probe.onceKey && ex.op !== undefined ? `${probe.id}:${probe.onceKey(ex)}` : undefined;
     if (key && ctx.probesDone.has(key)) continue;
+    const planned = probe.plan(ex, probeContext);
+    if (!planned) continue;
     if (key) ctx.probesDone.add(key);
     let res: WireResponse;
     try {
@@ -114,21 +119,35 @@ function isEmpty(got: { found: boolean; value?: unknown }): boolean {
   return !got.found || got.value === null || got.value === undefined || (Array.isArray(got.value) && got.value.length === 0);
 }
 
-function skipped(base: Omit<StepResult, 'status' | 'assertions' | 'ms'>, reason: string): StepResult {
-  return { ...base, status: 'skipped', skipReason: reason, ms: 0, assertions: [] };
+/** What every step result begins with: its place, name and line. */
+type Base = { index: number; name: string; line?: number };
+
+function skipped(base: Base, reason: string): StepResult {
+  return { index: base.index, name: base.name, line: base.line, status: 'skipped', skipReason: reason, ms: 0, assertions: [] };
 }
 
-/** Runs one step of a scenario (or of a property's generated scenario). */
-export async function runStep(ctx: RunContext, step: Step, index: number, scope: Scope, scenarioClauses: string[], inherited: string[]): Promise<StepResult> {
-  const base = { index, name: stepName(step), line: step.line };
-  const clauses = step.clauses ?? scenarioClauses;
-  const unknown = ctx.knownClause ? clauses.filter((c) => !ctx.knownClause!(c)) : [];
-  if (unknown.length) throw new Error(`step "${base.name}" names clauses the catalogue lacks: ${unknown.join(', ')}`);
-  const needs = [...inherited, ...(step.requires ?? [])];
-  if (step.kind === 'webhook') return runWebhookStep(ctx, step, base, scope, clauses, needs);
-  if (step.kind === 'receiver') return runReceiverStep(ctx, step, base, scope, needs);
-  if (step.kind === 'agent') return runAgentStep(ctx, step, base, scope, clauses, needs);
+/** What a request or control step sends, and how its answer is judged. */
+interface Planned {
+  request: WireRequest;
+  /** The level of a 2xx-only expectation of an API request: spec for operations the spec shows. */
+  defaultLevel: Level;
+  isControl: boolean;
+  sentBody: unknown;
+  requestOp: ContractOperation | undefined;
+  expect: Expectation | undefined;
+  expectSim: Expectation | undefined;
+}
 
+/** The steps that send a request of their own. */
+type SentStep = Extract<Step, { kind: 'request' | 'control' }>;
+
+/**
+ * The request a step sends, or its result when it is skipped (an unresolved name, an operation the
+ * target lacks, a capability it lacks). Apart from runStep so that the runner's optimised code
+ * stays small: V8 compiled the whole step runner again on each change of what it saw (runStep
+ * was about a tenth of a kit run's optimising-compiler time).
+ */
+function planStep(ctx: RunContext, step: SentStep, base: Base, scope: Scope, needs: string[]): Planned | StepResult {
   let request: WireRequest;
   let defaultLevel: Level = 'sim';
   let isControl = false;
@@ -164,24 +183,12 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
   }
   const missing = [...new Set(needs)].filter((c) => !ctx.capabilities.has(c));
   if (missing.length > 0) return skipped(base, lackReason(missing));
+  return { request, defaultLevel, isControl, sentBody, requestOp, expect, expectSim };
+}
 
-  ctx.secrets.addFromBody(sentBody);
-  const shown = ctx.secrets.redact(`${request.method} ${request.path}`);
-  let res: WireResponse;
-  try {
-    res = await ctx.target.send(request);
-    // A download may redirect (recordings); the WAV is judged where it lands.
-    if (expect?.wav !== undefined || expectSim?.wav !== undefined) res = await followRedirect(ctx.target, request, res);
-  } catch (e) {
-    const message = ctx.secrets.redact(`no answer: ${(e as Error).message}`);
-    return { ...base, request: shown, status: 'failed', ms: 0, assertions: [{ id: 'transport', level: 'spec', clauses, outcome: 'fail', message }] };
-  }
-
-  // Data the step was to read is not on the target: nothing to judge (an $each over nothing asserts nothing).
-  if (step.found && res.status >= 200 && res.status < 300 && isEmpty(selectFromResponse(res, step.found))) {
-    return { ...skipped(base, `no data on the target to read: ${shown} answered ${res.status} with nothing at ${step.found}`), request: shown, responseStatus: res.status };
-  }
-
+/** The step's own expectations judged on the answer (secrets redacted from their messages). */
+function expectationResults(ctx: RunContext, step: SentStep, planned: Planned, res: WireResponse, clauses: string[]): AssertionResult[] {
+  const { expect, expectSim, isControl, defaultLevel } = planned;
   const assertions: AssertionResult[] = [];
   const hasStatus = expect?.status !== undefined || expectSim?.status !== undefined;
   if (!hasStatus) {
@@ -197,43 +204,16 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
   assertions.push(...judge(expect, isControl ? 'sim' : 'spec', res, clauses, 'expect', ctx.simLevel));
   assertions.push(...judge(expectSim, 'sim', res, clauses, 'expectSim', ctx.simLevel));
   for (const a of assertions) if (a.message) a.message = ctx.secrets.redact(a.message);
+  return assertions;
+}
 
-  // What an operation answers may show that the target serves it; a 404/405 that the step
-  // wanted shows nothing of the kind, so its passing expectations count only once that is shown.
-  const answered = step.kind === 'request' && !isControl ? (requestOp ?? ctx.contract.match(request.method === 'HEAD' ? 'GET' : request.method, request.path)?.op) : undefined;
-  noteAnswer(ctx, answered, res.status);
-  if (answered && (res.status === 404 || res.status === 405) && assertions.some((a) => a.outcome === 'pass')) {
-    const why = await presenceNotShown(ctx, answered, request, res, scope);
-    if (why) return { ...skipped(base, why), request: shown, responseStatus: res.status };
-  }
-
-  // A 404/405 where another status was expected may mean the target does not serve the
-  // operation at all: say that once, rather than blaming auth or validation on every step.
-  const statusFailed = assertions.some((a) => a.id.endsWith('.status') && a.outcome !== 'pass');
-  if (step.kind === 'request' && statusFailed && !isControl) {
-    const op = ctx.contract.match(request.method, request.path)?.op;
-    const why = op && !ctx.missingOperations.has(op.operationId) ? await missingOperation(ctx, op, request, res, scope) : undefined;
-    if (op && why) {
-      const fix = `map it in the target file (operations: { ${op.operationId}: { path: "/the/path/it/has" } }) or mark it unsupported (operations: { ${op.operationId}: { unsupported: true } })`;
-      const message = `operation ${op.operationId} (${op.method} ${ctx.contract.pathOf(op)}) is not at this target: ${why}. Fix: ${fix}`;
-      ctx.missingOperations.set(op.operationId, why);
-      const level: Level = op.origin === 'spec' ? 'spec' : 'sim';
-      const missingAssertion: AssertionResult = { id: 'operation-missing', level, clauses: [], outcome: outcomeFor(level, false, ctx.simLevel), message: ctx.secrets.redact(message) };
-      return { ...base, request: shown, responseStatus: res.status, ms: res.ms, status: stepStatus([missingAssertion]), assertions: [missingAssertion] };
-    }
-  }
-
-  if (!isControl) {
-    const ex = exchangeOf(ctx, request, res);
-    assertions.push(...runChecks(ctx, ex));
-    assertions.push(...(await runProbes(ctx, ex, scope)));
-  }
-
-  for (const [name, path] of Object.entries(step.save ?? {})) {
+/** What later steps may use of the answer: values named under `save`, new secrets, a created account. */
+function keepFromAnswer(ctx: RunContext, step: SentStep, index: number, name: string, scope: Scope, res: WireResponse, isControl: boolean): void {
+  for (const [saved, path] of Object.entries(step.save ?? {})) {
     const got = selectFromResponse(res, path);
-    scope.set(name, got.found ? got.value : new Unavailable(`step ${index + 1} ("${base.name}") answered ${res.status} without ${path}`));
+    scope.set(saved, got.found ? got.value : new Unavailable(`step ${index + 1} ("${name}") answered ${res.status} without ${path}`));
   }
-  for (const name of step.secrets ?? []) if (scope.has(name)) ctx.secrets.add(String(scope.get(name)));
+  for (const secret of step.secrets ?? []) if (scope.has(secret)) ctx.secrets.add(String(scope.get(secret)));
   // Keys the control plane hands out (new accounts, new keys) are secrets from now on.
   if (isControl) ctx.secrets.addFromBody(res.json);
   if (step.kind === 'control' && step.control.createAccount && res.status < 300) {
@@ -242,7 +222,81 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
   } else if (step.kind === 'control' && step.control.as) {
     scope.set(step.control.as, new Unavailable(`the account "${step.control.as}" was not created (status ${res.status})`));
   }
+}
+
+/** The step a 404/405 shows to be an operation the target does not serve, or undefined. */
+async function missingOperationResult(ctx: RunContext, base: Base, request: WireRequest, res: WireResponse, scope: Scope, shown: string): Promise<StepResult | undefined> {
+  const op = ctx.contract.match(request.method, request.path)?.op;
+  const why = op && !ctx.missingOperations.has(op.operationId) ? await missingOperation(ctx, op, request, res, scope) : undefined;
+  if (!op || !why) return undefined;
+  const fix = `map it in the target file (operations: { ${op.operationId}: { path: "/the/path/it/has" } }) or mark it unsupported (operations: { ${op.operationId}: { unsupported: true } })`;
+  const message = `operation ${op.operationId} (${op.method} ${ctx.contract.pathOf(op)}) is not at this target: ${why}. Fix: ${fix}`;
+  ctx.missingOperations.set(op.operationId, why);
+  const level: Level = op.origin === 'spec' ? 'spec' : 'sim';
+  const missingAssertion: AssertionResult = { id: 'operation-missing', level, clauses: [], outcome: outcomeFor(level, false, ctx.simLevel), message: ctx.secrets.redact(message) };
+  return merged(base, { request: shown, responseStatus: res.status, ms: res.ms, status: stepStatus([missingAssertion]), assertions: [missingAssertion] });
+}
+
+/** Runs one step of a scenario (or of a property's generated scenario). */
+export async function runStep(ctx: RunContext, step: Step, index: number, scope: Scope, scenarioClauses: string[], inherited: string[]): Promise<StepResult> {
+  const base = { index, name: stepName(step), line: step.line };
+  const clauses = step.clauses ?? scenarioClauses;
+  const unknown = ctx.knownClause ? clauses.filter((c) => !ctx.knownClause!(c)) : [];
+  if (unknown.length) throw new Error(`step "${base.name}" names clauses the catalogue lacks: ${unknown.join(', ')}`);
+  const needs = [...inherited, ...(step.requires ?? [])];
+  if (step.kind === 'webhook') return runWebhookStep(ctx, step, base, scope, clauses, needs);
+  if (step.kind === 'receiver') return runReceiverStep(ctx, step, base, scope, needs);
+  if (step.kind === 'agent') return runAgentStep(ctx, step, base, scope, clauses, needs);
+
+  const planned = planStep(ctx, step, base, scope, needs);
+  if (!('isControl' in planned)) return planned;
+  const { request, isControl, expect, expectSim } = planned;
+
+  ctx.secrets.addFromBody(planned.sentBody);
+  const shown = ctx.secrets.redact(`${request.method} ${request.path}`);
+  let res: WireResponse;
+  try {
+    res = await ctx.target.send(request);
+    // A download may redirect (recordings); the WAV is judged where it lands.
+    if (expect?.wav !== undefined || expectSim?.wav !== undefined) res = await followRedirect(ctx.target, request, res);
+  } catch (e) {
+    const message = ctx.secrets.redact(`no answer: ${(e as Error).message}`);
+    return merged(base, { request: shown, status: 'failed' as const, ms: 0, assertions: [{ id: 'transport', level: 'spec' as const, clauses, outcome: 'fail' as const, message }] });
+  }
+
+  // Data the step was to read is not on the target: nothing to judge (an $each over nothing asserts nothing).
+  if (step.found && res.status >= 200 && res.status < 300 && isEmpty(selectFromResponse(res, step.found))) {
+    return merged(skipped(base, `no data on the target to read: ${shown} answered ${res.status} with nothing at ${step.found}`), { request: shown, responseStatus: res.status });
+  }
+
+  const assertions = expectationResults(ctx, step, planned, res, clauses);
+
+  // What an operation answers may show that the target serves it; a 404/405 that the step
+  // wanted shows nothing of the kind, so its passing expectations count only once that is shown.
+  const answered = step.kind === 'request' && !isControl ? (planned.requestOp ?? ctx.contract.match(request.method === 'HEAD' ? 'GET' : request.method, request.path)?.op) : undefined;
+  noteAnswer(ctx, answered, res.status);
+  if (answered && (res.status === 404 || res.status === 405) && assertions.some((a) => a.outcome === 'pass')) {
+    const why = await presenceNotShown(ctx, answered, request, res, scope);
+    if (why) return merged(skipped(base, why), { request: shown, responseStatus: res.status });
+  }
+
+  // A 404/405 where another status was expected may mean the target does not serve the
+  // operation at all: say that once, rather than blaming auth or validation on every step.
+  const statusFailed = assertions.some((a) => a.id.endsWith('.status') && a.outcome !== 'pass');
+  if (step.kind === 'request' && statusFailed && !isControl) {
+    const missing = await missingOperationResult(ctx, base, request, res, scope, shown);
+    if (missing) return missing;
+  }
+
+  if (!isControl) {
+    const ex = exchangeOf(ctx, request, res);
+    assertions.push(...runChecks(ctx, ex));
+    assertions.push(...(await runProbes(ctx, ex, scope)));
+  }
+
+  keepFromAnswer(ctx, step, index, base.name, scope, res, isControl);
 
   const recorded = ctx.recordResponses && !isControl ? { responseBody: ctx.secrets.redactValue(res.json ?? (res.text ? res.text.slice(0, 2000) : undefined)) } : {};
-  return { ...base, request: shown, responseStatus: res.status, ...recorded, ms: res.ms, status: stepStatus(assertions), assertions };
+  // Key by key (the keys of base, then the rest): the result of every step sent takes this shape.
+  return { index: base.index, name: base.name, line: base.line, request: shown, responseStatus: res.status, ...recorded, ms: res.ms, status: stepStatus(assertions), assertions };
 }

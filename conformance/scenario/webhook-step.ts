@@ -6,6 +6,7 @@
 // - `receiver` scripts the receiver's answers for this scenario (non-2xx for the next N requests).
 import { checkWebhook, type ReceivedWebhook } from '../checks/webhooks.ts';
 import { outcomeFor, stepStatus, type AssertionResult, type StepResult } from '../result.ts';
+import { merged } from '../merged.ts';
 import type { WebhookReceiver } from '../webhook-receiver.ts';
 import { Scope, Unavailable, UnresolvedError } from './interpolate.ts';
 import { lackReason } from '../target.ts';
@@ -26,7 +27,7 @@ export interface ReceiverName {
 type StepBase = Pick<StepResult, 'index' | 'name' | 'line'>;
 
 function skipped(base: StepBase, reason: string): StepResult {
-  return { ...base, status: 'skipped', skipReason: reason, ms: 0, assertions: [] };
+  return merged(base, { status: 'skipped' as const, skipReason: reason, ms: 0, assertions: [] });
 }
 
 function receiverOf(ctx: RunContext, scope: Scope): { receiver: WebhookReceiver; id: string } {
@@ -167,7 +168,7 @@ export async function runWebhookStep(ctx: RunContext, step: WebhookStep, base: S
     await settle();
   } catch (e) {
     const message = ctx.secrets.redact(`no answer from the control plane: ${(e as Error).message}`);
-    return { ...base, status: 'failed', ms: performance.now() - started, assertions: [{ id: 'transport', level: 'sim', clauses, outcome: 'fail', message }] };
+    return merged(base, { status: 'failed' as const, ms: performance.now() - started, assertions: [{ id: 'transport', level: 'sim' as const, clauses, outcome: 'fail' as const, message }] });
   }
 
   const matched = selected();
@@ -214,7 +215,7 @@ export async function runWebhookStep(ctx: RunContext, step: WebhookStep, base: S
     scope.set(name, got.found ? got.value : new Unavailable(`step ${base.index + 1} ("${base.name}") matched ${n} webhook(s), without ${path}`));
   }
   for (const name of step.secrets ?? []) if (scope.has(name)) ctx.secrets.add(String(scope.get(name)));
-  return { ...base, request: ctx.secrets.redact(`webhook ${what}`), ms: performance.now() - started, status: stepStatus(assertions), assertions };
+  return merged(base, { request: ctx.secrets.redact(`webhook ${what}`), ms: performance.now() - started, status: stepStatus(assertions), assertions });
 }
 
 export function runReceiverStep(ctx: RunContext, step: ReceiverStep, base: StepBase, scope: Scope, needs: string[]): StepResult {
@@ -226,7 +227,7 @@ export function runReceiverStep(ctx: RunContext, step: ReceiverStep, base: StepB
     const { receiver, id } = receiverOf(ctx, scope);
     receiver.script(id, { status: spec.status, times: spec.times, route: spec.path, body: spec.body });
     const shown = `receiver answers ${spec.status}${spec.times === undefined ? '' : ` ${spec.times} time(s)`}${spec.path ? ` at ${spec.path}` : ''}`;
-    return { ...base, request: shown, status: 'passed', ms: 0, assertions: [] };
+    return merged(base, { request: shown, status: 'passed' as const, ms: 0, assertions: [] });
   } catch (e) {
     if (e instanceof UnresolvedError) return skipped(base, `needs ${e.message}`);
     throw e;
