@@ -32,6 +32,17 @@ export interface StepResult {
   assertions: AssertionResult[];
 }
 
+/** What every step result begins with: its place in the scenario, its name and its line. */
+export type StepBase = Pick<StepResult, 'index' | 'name' | 'line'>;
+
+/**
+ * A step that did not run, and why. Written key by key: every skipped step of every kind takes
+ * this one shape (conformance/merged.ts says why shapes matter to the runner's speed).
+ */
+export function skippedResult(base: StepBase, reason: string): StepResult {
+  return { index: base.index, name: base.name, line: base.line, status: 'skipped', skipReason: reason, ms: 0, assertions: [] };
+}
+
 export interface UnitResult {
   kind: 'scenario' | 'property';
   id: string;

@@ -28,7 +28,6 @@ interface CacheFile {
   entries: Record<string, CachedYaml>;
 }
 
-
 function readCache(file: string): Record<string, CachedYaml> {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;

@@ -1,7 +1,7 @@
 // Runs an `agent` step inside a scenario (steps.ts does the protocol): skips it when the target
 // lacks `agent-sdk` or a socket origin, resolves the step's names, judges its expectations at
 // level sim (the spec does not show this protocol), and saves values from the matched message.
-import { outcomeFor, stepStatus, type AssertionResult, type StepResult } from '../result.ts';
+import { outcomeFor, skippedResult, stepStatus, type AssertionResult, type StepBase, type StepResult } from '../result.ts';
 import { lackReason } from '../target.ts';
 import { fieldAt } from '../scenario/matchers.ts';
 import { Unavailable, UnresolvedError, type Scope } from '../scenario/interpolate.ts';
@@ -9,8 +9,6 @@ import type { RunContext } from '../scenario/run-context.ts';
 import type { AgentStep } from '../scenario/types.ts';
 import { runAgentAction, type AgentAction, type AgentExpectation } from './steps.ts';
 import type { ControlTarget } from './client.ts';
-
-type StepBase = Pick<StepResult, 'index' | 'name' | 'line'>;
 
 /** The step's name in reports. */
 export function agentStepName(a: AgentAction): string {
@@ -22,16 +20,16 @@ export function agentStepName(a: AgentAction): string {
 
 export async function runAgentStep(ctx: RunContext, step: AgentStep, base: StepBase, scope: Scope, clauses: string[], needs: string[]): Promise<StepResult> {
   const missing = [...new Set([...needs, 'agent-sdk'])].filter((c) => !ctx.capabilities.has(c));
-  if (missing.length > 0) return { ...base, status: 'skipped', skipReason: lackReason(missing), ms: 0, assertions: [] };
+  if (missing.length > 0) return skippedResult(base, lackReason(missing));
   const origin = await ctx.target.socketBase?.();
-  if (!origin) return { ...base, status: 'skipped', skipReason: 'the target has no WebSocket origin for the Agent SDK', ms: 0, assertions: [] };
+  if (!origin) return skippedResult(base, 'the target has no WebSocket origin for the Agent SDK');
   let action: AgentAction;
   let expect: AgentExpectation | undefined;
   try {
     action = scope.resolve(step.agent);
     expect = scope.resolve(step.expect);
   } catch (e) {
-    if (e instanceof UnresolvedError) return { ...base, status: 'skipped', skipReason: `needs ${e.message}`, ms: 0, assertions: [] };
+    if (e instanceof UnresolvedError) return skippedResult(base, `needs ${e.message}`);
     throw e;
   }
   const account = (name: string | undefined): ControlTarget => {

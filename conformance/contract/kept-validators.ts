@@ -21,7 +21,6 @@ const standaloneCode = ((standaloneCodeModule as unknown as { default?: unknown 
 const FORMAT = 1;
 const VERSION = `${FORMAT}\0${(require('ajv/package.json') as { version: string }).version}\0${(require('ajv-formats/package.json') as { version: string }).version}`;
 
-
 /** A validator from kept standalone code, if the code is there and loads. */
 function load(file: string): ValidateFunction | undefined {
   let code: string;

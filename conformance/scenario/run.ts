@@ -2,7 +2,7 @@
 // order. A step that cannot run (missing capability, a value an earlier step did not produce)
 // is skipped with the reason, and so are the steps after it, which build on its effects.
 import type { StepResult, UnitResult } from '../result.ts';
-import { unitVerdict } from '../result.ts';
+import { skippedResult, unitVerdict } from '../result.ts';
 import { hashString, Scope, SeededRandom, Unavailable, UnresolvedError } from './interpolate.ts';
 import { lackReason, type SavedState } from '../target.ts';
 import { readGivenAccounts, remakeGivenAccounts, type GivenAccounts } from '../given-accounts.ts';
@@ -121,7 +121,7 @@ export async function runScenario(ctx: RunContext, scenario: Scenario, onStep?: 
       // Steps build on the state earlier steps made, so once one is skipped the rest are too
       // (unless the scenario says its steps stand alone).
       const r: StepResult = skippedAt
-        ? { index: i, name: step.name ?? `step ${i + 1}`, line: step.line, status: 'skipped', skipReason: `step ${skippedAt.index + 1} was skipped (${skippedAt.reason})`, ms: 0, assertions: [] }
+        ? skippedResult({ index: i, name: step.name ?? `step ${i + 1}`, line: step.line }, `step ${skippedAt.index + 1} was skipped (${skippedAt.reason})`)
         : await runRepeated(ctx, step, i, scope, scenario.clauses, requires);
       if (given && step.kind === 'control' && step.control.reset && r.status !== 'skipped') await keepGivenAccounts(ctx, given, r);
       if (!skippedAt && !scenario.independent && r.status === 'skipped') skippedAt = { index: i, reason: r.skipReason ?? 'skipped' };

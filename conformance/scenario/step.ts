@@ -6,7 +6,7 @@ import { followRedirect } from './download.ts';
 import { CHECKS, HEAD_CHECKS, PROBES } from '../checks/index.ts';
 import { levelOf, type Exchange } from '../checks/types.ts';
 import type { ContractOperation } from '../contract/contract.ts';
-import { outcomeFor, stepStatus, type AssertionResult, type StepResult } from '../result.ts';
+import { outcomeFor, skippedResult, stepStatus, type AssertionResult, type StepBase, type StepResult } from '../result.ts';
 import { merged } from '../merged.ts';
 import { lackReason, type WireRequest, type WireResponse } from '../target.ts';
 import { Scope, selectFromResponse, Unavailable, UnresolvedError } from './interpolate.ts';
@@ -119,13 +119,6 @@ function isEmpty(got: { found: boolean; value?: unknown }): boolean {
   return !got.found || got.value === null || got.value === undefined || (Array.isArray(got.value) && got.value.length === 0);
 }
 
-/** What every step result begins with: its place, name and line. */
-type Base = { index: number; name: string; line?: number };
-
-function skipped(base: Base, reason: string): StepResult {
-  return { index: base.index, name: base.name, line: base.line, status: 'skipped', skipReason: reason, ms: 0, assertions: [] };
-}
-
 /** What a request or control step sends, and how its answer is judged. */
 interface Planned {
   request: WireRequest;
@@ -147,7 +140,7 @@ type SentStep = Extract<Step, { kind: 'request' | 'control' }>;
  * stays small: V8 compiled the whole step runner again on each change of what it saw (runStep
  * was about a tenth of a kit run's optimising-compiler time).
  */
-function planStep(ctx: RunContext, step: SentStep, base: Base, scope: Scope, needs: string[]): Planned | StepResult {
+function planStep(ctx: RunContext, step: SentStep, base: StepBase, scope: Scope, needs: string[]): Planned | StepResult {
   let request: WireRequest;
   let defaultLevel: Level = 'sim';
   let isControl = false;
@@ -163,9 +156,9 @@ function planStep(ctx: RunContext, step: SentStep, base: Base, scope: Scope, nee
       request = built.wire;
       sentBody = built.body;
       requestOp = built.op;
-      if (built.op && ctx.contract.isUnsupported(built.op)) return skipped(base, `the target file marks ${built.op.operationId} unsupported`);
+      if (built.op && ctx.contract.isUnsupported(built.op)) return skippedResult(base, `the target file marks ${built.op.operationId} unsupported`);
       const missing = built.op && ctx.missingOperations.get(built.op.operationId);
-      if (missing) return skipped(base, `operation-missing: ${built.op!.operationId} is not at this target (${missing})`);
+      if (missing) return skippedResult(base, `operation-missing: ${built.op!.operationId} is not at this target (${missing})`);
       if (built.op?.auth === 'control' || request.path.startsWith('/_sim')) isControl = true;
       if (request.method !== 'GET' && request.method !== 'HEAD') needs.push('writes');
       if (built.op?.origin === 'spec') defaultLevel = 'spec';
@@ -178,11 +171,11 @@ function planStep(ctx: RunContext, step: SentStep, base: Base, scope: Scope, nee
       isControl = true;
     }
   } catch (e) {
-    if (e instanceof UnresolvedError) return skipped(base, `needs ${e.message}`);
+    if (e instanceof UnresolvedError) return skippedResult(base, `needs ${e.message}`);
     throw e;
   }
   const missing = [...new Set(needs)].filter((c) => !ctx.capabilities.has(c));
-  if (missing.length > 0) return skipped(base, lackReason(missing));
+  if (missing.length > 0) return skippedResult(base, lackReason(missing));
   return { request, defaultLevel, isControl, sentBody, requestOp, expect, expectSim };
 }
 
@@ -225,7 +218,7 @@ function keepFromAnswer(ctx: RunContext, step: SentStep, index: number, name: st
 }
 
 /** The step a 404/405 shows to be an operation the target does not serve, or undefined. */
-async function missingOperationResult(ctx: RunContext, base: Base, request: WireRequest, res: WireResponse, scope: Scope, shown: string): Promise<StepResult | undefined> {
+async function missingOperationResult(ctx: RunContext, base: StepBase, request: WireRequest, res: WireResponse, scope: Scope, shown: string): Promise<StepResult | undefined> {
   const op = ctx.contract.match(request.method, request.path)?.op;
   const why = op && !ctx.missingOperations.has(op.operationId) ? await missingOperation(ctx, op, request, res, scope) : undefined;
   if (!op || !why) return undefined;
@@ -266,7 +259,7 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
 
   // Data the step was to read is not on the target: nothing to judge (an $each over nothing asserts nothing).
   if (step.found && res.status >= 200 && res.status < 300 && isEmpty(selectFromResponse(res, step.found))) {
-    return merged(skipped(base, `no data on the target to read: ${shown} answered ${res.status} with nothing at ${step.found}`), { request: shown, responseStatus: res.status });
+    return merged(skippedResult(base, `no data on the target to read: ${shown} answered ${res.status} with nothing at ${step.found}`), { request: shown, responseStatus: res.status });
   }
 
   const assertions = expectationResults(ctx, step, planned, res, clauses);
@@ -277,7 +270,7 @@ export async function runStep(ctx: RunContext, step: Step, index: number, scope:
   noteAnswer(ctx, answered, res.status);
   if (answered && (res.status === 404 || res.status === 405) && assertions.some((a) => a.outcome === 'pass')) {
     const why = await presenceNotShown(ctx, answered, request, res, scope);
-    if (why) return merged(skipped(base, why), { request: shown, responseStatus: res.status });
+    if (why) return merged(skippedResult(base, why), { request: shown, responseStatus: res.status });
   }
 
   // A 404/405 where another status was expected may mean the target does not serve the

@@ -5,7 +5,7 @@
 //   runs the webhook checks (form encoding, X-Signature, the callflow.ended field table) on each.
 // - `receiver` scripts the receiver's answers for this scenario (non-2xx for the next N requests).
 import { checkWebhook, type ReceivedWebhook } from '../checks/webhooks.ts';
-import { outcomeFor, stepStatus, type AssertionResult, type StepResult } from '../result.ts';
+import { outcomeFor, skippedResult, stepStatus, type AssertionResult, type StepBase, type StepResult } from '../result.ts';
 import { merged } from '../merged.ts';
 import type { WebhookReceiver } from '../webhook-receiver.ts';
 import { Scope, Unavailable, UnresolvedError } from './interpolate.ts';
@@ -22,12 +22,6 @@ export const DEFAULT_WEBHOOK_GRACE_MS = 2000;
 export interface ReceiverName {
   url: string;
   id: string;
-}
-
-type StepBase = Pick<StepResult, 'index' | 'name' | 'line'>;
-
-function skipped(base: StepBase, reason: string): StepResult {
-  return merged(base, { status: 'skipped' as const, skipReason: reason, ms: 0, assertions: [] });
 }
 
 function receiverOf(ctx: RunContext, scope: Scope): { receiver: WebhookReceiver; id: string } {
@@ -125,16 +119,16 @@ export async function runWebhookStep(ctx: RunContext, step: WebhookStep, base: S
     expect = scope.resolve(step.expect);
     expectSim = scope.resolve(step.expectSim);
     const missing = [...new Set(needs)].filter((c) => !ctx.capabilities.has(c));
-    if (missing.length) return skipped(base, lackReason(missing));
+    if (missing.length) return skippedResult(base, lackReason(missing));
     where = receiverOf(ctx, scope);
   } catch (e) {
-    if (e instanceof UnresolvedError) return skipped(base, `needs ${e.message}`);
+    if (e instanceof UnresolvedError) return skippedResult(base, `needs ${e.message}`);
     throw e;
   }
   const within = spec.within ?? { seconds: 0 };
   const canAdvance = ctx.capabilities.has('clock') && ctx.capabilities.has('control') && ctx.capabilities.has('writes');
   const virtual = within.seconds !== undefined && (canAdvance || (within.seconds === 0 && within.realSeconds === undefined));
-  if (!virtual && within.realSeconds === undefined) return skipped(base, `${lackReason(['clock'])}: the bound is in virtual time only (give realSeconds too)`);
+  if (!virtual && within.realSeconds === undefined) return skippedResult(base, `${lackReason(['clock'])}: the bound is in virtual time only (give realSeconds too)`);
   const settles = ctx.capabilities.has('webhooks') && ctx.capabilities.has('control');
   const grace = ctx.webhookGraceMs ?? DEFAULT_WEBHOOK_GRACE_MS;
 
@@ -222,14 +216,14 @@ export function runReceiverStep(ctx: RunContext, step: ReceiverStep, base: StepB
   needs.push('receiver');
   try {
     const missing = [...new Set(needs)].filter((c) => !ctx.capabilities.has(c));
-    if (missing.length) return skipped(base, lackReason(missing));
+    if (missing.length) return skippedResult(base, lackReason(missing));
     const spec = scope.resolve(step.receiver);
     const { receiver, id } = receiverOf(ctx, scope);
     receiver.script(id, { status: spec.status, times: spec.times, route: spec.path, body: spec.body });
     const shown = `receiver answers ${spec.status}${spec.times === undefined ? '' : ` ${spec.times} time(s)`}${spec.path ? ` at ${spec.path}` : ''}`;
     return merged(base, { request: shown, status: 'passed' as const, ms: 0, assertions: [] });
   } catch (e) {
-    if (e instanceof UnresolvedError) return skipped(base, `needs ${e.message}`);
+    if (e instanceof UnresolvedError) return skippedResult(base, `needs ${e.message}`);
     throw e;
   }
 }
