@@ -19,7 +19,10 @@ async function server(onSocket: (ws: WebSocket, req: http.IncomingMessage) => vo
   const open = new Set<WebSocket>();
   s.on('upgrade', (req, socket, head) => {
     const refusal = refuse?.(req);
-    if (refusal) return socket.end(refusal);
+    if (refusal) {
+      socket.on('error', () => {}); // the client may reset a refused socket; not an error of the test
+      return socket.end(refusal);
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       open.add(ws);
       onSocket(ws, req);

@@ -90,7 +90,11 @@ describe('faithful runtime: control socket', () => {
   it('without an open in between, the delay doubles up to thirty times the first', async () => {
     // A platform that refuses every upgrade: each attempt fails, the delay grows 20, 40, 80...
     const server = http.createServer();
-    server.on('upgrade', (_, socket) => socket.end('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n'));
+    server.on('upgrade', (_, socket) => {
+      // The client drops the refused socket at once; its reset must not become an uncaught error here.
+      socket.on('error', () => {});
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n');
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // Six refused attempts and 61 ms of delays must fit in the connect timeout even on a loaded machine (200 ms did not).
