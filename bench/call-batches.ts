@@ -5,7 +5,8 @@
 // unanswered (`prefix` + `share`, docs/decisions.md "Calls"). Budget: under 10 s wall and 1 GB RSS; list pages of
 // the batch under 20 ms. Compared with a plain loop that only computes the same dial times.
 // Run alone with `node --import tsx bench/call-batches.ts`; `npm run bench` runs it too.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { createSimulator } from '../simulator/index.ts';
 import { runtimeOf } from '../simulator/internal.ts';
 
@@ -112,6 +113,9 @@ export async function benchCallBatches(): Promise<BatchBench> {
   // Recipients a part at a time, as a customer's tool would send them: the bench holds no list of a million.
   const tasks = (from: number, to: number) => Array.from({ length: Math.min(to, RECIPIENTS) - from }, (_, k) => ({ To: `010${String(20_000_000 + from + k)}`, Variables: { name: `c${from + k}` } }));
 
+  // BATCH_CPU_PROFILE=FILE: a CPU profile of the timed part only (creation and the week), for
+  // finding where a round's time goes without the checks below, which read every call back.
+  const profile = process.env.BATCH_CPU_PROFILE ? startProfile() : undefined;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   // A body carries at most 10 MB (about 150,000 recipients): a larger list is created as a draft
@@ -137,6 +141,7 @@ export async function benchCallBatches(): Promise<BatchBench> {
   for (let h = 0; h < 7 * 24; h++) jobs += ((await sim.clock.advance({ seconds: HOUR_S })) as { fired: number }).fired;
   const t2 = performance.now();
   const cpu = process.cpuUsage(cpu0);
+  if (profile) await stopProfile(profile, process.env.BATCH_CPU_PROFILE!);
   const rssMb = process.memoryUsage().rss / 1024 / 1024;
   // The batch's peak, before the checks below build lists of every call.
   const peakRssMb = peakRss();
@@ -195,6 +200,26 @@ export async function benchCallBatches(): Promise<BatchBench> {
   };
   await sim.close();
   return result;
+}
+
+function startProfile(): Session {
+  const session = new Session();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.setSamplingInterval', { interval: 250 });
+  session.post('Profiler.start');
+  return session;
+}
+
+function stopProfile(session: Session, file: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    session.post('Profiler.stop', (err, result) => {
+      if (err) return reject(err);
+      writeFileSync(file, JSON.stringify(result.profile));
+      session.disconnect();
+      resolve();
+    }),
+  );
 }
 
 /** The process's peak resident set (VmHWM), in MB. */
