@@ -76,6 +76,20 @@ export function tablesPart<M, T extends Tables>(schema: TSchema, tablesOf: (mode
       adoptTables(tablesOf(m), state as Record<string, Row[]>);
       reindex?.(m);
     },
+    // A restore swaps new tables' contents in (adoptTables), so the contents of now can be kept
+    // as they are for an undo, instead of a copy of their snapshot (about a third of a restore).
+    hold: (m) => {
+      const tables = tablesOf(m);
+      const held = Object.keys(tables).map((k) => {
+        const keep = new Table<Row>();
+        keep.adopt(tables[k]!);
+        return [k, keep] as const;
+      });
+      return () => {
+        for (const [k, keep] of held) tables[k]!.adopt(keep);
+        reindex?.(m);
+      };
+    },
     clear: (m) => {
       adoptTables(tablesOf(m), undefined);
       reindex?.(m);

@@ -91,6 +91,25 @@ describe('control plane', () => {
     expect((await h.call('GET', '/_sim/state', undefined, { key: null })).json).toEqual(before);
   });
 
+  it('a snapshot refused at its last part leaves every part as it was, those restored before it included', async () => {
+    const h = harness();
+    const fixture = (await h.call('GET', '/_sim/state', undefined, { key: null })).json;
+    expect((await h.call('POST', h.acme('/blocked-callers'), { number: '02-123-4567', note: 'spam' })).status).toBeLessThan(300);
+    const before = (await h.call('GET', '/_sim/state', undefined, { key: null })).json;
+    expect(before.models).not.toEqual(fixture.models);
+    // The runtime restores part by part in list order: every part before the last is swapped for
+    // the fixture's before the last one fails its schema, so the undo must put each back.
+    const names = Object.keys(fixture.models);
+    const broken = { ...fixture, models: { ...fixture.models, [names.at(-1)!]: 'not a part' } };
+    const r = await h.call('PUT', '/_sim/state', broken, { key: null });
+    expect(r.status).toBe(400);
+    expect(r.json.error).toContain(names.at(-1));
+    expect((await h.call('GET', '/_sim/state', undefined, { key: null })).json).toEqual(before);
+    // And the state that stayed still works: the caller blocked above is listed and can be released.
+    const listed = (await h.call('GET', h.acme('/blocked-callers'))).json;
+    expect(listed.data.map((c: { number: string }) => c.number)).toContain('021234567');
+  });
+
   it('the entry gives the state (snapshot, restore) as the control plane does, not the runtime', async () => {
     const h = harness();
     await h.call('POST', h.acme('/blocked-callers'), { number: '02-123-4567' });
