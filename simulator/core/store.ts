@@ -220,6 +220,25 @@ export class Table<T extends Row> {
     this.moves++;
   }
 
+  /**
+   * What the table holds now, put back by the function it answers: for a restore's undo, whose
+   * restore gives the table new contents (`adopt`) and so leaves these as they are.
+   */
+  keep(): () => void {
+    const { rows, packed, packedCount, index, stamps } = this;
+    return () => {
+      this.rows = rows;
+      this.packed = packed;
+      this.packedCount = packedCount;
+      this.index = index;
+      this.stamps = stamps;
+      this.lastId = undefined;
+      this.views.clear();
+      this.changes++;
+      this.moves++;
+    };
+  }
+
   /** Each position's slot and the store of its records (a snapshot's packed form, packed-transfer.ts). */
   slots(): { slots: readonly Slot<T>[]; store: PackedRows | undefined } {
     return { slots: this.rows, store: this.packed };

@@ -79,14 +79,9 @@ export function tablesPart<M, T extends Tables>(schema: TSchema, tablesOf: (mode
     // A restore swaps new tables' contents in (adoptTables), so the contents of now can be kept
     // as they are for an undo, instead of a copy of their snapshot (about a third of a restore).
     hold: (m) => {
-      const tables = tablesOf(m);
-      const held = Object.keys(tables).map((k) => {
-        const keep = new Table<Row>();
-        keep.adopt(tables[k]!);
-        return [k, keep] as const;
-      });
+      const putBack = Object.values(tablesOf(m)).map((t) => t.keep());
       return () => {
-        for (const [k, keep] of held) tables[k]!.adopt(keep);
+        for (const put of putBack) put();
         reindex?.(m);
       };
     },

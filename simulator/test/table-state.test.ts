@@ -40,6 +40,27 @@ describe('tablesPart (the runtime runs it)', () => {
     expect(m.derived).toBe(0);
   });
 
+  it('holds the tables for an undo: after a restore, putting them back gives the same rows, ids, packed rows and lists', () => {
+    const m = holder();
+    const t = new Table<{ id: string; n: number }>([{ id: 'p', n: 1 }, { id: 'q', n: 2 }], { packWhen: (r) => r.n === 1 });
+    const withPacked = { ...m, b: t };
+    const before = JSON.stringify(part.snapshot(withPacked));
+    const listed = t.all().map((r) => r.id); // a list read before, so a stale view would show
+    const putBack = part.hold!(withPacked);
+    part.restore(withPacked, { b: [{ id: 'z', n: 7 }], a: [] });
+    expect(t.get('p')).toBeUndefined();
+    expect(withPacked.derived).toBe(1);
+    putBack();
+    expect(JSON.stringify(part.snapshot(withPacked))).toBe(before);
+    expect(t.all().map((r) => r.id)).toEqual(listed);
+    expect(t.get('p')).toEqual({ id: 'p', n: 1 }); // the packed row, through the index put back
+    expect(t.get('z')).toBeUndefined();
+    expect(t.packing.rows).toBe(1);
+    expect(withPacked.derived).toBe(4);
+    t.insert({ id: 'r', n: 5 }); // and it keeps working as a table
+    expect(t.at(2)).toEqual({ id: 'r', n: 5 });
+  });
+
   it('inserting a repeated id throws and leaves the table as it was (packed rows too)', () => {
     const t = new Table<{ id: string; n: number }>([{ id: 'p', n: 1 }, { id: 'q', n: 2 }], { packWhen: (r) => r.n === 1 });
     expect(t.packing.rows).toBe(1);
