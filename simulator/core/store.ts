@@ -26,6 +26,15 @@ export interface TableOptions<T> {
 /** A packed row in `rows`: its record number in the table's packed store. */
 export type Slot<T> = T | number;
 
+/** A table's rows with the index and stamps that go with them (Table.contents). */
+interface TableContents<T extends Row> {
+  rows: Slot<T>[];
+  packed: PackedRows | undefined;
+  packedCount: number;
+  index: IdIndex;
+  stamps: Float64Array<ArrayBuffer>;
+}
+
 export class Table<T extends Row> {
   private rows: Slot<T>[] = [];
   private readonly packWhen: ((row: T) => boolean) | undefined;
@@ -209,15 +218,7 @@ export class Table<T extends Row> {
 
   /** Takes over another table's rows in place (restore and reset), so holders keep one object. */
   adopt(other: Table<T>): void {
-    this.rows = other.rows;
-    this.packed = other.packed;
-    this.packedCount = other.packedCount;
-    this.index = other.index;
-    this.stamps = other.stamps;
-    this.lastId = undefined;
-    this.views.clear();
-    this.changes = Math.max(this.changes, other.changes) + 1;
-    this.moves++;
+    this.takeContents(other.contents(), Math.max(this.changes, other.changes) + 1);
   }
 
   /**
@@ -225,18 +226,26 @@ export class Table<T extends Row> {
    * restore gives the table new contents (`adopt`) and so leaves these as they are.
    */
   keep(): () => void {
-    const { rows, packed, packedCount, index, stamps } = this;
-    return () => {
-      this.rows = rows;
-      this.packed = packed;
-      this.packedCount = packedCount;
-      this.index = index;
-      this.stamps = stamps;
-      this.lastId = undefined;
-      this.views.clear();
-      this.changes++;
-      this.moves++;
-    };
+    const held = this.contents();
+    return () => this.takeContents(held, this.changes + 1);
+  }
+
+  /** Everything a table's rows are: what `adopt` takes over and `keep` holds. */
+  private contents(): TableContents<T> {
+    return { rows: this.rows, packed: this.packed, packedCount: this.packedCount, index: this.index, stamps: this.stamps };
+  }
+
+  /** Rows from elsewhere, as a new version: every memo and view of the old rows is forgotten, and positions count as moved. */
+  private takeContents(c: TableContents<T>, version: number): void {
+    this.rows = c.rows;
+    this.packed = c.packed;
+    this.packedCount = c.packedCount;
+    this.index = c.index;
+    this.stamps = c.stamps;
+    this.lastId = undefined;
+    this.views.clear();
+    this.changes = version;
+    this.moves++;
   }
 
   /** Each position's slot and the store of its records (a snapshot's packed form, packed-transfer.ts). */
