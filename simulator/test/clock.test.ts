@@ -156,6 +156,30 @@ describe('canonicalInstant', () => {
       }),
     );
   });
+
+  it('texts that share a place of its cache (the same time of day, another year, month or day tens) each read as their own instant, whether iso made them or not', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 253_402_300_799_999 }), fc.integer({ min: 1, max: 400 }), fc.boolean(), (ms, years, viaIso) => {
+        const d = new Date(ms);
+        d.setUTCFullYear(Math.min(9999, d.getUTCFullYear() + years));
+        const far = d.getTime();
+        // A text made elsewhere: the same characters in another string (sliced and joined, as a parsed body gives).
+        const made = (t: number) => (viaIso ? iso(t) : new Date(t).toISOString().slice(0, 12) + new Date(t).toISOString().slice(12));
+        for (const [a, b] of [
+          [ms, far],
+          [far, ms],
+        ] as const) {
+          const ta = made(a);
+          const tb = made(b);
+          expect(canonicalInstant(ta)).toBe(a);
+          expect(canonicalInstant(tb)).toBe(b);
+          expect(canonicalInstant(ta)).toBe(a);
+          expect(canonicalInstant('')).toBeUndefined();
+          expect(canonicalInstant(ta.slice(0, 23))).toBeUndefined();
+        }
+      }),
+    );
+  });
 });
 
 describe('SeededRandom', () => {

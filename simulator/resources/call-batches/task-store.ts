@@ -85,11 +85,15 @@ export class TaskStore {
     this.lastErrors.set(pos, null);
   }
 
-  /** The task's call ended: its outcome and next status (`nextAttemptAt` undefined leaves it), what `update` would write for the dialer's patch, field by field. */
+  /**
+   * The task's call ended: its outcome and next status (`nextAttemptAt` undefined leaves it), what
+   * `update` would write for the dialer's patch, field by field. The call's id is not written
+   * again: `dialed` wrote it, and the dialer finds the task by that id (about 1 % of the million
+   * batch's CPU was this second write of the same id).
+   */
   ended(pos: number, status: TaskStatus, nextAttemptAt: number | undefined, call: CallRow): void {
     this.statuses[pos] = STATUS_CODE.get(status)!;
     if (nextAttemptAt !== undefined) this.next[pos] = nextAttemptAt;
-    this.callIds.set(pos, call.id);
     this.dispositions.set(pos, call.status);
     this.answeredBys.set(pos, call.answeredBy);
     this.results[pos] = call.walk ? this.packResult(call.walk.vars) : -1;
