@@ -378,7 +378,7 @@ export function iso(ms: number): string {
   if (ms >= 0 && ms < LAST_FAST_MS && Number.isInteger(ms)) {
     const read = textPlace(text);
     readText[read] = text;
-    readMs[read] = ms;
+    readMs[read] = ms + 0; // -0 is filed as 0, what reading the text's digits gives
   }
   return text;
 }

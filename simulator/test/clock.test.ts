@@ -179,6 +179,15 @@ describe('canonicalInstant', () => {
         }
       }),
     );
+    // The epoch written from -0 reads back as 0, as its digits give. iso() formats -0 only when
+    // its place for 0 holds another instant: one that shares it is written first.
+    let sharer = 1;
+    while (Math.imul(sharer, 0x9e3779b1) >>> 20 !== 0) sharer++;
+    iso(sharer);
+    const epoch = iso(-0);
+    expect(Object.is(canonicalInstant(epoch), 0)).toBe(true);
+    expect(Object.is(canonicalInstant(iso(1)), 1)).toBe(true);
+    expect(Object.is(canonicalInstant(epoch), 0)).toBe(true);
   });
 });
 
