@@ -387,7 +387,7 @@ export function iso(ms: number): string {
   isoMs[place] = ms;
   isoText[place] = text;
   // A text of the fast formatting is canonical with exactly this instant: filed for canonicalInstant.
-  if (ms >= 0 && ms < LAST_FAST_MS && Number.isInteger(ms)) {
+  if (formattedCanonical(ms)) {
     const read = textPlace(text);
     readText[read] = text;
     readMs[read] = ms + 0; // -0 is filed as 0, what reading the text's digits gives
@@ -398,6 +398,14 @@ export function iso(ms: number): string {
 const DAY_MS = 86_400_000;
 /** 10000-01-01: from there on (and before 1970) Date's own formatting, which also refuses invalid times. */
 const LAST_FAST_MS = 253_402_300_800_000;
+
+/**
+ * Whether iso() writes `ms` by its own formatting (1970 to 9999, whole milliseconds): a text
+ * YYYY-MM-DDTHH:MM:SS.sssZ that canonicalInstant reads back as exactly `ms` (-0 as 0).
+ */
+export function formattedCanonical(ms: number): boolean {
+  return ms >= 0 && ms < LAST_FAST_MS && Number.isInteger(ms);
+}
 let formattedDay = NaN;
 // The date part's character codes (YYYY-MM-DDT), written once per day.
 const dayCodes = new Int32Array(11);
@@ -411,7 +419,7 @@ const dayCodes = new Int32Array(11);
  * seventh round").
  */
 function format(ms: number): string {
-  if (!(ms >= 0 && ms < LAST_FAST_MS) || !Number.isInteger(ms)) return new Date(ms).toISOString();
+  if (!formattedCanonical(ms)) return new Date(ms).toISOString();
   const day = Math.floor(ms / DAY_MS);
   const d = dayCodes;
   if (day !== formattedDay) {

@@ -11,7 +11,7 @@ import { Kind, type TSchema } from '@sinclair/typebox';
 import type { Op } from './packed-rows.ts';
 import { rulesOf } from './schema-rules.ts';
 import { compile } from './schema.ts';
-import { iso } from './clock.ts';
+import { formattedCanonical, iso } from './clock.ts';
 
 /** One test on the leaf at `at` (a word or a double offset within the record). */
 interface LeafTest {
@@ -32,8 +32,7 @@ type Keywords = Record<string | symbol, unknown>;
 const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$id', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
 const isAnnotation = (key: string) => ANNOTATIONS.has(key) || key.startsWith('x-');
 /** Instants the packed form reads back as YYYY-MM-DDTHH:MM:SS.sssZ (clock.ts iso: 1970 to 9999). */
-const LAST_CANONICAL_MS = 253_402_300_800_000;
-const canonicalInstant = (ms: number) => ms >= 0 && ms < LAST_CANONICAL_MS && Number.isInteger(ms);
+const canonicalInstant = formattedCanonical;
 /** A digits leaf is '1' followed by 1 to 15 digits (packed-rows.ts). */
 const canonicalDigits = (v: number) => v >= 10 && v < 2e15 && Number.isInteger(v);
 
