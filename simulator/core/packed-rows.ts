@@ -9,7 +9,7 @@
 // not packed at all, so nothing is lost. The typed arrays are not scanned by the garbage
 // collector, which is what keeps a million ended calls cheap in time as well as in memory.
 import { grown } from './typed-arrays.ts';
-import { CHUNK, Chunks, Scratch } from './packed-leaves.ts';
+import { CHUNK, Chunks, digitsText, Scratch } from './packed-leaves.ts';
 import { compileFit, fitsShape, type FitSink } from './packed-fit.ts';
 import { canonicalInstant as instantMs, iso as isoOf } from './clock.ts';
 import { countLeaves, placesOf, plainOp, type Op, type PackedRecords, type Place } from './packed-shapes.ts';
@@ -312,7 +312,7 @@ export class PackedRows {
       case 'time':
         return isoOf(this.readDoubles[this.readCursorDoubles++]!);
       case 'digits':
-        return op.prefix + String(this.readDoubles[this.readCursorDoubles++]).slice(1);
+        return op.prefix + digitsText(this.readDoubles[this.readCursorDoubles++]!);
       case 'hex': {
         let s = op.prefix;
         for (let i = 0; i < op.words; i++) s += this.readWords[this.readCursorWords++]!.toString(16).padStart(8, '0');

@@ -4,7 +4,7 @@
 // error codes) as small codes. A text outside the packed form (an id from a hand-written
 // snapshot, a number with a `+`) is kept as it is beside the column, so nothing is lost.
 import { grown } from './typed-arrays.ts';
-import { digitsValue, hexWord } from './packed-leaves.ts';
+import { digitsText, digitsValue, hexWord } from './packed-leaves.ts';
 import type { IdFormat } from './ids.ts';
 
 const NULL = 0;
@@ -173,7 +173,7 @@ export class DigitsColumn {
 
   get(pos: number): string {
     const v = this.values[pos]!;
-    return v === 0 ? this.others.get(pos)! : String(v).slice(1);
+    return v === 0 ? this.others.get(pos)! : digitsText(v);
   }
 }
 

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CodeColumn, DigitsColumn, IdColumn, IdSet } from '../core/text-columns.ts';
+import { digitsText, digitsValue } from '../core/packed-leaves.ts';
 import { TaskStore } from '../resources/call-batches/task-store.ts';
 import { TASK_STATUSES, type TaskRow } from '../resources/call-batches/schema.ts';
 
@@ -30,6 +31,21 @@ describe('text columns', () => {
         for (const [pos, [id, p, code]] of expected) expect([ids.get(pos), digits.get(pos), codes.get(pos)]).toEqual([id, p, code]);
       }),
     );
+  });
+
+  it('a digit string read back from its number is the digits, at every length and at the ends of the low part', () => {
+    const digits = fc.oneof(
+      fc.stringMatching(/^[0-9]{1,15}$/),
+      fc.tuple(fc.stringMatching(/^[0-9]{1,7}$/), fc.constantFrom('00000000', '00000001', '99999999', '99999998', '50000000')).map(([a, b]) => a + b),
+    );
+    fc.assert(
+      fc.property(digits, (d) => {
+        const value = digitsValue(d, 0);
+        expect(digitsText(value)).toBe(d);
+        expect(digitsText(value)).toBe(String(value).slice(1));
+      }),
+    );
+    for (const d of ['9'.repeat(15), '0'.repeat(15), '1', '0', '123456789', '000000000']) expect(digitsText(digitsValue(d, 0))).toBe(d);
   });
 
   it('the id set holds exactly the ids added, packed or not', () => {

@@ -45,8 +45,33 @@ export interface ReleaseInput {
   by?: string | null;
 }
 
-function activeKey(accountId: string, channel: string | null, number: string): string {
-  return `${accountId}|${channel ?? ''}|${number}`;
+/**
+ * The active entries' ids by number, then by account and channel: a lookup of a number nobody
+ * blocked builds no key (a batch asks about every recipient it dials).
+ */
+class ActiveEntries {
+  private readonly byNumber = new Map<string, Map<string, string>>();
+
+  get(accountId: string, channel: string | null, number: string): string | undefined {
+    return this.byNumber.get(number)?.get(ownerKey(accountId, channel));
+  }
+
+  set(accountId: string, channel: string | null, number: string, id: string): void {
+    let owners = this.byNumber.get(number);
+    if (owners === undefined) this.byNumber.set(number, (owners = new Map()));
+    owners.set(ownerKey(accountId, channel), id);
+  }
+
+  delete(accountId: string, channel: string | null, number: string): void {
+    const owners = this.byNumber.get(number);
+    if (owners === undefined) return;
+    owners.delete(ownerKey(accountId, channel));
+    if (owners.size === 0) this.byNumber.delete(number);
+  }
+}
+
+function ownerKey(accountId: string, channel: string | null): string {
+  return `${accountId}|${channel ?? ''}`;
 }
 
 /** "" and null both mean "no note" (spec: PATCH null or "" clears). */
@@ -57,7 +82,7 @@ function noteValue(note: string | null | undefined): string | null {
 /** One block list; the model holds two (callers, recipients) that differ only in channel. */
 export class BlockList {
   readonly rows = new Table<BlockRow>(); // maps an entry id to the entry (active or released)
-  private activeIndex = new Map<string, string>(); // maps account|channel|number to the active entry's id (derived)
+  private activeIndex = new ActiveEntries(); // the active entries (derived from the rows)
   readonly wire: WireCache<BlockRow>;
 
   constructor(
@@ -71,8 +96,8 @@ export class BlockList {
 
   /** Rebuilds the index of active entries from the rows (after a restore or a reset). */
   reindex(): void {
-    this.activeIndex = new Map();
-    for (const r of this.rows.all()) if (r.active) this.activeIndex.set(activeKey(r.accountId, r.channel, r.number), r.id);
+    this.activeIndex = new ActiveEntries();
+    for (const r of this.rows.all()) if (r.active) this.activeIndex.set(r.accountId, r.channel, r.number, r.id);
   }
 
   /** A seed entry of the fixture, dated `createdAt` when it gives one. */
@@ -108,9 +133,7 @@ export class BlockList {
   }
 
   findActive(accountId: string, number: string, channel: string | null = null): BlockRow | undefined {
-    // No key is built while nothing is blocked (a batch asks twice per call).
-    if (this.activeIndex.size === 0) return undefined;
-    const id = this.activeIndex.get(activeKey(accountId, channel, number));
+    const id = this.activeIndex.get(accountId, channel, number);
     return id === undefined ? undefined : this.rows.get(id);
   }
 
@@ -139,7 +162,7 @@ export class BlockList {
       unblockedNote: null,
     };
     this.rows.insert(row);
-    this.activeIndex.set(activeKey(accountId, channel, number), row.id);
+    this.activeIndex.set(accountId, channel, number, row.id);
     return { row, created: true };
   }
 
@@ -156,7 +179,7 @@ export class BlockList {
     const row = this.get(accountId, id);
     if (!row.active) return row;
     const now = this.rt.clock.nowIso();
-    this.activeIndex.delete(activeKey(accountId, row.channel, row.number));
+    this.activeIndex.delete(accountId, row.channel, row.number);
     return this.rows.replace({
       ...row,
       active: false,
