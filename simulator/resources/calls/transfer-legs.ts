@@ -270,6 +270,8 @@ export class TransferLegs {
 
   /** Forgets a leg on the wire; `hangUp` lets the device go (CANCEL or BYE). */
   private dropWire(callId: string, sequence: number, hangUp: boolean): void {
+    // Every call's end asks (closeOpen): with no leg on the wire no key is built.
+    if (this.onWire.size === 0) return;
     const key = `${callId} ${sequence}`;
     const entry = this.onWire.get(key);
     this.onWire.delete(key);

@@ -105,7 +105,9 @@ export function recordStep(trace: WalkTrace, step: readonly StepTrace[], effects
       omitted++;
       continue;
     }
-    steps.push({ blockId: s.blockId, type: s.type, at, ...rendered(s.blockId, s.type, effects), keys: null, result: null, inputAt: null, set: { ...s.set } });
+    // The rendered parts as members, not spread: a spread inside a literal copies through a generic path (every step of every call).
+    const { heard, action } = rendered(s.blockId, s.type, effects);
+    steps.push({ blockId: s.blockId, type: s.type, at, heard, action, keys: null, result: null, inputAt: null, set: { ...s.set } });
   }
   return { start: trace.start, steps, omitted };
 }
