@@ -194,7 +194,7 @@ export class Carrier {
       subject: input.subject ?? null,
       content: input.content,
       redacted: input.secret !== undefined,
-      mediaUrl: [...(input.mediaUrl ?? [])],
+      mediaUrl: input.mediaUrl ? [...input.mediaUrl] : [],
       outcome,
       status: 'pending',
       scriptId: decision.scriptId,

@@ -212,7 +212,9 @@ export class CallsModel {
   create(accountId: string, input: CreateCallInput): CallRow {
     const to = normalizePhone(input.To, 'To');
     const from = this.outbound.ownedSender(accountId, input.From, 'From');
-    const modes = (['Url', 'AgentId', 'CallFlowId'] as const).filter((k) => input[k] !== undefined);
+    // The modes listed only for a refusal: a batch dials through here a million times.
+    const modeCount = (input.Url === undefined ? 0 : 1) + (input.AgentId === undefined ? 0 : 1) + (input.CallFlowId === undefined ? 0 : 1);
+    const modes = modeCount > 1 ? (['Url', 'AgentId', 'CallFlowId'] as const).filter((k) => input[k] !== undefined) : [];
     if (modes.length > 1) throw ApiError.validation(`${modes.join(' and ')} are exclusive; give one of Url, AgentId, CallFlowId`, modes.map((m) => ({ path: m, message: 'exclusive with ' + modes.filter((x) => x !== m).join(', ') })));
     if (input.Variables !== undefined && input.CallFlowId === undefined) throw ApiError.validation('Variables go only with CallFlowId', [{ path: 'Variables', message: 'needs CallFlowId' }]);
     if (input.CallContext !== undefined && input.AgentId === undefined) throw ApiError.validation('CallContext goes only with AgentId', [{ path: 'CallContext', message: 'needs AgentId' }]);
@@ -236,13 +238,22 @@ export class CallsModel {
     this.outbound.requireSubscription(accountId);
     this.outbound.refuseOptedOut(accountId, to, 'call');
 
-    return this.place(accountId, from, to, input.Timeout, input.CallFlowId ?? null, { caller: from, callee: to, ...startVars }, {
-      ...(voiceUrl === null ? {} : { voiceml: initialVoiceState(voiceUrl, 'POST', {}), trace: emptyTrace({}) }),
-      ...(handler === undefined ? {} : { handler, context: contextOf(input.CallContext), dictionaryId: this.rt.numbers.find(from)?.dictionaryId ?? null, conversation: [] }),
-      machineDetection: input.MachineDetection ?? null,
-      statusCallback,
-      statusCallbackEvents: events,
-    });
+    // The members in the order of a spread of the optional parts, written one by one (no empty objects spread per call).
+    const extra: Partial<CallRow> = {};
+    if (voiceUrl !== null) {
+      extra.voiceml = initialVoiceState(voiceUrl, 'POST', {});
+      extra.trace = emptyTrace({});
+    }
+    if (handler !== undefined) {
+      extra.handler = handler;
+      extra.context = contextOf(input.CallContext);
+      extra.dictionaryId = this.rt.numbers.find(from)?.dictionaryId ?? null;
+      extra.conversation = [];
+    }
+    extra.machineDetection = input.MachineDetection ?? null;
+    extra.statusCallback = statusCallback;
+    extra.statusCallbackEvents = events;
+    return this.place(accountId, from, to, input.Timeout, input.CallFlowId ?? null, { caller: from, callee: to, ...startVars }, extra);
   }
 
   /**
