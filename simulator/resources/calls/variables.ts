@@ -25,7 +25,10 @@ export function startVariables(raw: Record<string, string | number | boolean>): 
   for (const name of names) {
     if (!VARIABLE_NAME.test(name)) bad(`Variables.${name}`, 'is not a valid name: letters, digits and _, not starting with a digit');
     if ((RESERVED_VARIABLES as readonly string[]).includes(name)) bad(`Variables.${name}`, 'is filled by the platform during the call and cannot be set');
-    const value = (out[name] = String(raw[name]));
+    const value = String(raw[name]);
+    // `__proto__` is a name like another (the pattern allows it): an own variable, not the prototype.
+    if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    else out[name] = value;
     bound += 6 * (name.length + value.length) + 6;
   }
   if (bound > MAX_START_VARIABLE_BYTES && Buffer.byteLength(JSON.stringify(out)) > MAX_START_VARIABLE_BYTES) bad('Variables', `is over ${MAX_START_VARIABLE_BYTES} bytes`);
