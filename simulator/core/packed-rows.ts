@@ -9,6 +9,7 @@
 // not packed at all, so nothing is lost. The typed arrays are not scanned by the garbage
 // collector, which is what keeps a million ended calls cheap in time as well as in memory.
 import { grown } from './typed-arrays.ts';
+import { setMember } from './own-member.ts';
 import { CHUNK, Chunks, digitsText, Scratch } from './packed-leaves.ts';
 import { compileFit, fitsShape, type FitSink } from './packed-fit.ts';
 import { canonicalInstant as instantMs, iso as isoOf } from './clock.ts';
@@ -289,10 +290,7 @@ export class PackedRows {
         const out: Record<string, unknown> = {};
         for (let i = 0; i < op.keys.length; i++) {
           const name = op.keys[i]!;
-          const value = this.read(op.kids[i]!);
-          // `__proto__` is a key like another here: an own property, not the prototype.
-          if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
-          else out[name] = value;
+          setMember(out, name, this.read(op.kids[i]!));
         }
         return out;
       }

@@ -75,22 +75,31 @@ describe('the walk of a call', () => {
     expect(w.flowEnded).toMatchObject({ CallId: id, FlowId: flowId, Status: 'completed', AccountId: ACME.accountId });
   });
 
-  it('keeps a start variable named __proto__ as a variable: said, traced and announced at the end', async () => {
+  it('keeps a variable named __proto__ as a variable, from the start or set by the flow: said, traced and announced at the end', async () => {
     const h = sim();
     const hook = await startReceiver();
     await h.call('POST', h.acme('/webhooks'), { url: hook.url, events: ['callflow.ended'] });
     await h.script({ number: '010-2000-0002', delaySeconds: 4 });
-    const flowId = await h.flow({ version: 1, start: 'hello', nodes: { hello: { type: 'say', text: 'Hello {{__proto__}}', next: 'bye' }, bye: { type: 'hangup' } } });
+    const flowId = await h.flow({
+      version: 1,
+      start: 'hello',
+      nodes: {
+        hello: { type: 'say', text: 'Hello {{__proto__}}', next: 'rename' },
+        rename: { type: 'setvar', assignments: [{ name: '__proto__', value: 'Park' }], next: 'bye' },
+        bye: { type: 'hangup', message: 'Bye {{__proto__}}' },
+      },
+    });
     // The name as a client sends it: an own member of the JSON object, not the prototype.
     const id = await h.place('010-2000-0002', flowId, { Variables: JSON.parse('{"__proto__":"Lee","name":"Kim"}') });
     await h.advance(60);
     await h.sim.webhooks.settle();
     const w = await h.walk(id);
     expect(JSON.stringify(w.walk.startVariables)).toBe('{"caller":"07012340001","callee":"01020000002","__proto__":"Lee","name":"Kim"}');
-    expect(w.walk.steps[0].heard).toBe('Hello Lee');
+    expect(w.walk.steps.map((step: any) => step.heard)).toEqual(['Hello Lee', null, 'Bye Park']);
+    expect(Object.getOwnPropertyDescriptor(w.walk.steps[1].set, '__proto__')?.value).toBe('Park');
     expect(hook.requests).toHaveLength(1);
     expect(w.flowEnded).toEqual(hook.requests[0]!.fields);
-    expect(Object.getOwnPropertyDescriptor(JSON.parse(w.flowEnded.Variables), '__proto__')?.value).toBe('Lee');
+    expect(Object.getOwnPropertyDescriptor(JSON.parse(w.flowEnded.Variables), '__proto__')?.value).toBe('Park');
   });
 
   it('traces a timed-out menu and an invalid entry, survives a snapshot, and answers 404 for an unknown call', async () => {

@@ -5,6 +5,7 @@
 // are what they were; the dialer reads and changes single fields without making a row.
 import { CodeColumn, DigitsColumn, IdColumn } from '../../core/text-columns.ts';
 import { grown } from '../../core/typed-arrays.ts';
+import { setMember } from '../../core/own-member.ts';
 import { PackedRows } from '../../core/packed-rows.ts';
 import { CALL_IDS, type CallRow } from '../calls/schema.ts';
 import { CALL_BATCH_IDS, TASK_STATUSES, type TaskRow, type TaskStatus } from './schema.ts';
@@ -149,11 +150,7 @@ export class TaskStore {
     const names = this.shapes[this.shape[pos]!]!;
     const first = this.firstValue[pos]!;
     const out: Record<string, string> = {};
-    for (let k = 0; k < names.length; k++) {
-      // `__proto__` is a variable name like another: an own property, not the prototype.
-      if (names[k] === '__proto__') Object.defineProperty(out, '__proto__', { value: this.values[first + k], enumerable: true, writable: true, configurable: true });
-      else out[names[k]!] = this.values[first + k]!;
-    }
+    for (let k = 0; k < names.length; k++) setMember(out, names[k]!, this.values[first + k]!);
     return out;
   }
 

@@ -6,6 +6,7 @@
 import { BLOCK_DEFAULTS, type FlowBlock, type FlowGraph, type Link } from './flow-graph.ts';
 import type { WalkInput } from './walk-input.ts';
 import { render } from './templates.ts';
+import { setMember } from '../../core/own-member.ts';
 
 export { render, variableNames } from './templates.ts';
 
@@ -140,9 +141,9 @@ class Walk {
       this.vars = { ...this.vars };
       this.copied = true;
     }
-    this.vars[name] = value;
+    setMember(this.vars, name, value);
     const current = this.trace.at(-1);
-    if (current) current.set[name] = value;
+    if (current) setMember(current.set, name, value);
   }
 
   /** The waiting block takes its input; what it sets from it is traced on it. */

@@ -2,6 +2,7 @@
 // as createCall documents them, with a 400 naming the variable. Apart from the model so that
 // call batches check their tasks the same way without importing it.
 import { ApiError } from '../../core/errors.ts';
+import { setMember } from '../../core/own-member.ts';
 import { RESERVED_VARIABLES } from './schema.ts';
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -26,9 +27,7 @@ export function startVariables(raw: Record<string, string | number | boolean>): 
     if (!VARIABLE_NAME.test(name)) bad(`Variables.${name}`, 'is not a valid name: letters, digits and _, not starting with a digit');
     if ((RESERVED_VARIABLES as readonly string[]).includes(name)) bad(`Variables.${name}`, 'is filled by the platform during the call and cannot be set');
     const value = String(raw[name]);
-    // `__proto__` is a name like another (the pattern allows it): an own variable, not the prototype.
-    if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
-    else out[name] = value;
+    setMember(out, name, value);
     bound += 6 * (name.length + value.length) + 6;
   }
   if (bound > MAX_START_VARIABLE_BYTES && Buffer.byteLength(JSON.stringify(out)) > MAX_START_VARIABLE_BYTES) bad('Variables', `is over ${MAX_START_VARIABLE_BYTES} bytes`);
