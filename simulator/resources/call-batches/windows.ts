@@ -65,7 +65,10 @@ function localParts(localMs: number): { day: number; msOfDay: number; dayStart: 
 }
 
 export function legalOpen(t: number): boolean {
-  const ms = (((t + KOREA_OFFSET) % DAY) + DAY) % DAY;
+  // The day's start by floor, not `%` twice: a remainder of epoch milliseconds (not a small
+  // integer to the engine) is a library call, and every dial asks for each round.
+  const local = t + KOREA_OFFSET;
+  const ms = local - Math.floor(local / DAY) * DAY;
   return ms >= LEGAL_START_MINUTE * MINUTE && ms < LEGAL_END_MINUTE * MINUTE;
 }
 
