@@ -9,6 +9,7 @@ import type { CallRow } from './schema.ts';
 /** Ring seconds when createCall gives no Timeout (reference: createCall). */
 export const DEFAULT_RING_SECONDS = 30;
 
+/** `vars` is taken, not copied: the walk starts with it and the trace shows it as the start (neither changes it). */
 export function blankCall(nowIso: string, accountId: string, id: string, direction: 'outbound' | 'inbound', from: string, to: string, flowId: string | null, vars: Record<string, string>): CallRow {
   return {
     id,

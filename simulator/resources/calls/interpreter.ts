@@ -78,9 +78,9 @@ function codePoints(text: string): number {
   return n;
 }
 
-
+/** A walk not started yet, holding `vars` itself (not a copy): a walk's variables are never changed in place (a step copies them before it sets one). */
 export function initialState(vars: Record<string, string>): WalkState {
-  return { at: null, waiting: null, vars: { ...vars }, ended: null, visited: 0 };
+  return { at: null, waiting: null, vars, ended: null, visited: 0 };
 }
 
 /** One step of the walk. An input that does not fit what the walk waits for changes nothing. */

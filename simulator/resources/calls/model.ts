@@ -7,6 +7,7 @@ import { Table, type TableOptions } from '../../core/store.ts';
 import { packedState, tableFromPacked } from '../../core/packed-transfer.ts';
 import { jsonCopy } from '../../core/json-copy.ts';
 import { freshId } from '../../core/ids.ts';
+import { setMember } from '../../core/own-member.ts';
 import { parseInstant } from '../../core/clock.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
@@ -253,7 +254,10 @@ export class CallsModel {
     extra.machineDetection = input.MachineDetection ?? null;
     extra.statusCallback = statusCallback;
     extra.statusCallbackEvents = events;
-    return this.place(accountId, from, to, input.Timeout, input.CallFlowId ?? null, { caller: from, callee: to, ...startVars }, extra);
+    // The platform's two first, then the caller's (member by member: a spread after members copies through a generic path).
+    const vars: Record<string, string> = { caller: from, callee: to };
+    for (const name in startVars) setMember(vars, name, startVars[name]!);
+    return this.place(accountId, from, to, input.Timeout, input.CallFlowId ?? null, vars, extra);
   }
 
   /**

@@ -36,8 +36,9 @@ export const WalkTraceSchema = Type.Object(
 );
 export type WalkTrace = Static<typeof WalkTraceSchema>;
 
+/** A trace with no step, holding `start` itself (not a copy): a trace's start is never changed. */
 export function emptyTrace(start: Readonly<Record<string, string>>): WalkTrace {
-  return { start: { ...start }, steps: [], omitted: 0 };
+  return { start, steps: [], omitted: 0 };
 }
 
 /** What the block's own effect rendered: what the phone heard, or what the block did. */
