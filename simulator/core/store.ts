@@ -123,6 +123,8 @@ export class Table<T extends Row> {
   /** The position of `id`, or -1. */
   private position(id: string): number {
     if (id === this.lastId) return this.lastPos;
+    // An empty table hashes nothing (a call's end asks tables that most runs leave empty).
+    if (this.rows.length === 0) return -1;
     const i = this.index.get(id, this.idAt);
     if (i >= 0) {
       this.lastId = id;
@@ -163,6 +165,7 @@ export class Table<T extends Row> {
     const i = this.position(id);
     if (i < 0) return false;
     this.lastId = undefined;
+    this.lastPos = -1; // an id that is undefined at run time finds nothing
     if (typeof this.rows[i] === 'number') this.packedCount--;
     this.index.delete(id, this.idAt);
     this.rows.splice(i, 1);
@@ -243,6 +246,7 @@ export class Table<T extends Row> {
     this.index = c.index;
     this.stamps = c.stamps;
     this.lastId = undefined;
+    this.lastPos = -1; // an id that is undefined at run time finds nothing
     this.views.clear();
     this.changes = version;
     this.moves++;
