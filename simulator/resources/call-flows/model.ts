@@ -17,12 +17,13 @@ import { callFlowErrors } from './errors.ts';
 export { callFlowErrors };
 
 /** A flow as the calls engine reads it: the filled graph (null when unreadable) and its variables. */
+/** A stored flow as the other families read it: one object per stored row, shared by every reader (read only). */
 export interface StoredFlow {
-  id: string;
-  accountId: string;
-  name: string;
-  graph: FlowGraph | null;
-  variables: string[];
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly graph: FlowGraph | null;
+  readonly variables: readonly string[];
 }
 
 /** The read port other families take (calls, batches): undefined for an unknown or foreign id. */
@@ -35,6 +36,13 @@ export interface CallFlowBody {
   graph?: unknown;
 }
 
+/** What a stored row reads as, kept per row object (rows are replaced, never changed). */
+interface FlowView {
+  graph: FlowGraph | null;
+  variables: string[];
+  stored?: StoredFlow;
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export class CallFlowsModel implements CallFlowsReader {
@@ -42,7 +50,7 @@ export class CallFlowsModel implements CallFlowsReader {
   voices = new Map<string, VoiceOwner>(); // maps "provider:voiceId" to the account that registered (cloned) it
   private readonly ownerLookups: ((provider: VoiceProvider, voiceId: string) => string | undefined)[] = []; // other families that know voices' owners (voice clones)
   /** Parsed view per stored row (rows are immutable, so the row object is the cache key). */
-  private readonly views = new WeakMap<CallFlowRow, { graph: FlowGraph | null; variables: string[] }>();
+  private readonly views = new WeakMap<CallFlowRow, FlowView>();
 
   constructor(private readonly scope: CallFlowsModelScope) {
     scope.refs.register('callFlow', (accountId, id) => this.flows.get(id)?.accountId === accountId);
@@ -79,12 +87,13 @@ export class CallFlowsModel implements CallFlowsReader {
   find(accountId: string, id: string): StoredFlow | undefined {
     const row = this.flows.get(id);
     if (!row || row.accountId !== accountId) return undefined;
+    // Made once per stored row (a call asks at each step of its walk).
     const v = this.view(row);
-    return { id: row.id, accountId: row.accountId, name: row.name, graph: v.graph, variables: v.variables };
+    return (v.stored ??= { id: row.id, accountId: row.accountId, name: row.name, graph: v.graph, variables: v.variables });
   }
 
   /** The stored graph read under the current schema, and the variables it asks for. */
-  view(row: CallFlowRow): { graph: FlowGraph | null; variables: string[] } {
+  view(row: CallFlowRow): FlowView {
     let v = this.views.get(row);
     if (!v) {
       const graph = readStoredGraph(row.graph);
