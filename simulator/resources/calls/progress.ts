@@ -269,7 +269,7 @@ export class CallProgress {
     const done = this.calls.replace(compactEnded(ended));
     this.callback(done, 'completed');
     if (done.callFlowId !== null) {
-      this.rt.events.emit('callflow.ended', { accountId: done.accountId, resourceId: done.id, at: now, payload: flowEndedPayload(done, iso(now)) });
+      this.rt.events.emit('callflow.ended', { accountId: done.accountId, resourceId: done.id, at: now, payload: flowEndedPayload(done, at) });
     }
     this.handled().ended(done);
     // Declared internal (events.ts): families that follow calls hear the ended row (recordings, then call batches: their build order).
