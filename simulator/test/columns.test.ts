@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CodeColumn, DigitsColumn, IdColumn, IdSet } from '../core/text-columns.ts';
-import { digitsText, digitsValue } from '../core/packed-leaves.ts';
+import { digitsText, digitsValue, hexWord } from '../core/packed-leaves.ts';
 import { TaskStore } from '../resources/call-batches/task-store.ts';
 import { TASK_STATUSES, type TaskRow } from '../resources/call-batches/schema.ts';
 
@@ -46,6 +46,27 @@ describe('text columns', () => {
       }),
     );
     for (const d of ['9'.repeat(15), '0'.repeat(15), '1', '0', '123456789', '000000000']) expect(digitsText(digitsValue(d, 0))).toBe(d);
+  });
+
+  it('a word of hex digits is read as the digits by ranges read it, and any other text is refused', () => {
+    /** Each digit by its range, the word as a sum (what hexWord did before its table). */
+    const byRanges = (s: string, at: number): number => {
+      let n = 0;
+      for (let i = at; i < at + 8; i++) {
+        const c = s.charCodeAt(i);
+        const v = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+        if (v < 0) return -1;
+        n = n * 16 + v;
+      }
+      return n;
+    };
+    const text = fc.oneof(fc.stringMatching(/^[0-9a-f]{6,12}$/), fc.stringMatching(/^[0-9a-fA-G/:`]{6,12}$/), fc.string({ maxLength: 12 }), fc.string({ unit: 'binary', maxLength: 10 }));
+    fc.assert(
+      fc.property(text, fc.integer({ min: -1, max: 6 }), (s, at) => {
+        expect(hexWord(s, at)).toBe(byRanges(s, at));
+      }),
+    );
+    expect(hexWord('ffffffff', 0)).toBe(0xffffffff);
   });
 
   it('the id set holds exactly the ids added, packed or not', () => {
