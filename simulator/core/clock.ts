@@ -227,8 +227,7 @@ export class VirtualClock {
   }
 
   private dropCancelledTop(): void {
-    // Asked before every job: with nothing cancelled the top job is not read here.
-    while (this.cancelled.size > 0 && this.heap.length > 0 && this.cancelled.has(this.heap[0]!.id)) {
+    while (this.cancelled.size > 0 && this.heap.length > 0 && this.cancelled.has(this.heap[0]!.id)) { // nothing cancelled: no job read (asked before every job)
       this.cancelled.delete(this.pop()!.id);
     }
   }

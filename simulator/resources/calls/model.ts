@@ -7,7 +7,6 @@ import { Table, type TableOptions } from '../../core/store.ts';
 import { packedState, tableFromPacked } from '../../core/packed-transfer.ts';
 import { jsonCopy } from '../../core/json-copy.ts';
 import { freshId } from '../../core/ids.ts';
-import { setMember } from '../../core/own-member.ts';
 import { parseInstant } from '../../core/clock.ts';
 import { normalizePhone } from '../../core/phone.ts';
 import { WireCache } from '../../core/wire.ts';
@@ -30,7 +29,7 @@ import { MediaStreamClient } from './voiceml/media-stream.ts';
 import { CallProgress } from './progress.ts';
 import { HandledCalls } from './handled.ts';
 import { contextOf } from './call-context.ts';
-import { startVariables } from './variables.ts';
+import { callVariables, startVariables } from './variables.ts';
 import { CallUsageIndex } from './usage-index.ts';
 import { CallListIndex, type ListQuery, type RowList } from './list-index.ts';
 import { callWire, callbackEvents, callbackEventsLenient } from './wire.ts';
@@ -213,9 +212,8 @@ export class CallsModel {
   create(accountId: string, input: CreateCallInput): CallRow {
     const to = normalizePhone(input.To, 'To');
     const from = this.outbound.ownedSender(accountId, input.From, 'From');
-    // The modes listed only for a refusal: a batch dials through here a million times.
     const modeCount = (input.Url === undefined ? 0 : 1) + (input.AgentId === undefined ? 0 : 1) + (input.CallFlowId === undefined ? 0 : 1);
-    const modes = modeCount > 1 ? (['Url', 'AgentId', 'CallFlowId'] as const).filter((k) => input[k] !== undefined) : [];
+    const modes = modeCount > 1 ? (['Url', 'AgentId', 'CallFlowId'] as const).filter((k) => input[k] !== undefined) : []; // listed only for a refusal (a batch dials through here)
     if (modes.length > 1) throw ApiError.validation(`${modes.join(' and ')} are exclusive; give one of Url, AgentId, CallFlowId`, modes.map((m) => ({ path: m, message: 'exclusive with ' + modes.filter((x) => x !== m).join(', ') })));
     if (input.Variables !== undefined && input.CallFlowId === undefined) throw ApiError.validation('Variables go only with CallFlowId', [{ path: 'Variables', message: 'needs CallFlowId' }]);
     if (input.CallContext !== undefined && input.AgentId === undefined) throw ApiError.validation('CallContext goes only with AgentId', [{ path: 'CallContext', message: 'needs AgentId' }]);
@@ -239,25 +237,13 @@ export class CallsModel {
     this.outbound.requireSubscription(accountId);
     this.outbound.refuseOptedOut(accountId, to, 'call');
 
-    // The members in the order of a spread of the optional parts, written one by one (no empty objects spread per call).
-    const extra: Partial<CallRow> = {};
-    if (voiceUrl !== null) {
-      extra.voiceml = initialVoiceState(voiceUrl, 'POST', {});
-      extra.trace = emptyTrace({});
-    }
-    if (handler !== undefined) {
-      extra.handler = handler;
-      extra.context = contextOf(input.CallContext);
-      extra.dictionaryId = this.rt.numbers.find(from)?.dictionaryId ?? null;
-      extra.conversation = [];
-    }
+    // The optional parts, then the three always set, in the order of the spread they replace (no empty objects spread per call).
+    const extra: Partial<CallRow> = voiceUrl === null ? {} : { voiceml: initialVoiceState(voiceUrl, 'POST', {}), trace: emptyTrace({}) };
+    if (handler !== undefined) Object.assign(extra, { handler, context: contextOf(input.CallContext), dictionaryId: this.rt.numbers.find(from)?.dictionaryId ?? null, conversation: [] });
     extra.machineDetection = input.MachineDetection ?? null;
     extra.statusCallback = statusCallback;
     extra.statusCallbackEvents = events;
-    // The platform's two first, then the caller's (member by member: a spread after members copies through a generic path).
-    const vars: Record<string, string> = { caller: from, callee: to };
-    for (const name in startVars) setMember(vars, name, startVars[name]!);
-    return this.place(accountId, from, to, input.Timeout, input.CallFlowId ?? null, vars, extra);
+    return this.place(accountId, from, to, input.Timeout, input.CallFlowId ?? null, callVariables(from, to, startVars), extra);
   }
 
   /**

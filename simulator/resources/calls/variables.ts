@@ -33,3 +33,10 @@ export function startVariables(raw: Record<string, string | number | boolean>): 
   if (bound > MAX_START_VARIABLE_BYTES && Buffer.byteLength(JSON.stringify(out)) > MAX_START_VARIABLE_BYTES) bad('Variables', `is over ${MAX_START_VARIABLE_BYTES} bytes`);
   return out;
 }
+
+/** A flow call's variables at its start: the platform's `caller` and `callee`, then the caller's own, member by member (a spread after members copies through a generic path). */
+export function callVariables(caller: string, callee: string, start: Readonly<Record<string, string>>): Record<string, string> {
+  const vars: Record<string, string> = { caller, callee };
+  for (const name in start) setMember(vars, name, start[name]!);
+  return vars;
+}
