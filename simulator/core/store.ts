@@ -133,6 +133,12 @@ export class Table<T extends Row> {
     return i;
   }
 
+  /** Positions moved: the memo goes, its position too (an id undefined at run time equals the forgotten id and must find nothing). */
+  private forgetLast(): void {
+    this.lastId = undefined;
+    this.lastPos = -1;
+  }
+
   insert(row: T): T {
     const pos = this.rows.length;
     // One probe, not two: the index adds the id only where it finds it absent.
@@ -164,8 +170,7 @@ export class Table<T extends Row> {
   delete(id: string): boolean {
     const i = this.position(id);
     if (i < 0) return false;
-    this.lastId = undefined;
-    this.lastPos = -1; // an id that is undefined at run time finds nothing
+    this.forgetLast();
     if (typeof this.rows[i] === 'number') this.packedCount--;
     this.index.delete(id, this.idAt);
     this.rows.splice(i, 1);
@@ -245,8 +250,7 @@ export class Table<T extends Row> {
     this.packedCount = c.packedCount;
     this.index = c.index;
     this.stamps = c.stamps;
-    this.lastId = undefined;
-    this.lastPos = -1; // an id that is undefined at run time finds nothing
+    this.forgetLast();
     this.views.clear();
     this.changes = version;
     this.moves++;

@@ -16,8 +16,7 @@ import { callFlowErrors } from './errors.ts';
 
 export { callFlowErrors };
 
-/** A flow as the calls engine reads it: the filled graph (null when unreadable) and its variables. */
-/** A stored flow as the other families read it: one object per stored row, shared by every reader (read only). */
+/** A flow as the calls engine reads it (the filled graph, null when unreadable, and its variables): one object per stored row, shared by every reader (read only). */
 export interface StoredFlow {
   readonly id: string;
   readonly accountId: string;
